@@ -1,0 +1,216 @@
+"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources) into a cache."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["pypi", "npm", "go"]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One pinned project: where it comes from and the directory it unpacks to."""
+
+    name: str
+    kind: Kind
+    package: str
+    version: str
+    dirname: str
+
+
+CORPORA: dict[str, Corpus] = {
+    c.name: c
+    for c in (
+        Corpus("flask", "pypi", "flask", "3.1.3", "flask-3.1.3"),
+        Corpus("requests", "pypi", "requests", "2.34.2", "requests-2.34.2"),
+        Corpus("httpx", "pypi", "httpx", "0.28.1", "httpx-0.28.1"),
+        Corpus("django", "pypi", "django", "5.1", "Django-5.1"),
+        Corpus("trpc", "npm", "@trpc/server", "11.25.2", "trpc-server-11.25.2"),
+        Corpus("rxjs", "npm", "rxjs", "7.8.2", "rxjs-7.8.2"),
+        Corpus("cobra", "go", "golang-github-spf13-cobra-dev", "1.6.1", "github.com/spf13/cobra"),
+        Corpus(
+            "client_golang",
+            "go",
+            "golang-github-prometheus-client-golang-dev",
+            "1.14",
+            "github.com/prometheus/client_golang",
+        ),
+    )
+}
+
+GOCODE = Path("/usr/share/gocode/src")
+FIXED_DATE = "2000-01-01T00:00:00+0000"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class FetchError(Exception):
+    """A corpus could not be fetched or prepared."""
+
+
+def default_dest() -> Path:
+    """The cache directory: $SPYGLASS_CORPORA, else ~/.cache/spyglass/corpora."""
+    env = os.environ.get("SPYGLASS_CORPORA")
+    return Path(env) if env else Path.home() / ".cache" / "spyglass" / "corpora"
+
+
+def _run(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        raise FetchError(f"{' '.join(cmd)} failed ({proc.returncode}): " + " | ".join(tail))
+
+
+def ensure_owned(root: Path) -> None:
+    """Make every file under root owned by the current user (git refuses 'dubious ownership')."""
+    uid, gid = os.getuid(), os.getgid()
+    if root.lstat().st_uid == uid:
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        for entry in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+            if os.lstat(entry).st_uid != uid:
+                os.lchown(entry, uid, gid)
+
+
+def _extract(archive: Path, into: Path) -> None:
+    """Unpack a tarball with the 'data' filter (safe paths, ownership reset to ours)."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+
+
+def _unpack_single_top(archive: Path, target: Path) -> None:
+    """Unpack an archive whose members share one top directory, renaming that directory to target."""
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".unpack-") as tmp:
+        _extract(archive, Path(tmp))
+        tops = [p for p in Path(tmp).iterdir()]
+        if len(tops) != 1 or not tops[0].is_dir():
+            raise FetchError(f"{archive.name}: expected one top-level directory, found {len(tops)}")
+        tops[0].rename(target)
+    ensure_owned(target)
+
+
+def _fetch_pypi(c: Corpus, dest: Path) -> Path:
+    target = dest / c.dirname
+    if target.is_dir():
+        return target
+    with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
+        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+              f"{c.package}=={c.version}", "-d", tmp])
+        archives = sorted(Path(tmp).glob("*.tar.gz"))
+        if len(archives) != 1:
+            raise FetchError(f"{c.name}: expected one .tar.gz sdist, got {[a.name for a in archives]}")
+        _unpack_single_top(archives[0], target)
+    return target
+
+
+def _fetch_npm(c: Corpus, dest: Path) -> Path:
+    target = dest / c.dirname
+    if target.is_dir():
+        return target
+    with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
+        _run(["npm", "pack", "--silent", f"{c.package}@{c.version}", "--pack-destination", tmp], cwd=Path(tmp))
+        archives = sorted(Path(tmp).glob("*.tgz"))
+        if len(archives) != 1:
+            raise FetchError(f"{c.name}: expected one .tgz from npm pack, got {[a.name for a in archives]}")
+        _unpack_single_top(archives[0], target)
+    return target
+
+
+def _fetch_go(c: Corpus, dest: Path, git: bool) -> Path:
+    source = GOCODE / c.dirname
+    if not source.is_dir():
+        cmd = ["apt-get", "install", "-y", "-q", c.package]
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        try:
+            _run(cmd, env=env)
+        except FetchError:
+            _run(["apt-get", "update", "-q"], env=env)
+            _run(cmd, env=env)
+        if not source.is_dir():
+            raise FetchError(f"{c.name}: {source} missing after installing {c.package}")
+    if not git:
+        return source
+    # Never turn a system directory into a repository: --git works on a private copy.
+    target = dest / f"{c.name}-{c.version}"
+    if not target.is_dir():
+        with tempfile.TemporaryDirectory(dir=dest, prefix=".copy-") as tmp:
+            shutil.copytree(source, Path(tmp) / "tree", symlinks=True)
+            (Path(tmp) / "tree").rename(target)
+    return target
+
+
+def make_git_repo(root: Path) -> None:
+    """Turn root into a git repository with one reproducible commit of all files, unless it is one."""
+    if (root / ".git").exists():
+        return
+    ensure_owned(root)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_DATE": FIXED_DATE,
+        "GIT_COMMITTER_DATE": FIXED_DATE,
+    }
+    git = ["git", "-c", f"safe.directory={root}"]
+    _run([*git, "init", "-q", "--template=", "-b", "main", str(root)], env=env)
+    for key, value in (("user.name", "spyglass corpus"), ("user.email", "corpus@spyglass.invalid"),
+                       ("commit.gpgsign", "false"), ("core.autocrlf", "false"), ("gc.auto", "0")):
+        _run([*git, "config", key, value], cwd=root, env=env)
+    _run([*git, "add", "-A", "-f", "."], cwd=root, env=env)
+    _run([*git, "commit", "-q", "--no-verify", "-m", f"corpus {root.name}"], cwd=root, env=env)
+    # Pack in the foreground: no detached auto-gc may rewrite .git while callers copy the tree.
+    _run([*git, "gc", "-q"], cwd=root, env=env)
+
+
+def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
+    """Fetch one named corpus into dest (idempotent) and return its unpacked directory."""
+    corpus = CORPORA.get(name)
+    if corpus is None:
+        raise FetchError(f"unknown corpus {name!r}; known: {', '.join(CORPORA)}")
+    dest = (dest or default_dest()).expanduser().resolve()
+    if dest == REPO_ROOT or REPO_ROOT in dest.parents:
+        raise FetchError(f"refusing to fetch into the repository ({dest}); corpora live outside it")
+    dest.mkdir(parents=True, exist_ok=True)
+    if corpus.kind == "pypi":
+        path = _fetch_pypi(corpus, dest)
+    elif corpus.kind == "npm":
+        path = _fetch_npm(corpus, dest)
+    else:
+        path = _fetch_go(corpus, dest, git)
+        if not git:
+            return path
+    ensure_owned(path)
+    if git:
+        make_git_repo(path)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("names", nargs="+", metavar="NAME", help=f"one of: {', '.join(CORPORA)}")
+    parser.add_argument("--dest", type=Path, default=None, help="cache directory (default: $SPYGLASS_CORPORA or ~/.cache/spyglass/corpora)")
+    parser.add_argument("--git", action="store_true", help="make each tree a git repo with one commit")
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in CORPORA]
+    if unknown:
+        parser.error(f"unknown corpus: {', '.join(unknown)} (known: {', '.join(CORPORA)})")
+    status = 0
+    for name in args.names:
+        try:
+            print(fetch(name, args.dest, args.git), flush=True)
+        except (FetchError, OSError, tarfile.TarError) as exc:
+            print(f"fetch_corpus: {name}: {exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
