@@ -1,0 +1,200 @@
+"""File sources: a commit's git objects, or a plain folder on disk, with the skip rules."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from spyglass.errors import IndexUnavailable
+
+SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
+                       ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
+                       ".hg", ".svn", ".tox", ".mypy_cache", ".pytest_cache"})
+
+# Git must never run anything configured by the repository it reads.
+GIT_SAFETY = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+              "-c", "diff.external=", "-c", "core.pager=cat", "-c", "protocol.allow=never"]
+
+
+def git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1",
+               LC_ALL="C")
+    return env
+
+
+def git(root: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
+    """Run a read-only git command in `root` and return stdout."""
+    proc = subprocess.run(["git", *GIT_SAFETY, *args], cwd=root, env=git_env(), input=input,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if check and proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise IndexUnavailable(f"git {args[0]} failed: {msg[-1] if msg else proc.returncode}")
+    return proc.stdout
+
+
+def blob_hash(data: bytes) -> str:
+    """The git blob id of `data`, so disk files and git objects share one key space."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One path in a snapshot: its content id and size, or why it is skipped."""
+
+    path: str
+    blob: str
+    size: int
+    skipped: str | None = None
+
+
+def skip_reason(path: str, size: int, max_bytes: int) -> str | None:
+    """Why a path is skipped by the generic rules (directory skip list, size)."""
+    parts = path.split("/")
+    for part in parts[:-1]:
+        if part in SKIP_DIRS:
+            return f"skipped directory {part}/"
+    if size > max_bytes:
+        return f"oversized: {size} bytes > max_file_bytes {max_bytes}"
+    return None
+
+
+def is_git_repo(root: Path) -> bool:
+    proc = subprocess.run(["git", *GIT_SAFETY, "rev-parse", "--is-inside-work-tree"], cwd=root,
+                          env=git_env(), capture_output=True, check=False)
+    return proc.returncode == 0 and proc.stdout.strip() == b"true"
+
+
+def git_toplevel(root: Path) -> Path:
+    return Path(git(root, "rev-parse", "--show-toplevel").decode().strip())
+
+
+def resolve_commit(root: Path, ref: str) -> str:
+    """The commit id a ref names; a clear error for bad refs or repositories without commits."""
+    proc = subprocess.run(["git", *GIT_SAFETY, "rev-parse", "--verify", "--quiet",
+                           f"{ref}^{{commit}}"], cwd=root, env=git_env(),
+                          capture_output=True, check=False)
+    if proc.returncode != 0:
+        if ref == "HEAD":
+            raise IndexUnavailable("the repository has no commits yet: commit something first, "
+                                   "or index a folder that is not a git repository")
+        raise IndexUnavailable(f"ref {ref!r} does not name a commit in this repository")
+    return proc.stdout.decode().strip()
+
+
+def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
+    """Complete file membership of a commit (ls-tree), with skip reasons."""
+    out = git(root, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+    files: list[SourceFile] = []
+    for entry in out.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, sha, size_text = meta.split(None, 3)
+        path = raw_path.decode("utf-8", "surrogateescape")
+        size = int(size_text) if size_text.strip() != b"-" else 0
+        reason: str | None
+        if kind == b"commit":
+            reason = "git submodule"
+        elif mode == b"120000":
+            reason = "symlink (never followed)"
+        else:
+            reason = skip_reason(path, size, max_bytes)
+        files.append(SourceFile(path, sha.decode(), size, reason))
+    return files
+
+
+def read_blobs(root: Path, shas: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+    """Stream blob contents with one `git cat-file --batch` process."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return
+    proc = subprocess.Popen(["git", *GIT_SAFETY, "cat-file", "--batch"], cwd=root,
+                            env=git_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    import threading
+
+    def feed() -> None:
+        assert proc.stdin is not None
+        try:
+            for sha in wanted:
+                proc.stdin.write(sha.encode() + b"\n")
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        for sha in wanted:
+            header = proc.stdout.readline()
+            parts = header.split()
+            if len(parts) < 3 or parts[1] != b"blob":
+                continue
+            size = int(parts[2])
+            data = proc.stdout.read(size)
+            proc.stdout.read(1)
+            yield sha, data
+    finally:
+        proc.stdout.close()
+        proc.wait()
+        writer.join()
+
+
+def disk_files(root: Path, max_bytes: int) -> list[SourceFile]:
+    """Files of a folder that is not a git repository; honours .gitignore, never follows
+    symlinks. Content hashes are computed lazily by the caller (blob is '' here)."""
+    files: list[SourceFile] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        rel = "" if rel == "." else rel + "/"
+        if ".gitignore" in names:
+            try:
+                lines = (Path(folder) / ".gitignore").read_text("utf-8", "replace").splitlines()
+                specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+            except OSError:
+                pass
+
+        def ignored(path: str, is_dir: bool) -> bool:
+            for base, spec in specs:
+                if path.startswith(base) and spec.match_file(
+                        path[len(base):] + ("/" if is_dir else "")):
+                    return True
+            return False
+
+        keep = []
+        for d in sorted(dirs):
+            full = rel + d
+            if d in (".git", ".spyglass"):
+                continue
+            if os.path.islink(os.path.join(folder, d)):
+                files.append(SourceFile(full, "", 0, "symlink (never followed)"))
+            elif d in SKIP_DIRS:
+                files.append(SourceFile(full + "/", "", 0, f"skipped directory {d}/"))
+            elif ignored(full, True):
+                files.append(SourceFile(full + "/", "", 0, "ignored by .gitignore"))
+            else:
+                keep.append(d)
+        dirs[:] = keep
+        for name in sorted(names):
+            path = rel + name
+            full_path = os.path.join(folder, name)
+            if os.path.islink(full_path):
+                files.append(SourceFile(path, "", 0, "symlink (never followed)"))
+                continue
+            try:
+                size = os.stat(full_path).st_size
+            except OSError as exc:
+                files.append(SourceFile(path, "", 0, f"unreadable: {exc.strerror}"))
+                continue
+            reason = "ignored by .gitignore" if ignored(path, False) else None
+            files.append(SourceFile(path, "", size, reason or skip_reason(path, size, max_bytes)))
+    return files

@@ -1,0 +1,148 @@
+"""The SQLite store under `.spyglass/`: schema, connections and snapshot bookkeeping."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+STORE_DIR = ".spyglass"
+DB_NAME = "graph.db"
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- A unit is one parsed file version: facts keyed by path, content hash, pack and context.
+CREATE TABLE IF NOT EXISTS units(
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL, blob TEXT NOT NULL, pack TEXT NOT NULL,
+  ctx TEXT NOT NULL, language TEXT NOT NULL, module TEXT NOT NULL, lines INTEGER NOT NULL,
+  size INTEGER NOT NULL, package TEXT NOT NULL DEFAULT '',
+  UNIQUE(path, blob, pack, ctx));
+CREATE TABLE IF NOT EXISTS defs(
+  unit INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+  full TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, parent INTEGER NOT NULL,
+  bases TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS defs_unit ON defs(unit, idx);
+CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
+CREATE INDEX IF NOT EXISTS defs_full ON defs(full);
+CREATE TABLE IF NOT EXISTS refs(
+  unit INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
+  end_col INTEGER NOT NULL, role TEXT NOT NULL, scope INTEGER NOT NULL, qualifier TEXT NOT NULL,
+  head TEXT NOT NULL, target TEXT, conf TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS refs_unit ON refs(unit, line);
+CREATE INDEX IF NOT EXISTS refs_target ON refs(target) WHERE target IS NOT NULL;
+CREATE INDEX IF NOT EXISTS refs_unresolved ON refs(name) WHERE target IS NULL;
+CREATE TABLE IF NOT EXISTS imports(
+  unit INTEGER NOT NULL, idx INTEGER NOT NULL, module TEXT NOT NULL, name TEXT, alias TEXT NOT NULL,
+  line INTEGER NOT NULL, col INTEGER NOT NULL, scope INTEGER NOT NULL, reexport INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
+CREATE TABLE IF NOT EXISTS aliases(unit INTEGER NOT NULL, alias TEXT NOT NULL, target TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
+CREATE TABLE IF NOT EXISTS diags(
+  unit INTEGER NOT NULL, line INTEGER NOT NULL, end_line INTEGER NOT NULL, col INTEGER NOT NULL,
+  message TEXT NOT NULL, severity TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
+CREATE TABLE IF NOT EXISTS snapshots(
+  id INTEGER PRIMARY KEY, repo TEXT NOT NULL, worktree TEXT NOT NULL, commit_sha TEXT,
+  ref TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, indexed_at TEXT,
+  files INTEGER NOT NULL DEFAULT 0, parsed INTEGER NOT NULL DEFAULT 0,
+  persisted INTEGER NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0, error TEXT);
+-- Complete file membership of a snapshot, supported or not.
+CREATE TABLE IF NOT EXISTS snapshot_files(
+  snapshot INTEGER NOT NULL, path TEXT NOT NULL, unit INTEGER, blob TEXT NOT NULL,
+  size INTEGER NOT NULL, language TEXT, skipped TEXT, PRIMARY KEY(snapshot, path))
+  WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS snapshot_files_unit ON snapshot_files(unit, snapshot);
+CREATE TABLE IF NOT EXISTS events(
+  id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '');
+"""
+
+
+def utcnow() -> str:
+    """An ISO-8601 UTC timestamp with second precision, as results carry it."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def store_dir(root: Path) -> Path:
+    return root / STORE_DIR
+
+
+def find_store(start: Path) -> Path | None:
+    """Walk up from `start` to the first folder holding `.spyglass/graph.db`."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if (folder / STORE_DIR / DB_NAME).is_file():
+            return folder
+    return None
+
+
+def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
+    """Open (or create) the store of repository `root`. WAL mode: readers never block."""
+    folder = store_dir(root)
+    if create:
+        folder.mkdir(exist_ok=True)
+        ignore = folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n")
+    path = folder / DB_NAME
+    uri = f"file:{path}" + ("" if create else "?mode=rw")
+    conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout=30000")
+    if create:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(SCHEMA)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("PRAGMA cache_size=-65536")
+    return conn
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow:
+    """A snapshot's bookkeeping row."""
+
+    id: int
+    repo: str
+    worktree: str
+    commit: str | None
+    ref: str
+    state: str
+    started_at: str
+    indexed_at: str | None
+    files: int
+    parsed: int
+    persisted: int
+    reused: int
+    error: str | None
+
+
+def _row(r: tuple[object, ...]) -> SnapshotRow:
+    return SnapshotRow(*r)  # type: ignore[arg-type]
+
+
+_SNAP_COLS = ("id, repo, worktree, commit_sha, ref, state, started_at, indexed_at, files, "
+              "parsed, persisted, reused, error")
+
+
+def latest_complete(conn: sqlite3.Connection) -> SnapshotRow | None:
+    """The newest snapshot marked complete: what readers see."""
+    row = conn.execute(
+        f"SELECT {_SNAP_COLS} FROM snapshots WHERE state='completed' ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    return _row(row) if row else None
+
+
+def latest_job(conn: sqlite3.Connection) -> SnapshotRow | None:
+    """The newest snapshot row in any state (the current or last index job)."""
+    row = conn.execute(f"SELECT {_SNAP_COLS} FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
+    return _row(row) if row else None
+
+
+def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail: str = "") -> None:
+    conn.execute("INSERT INTO events(at, snapshot, kind, detail) VALUES(?,?,?,?)",
+                 (utcnow(), snapshot, kind, detail))

@@ -1,0 +1,65 @@
+"""Per-file work done in worker processes: parse, extract, resolve, and shape rows."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+from spyglass.syntax.extract import extract
+from spyglass.syntax.langpack import all_packs
+from spyglass.types import FileContext, FileFacts, Resolution
+
+# Rows ready for executemany, without the unit id (the writer prepends it).
+Rows = tuple[
+    tuple[str, str, int, int, str],  # language, module, lines, size, package
+    list[tuple[object, ...]],  # defs
+    list[tuple[object, ...]],  # refs
+    list[tuple[object, ...]],  # imports
+    list[tuple[object, ...]],  # aliases
+    list[tuple[object, ...]],  # diags
+]
+
+
+@cache
+def resolver_for(name: str) -> ModuleType | None:
+    """The pack's resolver module, if it has one."""
+    try:
+        return importlib.import_module(f"spyglass.langs.{name}.resolver")
+    except ModuleNotFoundError:
+        return None
+
+
+def resolve(language: str, facts: FileFacts, ctx: FileContext) -> Resolution:
+    """Resolve one file's references with its language's resolver (or not at all)."""
+    module = resolver_for(all_packs()[language].resolver)
+    if module is None:
+        n = len(facts.references)
+        return Resolution((None,) * n, ("ambiguous",) * n,
+                          tuple(d.qualname for d in facts.definitions),
+                          tuple(() for _ in facts.definitions), ())
+    result: Resolution = module.resolve(facts, ctx)
+    return result
+
+
+def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
+    """Parse and resolve one file: (path, bytes, language, context) → rows."""
+    path, data, language, ctx = item
+    pack = all_packs()[language]
+    facts = extract(pack, data)
+    res = resolve(language, facts, ctx)
+    test_file = pack.is_test_file(path)
+    defs = []
+    for i, (d, full, bases) in enumerate(zip(facts.definitions, res.def_full, res.bases)):
+        kind = d.kind
+        if test_file and kind in ("func", "method", "class") and pack.is_test_name(d.name, kind):
+            kind = "test"
+        defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
+                     d.name_col, d.parent, "\n".join(bases)))
+    refs = [(r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, t, c)
+            for r, t, c in zip(facts.references, res.targets, res.confidence)]
+    imports = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
+               for i, m in enumerate(facts.imports)]
+    diags = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
+    meta = (language, ctx.module, facts.lines, len(data), facts.package)
+    return meta, defs, refs, imports, list(res.aliases), diags

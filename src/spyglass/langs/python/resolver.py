@@ -1,0 +1,101 @@
+"""Python name resolution: module names from package layout, imports to dotted targets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from spyglass.types import FileContext, FileFacts, Import, Resolution
+
+SEP = "."
+
+
+def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
+                ) -> dict[str, FileContext]:
+    """Dotted module names: a file's package chain ends at the first folder without
+    ``__init__.py`` (so ``src/flask/app.py`` is ``flask.app``)."""
+    paths = list(paths)
+    packages = {p.rsplit("/", 1)[0] for p in paths
+                if p.endswith(("/__init__.py", "/__init__.pyi"))}
+    out: dict[str, FileContext] = {}
+    for path in paths:
+        parts = path.split("/")
+        stem = parts[-1].rsplit(".", 1)[0]
+        names = [] if stem == "__init__" else [stem]
+        folder = parts[:-1]
+        while folder and "/".join(folder) in packages:
+            names.append(folder[-1])
+            folder = folder[:-1]
+        module = ".".join(reversed(names)) or (folder[-1] if folder else "")
+        out[path] = FileContext(path=path, module=module)
+    return out
+
+
+def _absolute(imp: Import, module: str, is_package: bool) -> str:
+    text = imp.module
+    if not text.startswith("."):
+        return text
+    level = len(text) - len(text.lstrip("."))
+    rest = text[level:]
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join([*base, rest] if rest else base)
+
+
+def _binding(imp: Import, absmod: str) -> str:
+    if imp.name is None:
+        explicit = imp.alias != imp.module.split(".")[0] or "." not in imp.module
+        return absmod if explicit else imp.alias
+    return f"{absmod}.{imp.name}"
+
+
+def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
+    """Resolve every reference of one file to a dotted target, or None."""
+    module = ctx.module
+    is_package = ctx.path.endswith(("__init__.py", "__init__.pyi"))
+    absmods = [_absolute(i, module, is_package) for i in facts.imports]
+    bound = [_binding(i, m) for i, m in zip(facts.imports, absmods)]
+    prefix = f"{module}." if module else ""
+    stars = [m for i, m in zip(facts.imports, absmods) if i.name == "*" and i.scope < 0]
+    targets: list[str | None] = []
+    confidence: list[str] = []
+    for ref in facts.references:
+        head, _, arg = ref.head.partition(":")
+        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
+        tail = ".".join([*rest, ref.name]) if ref.qualifier else ""
+        target: str | None = None
+        conf = "exact"
+        if head == "import":
+            base = bound[int(arg)]
+            if ref.role == "import":
+                target = base
+            else:
+                target = f"{base}.{tail}" if tail else base
+        elif head == "def":
+            target = f"{prefix}{arg}.{tail}" if tail else f"{prefix}{arg}"
+        elif head == "self" and len(rest) == 0 and ref.qualifier:
+            target = f"{prefix}{arg}.{ref.name}"
+        elif head == "free" and not ref.qualifier and stars:
+            target, conf = f"{stars[0]}.{ref.name}", "inferred"
+        targets.append(target)
+        confidence.append(conf if target else "ambiguous")
+    def_full = tuple(f"{prefix}{d.qualname}" for d in facts.definitions)
+    bases = tuple(tuple(_resolve_base(b, facts, bound, prefix) for b in d.bases)
+                  for d in facts.definitions)
+    aliases: list[tuple[str, str]] = []
+    for imp, target, absmod in zip(facts.imports, bound, absmods):
+        if imp.scope >= 0:
+            continue
+        if imp.name == "*":
+            aliases.append((f"{prefix}*", f"{absmod}.*"))
+        elif imp.name is not None or imp.module.startswith("."):
+            aliases.append((f"{prefix}{imp.alias}", target))
+    return Resolution(tuple(targets), tuple(confidence), def_full, bases, tuple(aliases))
+
+
+def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str) -> str:
+    head, _, rest = text.partition(".")
+    for i, imp in enumerate(facts.imports):
+        if imp.alias == head and imp.name != "*" and imp.scope < 0:
+            return f"{bound[i]}.{rest}" if rest else bound[i]
+    return f"{prefix}{text}"

@@ -1,0 +1,29 @@
+; Scopes: @scope opens a function scope, @scope.class a class body;
+; @local.definition binds a name in the innermost scope; @local.global declares a name non-local.
+(function_definition) @scope
+(lambda) @scope
+[(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @scope
+(class_definition) @scope.class
+(parameters (identifier) @local.definition)
+(parameters (default_parameter name: (identifier) @local.definition))
+(parameters (typed_parameter (identifier) @local.definition))
+(parameters (typed_default_parameter name: (identifier) @local.definition))
+(parameters (list_splat_pattern (identifier) @local.definition))
+(parameters (dictionary_splat_pattern (identifier) @local.definition))
+(lambda_parameters (identifier) @local.definition)
+(lambda_parameters (default_parameter name: (identifier) @local.definition))
+(assignment left: (identifier) @local.definition)
+(assignment left: (pattern_list (identifier) @local.definition))
+(assignment left: (tuple_pattern (identifier) @local.definition))
+(augmented_assignment left: (identifier) @local.definition)
+(for_statement left: (identifier) @local.definition)
+(for_statement left: (pattern_list (identifier) @local.definition))
+(for_statement left: (tuple_pattern (identifier) @local.definition))
+(for_in_clause left: (identifier) @local.definition)
+(for_in_clause left: (pattern_list (identifier) @local.definition))
+(for_in_clause left: (tuple_pattern (identifier) @local.definition))
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
+(named_expression name: (identifier) @local.definition)
+(global_statement (identifier) @local.global)
+(nonlocal_statement (identifier) @local.global)

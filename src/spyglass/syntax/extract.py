@@ -1,0 +1,421 @@
+"""Extraction: one file's bytes → FileFacts, driven entirely by the language pack's queries."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+
+from spyglass.syntax.langpack import LanguagePack
+from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
+
+# Roles from weakest to strongest: a node captured with several roles keeps the strongest.
+ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
+# Kinds whose body counts as "the enclosing symbol" of a call or reference.
+ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
+                             "test"})
+MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
+_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
+_SPACE = re.compile(r"\s+")
+_SEPARATORS = b" \t\r\n.?:->"
+MAX_DIAGNOSTICS = 50
+
+_parsers: dict[str, Parser] = {}
+_diag_queries: dict[str, Query] = {}
+
+
+def parse(pack: LanguagePack, data: bytes) -> Tree:
+    """Parse bytes with the pack's grammar (one cached parser per language per process)."""
+    parser = _parsers.get(pack.name)
+    if parser is None:
+        parser = _parsers[pack.name] = Parser(pack.language)
+    return parser.parse(data)
+
+
+@dataclass
+class _Scope:
+    start: int
+    end: int
+    kind: str  # "func" | "class"
+    parent: int = -1
+    owner: int = -1  # definition index whose node is this scope
+    bindings: dict[str, str] = field(default_factory=dict)
+    globals: set[str] = field(default_factory=set)
+
+
+def _innermost(intervals: list[tuple[int, int]], positions: list[int]) -> list[int]:
+    """For each position, the index of the innermost interval containing it (or -1).
+
+    `intervals` must be sorted by (start, -end) and properly nested."""
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    out = [-1] * len(positions)
+    stack: list[int] = []
+    nxt = 0
+    for qi in order:
+        pos = positions[qi]
+        while nxt < len(intervals) and intervals[nxt][0] <= pos:
+            while stack and intervals[stack[-1]][1] <= intervals[nxt][0]:
+                stack.pop()
+            stack.append(nxt)
+            nxt += 1
+        while stack and intervals[stack[-1]][1] <= pos:
+            stack.pop()
+        out[qi] = stack[-1] if stack else -1
+    return out
+
+
+def _parents(intervals: list[tuple[int, int]]) -> list[int]:
+    """Parent of each interval (sorted by (start, -end)) in the nesting forest."""
+    parents = [-1] * len(intervals)
+    stack: list[int] = []
+    for i, (start, end) in enumerate(intervals):
+        while stack and intervals[stack[-1]][1] <= start and not (
+            intervals[stack[-1]][0] == start and intervals[stack[-1]][1] >= end
+        ):
+            stack.pop()
+        while stack and not (intervals[stack[-1]][0] <= start and end <= intervals[stack[-1]][1]):
+            stack.pop()
+        parents[i] = stack[-1] if stack else -1
+        stack.append(i)
+    return parents
+
+
+def _text(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", "replace") if raw is not None else ""
+
+
+def _diagnostics(pack: LanguagePack, root: Node) -> list[Diagnostic]:
+    if not root.has_error:
+        return []
+    query = _diag_queries.get(pack.name)
+    if query is None:
+        query = _diag_queries[pack.name] = Query(pack.language, "(ERROR) @error (MISSING) @missing")
+    cursor = QueryCursor(query, match_limit=256)
+    out: list[Diagnostic] = []
+    for name, nodes in cursor.captures(root).items():
+        for node in nodes:
+            if len(out) >= MAX_DIAGNOSTICS:
+                break
+            if name == "missing":
+                msg = f"missing {node.type}"
+            else:
+                snippet = (node.text or b"")[:30].decode("utf-8", "replace").split("\n")[0]
+                msg = f"syntax error near {snippet!r}"
+            out.append(Diagnostic(node.start_point[0] + 1, node.end_point[0] + 1,
+                                  node.start_point[1], msg))
+    if not out:
+        out.append(Diagnostic(1, 1, 0, "syntax error"))
+    out.sort(key=lambda d: (d.line, d.col))
+    return out
+
+
+class _Extractor:
+    """State for one extraction; the public entry point is `extract`."""
+
+    def __init__(self, pack: LanguagePack, data: bytes) -> None:
+        self.pack = pack
+        self.data = data
+        self.tree = parse(pack, data)
+        self.root = self.tree.root_node
+        self._builtins = frozenset(pack.manifest.get("builtins", ()))
+        self._encloses = pack.class_scope_encloses
+
+    def run(self) -> FileFacts:
+        # One traversal for the structural queries (definitions, imports, scopes) together.
+        def_matches: list[tuple[int, dict[str, list[Node]]]] = []
+        import_matches: list[dict[str, list[Node]]] = []
+        scope_caps: dict[str, list[Node]] = {}
+        first_import, first_scope = self.pack.structure_offsets
+        for pattern, caps in QueryCursor(self.pack.structure).matches(self.root):
+            if pattern < first_import:
+                def_matches.append((pattern, caps))
+            elif pattern < first_scope:
+                import_matches.append(caps)
+            else:
+                for cap, nodes in caps.items():
+                    scope_caps.setdefault(cap, []).extend(nodes)
+        defs, def_nodes, package = self._definitions(def_matches)
+        scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
+        imports, import_at = self._imports(scopes, import_matches)
+        self._bind_definitions(defs, def_nodes, scopes, scope_of_def)
+        refs = self._references(defs, def_nodes, scopes, imports, import_at)
+        return FileFacts(
+            language=self.pack.name,
+            definitions=tuple(defs),
+            references=tuple(refs),
+            imports=tuple(imports),
+            diagnostics=tuple(_diagnostics(self.pack, self.root)),
+            lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
+            package=package,
+        )
+
+    # -- definitions -------------------------------------------------------------------
+    def _definitions(self, matches: list[tuple[int, dict[str, list[Node]]]]
+                     ) -> tuple[list[Definition], list[tuple[int, int]], str]:
+        best: dict[int, tuple[int, str, Node, Node, str, tuple[str, ...]]] = {}
+        package = ""
+        for pattern, caps in matches:
+            if "package" in caps:
+                package = _text(caps["package"][0])
+            names = caps.get("name")
+            if not names:
+                continue
+            kind = next((k[11:] for k in caps if k.startswith("definition.")), None)
+            if kind is None:
+                continue
+            node = caps[f"definition.{kind}"][0]
+            receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
+            bases = tuple(_text(b) for b in caps.get("base", ()))
+            for name_node in names:
+                key = name_node.start_byte
+                prev = best.get(key)
+                if prev is None or pattern < prev[0]:
+                    best[key] = (pattern, kind, node, name_node, receiver, bases)
+        rows = sorted(best.values(), key=lambda r: (r[2].start_byte, -r[2].end_byte))
+        intervals = [(r[2].start_byte, r[2].end_byte) for r in rows]
+        parents = _parents(intervals)
+        defs: list[Definition] = []
+        const_re = self.pack.manifest.get("const_pattern")
+        for i, (_, kind, node, name_node, receiver, bases) in enumerate(rows):
+            name = _text(name_node)
+            parent = parents[i]
+            pkind = defs[parent].kind if parent >= 0 else ""
+            if kind == "func" and pkind in MEMBER_PARENTS:
+                kind = "method"
+            if kind == "var" and const_re and re.match(const_re, name):
+                kind = "const"
+            if receiver:
+                qual = f"{receiver}.{name}"
+            elif parent >= 0:
+                qual = f"{defs[parent].qualname}.{name}"
+            else:
+                qual = name
+            defs.append(Definition(
+                name=name, qualname=qual, kind=kind,
+                start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
+                name_line=name_node.start_point[0] + 1, name_col=name_node.start_point[1],
+                parent=parent, bases=bases,
+            ))
+        return defs, intervals, package
+
+    # -- scopes ------------------------------------------------------------------------
+    def _scopes(self, def_nodes: list[tuple[int, int]], caps: dict[str, list[Node]]
+                ) -> tuple[list[_Scope], dict[int, int]]:
+        raw = [(n.start_byte, n.end_byte, "func") for n in caps.get("scope", [])]
+        raw += [(n.start_byte, n.end_byte, "class") for n in caps.get("scope.class", [])]
+        raw = sorted(set(raw), key=lambda s: (s[0], -s[1]))
+        scopes = [_Scope(s, e, k) for s, e, k in raw]
+        intervals = [(s.start, s.end) for s in scopes]
+        for i, parent in enumerate(_parents(intervals)):
+            scopes[i].parent = parent
+        by_range = {(s.start, s.end): i for i, s in enumerate(scopes)}
+        scope_of_def: dict[int, int] = {}
+        for d, rng in enumerate(def_nodes):
+            si = by_range.get(rng)
+            if si is not None:
+                scopes[si].owner = d
+                scope_of_def[d] = si
+        for kind in ("local.definition", "local.self", "local.global"):
+            nodes = caps.get(kind, [])
+            where = _innermost(intervals, [n.start_byte for n in nodes])
+            for node, si in zip(nodes, where):
+                name = _text(node)
+                if si < 0:
+                    if kind == "local.definition":
+                        self._module_bindings().setdefault(name, "local")
+                    continue
+                if kind == "local.global":
+                    scopes[si].globals.add(name)
+                elif kind == "local.self":
+                    scopes[si].bindings[name] = "self"
+                else:
+                    scopes[si].bindings.setdefault(name, "local")
+        self._scope_intervals = intervals
+        return scopes, scope_of_def
+
+    # -- imports -----------------------------------------------------------------------
+    def _imports(self, scopes: list[_Scope], matches: list[dict[str, list[Node]]]
+                 ) -> tuple[list[Import], dict[int, int]]:
+        found: list[tuple[Node, Import, int]] = []
+        for caps in matches:
+            if "import.module" not in caps:
+                continue
+            mod_node = caps["import.module"][0]
+            module = _text(mod_node)
+            name_node = caps["import.name"][0] if "import.name" in caps else None
+            name: str | None = _text(name_node) if name_node is not None else None
+            if "import.wildcard" in caps:
+                name = "*"
+            alias_node = caps["import.alias"][0] if "import.alias" in caps else None
+            if "import.default" in caps:
+                alias_node, name = caps["import.default"][0], "default"
+            if alias_node is not None:
+                alias = _text(alias_node)
+            elif name is not None and name != "*":
+                alias = name
+            else:
+                alias = self._default_alias(module)
+            anchor = name_node or alias_node or mod_node
+            imp = Import(module=module, name=name, alias=alias,
+                         line=anchor.start_point[0] + 1, col=anchor.start_point[1],
+                         reexport="import.reexport" in caps)
+            found.append((anchor, imp, name_node.start_byte if name_node is not None else -1))
+        found.sort(key=lambda f: f[0].start_byte)
+        where = _innermost(self._scope_intervals, [f[0].start_byte for f in found])
+        imports: list[Import] = []
+        import_at: dict[int, int] = {}
+        for (anchor, imp, name_start), si in zip(found, where):
+            owner = scopes[si].owner if si >= 0 else -1
+            idx = len(imports)
+            imports.append(Import(imp.module, imp.name, imp.alias, imp.line, imp.col,
+                                  owner, imp.reexport))
+            if name_start >= 0:
+                import_at[name_start] = idx
+            if imp.name != "*" and not imp.reexport:
+                bindings = scopes[si].bindings if si >= 0 else self._module_bindings()
+                bindings[imp.alias] = f"import:{idx}"
+        return imports, import_at
+
+    def _default_alias(self, module: str) -> str:
+        resolver = self.pack.resolver
+        if resolver == "python":
+            return module.split(".")[0]
+        tail = module.rstrip("/").rsplit("/", 1)[-1]
+        if resolver == "go" and re.fullmatch(r"v\d+", tail) and "/" in module:
+            tail = module.rstrip("/").rsplit("/", 2)[-2]
+        return re.sub(r"[^\w$]", "_", tail.split(".")[0])
+
+    def _module_bindings(self) -> dict[str, str]:
+        if not hasattr(self, "_modbind"):
+            self._modbind: dict[str, str] = {}
+        return self._modbind
+
+    def _bind_definitions(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
+                          scopes: list[_Scope], scope_of_def: dict[int, int]) -> None:
+        where = _innermost(self._scope_intervals, [s for s, _ in def_nodes])
+        for d, si in enumerate(where):
+            if scope_of_def.get(d) == si and si >= 0:
+                si = scopes[si].parent
+            definition = defs[d]
+            if definition.qualname != definition.name and definition.parent < 0:
+                continue  # Go methods bind no plain name
+            target = self._module_bindings() if si < 0 else scopes[si].bindings
+            target[definition.name] = f"def:{definition.qualname}"
+
+    # -- references --------------------------------------------------------------------
+    def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
+                    scopes: list[_Scope], imports: list[Import],
+                    import_at: dict[int, int]) -> list[Reference]:
+        caps = QueryCursor(self.pack.queries["references"]).captures(self.root)
+        data = self.data
+        skip = {n.start_byte for n in caps.get("ignore", ())}
+        skip.update(self._name_start(d) for d in defs)
+        qual_start = {n.end_byte: n.start_byte for n in caps.get("qualified", ())}
+        role_at: dict[int, str] = {}
+        end_at: dict[int, int] = {}
+        for role in ROLES_ASCENDING:
+            for node in caps.get(f"reference.{role}", ()):
+                key = node.start_byte
+                role_at[key] = role
+                end_at[key] = node.end_byte
+        keys = sorted(k for k in role_at if k not in skip)
+        scope_idx = _innermost(self._scope_intervals, keys)
+        enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
+                         if defs[i].kind in ENCLOSING_KINDS]
+        encl = _innermost([rng for _, rng in enclosing_ivs], keys)
+        modbind = self._module_bindings()
+        self_names = self.pack.self_names
+        builtins = self._builtins
+        line_starts = self._lines()
+        refs: list[Reference] = []
+        for key, si, ei in zip(keys, scope_idx, encl):
+            role = role_at[key]
+            end = end_at[key]
+            name = data[key:end].decode("utf-8", "replace")
+            qualifier = ""
+            qs = qual_start.get(end)
+            if qs is not None and qs < key:
+                raw = data[qs:key].rstrip(_SEPARATORS)
+                if _DOTTED.match(raw):
+                    qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
+                else:
+                    qualifier = "?"
+            if role == "import" and key in import_at:
+                head = f"import:{import_at[key]}"
+            elif qualifier == "?":
+                head = "expr"
+            else:
+                first = qualifier.split(".", 1)[0] if qualifier else name
+                if qualifier and first in self_names:
+                    head = self._self_head(si, scopes, defs)
+                else:
+                    head = self._lookup(first, si, scopes, modbind)
+                    if head == "self":
+                        head = self._self_head(si, scopes, defs)
+            if not qualifier and (head == "local" or (head == "free" and name in builtins)):
+                continue  # a local variable or a builtin: never a project definition
+            line = bisect_right(line_starts, key) - 1
+            col = key - line_starts[line]
+            refs.append(Reference(
+                name=name, line=line + 1, col=col, end_col=col + (end - key),
+                role=role, scope=enclosing_ivs[ei][0] if ei >= 0 else -1,
+                qualifier=qualifier, head=head,
+            ))
+        return refs
+
+    def _lines(self) -> list[int]:
+        if not hasattr(self, "_line_starts"):
+            starts = [0]
+            find = self.data.find
+            pos = find(b"\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def _name_start(self, d: Definition) -> int:
+        return self._lines()[d.name_line - 1] + d.name_col
+
+    def _lookup(self, name: str, si: int, scopes: list[_Scope], modbind: dict[str, str]) -> str:
+        first = True
+        encloses = self._encloses
+        while si >= 0:
+            scope = scopes[si]
+            if scope.kind == "class" and not first and not encloses:
+                si = scope.parent
+                continue
+            if name in scope.globals:
+                break
+            binding = scope.bindings.get(name)
+            if binding is not None:
+                return binding
+            first = False
+            si = scope.parent
+        binding = modbind.get(name)
+        if binding is None:
+            return "free"
+        return binding
+
+    def _self_head(self, si: int, scopes: list[_Scope], defs: list[Definition]) -> str:
+        while si >= 0:
+            owner = scopes[si].owner
+            if owner >= 0:
+                d = defs[owner]
+                if d.kind == "method" and "." in d.qualname:
+                    return "self:" + d.qualname.rsplit(".", 1)[0]
+                if d.kind in MEMBER_PARENTS:
+                    return "self:" + d.qualname
+            si = scopes[si].parent
+        return "local"
+
+
+def extract(pack: LanguagePack, data: bytes) -> FileFacts:
+    """Extract definitions, references, imports and diagnostics. Never raises on bad code."""
+    try:
+        return _Extractor(pack, data).run()
+    except RecursionError:
+        return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0)

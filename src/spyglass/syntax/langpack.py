@@ -1,0 +1,208 @@
+"""Language packs: a folder of tree-sitter queries plus a manifest, validated when loaded."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import importlib
+import importlib.metadata
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tree_sitter import Language, Query
+
+from spyglass.errors import LanguagePackError
+from spyglass.types import DEF_KINDS, ROLES
+
+LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
+
+QUERY_FILES = ("definitions", "references", "imports", "scopes")
+
+# The capture names each query file may use; anything else is a pack error.
+ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
+    "definitions": frozenset(
+        {f"definition.{k}" for k in DEF_KINDS} | {"name", "receiver", "base", "package"}
+    ),
+    "references": frozenset({f"reference.{r}" for r in ROLES} | {"qualified", "ignore"}),
+    "imports": frozenset(
+        {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
+         "import.reexport"}
+    ),
+    "scopes": frozenset(
+        {"scope", "scope.class", "local.definition", "local.global", "local.self"}
+    ),
+}
+
+_REQUIRED_KEYS = {"name": str, "pack_version": str, "extensions": list, "grammar": str}
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    """One language: its grammar, compiled queries and file conventions."""
+
+    name: str
+    pack_version: str
+    extensions: tuple[str, ...]
+    grammar_module: str
+    grammar_version: str
+    language: Language
+    queries: dict[str, Query]
+    manifest: dict[str, Any]
+    digest: str  # hash of manifest + queries: part of every fact's cache key
+    structure: Query  # definitions + imports + scopes in one query: one tree traversal
+    structure_offsets: tuple[int, int]  # first pattern index of imports, of scopes
+
+    @property
+    def self_names(self) -> frozenset[str]:
+        return frozenset(self.manifest.get("self_names", []))
+
+    @property
+    def class_scope_encloses(self) -> bool:
+        return bool(self.manifest.get("class_scope_encloses", True))
+
+    @property
+    def resolver(self) -> str:
+        return str(self.manifest.get("resolver", self.name))
+
+    @property
+    def cache_key(self) -> str:
+        return f"{self.name}:{self.pack_version}:{self.grammar_version}:{self.digest[:12]}"
+
+    def is_test_file(self, path: str) -> bool:
+        """Whether `path` follows this language's test-file conventions."""
+        name = path.rsplit("/", 1)[-1]
+        if any(fnmatch.fnmatchcase(name, p) for p in self.manifest.get("test_file_patterns", [])):
+            return True
+        parts = path.split("/")[:-1]
+        dirs = set(self.manifest.get("test_dirs_any_file", []))
+        return bool(dirs.intersection(parts))
+
+    def is_test_name(self, name: str, kind: str) -> bool:
+        """Whether a definition in a test file is itself a test (function or class)."""
+        key = "test_class_pattern" if kind in ("class", "struct") else "test_function_pattern"
+        pattern = self.manifest.get(key)
+        return bool(pattern) and re.search(str(pattern), name) is not None
+
+
+def _load_language(module_name: str, function: str) -> tuple[Language, str]:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise LanguagePackError(f"grammar package {module_name!r} is not installed") from exc
+    factory = getattr(module, function, None)
+    if factory is None:
+        raise LanguagePackError(f"grammar package {module_name!r} has no {function}()")
+    dist = module_name.replace("_", "-")
+    try:
+        version = importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return Language(factory()), version
+
+
+def _compile(language: Language, folder: Path, stem: str) -> Query:
+    path = folder / f"{stem}.scm"
+    if not path.is_file():
+        raise LanguagePackError(f"{path}: missing query file")
+    text = path.read_text(encoding="utf-8")
+    try:
+        query = Query(language, text)
+    except Exception as exc:  # tree-sitter raises QueryError with the position
+        raise LanguagePackError(f"{path}: {exc}") from exc
+    allowed = ALLOWED_CAPTURES[stem]
+    for i in range(query.capture_count):
+        name = query.capture_name(i)
+        if name.startswith("_"):
+            continue  # private helper captures used only in predicates
+        if name not in allowed:
+            raise LanguagePackError(f"{path}: unknown capture name @{name}")
+    return query
+
+
+def load_pack(folder: Path) -> LanguagePack:
+    """Load and validate one language pack folder."""
+    manifest_path = folder / "manifest.toml"
+    try:
+        manifest = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LanguagePackError(f"{manifest_path}: {exc}") from exc
+    for key, typ in _REQUIRED_KEYS.items():
+        if not isinstance(manifest.get(key), typ):
+            raise LanguagePackError(f"{manifest_path}: {key!r} must be a {typ.__name__}")
+    language, version = _load_language(
+        manifest["grammar"], str(manifest.get("grammar_function", "language"))
+    )
+    digest = hashlib.sha256(manifest_path.read_bytes())
+    queries: dict[str, Query] = {}
+    for stem in QUERY_FILES:
+        queries[stem] = _compile(language, folder, stem)
+        digest.update((folder / f"{stem}.scm").read_bytes())
+    parts = [(folder / f"{stem}.scm").read_text(encoding="utf-8")
+             for stem in ("definitions", "imports", "scopes")]
+    structure = Query(language, "\n".join(parts))
+    n_defs = queries["definitions"].pattern_count
+    offsets = (n_defs, n_defs + queries["imports"].pattern_count)
+    return LanguagePack(
+        name=manifest["name"],
+        pack_version=manifest["pack_version"],
+        extensions=tuple(manifest["extensions"]),
+        grammar_module=manifest["grammar"],
+        grammar_version=version,
+        language=language,
+        queries=queries,
+        manifest=manifest,
+        digest=digest.hexdigest(),
+        structure=structure,
+        structure_offsets=offsets,
+    )
+
+
+@cache
+def all_packs() -> dict[str, LanguagePack]:
+    """Every built-in language pack, by name."""
+    packs: dict[str, LanguagePack] = {}
+    for folder in sorted(LANGS_DIR.iterdir()):
+        if (folder / "manifest.toml").is_file():
+            pack = load_pack(folder)
+            packs[pack.name] = pack
+    return packs
+
+
+@cache
+def _by_extension() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for pack in all_packs().values():
+        for ext in pack.extensions:
+            table[ext] = pack.name
+    return table
+
+
+def pack_for_path(path: str) -> LanguagePack | None:
+    """The language pack for a file path, by extension, or None when unsupported."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    if dot <= 0:
+        return None
+    lang = _by_extension().get(name[dot:].lower())
+    return all_packs()[lang] if lang else None
+
+
+# Languages we recognise by extension but cannot analyse: named in explicit limitations.
+KNOWN_UNSUPPORTED = {
+    ".rs": "Rust", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".hpp": "C++",
+    ".java": "Java", ".kt": "Kotlin", ".rb": "Ruby", ".php": "PHP", ".cs": "C#",
+    ".swift": "Swift", ".scala": "Scala", ".lua": "Lua", ".sh": "Shell", ".m": "Objective-C",
+    ".ex": "Elixir", ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml",
+    ".dart": "Dart", ".zig": "Zig", ".r": "R", ".jl": "Julia", ".pl": "Perl",
+}
+
+
+def unsupported_language(path: str) -> str | None:
+    """The name of a recognised-but-unsupported language for `path`, else None."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return KNOWN_UNSUPPORTED.get(name[dot:].lower()) if dot > 0 else None

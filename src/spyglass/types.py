@@ -1,0 +1,173 @@
+"""Plain frozen value types shared by every layer: parsed facts and query results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+DEF_KINDS = frozenset(
+    {"func", "method", "class", "struct", "interface", "type", "enum", "const", "var",
+     "field", "module", "package", "macro", "test"}
+)
+ROLES = frozenset({"call", "import", "type", "read", "write", "ref"})
+
+Source = Literal["live-lsp", "cached-index", "text-fallback"]
+Confidence = Literal["exact", "inferred", "ambiguous"]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named definition in one file; `qualname` is local to the file (``Class.method``)."""
+
+    name: str
+    qualname: str
+    kind: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    name_line: int
+    name_col: int  # 0-based byte column of the name
+    parent: int  # index of the enclosing definition in FileFacts.definitions, or -1
+    bases: tuple[str, ...] = ()  # dotted base-class / embedded-type expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A use of a name. `head` says what the first identifier of `qualifier + name` is bound to.
+
+    head kinds: ``def:<local qualname>`` (a definition in this file), ``import:<alias>``,
+    ``self:<class qualname>``, ``local`` (a local variable, receiver unknown), ``free``
+    (no binding in this file), ``expr`` (the receiver is not a plain name).
+    """
+
+    name: str
+    line: int  # 1-based
+    col: int  # 0-based byte column
+    end_col: int
+    role: str
+    scope: int  # index of the enclosing definition, or -1 for module level
+    qualifier: str  # dotted receiver text ("" for a bare name)
+    head: str
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One imported binding: ``module`` as written, the imported ``name`` (None for a
+    whole-module import, ``*`` for a wildcard) and the local ``alias`` it binds."""
+
+    module: str
+    name: str | None
+    alias: str
+    line: int
+    col: int
+    scope: int = -1
+    reexport: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A parse problem: tree-sitter ERROR or MISSING nodes, or a skipped/oversized input."""
+
+    line: int
+    end_line: int
+    col: int
+    message: str
+    severity: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """Everything extracted from one file's bytes; independent of the file's path."""
+
+    language: str
+    definitions: tuple[Definition, ...]
+    references: tuple[Reference, ...]
+    imports: tuple[Import, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    lines: int
+    package: str = ""  # declared package name (Go), else ""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeLocation:
+    """The result contract of SPEC §2: exactly these fields, in this order."""
+
+    repo: str
+    ref: str
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    kind: str
+    source: Source
+    indexed_at: str | None
+    stale: bool
+    uncertain: bool
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A file that was not analysed, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """Which files an answer analysed and which it skipped, plus explicit limitations."""
+
+    analysed: int
+    analysed_files: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    limitations: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where an answer came from."""
+
+    repo: str
+    ref: str
+    commit: str | None
+    indexed_at: str | None
+    workspace_digest: str | None
+    tree_sitter: str
+    grammars: tuple[tuple[str, str], ...]
+    query_packs: tuple[tuple[str, str], ...]
+    worktree_mismatch: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """One tool answer: results plus truncation, coverage and provenance."""
+
+    results: tuple[object, ...]
+    truncated: bool
+    coverage: Coverage
+    provenance: Provenance
+    extra: tuple[tuple[str, object], ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    """What resolution needs to know about a file beyond its bytes: where it sits."""
+
+    path: str
+    module: str  # the language's module key for this file (dotted module, Go import path, …)
+    settings: tuple[tuple[str, str], ...] = ()  # e.g. tsconfig path mappings
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Per-file resolution output: one target per reference (None = unresolved/external).
+
+    Targets and definition full names live in one string space per language, so a
+    reference binds to a definition when the strings are equal (after alias closure)."""
+
+    targets: tuple[str | None, ...]
+    confidence: tuple[str, ...]
+    def_full: tuple[str, ...]
+    bases: tuple[tuple[str, ...], ...]
+    aliases: tuple[tuple[str, str], ...]
