@@ -16,7 +16,7 @@ from spyglass.errors import IndexUnavailable
 from spyglass.index import source as src
 from spyglass.index.store import SnapshotRow, latest_job, log_event, utcnow
 from spyglass.index.worker import Rows, process, resolver_for
-from spyglass.syntax.langpack import LanguagePack, pack_for_path, unsupported_language
+from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
 from spyglass.types import FileContext
 
 BATCH_FILES = 200  # files per write transaction
@@ -115,7 +115,8 @@ class SnapshotBuilder:
         if commit is not None:
             done = conn.execute(
                 "SELECT id FROM snapshots WHERE repo=? AND commit_sha=? AND state='completed' "
-                "ORDER BY id DESC LIMIT 1", (self.repo, commit)).fetchone()
+                "AND signature=? AND worktree=? ORDER BY id DESC LIMIT 1",
+                (self.repo, commit, signature(), str(self.root))).fetchone()
             if done:
                 conn.execute("UPDATE snapshots SET ref=? WHERE id=?", (ref_used, done[0]))
                 log_event(conn, done[0], "completed", "snapshot already indexed")
@@ -123,9 +124,10 @@ class SnapshotBuilder:
                 assert row is not None
                 return row
         cur = conn.execute(
-            "INSERT INTO snapshots(repo, worktree, commit_sha, ref, state, started_at, files) "
-            "VALUES(?,?,?,?,?,?,?)",
-            (self.repo, str(self.root), commit, ref_used, "accepted", utcnow(), len(files)))
+            "INSERT INTO snapshots(repo, worktree, commit_sha, ref, state, started_at, files, "
+            "signature) VALUES(?,?,?,?,?,?,?,?)",
+            (self.repo, str(self.root), commit, ref_used, "accepted", utcnow(), len(files),
+             signature()))
         snap = int(cur.lastrowid or 0)
         log_event(conn, snap, "accepted", ref_used)
         try:
@@ -264,7 +266,7 @@ class SnapshotBuilder:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for item, (meta, defs, refs, imports, aliases, diags) in batch:
+            for item, (meta, defs, refs, imports, aliases, diags, bases) in batch:
                 language, module, lines, size, package = meta
                 uid = conn.execute(
                     "INSERT OR REPLACE INTO units(path, blob, pack, ctx, language, module, lines, "
@@ -272,7 +274,8 @@ class SnapshotBuilder:
                     (item.path, item.blob, pack_key(item.language), item.ctx_key, language,
                      module, lines, size, package)).lastrowid
                 membership[item.path] = int(uid or 0)
-                conn.executemany("INSERT INTO defs VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                conn.executemany("INSERT INTO bases VALUES(?,?,?)", [(uid, *b) for b in bases])
+                conn.executemany("INSERT INTO defs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                                  [(uid, *d) for d in defs])
                 conn.executemany("INSERT INTO refs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                                  [(uid, *r) for r in refs])

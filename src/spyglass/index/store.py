@@ -22,11 +22,13 @@ CREATE TABLE IF NOT EXISTS units(
 CREATE TABLE IF NOT EXISTS defs(
   unit INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
   full TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-  name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, parent INTEGER NOT NULL,
-  bases TEXT NOT NULL DEFAULT '');
+  name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, parent INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS defs_unit ON defs(unit, idx);
 CREATE INDEX IF NOT EXISTS defs_name ON defs(name);
 CREATE INDEX IF NOT EXISTS defs_full ON defs(full);
+-- Resolved base classes / embedded types of class-like definitions.
+CREATE TABLE IF NOT EXISTS bases(unit INTEGER NOT NULL, idx INTEGER NOT NULL, base TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS bases_base ON bases(base);
 CREATE TABLE IF NOT EXISTS refs(
   unit INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
   end_col INTEGER NOT NULL, role TEXT NOT NULL, scope INTEGER NOT NULL, qualifier TEXT NOT NULL,
@@ -48,7 +50,8 @@ CREATE TABLE IF NOT EXISTS snapshots(
   id INTEGER PRIMARY KEY, repo TEXT NOT NULL, worktree TEXT NOT NULL, commit_sha TEXT,
   ref TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, indexed_at TEXT,
   files INTEGER NOT NULL DEFAULT 0, parsed INTEGER NOT NULL DEFAULT 0,
-  persisted INTEGER NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0, error TEXT);
+  persisted INTEGER NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0, error TEXT,
+  signature TEXT NOT NULL DEFAULT '');
 -- Complete file membership of a snapshot, supported or not.
 CREATE TABLE IF NOT EXISTS snapshot_files(
   snapshot INTEGER NOT NULL, path TEXT NOT NULL, unit INTEGER, blob TEXT NOT NULL,

@@ -18,6 +18,7 @@ Rows = tuple[
     list[tuple[object, ...]],  # imports
     list[tuple[object, ...]],  # aliases
     list[tuple[object, ...]],  # diags
+    list[tuple[object, ...]],  # bases
 ]
 
 
@@ -50,16 +51,18 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs = []
+    base_rows: list[tuple[object, ...]] = []
     for i, (d, full, bases) in enumerate(zip(facts.definitions, res.def_full, res.bases)):
+        base_rows.extend((i, b) for b in bases)
         kind = d.kind
         if test_file and kind in ("func", "method", "class") and pack.is_test_name(d.name, kind):
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
-                     d.name_col, d.parent, "\n".join(bases)))
+                     d.name_col, d.parent))
     refs = [(r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, t, c)
             for r, t, c in zip(facts.references, res.targets, res.confidence)]
     imports = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
     meta = (language, ctx.module, facts.lines, len(data), facts.package)
-    return meta, defs, refs, imports, list(res.aliases), diags
+    return meta, defs, refs, imports, list(res.aliases), diags, base_rows

@@ -141,6 +141,9 @@ def load_pack(folder: Path) -> LanguagePack:
     for stem in QUERY_FILES:
         queries[stem] = _compile(language, folder, stem)
         digest.update((folder / f"{stem}.scm").read_bytes())
+    resolver = folder.parent / str(manifest.get("resolver", manifest["name"])) / "resolver.py"
+    if resolver.is_file():
+        digest.update(resolver.read_bytes())
     parts = [(folder / f"{stem}.scm").read_text(encoding="utf-8")
              for stem in ("definitions", "imports", "scopes")]
     structure = Query(language, "\n".join(parts))
@@ -170,6 +173,12 @@ def all_packs() -> dict[str, LanguagePack]:
             pack = load_pack(folder)
             packs[pack.name] = pack
     return packs
+
+
+def signature() -> str:
+    """One hash of every pack's cache key: snapshots built under another one are rebuilt."""
+    keys = sorted(p.cache_key for p in all_packs().values())
+    return hashlib.sha1("\n".join(keys).encode()).hexdigest()[:16]
 
 
 @cache

@@ -11,8 +11,9 @@ SEP = "."
 
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 ) -> dict[str, FileContext]:
-    """Dotted module names: a file's package chain ends at the first folder without
-    ``__init__.py`` (so ``src/flask/app.py`` is ``flask.app``)."""
+    """Dotted module names. The package chain starts at the outermost folder holding an
+    ``__init__.py``; folders below it count even without one (namespace sub-packages), so
+    ``src/flask/sansio/app.py`` is ``flask.sansio.app`` and ``tests/test_x.py`` is ``test_x``."""
     paths = list(paths)
     packages = {p.rsplit("/", 1)[0] for p in paths
                 if p.endswith(("/__init__.py", "/__init__.pyi"))}
@@ -20,12 +21,11 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     for path in paths:
         parts = path.split("/")
         stem = parts[-1].rsplit(".", 1)[0]
-        names = [] if stem == "__init__" else [stem]
-        folder = parts[:-1]
-        while folder and "/".join(folder) in packages:
-            names.append(folder[-1])
-            folder = folder[:-1]
-        module = ".".join(reversed(names)) or (folder[-1] if folder else "")
+        folders = parts[:-1]
+        top = next((i for i in range(len(folders))
+                    if "/".join(folders[: i + 1]) in packages), len(folders))
+        names = folders[top:] + ([] if stem == "__init__" else [stem])
+        module = ".".join(names) or (folders[-1] if folders else stem)
         out[path] = FileContext(path=path, module=module)
     return out
 

@@ -1,0 +1,338 @@
+"""CodeIntel: the one public query API; every tool, command and endpoint goes through it."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sqlite3
+import threading
+from collections import Counter
+from pathlib import Path
+
+from spyglass.config import Config, load_config
+from spyglass.errors import BadInput, LimitExceeded, OutsideRoot
+from spyglass.index import source as src
+from spyglass.index.builder import Progress, SnapshotBuilder
+from spyglass.index.store import SCHEMA, SnapshotRow, connect, find_store, latest_job
+from spyglass.query import files as file_ops
+from spyglass.query import symbols as sym
+from spyglass.query.results import DefRow, StatusReport
+from spyglass.query.symbols import RefRow
+from spyglass.query.view import View
+from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
+from spyglass.types import CodeLocation, Coverage, Provenance, Skipped, ToolResult
+
+MAX_SKIPPED_LISTED = 50
+
+
+def repo_name(root: Path) -> str:
+    """owner/name from the origin remote when there is one, else the folder name."""
+    try:
+        url = src.git(root, "config", "--get", "remote.origin.url", check=False).decode().strip()
+    except OSError:
+        url = ""
+    if url:
+        tail = url.rstrip("/").removesuffix(".git").replace(":", "/").split("/")
+        if len(tail) >= 2:
+            return f"{tail[-2]}/{tail[-1]}"
+    return root.name
+
+
+class CodeIntel:
+    """Facade over one repository: open it, then ask questions. Thread-safe (one lock)."""
+
+    def __init__(self, start: Path | str = ".", *, config: Config | None = None,
+                 root: Path | None = None) -> None:
+        self.start = Path(start).resolve()
+        found = root or find_store(self.start)
+        if found is None:
+            found = src.git_toplevel(self.start) if src.is_git_repo(self.start) else self.start
+        self.root = found.resolve()
+        self.config = config or load_config(repo_root=self.root)
+        self.repo = repo_name(self.root)
+        self.lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._view: View | None = None
+
+    # -- plumbing --------------------------------------------------------------------------
+    @property
+    def has_index(self) -> bool:
+        return find_store(self.root) == self.root
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            if self.has_index:
+                self._conn = connect(self.root)
+            else:
+                self._conn = sqlite3.connect(":memory:", check_same_thread=False)
+                self._conn.executescript(SCHEMA)
+        return self._conn
+
+    def view(self) -> View:
+        """The current view, refreshed against the newest snapshot and the files on disk."""
+        with self.lock:
+            if self._view is None or (self.has_index and self._conn is not None
+                                      and self._conn.execute("PRAGMA database_list").fetchone()[2]
+                                      == ""):
+                self._conn = None
+                self._view = View(self.root, self._connection(), self.config)
+            self._view.refresh()
+            return self._view
+
+    def rel_path(self, path: str) -> str:
+        """A client path (relative to the root, or absolute) as a root-relative path.
+        Anything resolving outside the root, symlinks included, is refused before reading."""
+        if not path or "\0" in path:
+            raise BadInput("path must be a non-empty string")
+        candidate = Path(path)
+        full = candidate if candidate.is_absolute() else self.root / candidate
+        try:
+            resolved = full.resolve()
+        except (OSError, RuntimeError) as exc:
+            raise BadInput(f"cannot resolve path {path!r}: {exc}") from exc
+        if resolved != self.root and self.root not in resolved.parents:
+            raise OutsideRoot(f"path {path!r} resolves outside the repository root {self.root}")
+        rel = resolved.relative_to(self.root).as_posix()
+        return "" if rel == "." else rel
+
+    # -- envelope --------------------------------------------------------------------------
+    def provenance(self) -> Provenance:
+        view = self._view
+        snap = view.snapshot if view else None
+        packs = all_packs()
+        mismatch = None
+        if snap is not None and Path(snap.worktree) != self.root:
+            mismatch = f"index was built for {snap.worktree}, this worktree is {self.root}"
+        return Provenance(
+            repo=self.repo, ref=snap.ref if snap else "working-tree",
+            commit=snap.commit if snap else None,
+            indexed_at=snap.indexed_at if snap else None,
+            workspace_digest=view.changes.digest() if view else None,
+            tree_sitter=importlib.metadata.version("tree-sitter"),
+            grammars=tuple((p.name, f"{p.grammar_module} {p.grammar_version}")
+                           for p in packs.values()),
+            query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
+            worktree_mismatch=mismatch,
+        )
+
+    def coverage(self, paths: list[str] | None = None) -> Coverage:
+        """Repository-wide coverage, or coverage of the given paths."""
+        view = self._view
+        assert view is not None
+        analysed: list[str] = []
+        skipped: list[Skipped] = []
+        unsupported: Counter[str] = Counter()
+        if paths is None:
+            files = [(f.path, f.skipped) for f in view.disk_files()]
+        else:
+            files = [(p, None) for p in paths]
+        langs: set[str] = set()
+        for path, reason in files:
+            pack = pack_for_path(path)
+            if reason is None and path in view.live_skipped:
+                reason = view.live_skipped[path]
+            member = view.members.get(path)
+            if reason is None and member is not None and member.skipped and pack is not None \
+                    and path not in view.changes.modified:
+                reason = member.skipped
+            if reason is None and pack is not None:
+                analysed.append(path)
+                langs.add(pack.name)
+                continue
+            lang = unsupported_language(path)
+            if lang:
+                unsupported[lang] += 1
+                reason = reason or f"unsupported language: {lang}"
+            skipped.append(Skipped(path, reason or "not source code"))
+        limitations = [f"{lang} is not supported: {n} file(s) not analysed"
+                       for lang, n in unsupported.most_common()]
+        if not analysed:
+            supported = ", ".join(sorted(all_packs()))
+            limitations.append(f"no supported source files here (supported: {supported})")
+        important = [s for s in skipped if s.reason != "not source code"] or skipped
+        return Coverage(analysed=len(analysed),
+                        analysed_files=tuple(analysed[:MAX_SKIPPED_LISTED]) if paths else (),
+                        skipped=tuple(important[:MAX_SKIPPED_LISTED]),
+                        limitations=tuple(limitations), languages=tuple(sorted(langs)))
+
+    def _envelope(self, results: list[object], paths: list[str] | None = None,
+                  extra: tuple[tuple[str, object], ...] = ()) -> ToolResult:
+        limit = self.config.limits.max_matches_per_request
+        return ToolResult(tuple(results[:limit]), len(results) > limit, self.coverage(paths),
+                          self.provenance(), extra)
+
+    def location(self, path: str, start: int, end: int, symbol: str, kind: str, source: str,
+                 stale: bool, uncertain: bool = False, evidence: str = "") -> CodeLocation:
+        view = self._view
+        snap = view.snapshot if view else None
+        cached = source == "cached-index"
+        return CodeLocation(
+            repo=self.repo, ref=snap.ref if snap else "working-tree", path=path,
+            start_line=start, end_line=end, symbol=symbol, kind=kind,
+            source="cached-index" if cached else "text-fallback",
+            indexed_at=snap.indexed_at if (cached and snap) else None,
+            stale=stale, uncertain=uncertain, evidence=evidence,
+        )
+
+    def def_location(self, d: DefRow, uncertain: bool = False, evidence: str = ""
+                     ) -> CodeLocation:
+        return self.location(d.path, d.start_line, d.end_line, display(d), d.kind, d.source,
+                             d.stale, uncertain, evidence)
+
+    # -- tools -----------------------------------------------------------------------------
+    def find_symbol(self, name: str, kind: str | None = None, path: str | None = None
+                    ) -> ToolResult:
+        with self.lock:
+            view = self.view()
+            rel = self.rel_path(path) if path else None
+            defs = sym.find_defs(view, name, kind, rel)
+            return self._envelope([self.def_location(d) for d in defs])
+
+    def _targets(self, name: str | None, path: str | None, line: int | None,
+                 column: int | None) -> list[DefRow]:
+        view = self.view()
+        if path is not None and line is not None:
+            rel = self.rel_path(path)
+            self._check_line(rel, line)
+            return sym.targets_at(view, rel, line, column)
+        if not name:
+            raise BadInput("give a symbol name, or path and line")
+        defs = sym.find_defs(view, name, None, self.rel_path(path) if path else None)
+        if not defs:
+            raise BadInput(f"no definition named {name!r}; try code_find_symbol with a "
+                           "pattern such as '*" + name.split(".")[-1] + "*'")
+        return defs
+
+    def _check_line(self, rel: str, line: int) -> None:
+        full = self.root / rel
+        if not full.is_file():
+            raise BadInput(f"{rel} is not a file in the repository")
+        if line < 1:
+            raise BadInput("line numbers are 1-based")
+        with full.open("rb") as fh:
+            count = sum(1 for _ in fh)
+        if line > max(count, 1):
+            raise BadInput(f"line {line} is out of range: {rel} has {count} lines")
+
+    def references(self, name: str | None = None, path: str | None = None,
+                   line: int | None = None, column: int | None = None,
+                   include_declaration: bool = False, exact_only: bool = False) -> ToolResult:
+        with self.lock:
+            targets = self._targets(name, path, line, column)
+            locations = self._reference_locations(targets, include_declaration, exact_only,
+                                                  calls_only=False)
+            return self._envelope(list(locations))
+
+    def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
+                column: int | None = None, exact_only: bool = False) -> ToolResult:
+        with self.lock:
+            targets = self._targets(name, path, line, column)
+            return self._envelope(list(self._reference_locations(targets, False, exact_only,
+                                                                 calls_only=True)))
+
+    def _reference_locations(self, targets: list[DefRow], include_declaration: bool,
+                             exact_only: bool, calls_only: bool) -> list[CodeLocation]:
+        view = self.view()
+        several = len(targets) > 1
+        cands = ", ".join(f"{d.path}:{d.start_line}" for d in targets[:5])
+        out: dict[tuple[str, int, int], CodeLocation] = {}
+        for d in targets:
+            if include_declaration and not calls_only:
+                out[(d.path, d.name_line, -1)] = self.def_location(d)
+            names = sym.closure(view, d)
+            rows: list[tuple[RefRow, bool, str]] = []
+            for r in sym.exact_refs(view, names):
+                if r.conf == "exact":
+                    rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
+                                 if several else ""))
+                elif not exact_only:
+                    rows.append((r, True, f"inferred ({r.head.split(':')[0]} binding): "
+                                 f"resolved to {r.target}"))
+            if not exact_only:
+                loose = sym.unresolved_refs(view, d)
+                if loose:
+                    n_same = len(sym.find_defs(view, d.name))
+                    for r in loose:
+                        why = ("receiver type unknown" if r.qualifier else "unresolved name")
+                        rows.append((r, True, f"{why}; matched by name: {n_same} definition(s) "
+                                     f"named {d.name!r}"))
+            for r, uncertain, evidence in rows:
+                if calls_only and r.role != "call":
+                    continue
+                key = (r.path, r.line, r.col)
+                if key in out and not out[key].uncertain:
+                    continue
+                if calls_only:
+                    caller = sym.enclosing(view, r)
+                    symbol = display(caller) if caller else module_symbol(r.path)
+                    kind = caller.kind if caller else "module"
+                else:
+                    symbol, kind = display(d), r.role
+                out[key] = self.location(r.path, r.line, r.line, symbol, kind, r.source,
+                                         r.stale, uncertain, evidence)
+        return sorted(out.values(), key=lambda c: (c.path, c.start_line))
+
+    def structure(self, path: str) -> ToolResult:
+        with self.lock:
+            rel = self.rel_path(path)
+            return file_ops.structure(self, rel)
+
+    def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
+        with self.lock:
+            self.view()
+            return file_ops.context(self, spans)
+
+    def diagnostics(self, paths: list[str]) -> ToolResult:
+        with self.lock:
+            self.view()
+            return file_ops.diagnostics(self, paths)
+
+    def ast_query(self, query: str, paths: list[str]) -> ToolResult:
+        with self.lock:
+            self.view()
+            return file_ops.ast_query(self, query, paths)
+
+    def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
+        with self.lock:
+            return file_ops.status(self, tools or self.config.capabilities)
+
+    # -- indexing --------------------------------------------------------------------------
+    def index(self, ref: str | None = None, progress: Progress | None = None) -> SnapshotRow:
+        """Build or update the snapshot (one writer; readers keep the previous one)."""
+        conn = connect(self.root, create=True)
+        try:
+            return SnapshotBuilder(self.root, conn, self.config, self.repo, progress).build(ref)
+        finally:
+            conn.close()
+            with self.lock:
+                if self._conn is not None:
+                    self._conn.close()
+                self._conn = None
+                self._view = None
+
+    def last_job(self) -> SnapshotRow | None:
+        if not self.has_index:
+            return None
+        conn = connect(self.root)
+        try:
+            return latest_job(conn)
+        finally:
+            conn.close()
+
+    def limit_files(self, paths: list[str]) -> None:
+        if len(paths) > self.config.limits.max_files_per_request:
+            raise LimitExceeded(f"{len(paths)} paths asked for; max_files_per_request is "
+                                f"{self.config.limits.max_files_per_request}")
+
+
+def display(d: DefRow) -> str:
+    """The qualified name shown to people: ``pkg.mod.Class.method`` / ``pkgname.Type.M``."""
+    if "#" in d.full:
+        module, _, qual = d.full.partition("#")
+        short = module.rstrip("/").rsplit("/", 1)[-1]
+        return f"{short}.{qual}" if short else qual
+    return d.full
+
+
+def module_symbol(path: str) -> str:
+    return path.rsplit(".", 1)[0].replace("/", ".")
+

@@ -1,0 +1,184 @@
+"""File questions: outline, live source spans, diagnostics, ad hoc AST queries, status."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from tree_sitter import Query, QueryCursor
+
+from spyglass.errors import BadInput, LimitExceeded
+from spyglass.index.builder import binary_or_undecodable
+from spyglass.query import symbols as sym
+from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, \
+    StatusReport
+from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.langpack import pack_for_path
+from spyglass.types import ToolResult
+
+if TYPE_CHECKING:
+    from spyglass.query.facade import CodeIntel
+
+
+def _expand(ci: CodeIntel, rel: str) -> list[str]:
+    """A file, or the supported files directly and recursively under a folder."""
+    full = ci.root / rel
+    if full.is_file():
+        return [rel]
+    if not full.is_dir():
+        raise BadInput(f"{rel or '.'} does not exist in the repository")
+    prefix = f"{rel}/" if rel else ""
+    view = ci.view()
+    paths = sorted(f.path for f in view.disk_files()
+                   if f.path.startswith(prefix) and f.skipped is None and pack_for_path(f.path))
+    return paths
+
+
+def structure(ci: CodeIntel, rel: str) -> ToolResult:
+    view = ci.view()
+    paths = _expand(ci, rel)
+    if len(paths) > ci.config.limits.max_files_per_request:
+        direct = [p for p in paths if "/" not in p[len(rel) + 1 if rel else 0:]]
+        paths = direct if direct else paths
+        ci.limit_files(paths)
+    results: list[object] = []
+    for path in paths:
+        for d in sym.defs_in_file(view, path):
+            results.append(ci.def_location(d))
+    return ci._envelope(results, paths or [rel])
+
+
+def _read_live(ci: CodeIntel, rel: str) -> bytes:
+    full = ci.root / rel
+    if not full.is_file():
+        raise BadInput(f"{rel} is not a file in the repository")
+    size = full.stat().st_size
+    if size > ci.config.limits.max_file_bytes:
+        raise LimitExceeded(f"{rel} is {size} bytes; max_file_bytes is "
+                            f"{ci.config.limits.max_file_bytes}")
+    return full.read_bytes()
+
+
+def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
+    ci.limit_files(spans and [s[0] for s in spans])
+    budget = ci.config.limits.max_capture_bytes
+    results: list[object] = []
+    paths: list[str] = []
+    for path, start, end in spans:
+        rel = ci.rel_path(path)
+        data = _read_live(ci, rel)
+        if binary_or_undecodable(data):
+            raise BadInput(f"{rel} is not a text file")
+        lines = data.decode("utf-8").splitlines(keepends=True)
+        if start < 1 or start > max(len(lines), 1):
+            raise BadInput(f"line {start} is out of range: {rel} has {len(lines)} lines")
+        end = min(max(end, start), len(lines))
+        text = "".join(lines[start - 1:end])
+        raw = text.encode()
+        truncated = len(raw) > budget
+        if truncated:
+            text = raw[:budget].decode("utf-8", "ignore")
+            end = start + text.count("\n")
+        results.append(SourceSpan(rel, start, end, hashlib.sha1(data).hexdigest(), text,
+                                  truncated))
+        paths.append(rel)
+    return ci._envelope(results, paths)
+
+
+def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
+    rels: list[str] = []
+    for p in paths or [""]:
+        rels += _expand(ci, ci.rel_path(p) if p else "")
+    ci.limit_files(rels)
+    results: list[object] = []
+    for rel in rels:
+        pack = pack_for_path(rel)
+        if pack is None:
+            continue
+        data = _read_live(ci, rel)
+        reason = binary_or_undecodable(data)
+        if reason:
+            results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
+            continue
+        for g in extract(pack, data).diagnostics:
+            results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
+                                          g.message))
+    return ci._envelope(results, rels)
+
+
+def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
+    if not query.strip():
+        raise BadInput("query must be a non-empty tree-sitter query")
+    rels: list[str] = []
+    for p in paths or [""]:
+        rels += _expand(ci, ci.rel_path(p) if p else "")
+    ci.limit_files(rels)
+    limit = ci.config.limits.max_matches_per_request
+    budget = ci.config.limits.max_capture_bytes
+    compiled: dict[str, Query] = {}
+    results: list[object] = []
+    for rel in rels:
+        pack = pack_for_path(rel)
+        if pack is None:
+            continue
+        if pack.name not in compiled:
+            try:
+                compiled[pack.name] = Query(pack.language, query)
+            except Exception as exc:
+                raise BadInput(f"invalid tree-sitter query for {pack.name}: {exc}") from exc
+        data = _read_live(ci, rel)
+        if binary_or_undecodable(data):
+            continue
+        tree = parse(pack, data)
+        cursor = QueryCursor(compiled[pack.name], match_limit=limit + 1)
+        for name, nodes in cursor.captures(tree.root_node).items():
+            for node in nodes:
+                text = (node.text or b"")[:budget].decode("utf-8", "replace")
+                results.append(AstMatch(rel, name, node.type, node.start_point[0] + 1,
+                                        node.end_point[0] + 1, node.start_point[1] + 1,
+                                        node.end_point[1] + 1, text))
+        if len(results) > limit:
+            break
+    results.sort(key=lambda m: (m.path, m.start_line, m.start_column))  # type: ignore[attr-defined]
+    return ci._envelope(results, rels)
+
+
+def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
+    view = ci.view()
+    snap = view.snapshot
+    job = ci.last_job()
+    langs: Counter[str] = Counter()
+    lines: Counter[str] = Counter()
+    for language, n, total in view.conn.execute(
+            "SELECT f.language, COUNT(*), COALESCE(SUM(u.lines), 0) FROM temp.vfiles f "
+            "LEFT JOIN main.units u ON u.id = f.unit GROUP BY f.language"):
+        langs[str(language)] += int(n)
+        lines[str(language)] += int(total)
+    reasons: Counter[str] = Counter()
+    for member in view.members.values():
+        if member.skipped:
+            reasons[member.skipped.split(":")[0]] += 1
+    prov = ci.provenance()
+    limits = ci.config.limits
+    hint = ("" if snap else "no index yet: answers come from live parsing (text-fallback); "
+            "run `spyglass index` in the repository to build one")
+    report = StatusReport(
+        root=str(ci.root), repo=ci.repo, indexed=snap is not None,
+        snapshot_commit=snap.commit if snap else None,
+        snapshot_ref=snap.ref if snap else None,
+        indexed_at=snap.indexed_at if snap else None,
+        job_state=job.state if job else None, job_error=job.error if job else None,
+        languages=tuple(LanguageCount(k, langs[k], lines[k]) for k in sorted(langs)),
+        skipped_by_reason=tuple(sorted(reasons.items())),
+        overlay_added=tuple(view.changes.added), overlay_modified=tuple(view.changes.modified),
+        overlay_deleted=tuple(view.changes.deleted),
+        fresh=not view.changes.paths,
+        worktree_mismatch=prov.worktree_mismatch,
+        limits=(("max_file_bytes", limits.max_file_bytes),
+                ("max_files_per_request", limits.max_files_per_request),
+                ("max_matches_per_request", limits.max_matches_per_request),
+                ("max_capture_bytes", limits.max_capture_bytes)),
+        tools=tuple(tools), store=str(ci.root / ".spyglass"), hint=hint,
+    )
+    return ci._envelope([report])

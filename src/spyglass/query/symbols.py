@@ -1,0 +1,234 @@
+"""Symbol questions over a view: definitions, targets at a position, references, callers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from spyglass.errors import BadInput
+from spyglass.query.results import DefRow
+from spyglass.query.view import View
+
+DEF_COLS = ("d.unit, d.idx, d.name, d.qualname, d.full, d.kind, d.start_line, d.end_line, "
+            "d.name_line, d.name_col, d.parent, f.path, f.language, f.source, f.stale")
+DEF_FROM = "FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit"
+MEMBER_KINDS = frozenset({"method", "field"})
+CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
+
+
+def _defs(rows: Iterable[tuple[object, ...]]) -> list[DefRow]:
+    out = [DefRow(*r[:14], stale=bool(r[14])) for r in rows]  # type: ignore[arg-type]
+    out.sort(key=lambda d: (d.path, d.start_line, d.name_col))
+    return out
+
+
+def find_defs(view: View, name: str, kind: str | None = None, path: str | None = None
+              ) -> list[DefRow]:
+    """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``) or a
+    ``*`` glob, optionally by kind and path prefix."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if "*" in name or "?" in name:
+        clauses.append("(d.name GLOB ? OR d.qualname GLOB ?)")
+        params += [name, name]
+    elif "." in name or "#" in name or "/" in name:
+        clauses.append("(d.full = ? OR d.qualname = ? OR d.full LIKE ? ESCAPE '\\')")
+        esc = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        params += [name, name, f"%.{esc}"]
+    else:
+        clauses.append("d.name = ?")
+        params.append(name)
+    if kind:
+        clauses.append("d.kind = ?")
+        params.append(kind)
+    if path:
+        clauses.append("(f.path = ? OR f.path LIKE ?)")
+        params += [path.rstrip("/"), path.rstrip("/") + "/%"]
+    sql = f"SELECT {DEF_COLS} {DEF_FROM} WHERE " + " AND ".join(clauses)
+    return _defs(view.each(sql, tuple(params)))
+
+
+def defs_in_file(view: View, path: str) -> list[DefRow]:
+    return _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE f.path = ?", (path,)))
+
+
+def def_by_unit(view: View, unit: int, idx: int) -> DefRow | None:
+    rows = _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.idx = ?",
+                           (unit, idx)))
+    return rows[0] if rows else None
+
+
+def defs_by_full(view: View, fulls: Iterable[str]) -> list[DefRow]:
+    names = list(dict.fromkeys(fulls))
+    out: list[DefRow] = []
+    for i in range(0, len(names), 500):
+        chunk = names[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        out += _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.full IN ({marks})",
+                               tuple(chunk)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RefRow:
+    """A reference site in the view (internal)."""
+
+    unit: int
+    name: str
+    line: int
+    col: int
+    end_col: int
+    role: str
+    scope: int
+    qualifier: str
+    head: str
+    target: str | None
+    conf: str
+    path: str
+    language: str
+    source: str
+    stale: bool
+
+
+REF_COLS = ("r.unit, r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, "
+            "r.target, r.conf, f.path, f.language, f.source, f.stale")
+REF_FROM = "FROM {refs} r JOIN temp.vfiles f ON f.unit = r.unit"
+
+
+def _refs(rows: Iterable[tuple[object, ...]]) -> list[RefRow]:
+    out = [RefRow(*r[:14], stale=bool(r[14])) for r in rows]  # type: ignore[arg-type]
+    out.sort(key=lambda r: (r.path, r.line, r.col))
+    return out
+
+
+def targets_at(view: View, path: str, line: int, column: int | None) -> list[DefRow]:
+    """The definition(s) meant at a position: a definition's name, a reference resolved to
+    definitions, or the innermost definition whose span holds the line."""
+    col0 = column - 1 if column is not None else None
+    defs = defs_in_file(view, path)
+    on_name = [d for d in defs if d.name_line == line and (
+        col0 is None or d.name_col <= col0 < d.name_col + len(d.name))]
+    if on_name:
+        return on_name[:1] if col0 is not None else on_name
+    refs = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE f.path = ? AND r.line = ?",
+                           (path, line)))
+    if col0 is not None:
+        refs = [r for r in refs if r.col <= col0 < r.end_col]
+    for ref in refs:
+        if ref.target:
+            hits = resolve_target(view, ref.target)
+            if hits:
+                return hits
+        named = [d for d in find_defs(view, ref.name)]
+        if named:
+            return named
+    holding = [d for d in defs if d.start_line <= line <= d.end_line]
+    if holding and col0 is None:
+        return [max(holding, key=lambda d: (d.start_line, -d.end_line))]
+    raise BadInput(f"no symbol at {path}:{line}" + (f":{column}" if column else "")
+                   + "; point at a definition's name or a use of it")
+
+
+def resolve_target(view: View, target: str) -> list[DefRow]:
+    """Follow aliases (re-exports) from a reference target to the definitions it means."""
+    seen = {target}
+    frontier = [target]
+    while frontier:
+        hits = defs_by_full(view, frontier)
+        if hits:
+            return hits
+        rows = [r for t in frontier for r in view.each(
+            "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+            "WHERE a.alias = ?", (t,))]
+        frontier = [str(r[0]) for r in rows if str(r[0]) not in seen]
+        seen.update(frontier)
+    return []
+
+
+def closure(view: View, d: DefRow) -> set[str]:
+    """Every target string that means definition `d`: its full name, names that re-export
+    it (aliases, wildcard re-exports) and, for members, the same member reached through a
+    subclass that does not override it."""
+    names = {d.full}
+    frontier = [d.full]
+    stars = [(str(a), str(t)) for a, t in view.each(
+        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+        "WHERE a.target LIKE '%*'")]
+    while frontier:
+        current = frontier
+        frontier = []
+        for name in current:
+            for (alias,) in view.each(
+                    "SELECT a.alias FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+                    "WHERE a.target = ?", (name,)):
+                if alias not in names:
+                    names.add(str(alias))
+                    frontier.append(str(alias))
+            for alias, target in stars:
+                prefix = target[:-1]
+                if name.startswith(prefix) and not any(s in name[len(prefix):] for s in ".#"):
+                    new = alias[:-1] + name[len(prefix):]
+                    if new not in names:
+                        names.add(new)
+                        frontier.append(new)
+    if d.kind in MEMBER_KINDS and d.parent >= 0:
+        parent = def_by_unit(view, d.unit, d.parent)
+        if parent is not None:
+            names |= _through_subclasses(view, parent, d.name)
+    return names
+
+
+def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
+    out: set[str] = set()
+    seen = {cls.full}
+    frontier = [cls.full]
+    while frontier and len(seen) < 500:
+        nxt: list[str] = []
+        for base in frontier:
+            for unit, idx in view.each(
+                    "SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit "
+                    "WHERE b.base = ?", (base,)):
+                sub = def_by_unit(view, int(str(unit)), int(str(idx)))
+                if sub is None or sub.full in seen:
+                    continue
+                seen.add(sub.full)
+                overrides = view.each(
+                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
+                    (sub.unit, sub.idx, member))
+                if not overrides:
+                    sep = "." if "#" not in sub.full else "."
+                    out.add(f"{sub.full}{sep}{member}")
+                    nxt.append(sub.full)
+        frontier = nxt
+    return out
+
+
+def exact_refs(view: View, names: set[str]) -> list[RefRow]:
+    out: list[RefRow] = []
+    items = sorted(names)
+    for i in range(0, len(items), 500):
+        chunk = items[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        out += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IN ({marks})",
+                               tuple(chunk)))
+    out.sort(key=lambda r: (r.path, r.line, r.col))
+    return out
+
+
+def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
+    """Uses of the same name that could not be resolved: candidates, never certain."""
+    rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
+                           (d.name,)))
+    member = d.kind in MEMBER_KINDS or d.kind == "field"
+    keep: list[RefRow] = []
+    for r in rows:
+        if r.qualifier and r.head in ("local", "expr", "free") and member:
+            keep.append(r)
+        elif not r.qualifier and r.head == "free" and not member:
+            keep.append(r)
+    return keep
+
+
+def enclosing(view: View, ref: RefRow) -> DefRow | None:
+    """The definition a reference sits in (the caller of a call)."""
+    return def_by_unit(view, ref.unit, ref.scope) if ref.scope >= 0 else None
