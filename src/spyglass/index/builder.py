@@ -5,21 +5,24 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import shutil
+import tempfile
 import sqlite3
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
 from spyglass.index import source as src
-from spyglass.index.store import SnapshotRow, latest_job, log_event, utcnow
-from spyglass.index.worker import Rows, process, resolver_for
+from spyglass.index.store import FACT_INDEXES, SnapshotRow, drop_fact_indexes, latest_job, \
+    log_event, utcnow
+from spyglass.index.worker import SCRATCH_TABLES, ChunkItem, process_chunk, resolver_for
 from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
 from spyglass.types import FileContext
 
-BATCH_FILES = 200  # files per write transaction
+CHUNK_FILES = 64  # files per worker chunk and per write transaction
 POOL_THRESHOLD = 48  # below this many files to parse, a pool costs more than it saves
 
 Progress = Callable[[str, int, int, int], None]  # phase, done, total, persisted
@@ -177,8 +180,13 @@ class SnapshotBuilder:
                 todo.append(WorkItem(f.path, f.blob, pack.name, ctx, key))
         conn.execute("UPDATE snapshots SET state='progress', reused=? WHERE id=?",
                      (len(membership), snap))
+        bulk = not existing and len(todo) > 500
+        if bulk:
+            drop_fact_indexes(conn)
         self.progress("parse", 0, len(todo), 0)
         persisted = self._parse_and_store(snap, commit, todo, contents, membership, skipped)
+        if bulk:
+            conn.executescript(FACT_INDEXES)
         with_unit = [(snap, f.path, membership.get(f.path), f.blob, f.size,
                       packs[f.path].name if f.path in packs else None, skipped.get(f.path))
                      for f in files]
@@ -232,63 +240,65 @@ class SnapshotBuilder:
     def _parse_and_store(self, snap: int, commit: str | None, todo: list[WorkItem],
                          contents: dict[str, bytes], membership: dict[str, int],
                          skipped: dict[str, str]) -> int:
+        """Parse in worker processes that write scratch databases; this process is the one
+        writer and copies each finished chunk into the store in its own transaction."""
         items = list(self._items(commit, todo, contents, skipped))
-        args = [(i.path, d, i.language, i.ctx) for i, d in items]
-        results: Iterator[Rows]
-        pool: ProcessPoolExecutor | None = None
-        if len(args) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
-            pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
-                                       mp_context=multiprocessing.get_context("fork"))
-            results = pool.map(process, args, chunksize=8)
-        else:
-            results = map(process, args)
-        persisted = 0
         conn = self.conn
+        base = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
+        blobs: dict[int, str] = {}
+        chunks: list[list[ChunkItem]] = []
+        for k, (item, data) in enumerate(items):
+            uid = base + 1 + k
+            blobs[uid] = item.blob
+            if k % CHUNK_FILES == 0:
+                chunks.append([])
+            chunks[-1].append((uid, item.path, data, item.language, pack_key(item.language),
+                               item.ctx, item.ctx_key))
+        scratch_dir = Path(tempfile.mkdtemp(prefix="build-", dir=self.root / ".spyglass"))
+        persisted = 0
+        pool: ProcessPoolExecutor | None = None
         try:
-            batch: list[tuple[WorkItem, Rows]] = []
-            for (item, _), rows in zip(items, results):
-                batch.append((item, rows))
-                if len(batch) >= BATCH_FILES:
-                    persisted += self._write(batch, membership)
-                    conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
-                                 (persisted, persisted, snap))
-                    self.progress("parse", persisted, len(items), persisted)
-                    batch = []
-            if batch:
-                persisted += self._write(batch, membership)
-            self.progress("parse", persisted, len(items), persisted)
+            names = [str(scratch_dir / f"chunk-{i}.db") for i in range(len(chunks))]
+            done: Iterator[tuple[str, int]]
+            if len(items) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
+                pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
+                                           mp_context=multiprocessing.get_context("fork"))
+                futures = [pool.submit(process_chunk, c, n) for c, n in zip(chunks, names)]
+                done = (f.result() for f in as_completed(futures))
+            else:
+                done = (process_chunk(c, n) for c, n in zip(chunks, names))
+            for path, count in done:
+                self._copy_chunk(path, blobs, membership)
+                persisted += count
+                conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
+                             (persisted, persisted, snap))
+                self.progress("parse", persisted, len(items), persisted)
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
+            shutil.rmtree(scratch_dir, ignore_errors=True)
         return persisted
 
-    def _write(self, batch: list[tuple[WorkItem, Rows]], membership: dict[str, int]) -> int:
+    def _copy_chunk(self, path: str, blobs: dict[int, str], membership: dict[str, int]) -> None:
+        """Copy one scratch database into the store: one transaction, one statement a table."""
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ATTACH DATABASE ? AS chunk", (path,))
         try:
-            for item, (meta, defs, refs, imports, aliases, diags, bases) in batch:
-                language, module, lines, size, package = meta
-                uid = conn.execute(
-                    "INSERT OR REPLACE INTO units(path, blob, pack, ctx, language, module, lines, "
-                    "size, package) VALUES(?,?,?,?,?,?,?,?,?)",
-                    (item.path, item.blob, pack_key(item.language), item.ctx_key, language,
-                     module, lines, size, package)).lastrowid
-                membership[item.path] = int(uid or 0)
-                conn.executemany("INSERT INTO bases VALUES(?,?,?)", [(uid, *b) for b in bases])
-                conn.executemany("INSERT INTO defs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                                 [(uid, *d) for d in defs])
-                conn.executemany("INSERT INTO refs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                                 [(uid, *r) for r in refs])
-                conn.executemany("INSERT INTO imports VALUES(?,?,?,?,?,?,?,?,?)",
-                                 [(uid, *i) for i in imports])
-                conn.executemany("INSERT INTO aliases VALUES(?,?,?)", [(uid, *a) for a in aliases])
-                conn.executemany("INSERT INTO diags VALUES(?,?,?,?,?,?)",
-                                 [(uid, *g) for g in diags])
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return len(batch)
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for uid, upath in conn.execute("SELECT id, path FROM chunk.units").fetchall():
+                    membership[str(upath)] = int(uid)
+                    conn.execute("UPDATE chunk.units SET blob=? WHERE id=?", (blobs[int(uid)], uid))
+                for table, cols in SCRATCH_TABLES.items():
+                    conn.execute(f"INSERT OR REPLACE INTO main.{table}({cols}) "
+                                 f"SELECT {cols} FROM chunk.{table}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        finally:
+            conn.execute("DETACH DATABASE chunk")
+        os.unlink(path)
 
 
 def pack_key(language: str) -> str:

@@ -66,3 +66,46 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     diags = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
     meta = (language, ctx.module, facts.lines, len(data), facts.package)
     return meta, defs, refs, imports, list(res.aliases), diags, base_rows
+
+
+SCRATCH_TABLES = {
+    "units": "id, path, blob, pack, ctx, language, module, lines, size, package",
+    "defs": "unit, idx, name, qualname, full, kind, start_line, end_line, name_line, name_col, "
+            "parent",
+    "bases": "unit, idx, base",
+    "refs": "unit, name, line, col, end_col, role, scope, qualifier, head, target, conf",
+    "imports": "unit, idx, module, name, alias, line, col, scope, reexport",
+    "aliases": "unit, alias, target",
+    "diags": "unit, line, end_line, col, message, severity",
+}
+
+# One chunk of work: (unit id, path, bytes, language, pack cache key, context, context key).
+ChunkItem = tuple[int, str, bytes, str, str, FileContext, str]
+
+
+def process_chunk(items: list[ChunkItem], scratch: str) -> tuple[str, int]:
+    """Parse a chunk of files and write their facts, with final unit ids, to a scratch
+    SQLite file that the single writer then copies into the store in one statement a table.
+    Returns (scratch path, files written)."""
+    import sqlite3
+
+    conn = sqlite3.connect(scratch, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=OFF")
+    conn.execute("PRAGMA synchronous=OFF")
+    for table, cols in SCRATCH_TABLES.items():
+        conn.execute(f"CREATE TABLE {table}({cols})")
+    tables: dict[str, list[tuple[object, ...]]] = {t: [] for t in SCRATCH_TABLES}
+    for uid, path, data, language, pack_key, ctx, ctx_key in items:
+        meta, defs, refs, imports, aliases, diags, bases = process((path, data, language, ctx))
+        tables["units"].append((uid, path, "", pack_key, ctx_key, *meta))
+        for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
+                           ("imports", imports), ("aliases", aliases), ("diags", diags)):
+            tables[name].extend((uid, *r) for r in rows)
+    conn.execute("BEGIN")
+    for table, rows in tables.items():
+        if rows:
+            marks = ",".join("?" * len(rows[0]))
+            conn.executemany(f"INSERT INTO {table} VALUES({marks})", rows)
+    conn.execute("COMMIT")
+    conn.close()
+    return scratch, len(items)

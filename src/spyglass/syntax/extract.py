@@ -45,11 +45,15 @@ class _Scope:
     globals: set[str] = field(default_factory=set)
 
 
-def _innermost(intervals: list[tuple[int, int]], positions: list[int]) -> list[int]:
+def _innermost(intervals: list[tuple[int, int]], positions: list[int],
+               presorted: bool = False) -> list[int]:
     """For each position, the index of the innermost interval containing it (or -1).
 
     `intervals` must be sorted by (start, -end) and properly nested."""
-    order = sorted(range(len(positions)), key=positions.__getitem__)
+    if not intervals:
+        return [-1] * len(positions)
+    order = range(len(positions)) if presorted else sorted(
+        range(len(positions)), key=positions.__getitem__)
     out = [-1] * len(positions)
     stack: list[int] = []
     nxt = 0
@@ -77,6 +81,8 @@ def _parents(intervals: list[tuple[int, int]]) -> list[int]:
             stack.pop()
         while stack and not (intervals[stack[-1]][0] <= start and end <= intervals[stack[-1]][1]):
             stack.pop()
+        while stack and intervals[stack[-1]] == (start, end):
+            stack.pop()  # identical spans (``a, b = 1, 2``) are siblings, not nested
         parents[i] = stack[-1] if stack else -1
         stack.append(i)
     return parents
@@ -173,7 +179,10 @@ class _Extractor:
                 key = name_node.start_byte
                 prev = best.get(key)
                 if prev is None or pattern < prev[0]:
-                    best[key] = (pattern, kind, node, name_node, receiver, bases)
+                    merged = bases if prev is None else prev[5] + bases
+                    best[key] = (pattern, kind, node, name_node, receiver, merged)
+                elif bases:  # one match per embedded type / implemented interface: merge
+                    best[key] = (*prev[:5], prev[5] + bases)
         rows = sorted(best.values(), key=lambda r: (r[2].start_byte, -r[2].end_byte))
         intervals = [(r[2].start_byte, r[2].end_byte) for r in rows]
         parents = _parents(intervals)
@@ -241,10 +250,10 @@ class _Extractor:
                  ) -> tuple[list[Import], dict[int, int]]:
         found: list[tuple[Node, Import, int]] = []
         for caps in matches:
-            if "import.module" not in caps:
+            mod_node = caps["import.module"][0] if "import.module" in caps else None
+            if mod_node is None and "import.reexport" not in caps:
                 continue
-            mod_node = caps["import.module"][0]
-            module = _text(mod_node)
+            module = _text(mod_node) if mod_node is not None else ""  # "": this very module
             name_node = caps["import.name"][0] if "import.name" in caps else None
             name: str | None = _text(name_node) if name_node is not None else None
             if "import.wildcard" in caps:
@@ -259,6 +268,8 @@ class _Extractor:
             else:
                 alias = self._default_alias(module)
             anchor = name_node or alias_node or mod_node
+            if anchor is None:
+                continue
             imp = Import(module=module, name=name, alias=alias,
                          line=anchor.start_point[0] + 1, col=anchor.start_point[1],
                          reexport="import.reexport" in caps)
@@ -322,14 +333,16 @@ class _Extractor:
                 role_at[key] = role
                 end_at[key] = node.end_byte
         keys = sorted(k for k in role_at if k not in skip)
-        scope_idx = _innermost(self._scope_intervals, keys)
+        scope_idx = _innermost(self._scope_intervals, keys, presorted=True)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
-        encl = _innermost([rng for _, rng in enclosing_ivs], keys)
+        encl = _innermost([rng for _, rng in enclosing_ivs], keys, presorted=True)
+        memo: dict[tuple[str, int], str] = {}
         modbind = self._module_bindings()
         self_names = self.pack.self_names
         builtins = self._builtins
         line_starts = self._lines()
+        module_imports = {f"import:{i}" for i, imp in enumerate(imports) if imp.name is None}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -352,11 +365,15 @@ class _Extractor:
                 if qualifier and first in self_names:
                     head = self._self_head(si, scopes, defs)
                 else:
-                    head = self._lookup(first, si, scopes, modbind)
-                    if head == "self":
-                        head = self._self_head(si, scopes, defs)
-            if not qualifier and (head == "local" or (head == "free" and name in builtins)):
-                continue  # a local variable or a builtin: never a project definition
+                    head = memo.get((first, si), "")
+                    if not head:
+                        head = self._lookup(first, si, scopes, modbind)
+                        memo[(first, si)] = head
+                    if head == "self":  # a receiver bound by @local.self
+                        head = self._self_head(si, scopes, defs) if qualifier else "local"
+            if not qualifier and (head == "local" or (head == "free" and name in builtins)
+                                  or (head in module_imports and role == "read")):
+                continue  # a local, a builtin or a module object: never a project definition
             line = bisect_right(line_starts, key) - 1
             col = key - line_starts[line]
             refs.append(Reference(
