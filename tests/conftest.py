@@ -1,0 +1,66 @@
+"""Shared pytest fixtures: small repositories and real corpora fetched on demand."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+ROOT = Path(__file__).resolve().parent.parent
+
+from fixture import commit_all  # noqa: E402
+
+
+def _fetch_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fetch_corpus", ROOT / "scripts" /
+                                                  "fetch_corpus.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fetch_corpus"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Callable[[str], Path]:
+    """Fetch a pinned corpus (cached across runs) and return its directory."""
+    module = _fetch_module()
+
+    def get(name: str) -> Path:
+        return Path(module.fetch(name))
+    return get
+
+
+@pytest.fixture
+def git_copy(tmp_path: Path) -> Callable[[Path], Path]:
+    """Copy a tree into tmp_path as a fresh git repository with one commit."""
+    def make(src: Path) -> Path:
+        dest = tmp_path / src.name
+        shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".git", ".spyglass"))
+        commit_all(dest)
+        return dest
+    return make
+
+
+@pytest.fixture
+def make_repo(tmp_path: Path) -> Callable[..., Path]:
+    """Write {path: text|bytes} into a new repository (git by default)."""
+    def make(files: dict[str, str | bytes], git: bool = True) -> Path:
+        root = tmp_path / "repo"
+        for path, content in files.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
+        root.mkdir(exist_ok=True)
+        if git:
+            commit_all(root)
+        return root
+    return make

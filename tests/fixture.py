@@ -1,0 +1,112 @@
+"""Data-driven fixtures: several files in one string, a `$0` cursor and inline expectations.
+
+Format::
+
+    #! references                      (the check: references, callers, definitions,
+    #- pkg/util.py                      diagnostics; several may share one fixture)
+    def hel$0per(): ...
+    #- pkg/main.py
+    from pkg.util import helper as h
+    #                    ^^^^^^ import
+    h()
+    # <- call
+
+`#- path` starts a file. A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
+(the columns of the carets on the nearest line above that is not a marker) or `<- WORDS`
+(the column where the comment starts). Marker lines stay in the file: they are comments.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MARKER = re.compile(r"^(?P<indent>\s*)(?P<tok>#|//)(?P<rest>\s*(\^+|<-).*)$")
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One expectation: a site at (path, line, column range) with words after the marker."""
+
+    path: str
+    line: int
+    col: int
+    end_col: int
+    words: tuple[str, ...]
+
+
+@dataclass
+class Fixture:
+    checks: tuple[str, ...]
+    files: dict[str, str] = field(default_factory=dict)
+    cursor: tuple[str, int, int] | None = None  # path, 1-based line, 1-based column
+    expects: list[Expect] = field(default_factory=list)
+
+    def write(self, root: Path, git: bool = True) -> None:
+        for path, text in self.files.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        if git:
+            commit_all(root)
+
+
+def commit_all(root: Path, message: str = "fixture") -> None:
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+           "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": str(root)}
+    if not (root / ".git").exists():
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message], cwd=root,
+                   check=True, env=env)
+
+
+def parse_fixture(text: str) -> Fixture:
+    lines = text.strip("\n").splitlines()
+    checks: tuple[str, ...] = ()
+    if lines and lines[0].startswith("#!"):
+        checks = tuple(lines[0][2:].split())
+        lines = lines[1:]
+    fx = Fixture(checks)
+    path: str | None = None
+    body: list[str] = []
+
+    def flush() -> None:
+        if path is not None:
+            fx.files[path] = "\n".join(body) + "\n"
+
+    for raw in lines:
+        if raw.startswith("#- "):
+            flush()
+            path, body = raw[3:].strip(), []
+            continue
+        if path is None:
+            continue
+        line_no = len(body) + 1
+        m = MARKER.match(raw)
+        if m:
+            rest = m.group("rest").strip()
+            target = line_no - 1
+            while target >= 1 and MARKER.match(body[target - 1]):
+                target -= 1
+            if rest.startswith("<-"):
+                col = len(m.group("indent"))
+                words = tuple(rest[2:].split())
+                fx.expects.append(Expect(path, target, col, col + 1, words))
+            else:
+                start = raw.index("^")
+                end = start
+                while end < len(raw) and raw[end] == "^":
+                    end += 1
+                words = tuple(raw[end:].split())
+                fx.expects.append(Expect(path, target, start, end, words))
+        if "$0" in raw:
+            col = raw.index("$0")
+            raw = raw.replace("$0", "", 1)
+            fx.cursor = (path, line_no, col + 1)
+        body.append(raw)
+    flush()
+    return fx

@@ -1,0 +1,79 @@
+"""Runs every fixture under tests/fixtures/: adding a case is adding a fixture file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixture import Expect, Fixture, parse_fixture
+from spyglass.query.facade import CodeIntel
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures").rglob("*.fixture"))
+
+
+def _expects(fx: Fixture, *first_words: str) -> list[Expect]:
+    return [e for e in fx.expects if e.words and e.words[0] in first_words]
+
+
+def check_references(fx: Fixture, ci: CodeIntel) -> None:
+    assert fx.cursor, "references fixtures need a $0 cursor"
+    path, line, col = fx.cursor
+    result = ci.references(path=path, line=line, column=col)
+    roles = {"call", "import", "type", "read", "write", "ref"}
+    want = {(e.path, e.line, e.words[0], "uncertain" in e.words)
+            for e in _expects(fx, *roles)}
+    got = {(r.path, r.start_line, r.kind, r.uncertain) for r in result.results}  # type: ignore[attr-defined]
+    assert got == want
+    for r in result.results:
+        if r.uncertain:  # type: ignore[attr-defined]
+            assert r.evidence, "an uncertain result must say why"  # type: ignore[attr-defined]
+
+
+def check_callers(fx: Fixture, ci: CodeIntel) -> None:
+    assert fx.cursor, "callers fixtures need a $0 cursor"
+    path, line, col = fx.cursor
+    result = ci.callers(path=path, line=line, column=col)
+    want = {(e.path, e.line, e.words[1]) for e in _expects(fx, "caller")}
+    got = {(r.path, r.start_line, r.symbol) for r in result.results}  # type: ignore[attr-defined]
+    assert {(p, ln, s.split(".")[-1]) for p, ln, s in got} == {
+        (p, ln, s.split(".")[-1]) for p, ln, s in want}, got
+
+
+def check_definitions(fx: Fixture, ci: CodeIntel) -> None:
+    want = {(e.path, e.line, e.words[1], e.words[2]) for e in _expects(fx, "def")}
+    got: set[tuple[str, int, str, str]] = set()
+    for path in fx.files:
+        for r in ci.structure(path).results:
+            got.add((r.path, r.start_line if r.kind else 0, r.kind, r.symbol))  # type: ignore[attr-defined]
+    # Compare on the definition's first line, kind and the qualified-name tail it states.
+    for path, line, kind, qual in want:
+        matches = [g for g in got if g[0] == path and g[2] == kind and (
+            g[3] == qual or g[3].endswith("." + qual)) and g[1] == line]
+        assert matches, f"missing definition {kind} {qual} at {path}:{line}; got {sorted(got)}"
+    if "all" in fx.checks:
+        assert len(got) == len(want), sorted(got)
+
+
+def check_diagnostics(fx: Fixture, ci: CodeIntel) -> None:
+    want = {(e.path, e.line) for e in _expects(fx, "error")}
+    result = ci.diagnostics(list(fx.files))
+    got = {(r.path, r.start_line) for r in result.results}  # type: ignore[attr-defined]
+    assert want <= got, got
+    assert all(p in fx.files for p, _ in got)
+
+
+CHECKS = {"references": check_references, "callers": check_callers,
+          "definitions": check_definitions, "diagnostics": check_diagnostics}
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(p.parents[1])) for p in FIXTURES])
+def test_fixture(path: Path, tmp_path: Path) -> None:
+    fx = parse_fixture(path.read_text(encoding="utf-8"))
+    assert fx.checks, f"{path}: first line must be '#! CHECK ...'"
+    fx.write(tmp_path)
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    for check in fx.checks:
+        if check in CHECKS:
+            CHECKS[check](fx, ci)
