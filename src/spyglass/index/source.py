@@ -152,7 +152,7 @@ def disk_files(root: Path, max_bytes: int) -> list[SourceFile]:
     """Files of a folder that is not a git repository; honours .gitignore, never follows
     symlinks. Content hashes are computed lazily by the caller (blob is '' here)."""
     files: list[SourceFile] = []
-    specs: list[tuple[str, pathspec.PathSpec]] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []  # type: ignore[type-arg]
     for folder, dirs, names in os.walk(root, followlinks=False):
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"

@@ -50,7 +50,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     facts = extract(pack, data)
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
-    defs = []
+    defs: list[tuple[object, ...]] = []
     base_rows: list[tuple[object, ...]] = []
     for i, (d, full, bases) in enumerate(zip(facts.definitions, res.def_full, res.bases)):
         base_rows.extend((i, b) for b in bases)
@@ -59,13 +59,14 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
                      d.name_col, d.parent))
-    refs = [(r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, t, c)
+    refs: list[tuple[object, ...]] = [(r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, t, c)
             for r, t, c in zip(facts.references, res.targets, res.confidence)]
-    imports = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
+    imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
-    diags = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
+    diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
     meta = (language, ctx.module, facts.lines, len(data), facts.package)
-    return meta, defs, refs, imports, list(res.aliases), diags, base_rows
+    return (meta, list(defs), list(refs), list(imports), list(res.aliases), list(diags),
+            base_rows)
 
 
 SCRATCH_TABLES = {

@@ -61,7 +61,7 @@ def _read_live(ci: CodeIntel, rel: str) -> bytes:
 
 
 def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
-    ci.limit_files(spans and [s[0] for s in spans])
+    ci.limit_files([s[0] for s in spans])
     budget = ci.config.limits.max_capture_bytes
     results: list[object] = []
     paths: list[str] = []

@@ -17,7 +17,7 @@ CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
 
 
 def _defs(rows: Iterable[tuple[object, ...]]) -> list[DefRow]:
-    out = [DefRow(*r[:14], stale=bool(r[14])) for r in rows]  # type: ignore[arg-type]
+    out = [DefRow(*r[:14], bool(r[14])) for r in rows]  # type: ignore[arg-type,call-arg]
     out.sort(key=lambda d: (d.path, d.start_line, d.name_col))
     return out
 
@@ -96,7 +96,7 @@ REF_FROM = "FROM {refs} r JOIN temp.vfiles f ON f.unit = r.unit"
 
 
 def _refs(rows: Iterable[tuple[object, ...]]) -> list[RefRow]:
-    out = [RefRow(*r[:14], stale=bool(r[14])) for r in rows]  # type: ignore[arg-type]
+    out = [RefRow(*r[:14], bool(r[14])) for r in rows]  # type: ignore[arg-type,call-arg]
     out.sort(key=lambda r: (r.path, r.line, r.col))
     return out
 

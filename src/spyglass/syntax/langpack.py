@@ -104,6 +104,12 @@ def _load_language(module_name: str, function: str) -> tuple[Language, str]:
     return Language(factory()), version
 
 
+def _count(query: Query, attr: str) -> int:
+    """Query.pattern_count / capture_count: properties at run time, methods in the stubs."""
+    value = getattr(query, attr)
+    return int(value() if callable(value) else value)
+
+
 def _compile(language: Language, folder: Path, stem: str) -> Query:
     path = folder / f"{stem}.scm"
     if not path.is_file():
@@ -114,7 +120,7 @@ def _compile(language: Language, folder: Path, stem: str) -> Query:
     except Exception as exc:  # tree-sitter raises QueryError with the position
         raise LanguagePackError(f"{path}: {exc}") from exc
     allowed = ALLOWED_CAPTURES[stem]
-    for i in range(query.capture_count):
+    for i in range(_count(query, "capture_count")):
         name = query.capture_name(i)
         if name.startswith("_"):
             continue  # private helper captures used only in predicates
@@ -147,8 +153,8 @@ def load_pack(folder: Path) -> LanguagePack:
     parts = [(folder / f"{stem}.scm").read_text(encoding="utf-8")
              for stem in ("definitions", "imports", "scopes")]
     structure = Query(language, "\n".join(parts))
-    n_defs = queries["definitions"].pattern_count
-    offsets = (n_defs, n_defs + queries["imports"].pattern_count)
+    n_defs = _count(queries["definitions"], "pattern_count")
+    offsets = (n_defs, n_defs + _count(queries["imports"], "pattern_count"))
     return LanguagePack(
         name=manifest["name"],
         pack_version=manifest["pack_version"],
