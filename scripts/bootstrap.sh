@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Create .venv and install spyglass with its dev tools; install git if the machine lacks it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v git >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq git) >&2
+  else
+    echo "bootstrap: git is required" >&2; exit 1
+  fi
+fi
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]' >&2

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: install, type-check, then pytest (real corpora are fetched on demand).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+.venv/bin/mypy
+if [ -f scripts/inspector_check.sh ]; then
+  bash scripts/inspector_check.sh
+fi
+set +e
+.venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "test.sh: pytest collected no tests" >&2
+  exit 1
+fi
+exit "$status"
