@@ -1,0 +1,80 @@
+"""The command line of SPEC §3a: output shapes and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from spyglass.query.facade import CodeIntel
+from spyglass.wire import result_json
+
+MakeRepo = Callable[..., Path]
+SOURCE = "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n"
+
+
+def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), *args],
+                          capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def repo(make_repo: MakeRepo) -> Path:
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": SOURCE})
+    assert run(root, "index").returncode == 0
+    return root
+
+
+def test_json_output_is_the_tool_result(repo: Path) -> None:
+    proc = run(repo, "callers", "--at", "pkg/core.py:1:5", "--json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    want = result_json(CodeIntel(repo).callers(path="pkg/core.py", line=1, column=5))
+    assert got["results"] == want["results"]
+    assert [(r["path"], r["start_line"], r["symbol"], r["kind"]) for r in got["results"]] == [
+        ("pkg/core.py", 6, "pkg.core.main", "func")]
+
+
+def test_human_output_is_aligned_rows(repo: Path) -> None:
+    proc = run(repo, "structure", "pkg/core.py")
+    assert proc.returncode == 0
+    lines = proc.stdout.strip().splitlines()
+    assert lines == ["pkg/core.py:1  func  pkg.core.helper", "pkg/core.py:5  func  pkg.core.main"]
+    assert "\x1b[" not in proc.stdout  # no colour when not on a terminal
+
+
+def test_no_results_is_success(repo: Path) -> None:
+    proc = run(repo, "find", "does_not_exist")
+    assert proc.returncode == 0
+    assert "no results" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [("refs",), ("refs", "--at", "pkg/core.py:x"),
+                                  ("refs", "unknown_symbol"), ("structure", "../outside.py"),
+                                  ("bogus-command",), ("refs", "--at", "pkg/core.py:99")])
+def test_bad_arguments_exit_2_with_one_line(repo: Path, args: tuple[str, ...]) -> None:
+    proc = run(repo, *args)
+    assert proc.returncode == 2, proc
+    assert proc.stderr.startswith("spyglass: ") and proc.stderr.count("\n") == 1
+
+
+def test_other_failures_exit_1(repo: Path) -> None:
+    proc = run(repo, "index", "--ref", "no-such-ref")
+    assert proc.returncode == 1
+    assert "does not name a commit" in proc.stderr
+
+
+def test_index_json_reports_the_ref_used(repo: Path) -> None:
+    proc = run(repo, "index", "--json")
+    info = json.loads(proc.stdout)
+    assert info["ref"] == "HEAD" and info["state"] == "completed" and len(info["commit"]) == 40
+
+
+def test_status_json(repo: Path) -> None:
+    proc = run(repo, "status", "--json")
+    (report,) = json.loads(proc.stdout)["results"]
+    assert report["indexed"] and report["languages"][0]["language"] == "python"
