@@ -45,29 +45,42 @@ class _Scope:
     globals: set[str] = field(default_factory=set)
 
 
-def _innermost(intervals: list[tuple[int, int]], positions: list[int],
-               presorted: bool = False) -> list[int]:
+def _segments(intervals: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Cut the line of byte offsets into segments with a constant innermost interval.
+
+    Returns (segment starts, innermost interval index of each segment or -1)."""
+    events: list[tuple[int, int, int]] = []  # (offset, 0 = end / 1 = start, index)
+    for i, (start, end) in enumerate(intervals):
+        events.append((start, 1, i))
+        events.append((end, 0, i))
+    events.sort(key=lambda e: (e[0], e[1], -e[2] if e[1] == 0 else e[2]))
+    starts: list[int] = [0]
+    owners: list[int] = [-1]
+    stack: list[int] = []
+    for offset, kind, i in events:
+        if kind == 1:
+            stack.append(i)
+        elif stack and stack[-1] == i:
+            stack.pop()
+        elif i in stack:
+            stack.remove(i)
+        owner = stack[-1] if stack else -1
+        if starts[-1] == offset:
+            owners[-1] = owner
+        else:
+            starts.append(offset)
+            owners.append(owner)
+    return starts, owners
+
+
+def _innermost(intervals: list[tuple[int, int]], positions: list[int]) -> list[int]:
     """For each position, the index of the innermost interval containing it (or -1).
 
     `intervals` must be sorted by (start, -end) and properly nested."""
     if not intervals:
         return [-1] * len(positions)
-    order = range(len(positions)) if presorted else sorted(
-        range(len(positions)), key=positions.__getitem__)
-    out = [-1] * len(positions)
-    stack: list[int] = []
-    nxt = 0
-    for qi in order:
-        pos = positions[qi]
-        while nxt < len(intervals) and intervals[nxt][0] <= pos:
-            while stack and intervals[stack[-1]][1] <= intervals[nxt][0]:
-                stack.pop()
-            stack.append(nxt)
-            nxt += 1
-        while stack and intervals[stack[-1]][1] <= pos:
-            stack.pop()
-        out[qi] = stack[-1] if stack else -1
-    return out
+    starts, owners = _segments(intervals)
+    return [owners[bisect_right(starts, pos) - 1] for pos in positions]
 
 
 def _parents(intervals: list[tuple[int, int]]) -> list[int]:
@@ -177,6 +190,8 @@ class _Extractor:
             bases = tuple(_text(b) for b in caps.get("base", ()))
             for name_node in names:
                 key = name_node.start_byte
+                if name_node.end_byte == key:
+                    continue  # a MISSING node inserted by error recovery
                 prev = best.get(key)
                 if prev is None or pattern < prev[0]:
                     merged = bases if prev is None else prev[5] + bases
@@ -328,15 +343,20 @@ class _Extractor:
         role_at: dict[int, str] = {}
         end_at: dict[int, int] = {}
         for role in ROLES_ASCENDING:
-            for node in caps.get(f"reference.{role}", ()):
-                key = node.start_byte
-                role_at[key] = role
-                end_at[key] = node.end_byte
+            nodes = caps.get(f"reference.{role}")
+            if not nodes:
+                continue
+            ends = [n.end_byte for n in nodes]
+            starts = [n.start_byte for n in nodes]
+            role_at.update(dict.fromkeys(starts, role))
+            end_at.update(zip(starts, ends))
+        for key in [k for k, e in end_at.items() if e == k]:
+            del role_at[key]  # a MISSING node inserted by error recovery
         keys = sorted(k for k in role_at if k not in skip)
-        scope_idx = _innermost(self._scope_intervals, keys, presorted=True)
+        scope_idx = _innermost(self._scope_intervals, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
-        encl = _innermost([rng for _, rng in enclosing_ivs], keys, presorted=True)
+        encl = _innermost([rng for _, rng in enclosing_ivs], keys)
         memo: dict[tuple[str, int], str] = {}
         modbind = self._module_bindings()
         self_names = self.pack.self_names
@@ -376,11 +396,8 @@ class _Extractor:
                 continue  # a local, a builtin or a module object: never a project definition
             line = bisect_right(line_starts, key) - 1
             col = key - line_starts[line]
-            refs.append(Reference(
-                name=name, line=line + 1, col=col, end_col=col + (end - key),
-                role=role, scope=enclosing_ivs[ei][0] if ei >= 0 else -1,
-                qualifier=qualifier, head=head,
-            ))
+            refs.append(Reference(name, line + 1, col, col + (end - key), role,
+                                  enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs
 
     def _lines(self) -> list[int]:
