@@ -37,6 +37,27 @@ def repo_name(root: Path) -> str:
     return root.name
 
 
+class CallLock:
+    """A re-entrant lock that knows its depth: one tool call = one outermost acquisition,
+    so the view is refreshed once per call however many helpers ask for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.depth = 0
+        self.fresh = False
+
+    def __enter__(self) -> CallLock:
+        self._lock.acquire()
+        self.depth += 1
+        if self.depth == 1:
+            self.fresh = False
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        self._lock.release()
+
+
 class CodeIntel:
     """Facade over one repository: open it, then ask questions. Thread-safe (one lock)."""
 
@@ -49,7 +70,7 @@ class CodeIntel:
         self.root = found.resolve()
         self.config = config or load_config(repo_root=self.root)
         self.repo = repo_name(self.root)
-        self.lock = threading.RLock()
+        self.lock = CallLock()
         self._conn: sqlite3.Connection | None = None
         self._view: View | None = None
 
@@ -68,8 +89,12 @@ class CodeIntel:
         return self._conn
 
     def view(self) -> View:
-        """The current view, refreshed against the newest snapshot and the files on disk."""
+        """The current view, refreshed against the newest snapshot and the files on disk —
+        once per tool call: nested calls inside one `with self.lock:` block reuse it."""
         with self.lock:
+            if self.lock.depth > 1 and self.lock.fresh and self._view is not None:
+                return self._view
+            self.lock.fresh = True
             if self._view is None or (self.has_index and self._conn is not None
                                       and self._conn.execute("PRAGMA database_list").fetchone()[2]
                                       == ""):
@@ -322,6 +347,32 @@ class CodeIntel:
         if len(paths) > self.config.limits.max_files_per_request:
             raise LimitExceeded(f"{len(paths)} paths asked for; max_files_per_request is "
                                 f"{self.config.limits.max_files_per_request}")
+
+    # -- change impact (query/impact.py, testmap.py, explore.py) ------------------------------
+    def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
+                     ) -> ToolResult:
+        """Affected symbols, files, packages and tests of a change (targets, a diff, or the
+        workspace's changes against the snapshot), by distance, each with its evidence."""
+        from spyglass.query import impact
+        with self.lock:
+            self.view()
+            return impact.blast_radius(self, targets, diff, depth)
+
+    def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
+                      ) -> ToolResult:
+        """Focused test targets for a change, each with evidence and a command."""
+        from spyglass.query import testmap
+        with self.lock:
+            self.view()
+            return testmap.suggest_tests(self, targets, diff, depth)
+
+    def explore(self, query: str, budget: int = 2000, path: str | None = None) -> ToolResult:
+        """Likely symbols for a query with callers, callees, references, tests and
+        diagnostics, within a token budget; citations only, never source."""
+        from spyglass.query import explore
+        with self.lock:
+            self.view()
+            return explore.explore(self, query, budget, path)
 
 
 def display(d: DefRow) -> str:
