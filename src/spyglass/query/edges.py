@@ -8,8 +8,18 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from spyglass.query.results import DefRow
-from spyglass.query.symbols import CLASS_KINDS, DEF_COLS, DEF_FROM, MEMBER_KINDS, REF_COLS, \
-    REF_FROM, RefRow, _defs, _refs, defs_by_full
+from spyglass.query.symbols import (
+    CLASS_KINDS,
+    DEF_COLS,
+    DEF_FROM,
+    MEMBER_KINDS,
+    REF_COLS,
+    REF_FROM,
+    RefRow,
+    _defs,
+    _refs,
+    defs_by_full,
+)
 from spyglass.query.view import View
 
 CHUNK = 400
@@ -245,3 +255,33 @@ def resolve_many(view: View, targets: set[str]) -> dict[str, list[DefRow]]:
 
 def is_class(d: DefRow) -> bool:
     return d.kind in CLASS_KINDS
+
+
+def module_owners(view: View, refs: Iterable[RefRow]) -> dict[tuple[int, int], DefRow]:
+    """For module-level sites (not imports), the top-level definition whose span holds the
+    line, e.g. the variable an assignment defines: (unit, line) → definition."""
+    sites = {(r.unit, r.line) for r in refs if r.scope < 0 and r.role != "import"}
+    out: dict[tuple[int, int], DefRow] = {}
+    units = sorted({u for u, _ in sites})
+    lines: dict[int, list[int]] = {}
+    for u, line in sites:
+        lines.setdefault(u, []).append(line)
+    for chunk in _chunks(units):
+        marks = ",".join("?" * len(chunk))
+        for d in _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit IN ({marks}) "
+                                 "AND d.parent = -1", tuple(chunk))):
+            for line in lines[d.unit]:
+                if d.start_line <= line <= d.end_line:
+                    out[(d.unit, line)] = d
+    return out
+
+
+def module_names(view: View, units: Iterable[int]) -> dict[int, str]:
+    """The language's module key of each unit (dotted module, Go import path, …)."""
+    out: dict[int, str] = {}
+    for chunk in _chunks(sorted(set(units))):
+        marks = ",".join("?" * len(chunk))
+        for uid, module in view.each(f"SELECT u.id, u.module FROM {{units}} u WHERE u.id IN "
+                                     f"({marks})", tuple(chunk)):
+            out[int(str(uid))] = str(module)
+    return out

@@ -1,0 +1,315 @@
+"""What a change touches: targets, a git diff or the workspace overlay as changed definitions."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
+from spyglass.index import source as src
+from spyglass.query import symbols as sym
+from spyglass.query.results import DefRow
+from spyglass.syntax.langpack import pack_for_path
+
+if TYPE_CHECKING:
+    from spyglass.query.facade import CodeIntel
+
+Hunk = tuple[int, int, bool]  # first line, last line (1-based, new side), deletion point?
+RANGE = re.compile(r"(.+?):(\d+)(?:-(\d+)|:\d+)?")
+HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A changed definition: where the blast radius starts."""
+
+    d: DefRow
+    why: str
+    uncertain: bool = False
+    removed: bool = False  # no longer on disk: found in the baseline snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleChange:
+    """Changed lines outside every definition (imports, module statements) of one file."""
+
+    path: str
+    line: int
+    why: str
+
+
+@dataclass
+class ChangeSet:
+    """The change a blast radius or test suggestion starts from."""
+
+    origin: str
+    seeds: list[Seed] = field(default_factory=list)
+    modules: list[ModuleChange] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # changed files, supported or not
+    unsupported: list[str] = field(default_factory=list)
+
+    def add_file(self, path: str) -> None:
+        if path not in self.files:
+            self.files.append(path)
+            if pack_for_path(path) is None:
+                self.unsupported.append(path)
+
+
+def _span(hunks: list[Hunk]) -> str:
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b, point in hunks if not point]
+    if any(point for *_, point in hunks):
+        parts.append("deleted lines")
+    return ", ".join(parts[:4]) + (", …" if len(parts) > 4 else "")
+
+
+def _lines(ci: CodeIntel, path: str) -> list[str]:
+    try:
+        return (ci.root / path).read_text("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+
+
+def _starts(defs: list[DefRow], text: list[str]) -> dict[tuple[int, int], int]:
+    """Each definition's first line, decorators included."""
+    out: dict[tuple[int, int], int] = {}
+    for d in defs:
+        start = d.start_line
+        while start > 1 and start - 2 < len(text) and text[start - 2].lstrip().startswith("@"):
+            start -= 1
+        out[(d.unit, d.idx)] = start
+    return out
+
+
+def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
+                 why: str) -> None:
+    """Add the definitions of `path` that own a changed line (all of them when `hunks` is
+    None), plus a module-level change for changed lines outside every definition."""
+    view = ci.view()
+    cs.add_file(path)
+    defs = sym.defs_in_file(view, path)
+    if hunks is None:
+        cs.seeds.extend(Seed(d, f"{why}; whole file") for d in defs)
+        if not defs:
+            cs.modules.append(ModuleChange(path, 1, f"{why}; whole file"))
+        return
+    text = _lines(ci, path)
+    starts = _starts(defs, text)
+    children: dict[int, list[DefRow]] = {}
+    for d in defs:
+        children.setdefault(d.parent, []).append(d)
+
+    def own(d: DefRow | None, lines: set[int]) -> set[int]:
+        kids = children.get(d.idx if d else -1, [])
+        return {n for n in lines if not any(starts[(k.unit, k.idx)] <= n <= k.end_line
+                                            for k in kids)}
+    chosen: dict[int, list[Hunk]] = {}
+    module_lines: list[int] = []
+    for hunk in hunks:
+        a, b, point = hunk
+        if point:
+            holding = [d for d in defs if starts[(d.unit, d.idx)] <= a and b <= d.end_line]
+            if holding:
+                inner = max(holding, key=lambda d: (starts[(d.unit, d.idx)], -d.end_line))
+                chosen.setdefault(inner.idx, []).append(hunk)
+            else:
+                module_lines.append(a)
+            continue
+        lines = {n for n in range(a, b + 1) if n > len(text) or text[n - 1].strip()}
+        for d in defs:
+            if own(d, lines & set(range(starts[(d.unit, d.idx)], d.end_line + 1))):
+                chosen.setdefault(d.idx, []).append(hunk)
+        module_lines += sorted(own(None, lines))[:1]
+    for d in defs:
+        if d.idx in chosen:
+            cs.seeds.append(Seed(d, f"{why}; lines {_span(chosen[d.idx])}"))
+    if module_lines:
+        line = max(min(module_lines), 1)
+        cs.modules.append(ModuleChange(path, line, f"{why}; module-level line {line}"))
+    removed_defs(ci, cs, path, {d.full for d in defs}, why)
+
+
+def removed_defs(ci: CodeIntel, cs: ChangeSet, path: str, present: set[str], why: str) -> None:
+    """Definitions the baseline snapshot has for `path` that the file no longer has."""
+    view = ci.view()
+    member = view.members.get(path)
+    if member is None or member.unit is None or view.snapshot is None:
+        return
+    if member.unit in {d.unit for d in sym.defs_in_file(view, path)}:
+        return  # the file is unchanged against the snapshot
+    rows = view.conn.execute(
+        "SELECT unit, idx, name, qualname, full, kind, start_line, end_line, name_line, "
+        "name_col, parent FROM main.defs WHERE unit = ?", (member.unit,)).fetchall()
+    for r in rows:
+        d = DefRow(*r, path=path, language=member.language or "",  # type: ignore[misc]
+                   source="cached-index", stale=True)
+        if d.full not in present:
+            cs.seeds.append(Seed(d, f"{why}; definition removed (was at {path}:{d.start_line} "
+                                    "in the snapshot)", removed=True))
+
+
+def from_workspace(ci: CodeIntel) -> ChangeSet:
+    """The files on disk against the baseline snapshot (the overlay)."""
+    view = ci.view()
+    snap = view.snapshot
+    what = f"workspace vs snapshot {(snap.commit or 'disk')[:12]}" if snap else "workspace"
+    cs = ChangeSet(origin=what)
+    for path in view.changes.added:
+        changed_defs(ci, cs, path, None, "added")
+    for path in view.changes.modified:
+        changed_defs(ci, cs, path, _overlay_hunks(ci, path), "modified")
+    for path in view.changes.deleted:
+        cs.add_file(path)
+        removed_defs(ci, cs, path, set(), "deleted")
+    return cs
+
+
+def _overlay_hunks(ci: CodeIntel, path: str) -> list[Hunk] | None:
+    view = ci.view()
+    member = view.members.get(path)
+    if member is None or view.snapshot is None or view.snapshot.commit is None:
+        return None
+    try:
+        old = next((d for _, d in src.read_blobs(ci.root, [member.blob])), None)
+    except OSError:
+        old = None
+    if old is None:
+        return None
+    new = _lines(ci, path)
+    matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").splitlines(), new,
+                                      autojunk=False)
+    hunks: list[Hunk] = []
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
+        if tag == "delete":
+            hunks.append((j1, j1 + 1, True))
+        elif tag != "equal":
+            hunks.append((j1 + 1, j2, False))
+    return hunks
+
+
+def _unquote(path: str) -> str:
+    if not (path.startswith('"') and path.endswith('"')):
+        return path
+    raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
+    return raw.encode("latin-1").decode("utf-8", "replace")
+
+
+def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
+    """Changed files and lines of ``git diff REV`` (a revision against the working tree, or
+    a range ``A..B``), mapped onto the current files."""
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+        raise BadInput(f"--diff wants a git revision or range, got {rev!r}")
+    if not src.is_git_repo(ci.root):
+        raise BadInput(f"--diff needs a git repository; {ci.root} is not one")
+    try:
+        out = src.git(ci.root, "-c", "core.quotepath=false", "diff", "--no-color",
+                      "--no-ext-diff", "--no-textconv", "--no-renames", "--relative", "-U0",
+                      "--src-prefix=a/", "--dst-prefix=b/", rev, "--")
+    except (IndexUnavailable, OSError) as exc:
+        reason = str(exc).split(" failed: ", 1)[-1]
+        raise BadInput(f"--diff {rev!r} does not resolve: {reason}") from exc
+    cs = ChangeSet(origin=f"git diff {rev}")
+    files: dict[str, list[Hunk]] = {}
+    deleted: list[str] = []
+    old = new = ""
+    for raw in out.decode("utf-8", "surrogateescape").splitlines():
+        if raw.startswith("--- "):
+            old = _unquote(raw[4:])
+        elif raw.startswith("+++ "):
+            new = _unquote(raw[4:])
+            if new == "/dev/null":
+                deleted.append(old[2:])
+            else:
+                files.setdefault(new[2:], [])
+        elif raw.startswith("@@") and new != "/dev/null":
+            m = HUNK.match(raw)
+            if m:
+                start, count = int(m.group(1)), int(m.group(2) or "1")
+                hunk = (start, start + 1, True) if count == 0 else (start, start + count - 1,
+                                                                     False)
+                files[new[2:]].append(hunk)
+    for path in sorted(files):
+        if (ci.root / path).is_file():
+            changed_defs(ci, cs, path, files[path], f"changed in {cs.origin}")
+        else:
+            cs.add_file(path)
+    for path in deleted:
+        cs.add_file(path)
+        removed_defs(ci, cs, path, set(), f"deleted in {cs.origin}")
+    return cs
+
+
+def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
+    """Paths, PATH:LINE / PATH:START-END ranges, folders or symbol names."""
+    view = ci.view()
+    cs = ChangeSet(origin="targets")
+    for text in targets:
+        m = RANGE.fullmatch(text)
+        if m and (ci.root / ci.rel_path(m.group(1))).is_file():
+            rel = ci.rel_path(m.group(1))
+            a = int(m.group(2))
+            b = int(m.group(3) or a)
+            if a < 1 or b < a:
+                raise BadInput(f"{text}: line ranges are 1-based START-END with START <= END")
+            changed_defs(ci, cs, rel, [(a, b, False)], f"target {text}")
+            continue
+        rel = ci.rel_path(text)
+        full = ci.root / rel
+        if full.is_file():
+            changed_defs(ci, cs, rel, None, f"target {text}")
+        elif full.is_dir():
+            prefix = f"{rel}/" if rel else ""
+            paths = sorted(f.path for f in view.disk_files() if f.path.startswith(prefix)
+                           and f.skipped is None and pack_for_path(f.path))
+            ci.limit_files(paths)
+            for path in paths:
+                changed_defs(ci, cs, path, None, f"target {text}")
+        elif rel in view.members:
+            cs.add_file(rel)
+            removed_defs(ci, cs, rel, set(), f"target {text} (deleted)")
+        else:
+            _symbol(ci, cs, text)
+    return cs
+
+
+def _symbol(ci: CodeIntel, cs: ChangeSet, name: str) -> None:
+    view = ci.view()
+    try:
+        defs = sym.find_defs(view, name)
+    except SpyglassError:
+        defs = []
+    if not defs:
+        looks_like_path = "/" in name and "#" not in name or pack_for_path(name) is not None
+        if looks_like_path:
+            raise BadInput(f"{name}: no such file or folder in the repository")
+        raise BadInput(f"no definition named {name!r} (and no such path); try code_find_symbol "
+                       f"with a pattern such as '*{name.split('.')[-1]}*'")
+    several = len(defs) > 1
+    cands = ", ".join(f"{d.path}:{d.start_line}" for d in defs[:5])
+    parents = {(d.unit, d.idx) for d in defs}
+    for d in defs:
+        cs.add_file(d.path)
+        cs.seeds.append(Seed(d, f"target {name}" + (f" ({len(defs)} candidate definitions: "
+                                                      f"{cands})" if several else ""), several))
+    if any(sym.CLASS_KINDS.__contains__(d.kind) for d in defs):
+        for path in {d.path for d in defs}:
+            for m in sym.defs_in_file(view, path):
+                if (m.unit, m.parent) in parents:
+                    cs.seeds.append(Seed(m, f"member of target {name}", several))
+
+
+def collect(ci: CodeIntel, targets: list[str], diff: str | None) -> ChangeSet:
+    """The change to analyse: targets and/or a diff; by default the workspace overlay."""
+    ci.limit_files(targets)
+    if not targets and diff is None:
+        return from_workspace(ci)
+    parts = ([from_targets(ci, targets)] if targets else []) + (
+        [from_diff(ci, diff)] if diff is not None else [])
+    cs = ChangeSet(origin=" + ".join(p.origin for p in parts))
+    for p in parts:
+        cs.seeds += p.seeds
+        cs.modules += p.modules
+        for f in p.files:
+            cs.add_file(f)
+    return cs

@@ -1,0 +1,395 @@
+"""Explore: likely symbols for a query with their neighbourhood, within a token budget."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import re
+import weakref
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from spyglass.errors import BadInput
+from spyglass.query import edges
+from spyglass.query import symbols as sym
+from spyglass.query.changeset import RANGE
+from spyglass.query.edges import Key, key
+from spyglass.query.results import DefRow
+from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
+from spyglass.query.view import View
+from spyglass.syntax.langpack import pack_for_path
+from spyglass.types import CodeLocation, ToolResult
+
+if TYPE_CHECKING:
+    from spyglass.query.facade import CodeIntel
+
+MIN_BUDGET, MAX_BUDGET = 200, 100_000
+NAMES_KEPT = 40  # best-matching distinct names
+DEFS_PER_NAME = 12
+NEIGHBOURS = 12  # callers and callees per candidate taken into the ranking graph
+LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the budget)
+STOP = frozenset(["a", "an", "the", "of", "to", "in", "for", "and", "or", "is", "are", "how", "where", "what", "which", "who", "does", "do", "with", "on", "by", "from", "this", "that", "it", "be", "find", "show", "me", "get", "all", "code", "use", "used"])
+TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_NAMES: weakref.WeakKeyDictionary[View, tuple[object, list[tuple[str, frozenset[str]]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where something is: path and line, and the symbol there. Never source text."""
+
+    path: str
+    line: int
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefSummary:
+    """How a symbol is used: reference sites by role, files, and how many are uncertain."""
+
+    total: int
+    files: int
+    uncertain: int
+    by_role: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreItem:
+    """The neighbourhood of one likely symbol (aligned with the result of the same index)."""
+
+    symbol: str
+    score: float
+    callers: tuple[Citation, ...]
+    callees: tuple[Citation, ...]
+    references: RefSummary
+    tests: tuple[Citation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreDiagnostic:
+    """A parse problem in a file of a listed symbol (position and kind only)."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreInfo:
+    """How the query was read and what the answer cost."""
+
+    query: str
+    mode: str  # text | symbol | path | position
+    budget: int
+    tokens: int
+    candidates: int
+
+
+def tokens_of(value: object) -> int:
+    """Estimated tokens of a value as compact JSON (about four characters a token)."""
+    data = asdict(value) if hasattr(value, "__dataclass_fields__") else value  # type: ignore[call-overload]
+    return math.ceil(len(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) / 4)
+
+
+def words(text: str) -> list[str]:
+    return [t.lower() for t in TOKEN.findall(text)]
+
+
+def _names(view: View) -> list[tuple[str, frozenset[str]]]:
+    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
+    cached = _NAMES.get(view)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    names = {str(n) for (n,) in view.each(
+        "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit")}
+    rows = [(n, frozenset(words(n))) for n in sorted(names)]
+    _NAMES[view] = (state, rows)
+    return rows
+
+
+def name_score(query: list[str], compact: str, name: str, parts: frozenset[str]) -> float:
+    """How well a definition name matches the query words, 0..1."""
+    if name.lower() == compact:
+        return 1.0
+    hit = 0.0
+    used = 0
+    for q in query:
+        if q in parts:
+            hit, used = hit + 1.0, used + 1
+        elif len(q) >= 3 and any(p.startswith(q) or (len(p) >= 3 and q.startswith(p))
+                                 for p in parts):
+            hit, used = hit + 0.6, used + 1
+    if not hit:
+        return 0.3 if len(compact) >= 4 and compact in name.lower() else 0.0
+    return min(0.95, 0.75 * hit / len(query) + 0.25 * used / max(len(parts), 1))
+
+
+def _text_candidates(ci: CodeIntel, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
+                                                                                        float]]:
+    view = ci.view()
+    qwords = [w for w in words(query) if w not in STOP] or words(query)
+    if not qwords:
+        return {}
+    compact = "".join(qwords)
+    scored = [(name_score(qwords, compact, n, parts), n) for n, parts in _names(view)]
+    best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], len(s[1])))
+    best = best[:NAMES_KEPT]
+    weight = {n: s for s, n in best}
+    out: dict[Key, tuple[DefRow, float]] = {}
+    rows = sym._defs(view.each(
+        f"SELECT {sym.DEF_COLS} {sym.DEF_FROM} WHERE d.name IN ({','.join('?' * len(weight))})",
+        tuple(weight))) if weight else []
+    per_name: dict[str, int] = {}
+    for d in rows:
+        if prefix is not None and not (d.path == prefix or d.path.startswith(prefix + "/")):
+            continue
+        if per_name.get(d.name, 0) >= DEFS_PER_NAME:
+            continue
+        per_name[d.name] = per_name.get(d.name, 0) + 1
+        bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
+        out[key(d)] = (d, min(1.0, weight[d.name] + bonus))
+    return out
+
+
+def candidates(ci: CodeIntel, query: str, prefix: str | None
+               ) -> tuple[str, dict[Key, tuple[DefRow, float]]]:
+    """How to read the query (position, path, symbol or free text) and its candidates."""
+    view = ci.view()
+    text = query.strip()
+    if not text or len(text) > 500:
+        raise BadInput("explore wants a query of 1 to 500 characters")
+    m = RANGE.fullmatch(text)
+    if m and (ci.root / ci.rel_path(m.group(1))).is_file():
+        rel = ci.rel_path(m.group(1))
+        return "position", {key(d): (d, 1.0) for d in sym.targets_at(view, rel, int(m.group(2)),
+                                                                      None)}
+    looks_like_path = "/" in text or pack_for_path(text) is not None
+    if looks_like_path and " " not in text:
+        rel = ci.rel_path(text)
+        full = ci.root / rel
+        if full.is_file() or full.is_dir():
+            ds = [d for d in sym.find_defs(view, "*", None, rel or None)][:2000]
+            return "path", {key(d): (d, 0.6 if d.parent < 0 else 0.4) for d in ds}
+    if " " not in text:
+        try:
+            exact = sym.find_defs(view, text, None, prefix)
+        except BadInput:
+            exact = []
+        if exact:
+            return "symbol", {key(d): (d, 1.0) for d in exact[:50]}
+    return "text", _text_candidates(ci, text, prefix)
+
+
+Near = dict[Key, list[tuple[DefRow, int]]]
+
+
+def neighbourhood(view: View, defs: list[DefRow]) -> tuple[Near, Near, dict[Key, RefSummary]]:
+    """Callers (with the line of the use), callees and reference summaries of definitions."""
+    names = edges.closures(view, defs)
+    refs = edges.refs_to(view, names)
+    users = edges.enclosing_defs(view, refs)
+    callers: Near = {}
+    sites: dict[Key, list[sym.RefRow]] = {}
+    for r in refs:
+        used = names[str(r.target)][0]
+        sites.setdefault(key(used), []).append(r)
+        user = users.get((r.unit, r.scope))
+        if user is not None and key(user) != key(used):
+            callers.setdefault(key(used), []).append((user, r.line))
+    loose = _loose_counts(view, defs)
+    summaries = {key(d): _summary(sites.get(key(d), []), loose.get(key(d), 0)) for d in defs}
+    callees: Near = {}
+    for caller, r, callee in edges.callees(view, defs):
+        if key(callee) != key(caller):
+            callees.setdefault(key(caller), []).append((callee, r.line))
+    return callers, callees, summaries
+
+
+def rank(view: View, cands: dict[Key, tuple[DefRow, float]]
+         ) -> tuple[list[tuple[DefRow, float]], Near, Near, dict[Key, RefSummary]]:
+    """Personalised PageRank over the reference graph around the candidates (callers and
+    callees one step out), seeded by name-match scores, blended with the name score. A
+    neighbour that is not a match is kept only when it is as central as the best match."""
+    callers, callees, summaries = neighbourhood(view, [d for d, _ in cands.values()])
+    graph: Any = nx.DiGraph()
+    nodes: dict[Key, DefRow] = {k: d for k, (d, _) in cands.items()}
+    for k in cands:
+        graph.add_node(k)
+        for user, _line in callers.get(k, [])[:NEIGHBOURS]:
+            _edge(graph, key(user), k)
+            nodes.setdefault(key(user), user)
+        for callee, _line in callees.get(k, [])[:NEIGHBOURS]:
+            _edge(graph, k, key(callee))
+            nodes.setdefault(key(callee), callee)
+    weights = {k: s for k, (_, s) in cands.items()}
+    pr = pagerank(graph, weights)
+    top = max(pr.values(), default=0.0) or 1.0
+    best_match = max((pr.get(k, 0.0) for k in cands), default=0.0) or 1.0
+    scored: list[tuple[DefRow, float]] = []
+    hubs: list[DefRow] = []
+    for k, d in nodes.items():
+        centrality = pr.get(k, 0.0) / top
+        if k in cands:
+            uses = summaries[k].total
+            score = 0.65 * weights[k] + 0.3 * centrality + 0.05 * min(1.0, math.log1p(uses) / 5)
+        elif pr.get(k, 0.0) >= best_match:
+            score = 0.3 * centrality
+            hubs.append(d)
+        else:
+            continue
+        scored.append((d, round(score, 4)))
+    if hubs:
+        more = neighbourhood(view, hubs)
+        callers.update(more[0])
+        callees.update(more[1])
+        summaries.update(more[2])
+    scored.sort(key=lambda s: (-s[1], s[0].path, s[0].start_line))
+    return scored, callers, callees, summaries
+
+
+def _edge(graph: Any, a: Key, b: Key) -> None:
+    if graph.has_edge(a, b):
+        graph[a][b]["weight"] += 1
+    else:
+        graph.add_edge(a, b, weight=1)
+
+
+def pagerank(graph: Any, personalization: dict[Key, float]) -> dict[Key, float]:
+    if graph.number_of_edges() == 0:
+        return dict(personalization)
+    if importlib.util.find_spec("scipy") is not None:
+        return dict(nx.pagerank(graph, alpha=0.85, personalization=personalization,
+                                weight="weight", max_iter=100, tol=1e-6))
+    from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
+    return dict(_pagerank_python(graph, alpha=0.85, personalization=personalization,
+                                 weight="weight", max_iter=100, tol=1e-6))
+
+
+def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
+    """Unresolved same-name sites per candidate (counted, not listed)."""
+    out: dict[Key, int] = {}
+    by_name: dict[str, list[DefRow]] = {}
+    for d in defs:
+        by_name.setdefault(d.name, []).append(d)
+    if not by_name:
+        return out
+    marks = ",".join("?" * len(by_name))
+    counts: dict[tuple[str, bool], int] = {}
+    for name, member, n in view.each(
+            "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f ON "
+            f"f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND ("
+            "(r.qualifier != '' AND r.head IN ('local', 'expr', 'free')) OR "
+            "(r.qualifier = '' AND r.head = 'free')) GROUP BY r.name, r.qualifier != ''",
+            tuple(by_name)):
+        k2 = (str(name), bool(member))
+        counts[k2] = counts.get(k2, 0) + int(str(n))
+    for name, ds in by_name.items():
+        for d in ds:
+            out[key(d)] = counts.get((name, edges.is_member(d)), 0)
+    return out
+
+
+def _summary(sites: list[sym.RefRow], loose: int) -> RefSummary:
+    roles: dict[str, int] = {}
+    for r in sites:
+        roles[r.role] = roles.get(r.role, 0) + 1
+    uncertain = sum(1 for r in sites if r.conf != "exact") + loose
+    return RefSummary(len(sites) + loose, len({r.path for r in sites}), uncertain,
+                      tuple(sorted(roles.items(), key=lambda kv: -kv[1])))
+
+
+def _cite(items: list[tuple[DefRow, int]], n: int) -> tuple[Citation, ...]:
+    from spyglass.query.facade import display
+    seen: dict[tuple[str, str], Citation] = {}
+    for d, line in items:
+        seen.setdefault((d.path, d.full), Citation(d.path, line, display(d)))
+    return tuple(list(seen.values())[:n])
+
+
+def _tests(d: DefRow, callers: list[tuple[DefRow, int]], tests: list[str]) -> list[Citation]:
+    """Tests using the symbol directly, then test files named after its file."""
+    out: dict[str, Citation] = {}
+    for user, line in callers:
+        pack = _test_pack(user.path)
+        name = test_symbol(pack, user) if pack is not None else ""
+        if name:
+            out.setdefault(f"{user.path}::{name}", Citation(user.path, line, name))
+    pack = pack_for_path(d.path)
+    if pack is not None:
+        stem = d.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        names = {p.replace("*", stem) for p in pack.manifest.get("test_file_patterns", [])
+                 if p.count("*") == 1}
+        files = {c.path for c in out.values()}
+        for t in tests:
+            if t.rsplit("/", 1)[-1] in names and t not in files:
+                out[t] = Citation(t, 1, "")
+    return list(out.values())
+
+
+def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolResult:
+    from spyglass.query.facade import display
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise BadInput(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens")
+    view = ci.view()
+    prefix = ci.rel_path(path) if path else None
+    mode, cands = candidates(ci, query, prefix or None)
+    scored, callers, callees, summaries = rank(view, cands) if cands else ([], {}, {}, {})
+    tests = all_test_files(ci)
+    info = ExploreInfo(query, mode, budget, 0, len(cands))
+    used = tokens_of(info) + 60  # the envelope's keys and the info record
+    results: list[CodeLocation] = []
+    items: list[ExploreItem] = []
+    truncated = False
+    for d, score in scored:
+        k = key(d)
+        summary = summaries.get(k) or RefSummary(0, 0, 0, ())
+        why = (f"score {score}: {mode} match" if k in cands else f"score {score}: central "
+               "neighbour of the matches") + (f"; {summary.total} reference(s) in "
+                                               f"{summary.files} file(s), {summary.uncertain} "
+                                               "uncertain")
+        loc = ci.def_location(d, False, why)
+        for n in (LISTED, 2, 0):
+            item = ExploreItem(display(d), score, _cite(callers.get(k, []), n),
+                               _cite(callees.get(k, []), n), summary,
+                               tuple(_tests(d, callers.get(k, []), tests)[:n]))
+            cost = tokens_of(loc) + tokens_of(item)
+            if used + cost <= budget:
+                break
+        else:
+            truncated = True
+            break
+        used += cost
+        results.append(loc)
+        items.append(item)
+    diags, used = _diagnostics(view, [loc.path for loc in results], budget, used)
+    info = ExploreInfo(query, mode, budget, used, len(cands))
+    extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
+                                             ("diagnostics", tuple(diags)), ("query", info))
+    return ToolResult(tuple(results), truncated, ci.coverage(), ci.provenance(), extra)
+
+
+def _diagnostics(view: View, paths: list[str], budget: int, used: int
+                 ) -> tuple[list[ExploreDiagnostic], int]:
+    out: list[ExploreDiagnostic] = []
+    wanted = list(dict.fromkeys(paths))
+    if not wanted:
+        return out, used
+    marks = ",".join("?" * len(wanted))
+    rows = view.each("SELECT f.path, g.line, g.col, g.severity, g.message FROM {diags} g JOIN "
+                     f"temp.vfiles f ON f.unit = g.unit WHERE f.path IN ({marks}) "
+                     "ORDER BY f.path, g.line LIMIT 20", tuple(wanted))
+    for p, line, col, severity, message in rows:
+        text = str(message)
+        clean = "syntax error" if text.startswith("syntax error") else text
+        diag = ExploreDiagnostic(str(p), int(str(line)), int(str(col)) + 1, str(severity), clean)
+        cost = tokens_of(diag)
+        if used + cost > budget:
+            break
+        used += cost
+        out.append(diag)
+    return out, used

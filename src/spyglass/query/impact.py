@@ -1,0 +1,314 @@
+"""Blast radius: what a change affects, walking the reference graph outward by distance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from spyglass.errors import BadInput
+from spyglass.query import edges
+from spyglass.query.changeset import ChangeSet, ModuleChange, collect
+from spyglass.query.edges import Key, key
+from spyglass.query.results import DefRow
+from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
+from spyglass.query.view import View
+from spyglass.types import CodeLocation, ToolResult
+
+if TYPE_CHECKING:
+    from spyglass.query.facade import CodeIntel
+
+VERBS = {"call": "calls", "import": "imports", "type": "uses type", "read": "uses",
+         "write": "writes", "ref": "references", "subclass": "subclasses"}
+NAME_FOLLOW = 20  # users reached by name only are followed further when the name has <= this
+NAME_LISTED = 50  # name-matched sites listed per name and distance
+MAX_DEPTH = 10
+NodeKey = tuple[int, int] | tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One edge of an evidence chain: `user` uses `used` at path:line."""
+
+    user: str
+    verb: str
+    used: str
+    path: str
+    line: int
+    note: str = ""  # why the edge is uncertain; "" when it is resolved exactly
+
+    def text(self) -> str:
+        base = f"{self.user} {self.verb} {self.used} at {self.path}:{self.line}"
+        return f"{base} ({self.note})" if self.note else base
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """An affected definition, or a module-level site (`d` None), at a distance."""
+
+    d: DefRow | None
+    path: str
+    line: int
+    symbol: str
+    distance: int
+    chain: tuple[Hop, ...]
+    origin: str  # what changed at the start of the chain, and why it counts
+    uncertain: bool
+    follow: bool = True  # whether its own users are followed further
+
+    def evidence(self) -> str:
+        seed = self.chain[-1].used if self.chain else self.symbol
+        hops = "; ".join(h.text() for h in self.chain)
+        if not hops:
+            return f"distance 0: changed ({self.origin})"
+        return f"distance {self.distance}: {hops}; {seed} changed ({self.origin})"
+
+
+@dataclass(frozen=True, slots=True)
+class AffectedFile:
+    """A file holding affected symbols, at its smallest distance from the change."""
+
+    path: str
+    distance: int
+    symbols: int
+    uncertain: bool
+    test: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AffectedPackage:
+    """A folder (package) holding affected files."""
+
+    path: str
+    language: str
+    distance: int
+    files: int
+    uncertain: bool
+
+
+@dataclass
+class Radius:
+    """One walk's outcome (internal to query)."""
+
+    change: ChangeSet
+    hits: list[Hit] = field(default_factory=list)
+    truncated: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def display(d: DefRow) -> str:
+    from spyglass.query.facade import display as show
+    return show(d)
+
+
+def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
+    """A module-level change: the file itself, and each file using names of its module."""
+    unit = next((int(str(u)) for (u,) in view.conn.execute(
+        "SELECT unit FROM temp.vfiles WHERE path = ?", (m.path,)).fetchall()[:1]), None)
+    module = edges.module_names(view, [unit]).get(unit, m.path) if unit is not None else m.path
+    out = [Hit(None, m.path, m.line, module, 0, (), m.why, False, False)]
+    rows: list[RefRow] = []
+    for sep in (".", "#", "/"):
+        lo, hi = module + sep, module + chr(ord(sep) + 1)
+        rows += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
+                                "r.target < ?", (lo, hi)))
+    firsts: dict[str, RefRow] = {}
+    for r in rows:
+        if r.path != m.path and (r.path not in firsts or r.line < firsts[r.path].line):
+            firsts[r.path] = r
+    names = edges.module_names(view, [r.unit for r in firsts.values()])
+    for path, r in sorted(firsts.items()):
+        user = names.get(r.unit, path)
+        hop = Hop(user, "imports" if r.role == "import" else "uses", module, path, r.line,
+                  "module-level change; which names it affects is unknown")
+        out.append(Hit(None, path, r.line, user, 1, (hop,), m.why, True, False))
+    return out
+
+
+def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
+    """Breadth-first over users of the changed definitions, up to `depth` edges; a node
+    keeps its shortest chain, preferring exact edges at equal distance."""
+    if not 0 <= depth <= MAX_DEPTH:
+        raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
+    view = ci.view()
+    limit = ci.config.limits.max_matches_per_request
+    radius = Radius(cs)
+    seen: dict[NodeKey, Hit] = {}
+    for s in cs.seeds:
+        k: NodeKey = key(s.d)
+        if k not in seen or (seen[k].uncertain and not s.uncertain):
+            seen[k] = Hit(s.d, s.d.path, s.d.start_line, display(s.d), 0, (), s.why,
+                          s.uncertain)
+    for m in cs.modules:
+        for hit in _module_hits(view, m):
+            seen.setdefault(("mod", hit.path), hit)
+    frontier = [h for h in seen.values() if h.d is not None]
+    for distance in range(1, depth + 1):
+        if not frontier:
+            break
+        if len(seen) >= limit:
+            radius.truncated = True
+            radius.notes.append(f"stopped at distance {distance}: {len(seen)} affected "
+                                f"symbols reach max_matches_per_request ({limit})")
+            break
+        layer = _layer(view, frontier, distance, seen, radius)
+        seen.update(layer)
+        frontier = [h for h in layer.values() if h.d is not None and h.follow]
+    closest: dict[str, int] = {}
+    for h in seen.values():
+        if h.d is not None:
+            closest[h.path] = min(closest.get(h.path, h.distance), h.distance)
+    # A file's import line adds nothing once a symbol of that file is affected as early.
+    hits = [h for h in seen.values() if h.d is not None or h.distance == 0
+            or closest.get(h.path, MAX_DEPTH + 1) > h.distance]
+    radius.hits = sorted(hits, key=lambda h: (h.distance, h.uncertain, h.path, h.line))
+    return radius
+
+
+def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, Hit],
+           radius: Radius) -> dict[NodeKey, Hit]:
+    by_key: dict[Key, Hit] = {key(h.d): h for h in frontier if h.d is not None}
+    defs = [h.d for h in frontier if h.d is not None]
+    names = edges.closures(view, defs)
+    sites: list[tuple[RefRow, DefRow, str, bool]] = []  # ref, used, note, follow
+    exact_sites: set[tuple[int, int, int]] = set()
+    for r in edges.refs_to(view, names):
+        used = names[str(r.target)][0]
+        note = "" if r.conf == "exact" else (
+            f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}")
+        sites.append((r, used, note, True))
+        exact_sites.add((r.unit, r.line, r.col))
+    sites += _name_sites(view, defs, exact_sites, radius)
+    users = edges.enclosing_defs(view, [s[0] for s in sites])
+    owners = edges.module_owners(view, [s[0] for s in sites])
+    modules = edges.module_names(view, [s[0].unit for s in sites if s[0].scope < 0])
+    layer: dict[NodeKey, Hit] = {}
+
+    def offer(node: NodeKey, hit: Hit) -> None:
+        if node in seen:
+            return
+        prev = layer.get(node)
+        if prev is None or (prev.uncertain and not hit.uncertain) or (
+                prev.uncertain == hit.uncertain and not prev.follow and hit.follow):
+            layer[node] = hit
+    for r, used, note, follow in sites:
+        parent = by_key[key(used)]
+        user = users.get((r.unit, r.scope)) if r.scope >= 0 else owners.get((r.unit, r.line))
+        if user is not None and key(user) == key(used):
+            continue  # recursion
+        who = display(user) if user is not None else modules.get(r.unit, r.path)
+        hop = Hop(who, VERBS.get(r.role, "references"), parent.symbol, r.path, r.line, note)
+        uncertain = parent.uncertain or bool(note)
+        if user is None:
+            offer(("mod", r.path), Hit(None, r.path, r.line, who, distance,
+                                       (hop, *parent.chain), parent.origin, uncertain, False))
+        else:
+            offer(key(user), Hit(user, user.path, user.start_line, who, distance,
+                                 (hop, *parent.chain), parent.origin, uncertain, follow))
+    classes = [d for d in defs if edges.is_class(d)]
+    if classes:
+        class_names = {n: ds for n, ds in names.items() if any(edges.is_class(d) for d in ds)}
+        for sub, base in edges.subclasses_of(view, list(class_names)):
+            parent = by_key[key(class_names[base][0])]
+            hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
+            offer(key(sub), Hit(sub, sub.path, sub.start_line, display(sub), distance,
+                                (hop, *parent.chain), parent.origin, parent.uncertain))
+    return layer
+
+
+def _name_sites(view: View, defs: list[DefRow], exact: set[tuple[int, int, int]],
+                radius: Radius) -> list[tuple[RefRow, DefRow, str, bool]]:
+    """Unresolved sites matching a changed name: included, flagged, bounded per name."""
+    out: list[tuple[RefRow, DefRow, str, bool]] = []
+    by_name: dict[str, list[DefRow]] = {}
+    for d in defs:
+        by_name.setdefault(d.name, []).append(d)
+    counts = _def_counts(view, list(by_name))
+    for name, rows in edges.name_matches(view, defs).items():
+        for member in (True, False):
+            used = next((d for d in by_name.get(name, []) if edges.is_member(d) == member), None)
+            if used is None:
+                continue
+            kept = [r for r in rows if edges.name_kept(r, member)
+                    and (r.unit, r.line, r.col) not in exact]
+            if not kept:
+                continue
+            why = "receiver type unknown" if member else "unresolved name"
+            note = f"name match: {why}; {counts.get(name, 1)} definition(s) named {name!r}"
+            follow = len(kept) <= NAME_FOLLOW
+            if not follow:
+                radius.notes.append(f"{len(kept)} sites use the name {name!r} with no "
+                                    f"resolved target; {min(len(kept), NAME_LISTED)} listed, "
+                                    "their users not followed further")
+            if len(kept) > NAME_LISTED:
+                radius.truncated = True
+            out += [(r, used, note, follow) for r in kept[:NAME_LISTED]]
+    return out
+
+
+def _def_counts(view: View, names: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i in range(0, len(names), 400):
+        chunk = names[i:i + 400]
+        marks = ",".join("?" * len(chunk))
+        for name, n in view.each("SELECT d.name, COUNT(*) FROM {defs} d JOIN temp.vfiles f ON "
+                                 f"f.unit = d.unit WHERE d.name IN ({marks}) GROUP BY d.name",
+                                 tuple(chunk)):
+            out[str(name)] = out.get(str(name), 0) + int(str(n))
+    return out
+
+
+# -- tool answers ---------------------------------------------------------------------------
+def locations(ci: CodeIntel, radius: Radius) -> list[CodeLocation]:
+    view = ci.view()
+    files = {str(p): (str(s), bool(st)) for p, s, st in view.conn.execute(
+        "SELECT path, source, stale FROM temp.vfiles").fetchall()}
+    out: list[CodeLocation] = []
+    for h in radius.hits:
+        if h.d is not None:
+            out.append(ci.def_location(h.d, h.uncertain, h.evidence()))
+        else:
+            source, stale = files.get(h.path, ("cached-index", False))
+            out.append(ci.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
+                                   h.uncertain, h.evidence()))
+    return out
+
+
+def grouped(radius: Radius) -> tuple[tuple[AffectedFile, ...], tuple[AffectedPackage, ...]]:
+    from spyglass.syntax.langpack import pack_for_path
+    files: dict[str, AffectedFile] = {}
+    for h in radius.hits:
+        f = files.get(h.path)
+        if f is None:
+            pack = pack_for_path(h.path)
+            files[h.path] = AffectedFile(h.path, h.distance, 1, h.uncertain,
+                                         bool(pack and pack.is_test_file(h.path)))
+        else:
+            files[h.path] = replace(f, symbols=f.symbols + 1, uncertain=f.uncertain and (
+                h.uncertain or h.distance > f.distance))
+    packages: dict[str, AffectedPackage] = {}
+    for f in files.values():
+        folder = f.path.rsplit("/", 1)[0] if "/" in f.path else "."
+        pack = pack_for_path(f.path)
+        p = packages.get(folder)
+        if p is None:
+            packages[folder] = AffectedPackage(folder, pack.name if pack else "", f.distance, 1,
+                                               f.uncertain)
+        else:
+            packages[folder] = replace(p, distance=min(p.distance, f.distance), files=p.files + 1,
+                                       uncertain=p.uncertain and f.uncertain)
+    order = sorted(files.values(), key=lambda f: (f.distance, f.uncertain, f.path))
+    porder = sorted(packages.values(), key=lambda p: (p.distance, p.uncertain, p.path))
+    return tuple(order), tuple(porder)
+
+
+def blast_radius(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
+                 ) -> ToolResult:
+    from spyglass.query import testmap
+    cs = collect(ci, targets, diff)
+    radius = walk(ci, cs, depth)
+    plan = testmap.plan(ci, radius)
+    files, packages = grouped(radius)
+    extra: tuple[tuple[str, object], ...] = (
+        ("change", testmap.change_summary(cs)), ("files", files), ("packages", packages),
+        ("tests", plan.targets), ("commands", plan.commands), ("notes", tuple(radius.notes)))
+    return testmap.envelope(ci, cs, list(locations(ci, radius)), radius.truncated, extra)

@@ -1,0 +1,259 @@
+"""Test suggestions: tests reached by reference, by naming convention or by package, with commands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from spyglass.query import edges
+from spyglass.query.changeset import ChangeSet, collect
+from spyglass.query.frameworks import Framework, Frameworks, TestCommand
+from spyglass.query.impact import Hit, Radius, walk
+from spyglass.query.results import DefRow
+from spyglass.query.symbols import REF_COLS, REF_FROM, _refs
+from spyglass.syntax.langpack import LanguagePack, pack_for_path
+from spyglass.types import CodeLocation, ToolResult
+
+if TYPE_CHECKING:
+    from spyglass.query.facade import CodeIntel
+
+# Ranking: lower is better. A reference chain of n edges scores n (+0.5 when uncertain).
+CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 0.0, 1.25, 1.75, 3.5
+# Shared-fixture files of a framework: their definitions reach tests by parameter name.
+FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
+MAX_FIXTURE_FILES = 400
+
+
+@dataclass(frozen=True, slots=True)
+class TestTarget:
+    """A test to run: a test function or class (`symbol`), or a whole file (`symbol` "")."""
+
+    path: str
+    symbol: str
+    start_line: int
+    end_line: int
+    framework: str
+    command: str
+    reason: str  # changed | reference | convention | fixture | package
+    score: float
+    uncertain: bool
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSummary:
+    """What the answer started from."""
+
+    origin: str
+    files: tuple[str, ...]
+    symbols: int
+    unsupported: tuple[str, ...]
+
+
+@dataclass
+class Plan:
+    """Ranked targets with their commands (internal)."""
+
+    targets: tuple[TestTarget, ...] = ()
+    commands: tuple[TestCommand, ...] = ()
+    frameworks: tuple[Framework, ...] = ()
+    files: list[str] = field(default_factory=list)  # test files, best first
+
+
+def change_summary(cs: ChangeSet) -> ChangeSummary:
+    return ChangeSummary(cs.origin, tuple(cs.files), len(cs.seeds), tuple(cs.unsupported))
+
+
+def _test_pack(path: str) -> LanguagePack | None:
+    pack = pack_for_path(path)
+    return pack if pack is not None and pack.is_test_file(path) else None
+
+
+def test_symbol(pack: LanguagePack, d: DefRow) -> str:
+    """The test a definition in a test file belongs to: the innermost enclosing name that
+    is a test function or class (``TestK.test_m``), or "" when there is none."""
+    parts = d.qualname.split(".")
+    for i in range(len(parts) - 1, -1, -1):
+        if pack.is_test_name(parts[i], "func") or pack.is_test_name(parts[i], "class") or (
+                i == len(parts) - 1 and d.kind == "test"):
+            return ".".join(parts[: i + 1])
+    return ""
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.best: dict[tuple[str, str], TestTarget] = {}
+
+    def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, score: float,
+            uncertain: bool, evidence: str) -> None:
+        t = TestTarget(path, symbol, lines[0], lines[1], "", "", reason, score, uncertain,
+                       evidence)
+        prev = self.best.get((path, symbol))
+        if prev is None or (score, uncertain) < (prev.score, prev.uncertain):
+            self.best[(path, symbol)] = t
+
+
+def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector) -> None:
+    view = ci.view()
+    parents = edges.defs_by_keys(view, [(h.d.unit, h.d.parent) for h in radius.hits
+                                        if h.d is not None and h.d.parent >= 0])
+    for h in radius.hits:
+        pack = _test_pack(h.path)
+        if pack is None:
+            continue
+        score = h.distance + (0.5 if h.uncertain else 0.0)
+        reason = "changed" if h.distance == 0 else "reference"
+        why = h.evidence()
+        if h.d is None:
+            out.add(h.path, "", (h.line, h.line), reason, score + 0.25, h.uncertain, why)
+            continue
+        name = test_symbol(pack, h.d)
+        if name:
+            top = h.d
+            while top.qualname != name and (top.unit, top.parent) in parents:
+                top = parents[(top.unit, top.parent)]
+            out.add(h.path, name, (top.start_line, top.end_line), reason, score, h.uncertain,
+                    why)
+        else:  # a helper or fixture of a test file: the file, unless its users show up
+            out.add(h.path, "", (1, 1), reason, score + 0.75, True, why)
+
+
+def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) -> None:
+    """Helpers of shared-fixture files (conftest.py) reach tests by parameter name: a test
+    under the same folder that uses the name as a receiver or bare unresolved name."""
+    view = ci.view()
+    fixtures: dict[str, list[Hit]] = {}
+    for h in radius.hits:
+        pack = _test_pack(h.path)
+        if h.d is None or pack is None or test_symbol(pack, h.d) or h.d.parent >= 0:
+            continue
+        name = h.path.rsplit("/", 1)[-1]
+        if name in FIXTURE_FILES.get(fw.for_pack(pack, h.path).name, frozenset()) or \
+                h.d.kind in ("func", "method"):
+            fixtures.setdefault(h.d.name, []).append(h)
+    if not fixtures:
+        return
+    folders = {n: [h.path.rsplit("/", 1)[0] + "/" if "/" in h.path else "" for h in hs]
+               for n, hs in fixtures.items()}
+    marks = ",".join("?" * len(fixtures))
+    rows = _refs(view.each(
+        f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND ("
+        f"substr(r.qualifier, 1, instr(r.qualifier || '.', '.') - 1) IN ({marks}) OR "
+        f"(r.qualifier = '' AND r.name IN ({marks})))", (*fixtures, *fixtures)))
+    scopes = edges.enclosing_defs(view, rows)
+    for r in rows[: MAX_FIXTURE_FILES * 20]:
+        fixture = r.qualifier.split(".")[0] or r.name
+        pack = _test_pack(r.path)
+        user = scopes.get((r.unit, r.scope))
+        if pack is None or user is None or fixture not in fixtures:
+            continue
+        hits = [h for h, folder in zip(fixtures[fixture], folders[fixture])
+                if r.path.startswith(folder) and (h.path.endswith("conftest.py")
+                                                  or h.path == r.path)]
+        name = test_symbol(pack, user)
+        if not hits or not name:
+            continue
+        h = hits[0]
+        why = (f"{name} uses fixture {fixture!r} at {r.path}:{r.line} (by parameter name); "
+               + h.evidence())
+        out.add(r.path, name, (user.start_line, user.end_line), "fixture",
+                h.distance + 1.5, True, why)
+
+
+def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
+    """foo.py ↔ test_foo.py / foo_test.py, foo.go ↔ foo_test.go, foo.ts ↔ foo.test.ts, …
+    (the language's test-file patterns with the changed file's stem), and test files of the
+    changed file's own folder (its package)."""
+    by_name: dict[str, list[str]] = {}
+    for t in tests:
+        by_name.setdefault(t.rsplit("/", 1)[-1], []).append(t)
+    for path in cs.files:
+        pack = pack_for_path(path)
+        if pack is None or pack.is_test_file(path):
+            continue
+        folder, _, base = path.rpartition("/")
+        stem = base.rsplit(".", 1)[0]
+        stems = {stem}
+        if stem in ("__init__", "index", "mod", "main") and folder:
+            stems.add(folder.rsplit("/", 1)[-1])
+        names = {p.replace("*", s) for p in pack.manifest.get("test_file_patterns", [])
+                 if p.count("*") == 1 for s in stems}
+        for name in sorted(names):
+            for t in by_name.get(name, []):
+                near = t.rpartition("/")[0] == folder
+                out.add(t, "", (1, 1), "convention", CONVENTION if near else CONVENTION_FAR,
+                        True, f"naming convention: {path} ↔ {t}")
+        for t in tests:
+            if t.rpartition("/")[0] == folder and _test_pack(t) is pack:
+                out.add(t, "", (1, 1), "package", PACKAGE, True,
+                        f"same package as {path}")
+
+
+def all_test_files(ci: CodeIntel) -> list[str]:
+    view = ci.view()
+    rows = view.conn.execute("SELECT path FROM temp.vfiles").fetchall()
+    return sorted({str(p) for (p,) in rows if _test_pack(str(p)) is not None})
+
+
+def plan(ci: CodeIntel, radius: Radius) -> Plan:
+    """Rank test targets for a walk; attach each one's command and group them."""
+    fw = Frameworks(ci.root, ci.view())
+    out = _Collector()
+    _by_reference(ci, radius, out)
+    _by_fixture(ci, radius, fw, out)
+    _by_convention(ci, radius.change, all_test_files(ci), out)
+    best_in_file: dict[str, float] = {}
+    for t in out.best.values():
+        best_in_file[t.path] = min(best_in_file.get(t.path, t.score), t.score)
+    has_symbols = {t.path for t in out.best.values() if t.symbol}
+    kept = [t for t in out.best.values() if t.symbol or t.path not in has_symbols]
+    kept.sort(key=lambda t: (best_in_file[t.path], t.path, t.score, t.uncertain, t.start_line))
+    limit = ci.config.limits.max_matches_per_request
+    targets: list[TestTarget] = []
+    chosen: list[tuple[Framework, tuple[str, str]]] = []
+    for t in kept[:limit]:
+        pack = _test_pack(t.path)
+        if pack is None:
+            continue
+        framework = fw.for_pack(pack, t.path)
+        targets.append(replace(t, framework=framework.name,
+                               command=fw.command(framework, [(t.path, t.symbol)])))
+        chosen.append((framework, (t.path, t.symbol)))
+    files = list(dict.fromkeys(t.path for t in targets))
+    return Plan(tuple(targets), fw.group(chosen), fw.used(), files)
+
+
+def envelope(ci: CodeIntel, cs: ChangeSet, results: list[object], truncated: bool,
+             extra: tuple[tuple[str, object], ...]) -> ToolResult:
+    from dataclasses import replace as dc_replace
+    limit = ci.config.limits.max_matches_per_request
+    cov = ci.coverage()
+    notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
+    cov = dc_replace(cov, limitations=cov.limitations + notes)
+    return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
+                      ci.provenance(), extra)
+
+
+def suggest_tests(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
+                  ) -> ToolResult:
+    cs = collect(ci, targets, diff)
+    radius = walk(ci, cs, depth)
+    p = plan(ci, radius)
+    results: list[object] = [_location(ci, t) for t in p.targets]
+    extra: tuple[tuple[str, object], ...] = (
+        ("change", change_summary(cs)), ("tests", p.targets), ("commands", p.commands),
+        ("frameworks", p.frameworks), ("notes", tuple(radius.notes)))
+    return envelope(ci, cs, results, radius.truncated, extra)
+
+
+def _location(ci: CodeIntel, t: TestTarget) -> CodeLocation:
+    view = ci.view()
+    row = view.conn.execute("SELECT source, stale FROM temp.vfiles WHERE path = ?",
+                            (t.path,)).fetchone()
+    source, stale = (str(row[0]), bool(row[1])) if row else ("text-fallback", False)
+    kind = "test" if t.symbol else "module"
+    symbol = t.symbol or t.path
+    return ci.location(t.path, t.start_line, t.end_line, symbol, kind, source, stale,
+                       t.uncertain, f"{t.reason}: {t.evidence}; run: {t.command}")
+
+
