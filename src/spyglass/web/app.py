@@ -1,0 +1,126 @@
+"""The Starlette application (page + JSON API) and `spyglass web`, bound to 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from spyglass.config import load_config
+from spyglass.errors import BadInput
+from spyglass.query.facade import CodeIntel
+from spyglass.web import api
+from spyglass.web.jobs import HEARTBEAT_SECONDS, Jobs
+from spyglass.web.security import LOOPBACK, Guard, HostCheck
+
+REPO = "/api/v1/code/repos/{repo_id}"
+
+
+async def page(request: Request) -> Response:
+    """The single-page UI (the same page for `/` and `/repos/{repo_id}`)."""
+    return FileResponse(api.static_dir() / "index.html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"no such endpoint: {request.method} {request.url.path}"},
+                        status_code=404)
+
+
+async def not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"{request.method} is not allowed on {request.url.path}"},
+                        status_code=405)
+
+
+def routes() -> list[Route | Mount]:
+    """Every endpoint of the page and the API (docs/web.md lists them)."""
+    get, post = ["GET"], ["POST"]
+    return [
+        Route("/", page, methods=get),
+        Route("/repos/{repo_id}", page, methods=get),
+        Route("/api/v1/code/repos", api.list_repos, methods=get),
+        Route(REPO, api.summary, methods=get),
+        Route(REPO + "/index", api.start_index, methods=post),
+        Route(REPO + "/jobs", api.list_jobs, methods=get),
+        Route(REPO + "/jobs/{job_id}", api.get_job, methods=get),
+        Route(REPO + "/events", api.events, methods=get),
+        Route(REPO + "/symbols", api.symbols, methods=get),
+        Route(REPO + "/references", api.references, methods=get),
+        Route(REPO + "/callers", api.callers, methods=get),
+        Route(REPO + "/structure", api.structure, methods=get),
+        Route(REPO + "/diagnostics", api.diagnostics, methods=get),
+        Route(REPO + "/context", api.context, methods=get),
+        Route(REPO + "/ast-query", api.ast_query, methods=post),
+        Route(REPO + "/blast-radius", api.blast_radius, methods=get),
+        Route(REPO + "/tests", api.suggest_tests, methods=get),
+        Route(REPO + "/explore", api.explore, methods=get),
+        Route("/api/v1/runs/{run_id}/code/graph", api.run_graph, methods=get),
+        Route("/api/v1/runs/{run_id}/code/diff-overlay", api.run_diff_overlay, methods=get),
+        Mount("/static", StaticFiles(directory=api.static_dir()), name="static"),
+    ]
+
+
+def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
+               heartbeat: float = HEARTBEAT_SECONDS) -> Starlette:
+    """One app per repository: one CodeIntel (it has a lock), one job runner."""
+    guard = Guard(host, port, ci.config.admin_token)
+    jobs = Jobs(ci)
+    jobs.check_external()  # remember the current snapshot: later ones are announced
+    app = Starlette(routes=routes(), middleware=[Middleware(HostCheck, guard=guard)],
+                    exception_handlers={404: not_found, 405: not_allowed})
+    app.state.web = api.WebState(ci, jobs, guard, heartbeat)
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    sock.listen(128)
+    return sock
+
+
+def run_web(start: Path, host: str, port: int, config_path: str | None,
+            err: TextIO = sys.stderr) -> int:
+    """`spyglass web`: serve the page and API until interrupted."""
+    import asyncio
+
+    import uvicorn
+
+    ci = CodeIntel(start)
+    if config_path:
+        ci.config = load_config(Path(config_path), repo_root=ci.root)
+    host = host.strip("[]") or "127.0.0.1"
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    app = create_app(ci, host, port)
+    shown = f"[{host}]" if ":" in host else host
+    if host not in LOOPBACK:
+        err.write(f"spyglass: warning: the web server is reachable on {host}; POST requests "
+                  "need a same-origin Origin" + (" and the admin token\n" if
+                                                 ci.config.admin_token else
+                                                 "; set an admin token in the config\n"))
+    err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
+    err.flush()
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    try:
+        asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return 0

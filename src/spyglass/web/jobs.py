@@ -1,0 +1,237 @@
+"""Background index jobs (one at a time) and the event log the server-sent event stream reads."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from spyglass.errors import IndexUnavailable, SpyglassError
+from spyglass.query.facade import CodeIntel
+from spyglass.wire import plain
+
+TERMINAL = frozenset({"completed", "failed", "unavailable"})
+MAX_EVENTS = 2000
+HEARTBEAT_SECONDS = 15.0
+SNAPSHOT_KEYS = ("id", "commit", "ref", "indexed_at", "files", "parsed", "persisted", "reused")
+
+
+def utcnow() -> str:
+    """An ISO-8601 UTC timestamp with second precision."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class Busy(SpyglassError):
+    """An index job is already running; the message names it."""
+
+
+@dataclass
+class Job:
+    """One index run started by this server: its state and coverage counters."""
+
+    id: str
+    ref: str | None
+    state: str = "accepted"
+    phase: str = "enumerate"
+    parsed: int = 0
+    persisted: int = 0
+    total: int = 0
+    started_at: str = field(default_factory=utcnow)
+    finished_at: str | None = None
+    error: str | None = None
+    snapshot: dict[str, Any] | None = None
+    skipped: dict[str, int] = field(default_factory=dict)
+    diagnostics: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The job as an API object (`done` is true in a terminal state)."""
+        return {**asdict(self), "done": self.state in TERMINAL}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of the event log: accepted, progress, completed, failed, unavailable,
+    code_graph_updated."""
+
+    id: int
+    kind: str
+    at: str
+    data: dict[str, Any]
+
+    def sse(self) -> str:
+        """The event in text/event-stream framing."""
+        body = json.dumps({"event_id": self.id, "kind": self.kind, "at": self.at, **self.data})
+        return f"id: {self.id}\nevent: {self.kind}\ndata: {body}\n\n"
+
+
+class Jobs:
+    """Runs index jobs in a background thread and keeps a bounded, numbered event log."""
+
+    def __init__(self, ci: CodeIntel) -> None:
+        self.ci = ci
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self.jobs: dict[str, Job] = {}
+        self.current: Job | None = None
+        self.thread: threading.Thread | None = None
+        self._events: deque[Event] = deque(maxlen=MAX_EVENTS)
+        self._next_event = 1
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+        self._seen: tuple[object, object] | None = None
+
+    # -- jobs ------------------------------------------------------------------------------
+    def start(self, ref: str | None) -> Job:
+        """Accept a new job, or raise Busy while one is running."""
+        with self._lock:
+            running = self.current
+            if running is not None and running.state not in TERMINAL:
+                raise Busy(f"index job {running.id} is already running ({running.state})")
+            job = Job(f"job-{next(self._ids)}", ref)
+            self.jobs[job.id] = job
+            self.current = job
+        self.emit("accepted", {"job": job.as_json()})
+        self.thread = threading.Thread(target=self._run, args=(job,), daemon=True,
+                                       name=f"spyglass-index-{job.id}")
+        self.thread.start()
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self.jobs.get(job_id)
+
+    def snapshot_of(self, job: Job) -> dict[str, Any]:
+        with self._lock:
+            return job.as_json()
+
+    def _progress(self, job: Job, phase: str, done: int, total: int, persisted: int) -> None:
+        with self._lock:
+            job.state, job.phase = "progress", phase
+            job.parsed, job.total, job.persisted = done, total, persisted
+            data = {"job": job.as_json()}
+        self.emit("progress", data)
+
+    def _run(self, job: Job) -> None:
+        try:
+            row = self.ci.index(job.ref, lambda *a: self._progress(job, *a))
+        except IndexUnavailable as exc:
+            self._finish(job, "unavailable", str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - any failure is reported, then retryable
+            self._finish(job, "failed", f"{type(exc).__name__}: {exc}" if str(exc)
+                         else type(exc).__name__)
+            return
+        skipped: dict[str, int] = {}
+        diagnostics = 0
+        try:
+            from spyglass.web.overlay import diagnostics_summary
+            status = plain(self.ci.status().results[0])
+            skipped = {str(k): int(v) for k, v in status.get("skipped_by_reason", [])}
+            diagnostics = int(diagnostics_summary(self.ci)["count"])
+        except SpyglassError:
+            pass
+        done = plain(row) if row is not None else {}
+        snapshot = {k: done.get(k) for k in SNAPSHOT_KEYS}
+        with self._lock:
+            job.state, job.phase, job.finished_at = "completed", "done", utcnow()
+            job.parsed = int(done.get("parsed") or job.parsed)
+            job.persisted = int(done.get("persisted") or job.persisted)
+            job.total = max(job.total, job.parsed)
+            job.skipped, job.diagnostics = skipped, diagnostics
+            job.snapshot = snapshot
+            self._seen = (snapshot["id"], snapshot["indexed_at"])
+            data = {"job": job.as_json()}
+        self.emit("completed", data)
+        self.emit("code_graph_updated", {"job_id": job.id, "source": "web", **job.snapshot})
+
+    def _finish(self, job: Job, state: str, error: str) -> None:
+        with self._lock:
+            job.state, job.error, job.finished_at = state, error, utcnow()
+            data = {"job": job.as_json()}
+        self.emit(state, data)
+
+    # -- snapshots made elsewhere (CLI, another server) ------------------------------------
+    def check_external(self) -> None:
+        """Emit code_graph_updated when a snapshot completed that this server did not build."""
+        try:
+            row = self.ci.last_job()
+        except (SpyglassError, OSError, ValueError):
+            return
+        done = plain(row) if row is not None else {}
+        if done.get("state") != "completed":
+            return
+        key = (done.get("id"), done.get("indexed_at"))
+        with self._lock:
+            seen, self._seen = self._seen, key
+            busy = self.current is not None and self.current.state not in TERMINAL
+        if seen is not None and seen != key and not busy:
+            self.emit("code_graph_updated", {"job_id": None, "source": "external",
+                                             **{k: done.get(k) for k in SNAPSHOT_KEYS}})
+
+    # -- event log -------------------------------------------------------------------------
+    def emit(self, kind: str, data: dict[str, Any]) -> Event:
+        """Append an event and wake every waiting stream (from any thread)."""
+        with self._lock:
+            event = Event(self._next_event, kind, utcnow(), data)
+            self._next_event += 1
+            self._events.append(event)
+            waiters = list(self._waiters)
+        for loop, flag in waiters:
+            try:
+                loop.call_soon_threadsafe(flag.set)
+            except RuntimeError:  # that stream's loop is gone
+                pass
+        return event
+
+    @property
+    def last_event_id(self) -> int:
+        with self._lock:
+            return self._next_event - 1
+
+    def since(self, after: int) -> list[Event]:
+        with self._lock:
+            return [e for e in self._events if e.id > after]
+
+    async def wait(self, after: int, timeout: float) -> list[Event]:
+        """Events after `after`, waiting up to `timeout` seconds for the first one."""
+        entry = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiters.append(entry)
+        try:
+            events = self.since(after)
+            if events:
+                return events
+            try:
+                await asyncio.wait_for(entry[1].wait(), timeout)
+            except TimeoutError:
+                return []
+            return self.since(after)
+        finally:
+            with self._lock:
+                self._waiters.remove(entry)
+
+    async def stream(self, after: int, follow: bool,
+                     heartbeat: float = HEARTBEAT_SECONDS) -> AsyncIterator[str]:
+        """The text/event-stream body: the backlog after `after`, then live events."""
+        yield "retry: 3000\n: connected\n\n"
+        for event in self.since(after):
+            yield event.sse()
+            after = event.id
+        if not follow:
+            return
+        while True:
+            events = await self.wait(after, heartbeat)
+            if not events:
+                await run_in_threadpool(self.check_external)
+                yield ": keep-alive\n\n"
+                continue
+            for event in events:
+                yield event.sse()
+                after = event.id

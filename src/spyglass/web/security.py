@@ -1,0 +1,121 @@
+"""Request guards: Host allowlist (DNS rebinding), Origin and admin token on mutating calls."""
+
+from __future__ import annotations
+
+import hmac
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+WILDCARD = frozenset({"0.0.0.0", "::", ""})
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy",
+     (b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+      b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")),
+)
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """`host[:port]` or `[v6]:port` as (lowercase host without brackets, port or None)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    elif value.count(":") == 1:
+        host, _, port = value.partition(":")
+    else:
+        host, port = value, ""
+    return host, int(port) if port.isdigit() else None
+
+
+class Guard:
+    """Who may talk to the server: names it is reachable by, and the admin token if any."""
+
+    def __init__(self, host: str, port: int | None, token: str | None) -> None:
+        self.port = port
+        self.token = token or None
+        bound = host.strip("[]").lower()
+        # Bound to every interface: any Host name is accepted; Origin must still match Host.
+        self.names: frozenset[str] | None = None if bound in WILDCARD else (
+            LOOPBACK if bound in LOOPBACK else LOOPBACK | {bound})
+
+    def host_ok(self, header: str | None) -> bool:
+        """The Host header names this server (defeats DNS rebinding from a web page)."""
+        if header is None:
+            return False
+        name, port = split_host(header)
+        if self.names is not None and name not in self.names:
+            return False
+        return self.port is None or port is None or port == self.port
+
+    def origin_problem(self, request: Request) -> str | None:
+        """Why a state-changing request must be refused because of where it came from."""
+        origin = request.headers.get("origin")
+        if request.headers.get("sec-fetch-site") == "cross-site":
+            return "cross-site request refused"
+        if origin is None:
+            return None  # not a browser (browsers send Origin on cross-origin POSTs)
+        if origin == "null":
+            return "Origin 'null' is not allowed"
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return f"Origin {origin!r} is not allowed"
+        host, host_port = split_host(request.headers.get("host", ""))
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        own_port = host_port or (443 if request.url.scheme == "https" else 80)
+        name = parts.hostname.lower()
+        same_host = name == host or (name in LOOPBACK and host in LOOPBACK)
+        if not same_host or port != own_port:
+            return f"Origin {origin!r} is not this server ({request.headers.get('host')})"
+        return None
+
+    def token_problem(self, request: Request) -> str | None:
+        """Why the admin token check fails (None when no token is configured or it matches)."""
+        if self.token is None:
+            return None
+        auth = request.headers.get("authorization", "")
+        scheme, _, given = auth.partition(" ")
+        if scheme.lower() != "bearer" or not given:
+            return "admin token required: send 'Authorization: Bearer <token>'"
+        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
+            return "admin token does not match"
+        return None
+
+    def mutation_problem(self, request: Request) -> str | None:
+        """Origin first, then the admin token: the reason for a 403, or None."""
+        return self.origin_problem(request) or self.token_problem(request)
+
+
+class HostCheck:
+    """ASGI middleware: refuse requests whose Host is not this server; add security headers."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        raw = headers.get(b"host")
+        if not self.guard.host_ok(raw.decode("latin-1") if raw is not None else None):
+            from starlette.responses import JSONResponse
+            response = JSONResponse({"error": "Host header is not this server; use "
+                                     "http://127.0.0.1 or http://localhost"}, status_code=403)
+            await response(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                existing = list(message.get("headers") or [])  # type: ignore[call-overload]
+                names = {k.lower() for k, _ in existing}
+                existing += [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message["headers"] = existing
+            await send(message)
+        await self.app(scope, receive, send_with_headers)  # type: ignore[arg-type]
