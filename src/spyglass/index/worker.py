@@ -59,8 +59,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
                      d.name_col, d.parent))
-    refs: list[tuple[object, ...]] = [(r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, t, c)
-            for r, t, c in zip(facts.references, res.targets, res.confidence)]
+    refs: list[tuple[object, ...]] = [r + (t, c) for r, t, c in zip(
+        facts.references, res.targets, res.confidence)]
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]

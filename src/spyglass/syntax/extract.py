@@ -73,13 +73,15 @@ def _segments(intervals: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return starts, owners
 
 
-def _innermost(intervals: list[tuple[int, int]], positions: list[int]) -> list[int]:
+def _innermost(intervals: list[tuple[int, int]] | tuple[list[int], list[int]],
+               positions: list[int]) -> list[int]:
     """For each position, the index of the innermost interval containing it (or -1).
 
-    `intervals` must be sorted by (start, -end) and properly nested."""
+    `intervals` must be sorted by (start, -end) and properly nested, or be the
+    precomputed `_segments` of such intervals."""
     if not intervals:
         return [-1] * len(positions)
-    starts, owners = _segments(intervals)
+    starts, owners = intervals if isinstance(intervals, tuple) else _segments(intervals)
     return [owners[bisect_right(starts, pos) - 1] for pos in positions]
 
 
@@ -242,9 +244,10 @@ class _Extractor:
             if si is not None:
                 scopes[si].owner = d
                 scope_of_def[d] = si
+        segments = _segments(intervals)
         for kind in ("local.definition", "local.self", "local.global"):
             nodes = caps.get(kind, [])
-            where = _innermost(intervals, [n.start_byte for n in nodes])
+            where = _innermost(segments, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
                 name = _text(node)
                 if si < 0:
@@ -257,7 +260,7 @@ class _Extractor:
                     scopes[si].bindings[name] = "self"
                 else:
                     scopes[si].bindings.setdefault(name, "local")
-        self._scope_intervals = intervals
+        self._scope_segments = segments
         return scopes, scope_of_def
 
     # -- imports -----------------------------------------------------------------------
@@ -290,7 +293,7 @@ class _Extractor:
                          reexport="import.reexport" in caps)
             found.append((anchor, imp, name_node.start_byte if name_node is not None else -1))
         found.sort(key=lambda f: f[0].start_byte)
-        where = _innermost(self._scope_intervals, [f[0].start_byte for f in found])
+        where = _innermost(self._scope_segments, [f[0].start_byte for f in found])
         imports: list[Import] = []
         import_at: dict[int, int] = {}
         for (anchor, imp, name_start), si in zip(found, where):
@@ -321,13 +324,15 @@ class _Extractor:
 
     def _bind_definitions(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                           scopes: list[_Scope], scope_of_def: dict[int, int]) -> None:
-        where = _innermost(self._scope_intervals, [s for s, _ in def_nodes])
+        where = _innermost(self._scope_segments, [s for s, _ in def_nodes])
         for d, si in enumerate(where):
             if scope_of_def.get(d) == si and si >= 0:
                 si = scopes[si].parent
             definition = defs[d]
-            if definition.qualname != definition.name and definition.parent < 0:
-                continue  # Go methods bind no plain name
+            parent = definition.parent
+            nested = f"{defs[parent].qualname}.{definition.name}" if parent >= 0 else definition.name
+            if definition.qualname != nested:
+                continue  # placed by @receiver (Go methods, `this.x` fields): no plain name
             target = self._module_bindings() if si < 0 else scopes[si].bindings
             target[definition.name] = f"def:{definition.qualname}"
 
@@ -338,7 +343,8 @@ class _Extractor:
         caps = QueryCursor(self.pack.queries["references"]).captures(self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
-        skip.update(self._name_start(d) for d in defs)
+        line_starts = self._lines()
+        skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
         qual_start = {n.end_byte: n.start_byte for n in caps.get("qualified", ())}
         role_at: dict[int, str] = {}
         end_at: dict[int, int] = {}
@@ -353,15 +359,15 @@ class _Extractor:
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
         keys = sorted(k for k in role_at if k not in skip)
-        scope_idx = _innermost(self._scope_intervals, keys)
+        scope_idx = _innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
         encl = _innermost([rng for _, rng in enclosing_ivs], keys)
         memo: dict[tuple[str, int], str] = {}
+        self_heads: dict[int, str] = {}
         modbind = self._module_bindings()
         self_names = self.pack.self_names
         builtins = self._builtins
-        line_starts = self._lines()
         module_imports = {f"import:{i}" for i, imp in enumerate(imports) if imp.name is None}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
@@ -383,7 +389,9 @@ class _Extractor:
             else:
                 first = qualifier.split(".", 1)[0] if qualifier else name
                 if qualifier and first in self_names:
-                    head = self._self_head(si, scopes, defs)
+                    head = self_heads.get(si, "")
+                    if not head:
+                        head = self_heads[si] = self._self_head(si, scopes, defs)
                 else:
                     head = memo.get((first, si), "")
                     if not head:
