@@ -1,0 +1,289 @@
+"""Compare spyglass's references and callers with stored oracle answers, by (path, line).
+
+Callers are compared for function and method targets only. Site kinds: ``same-file`` (the site is in the target's file), ``alias`` (in another file,
+on a line that names the target under another name or renames it: ``x as y``), ``cross-file``
+(any other site in another file). Two views: ``all`` is the default answer (uncertain
+results included), ``exact`` keeps only results that are not ``uncertain``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from accuracy.corpora import CORPORA, AccuracyCorpus
+from spyglass.query import symbols as sym
+from spyglass.query.facade import CodeIntel
+from spyglass.types import CodeLocation
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
+KINDS = ("same-file", "cross-file", "alias")
+VIEWS = ("all", "exact")
+CALLABLE = frozenset({"func", "method"})
+Site = tuple[str, int]
+
+
+def _fetch_module() -> Any:
+    module = sys.modules.get("fetch_corpus")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("fetch_corpus",
+                                                      REPO / "scripts" / "fetch_corpus.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["fetch_corpus"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def fetch_corpus(name: str) -> Path:
+    """The pinned corpus's directory (fetched and cached like tests/conftest.py does)."""
+    return Path(_fetch_module().fetch(name))
+
+
+@dataclass
+class Score:
+    """True/false positives and false negatives, in total and per site kind."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    by_kind: dict[str, list[int]] = field(default_factory=lambda: {k: [0, 0, 0] for k in KINDS})
+
+    def add(self, kind: str, tp: int = 0, fp: int = 0, fn: int = 0) -> None:
+        self.tp += tp
+        self.fp += fp
+        self.fn += fn
+        row = self.by_kind[kind]
+        row[0] += tp
+        row[1] += fp
+        row[2] += fn
+
+    def merge(self, other: Score) -> None:
+        for kind, (tp, fp, fn) in other.by_kind.items():
+            self.add(kind, tp, fp, fn)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn,
+                "precision": round(self.precision, 4), "recall": round(self.recall, 4),
+                "by_kind": {k: dict(zip(("tp", "fp", "fn"), v)) for k, v in self.by_kind.items()}}
+
+
+@dataclass
+class CorpusResult:
+    """Scores of one corpus: (question, view) → Score, plus categorised misses."""
+
+    name: str
+    language: str
+    oracle: str
+    targets: int
+    scores: dict[tuple[str, str], Score]
+    misses: dict[str, Counter[str]]  # "refs fn" / "refs fp" / "calls fn" / ... → category
+    examples: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
+                "targets": self.targets,
+                "scores": {f"{q}/{v}": s.to_json() for (q, v), s in self.scores.items()},
+                "misses": {k: dict(c.most_common()) for k, c in self.misses.items()}}
+
+
+class _Lines:
+    """Source lines of the corpus, read on demand (for site kinds, never stored)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache: dict[str, list[str]] = {}
+
+    def get(self, path: str, line: int) -> str:
+        if path not in self.cache:
+            try:
+                text = (self.root / path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            self.cache[path] = text.splitlines()
+        lines = self.cache[path]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def site_kind(lines: _Lines, target: dict[str, Any], site: Site) -> str:
+    """same-file, alias or cross-file (see the module docstring)."""
+    if site[0] == target["path"]:
+        return "same-file"
+    text = lines.get(*site)
+    name = re.escape(target["name"])
+    if not re.search(rf"(?<![\w$]){name}(?![\w$])", text) or re.search(
+            rf"(?<![\w$]){name}\s+as\s", text):
+        return "alias"
+    return "cross-file"
+
+
+def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
+              loc: CodeLocation | None, calls: bool) -> str:
+    """Why a site is missed (fn) or extra (fp), from spyglass's own facts at that line."""
+    if miss == "fp":
+        assert loc is not None
+        if not loc.uncertain:
+            return "exact but not in oracle"
+        ev = loc.evidence
+        if "receiver type unknown" in ev:
+            return "name match: receiver type unknown"
+        if "unresolved name" in ev:
+            return "name match: unresolved name"
+        if "candidate definitions" in ev:
+            return "several candidate definitions"
+        return "inferred binding: " + ev.split(":")[0]
+    view = ci.view()
+    rows = sym._refs(view.each(f"SELECT {sym.REF_COLS} {sym.REF_FROM} WHERE f.path = ? AND "
+                               "r.line = ?", site))
+    named = [r for r in rows if r.name == target["name"]]
+    if loc is not None and loc.uncertain:
+        return "returned only as uncertain"
+    if not named:
+        if rows and not any(r.name == target["name"] for r in rows):
+            return "used under another name (alias/assignment)"
+        return "no reference extracted at the site"
+    r = named[0]
+    if calls and all(x.role != "call" for x in named):
+        return f"site not a call for spyglass ({r.role})"
+    if r.target:
+        return "resolved to another target"
+    if r.head in ("local", "expr") and r.qualifier:
+        return f"receiver type unknown ({r.head})"
+    if r.head == "free":
+        return "unbound name"
+    return f"unresolved ({r.head.split(':')[0]})"
+
+
+def _spyglass_sites(result: tuple[object, ...], include: tuple[str, ...]
+                    ) -> dict[Site, CodeLocation]:
+    out: dict[Site, CodeLocation] = {}
+    for item in result:
+        assert isinstance(item, CodeLocation)
+        if include != (".",) and not any(item.path == d or item.path.startswith(d + "/")
+                                         for d in include):
+            continue
+        key = (item.path, item.start_line)
+        prev = out.get(key)
+        if prev is None or (prev.uncertain and not item.uncertain):
+            out[key] = item
+    return out
+
+
+def load_oracle(name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((ORACLE_DIR / f"{name}.json").read_text())
+    return doc
+
+
+def prepare_root(name: str, parent: Path | None = None) -> Path:
+    """A private git copy of the corpus with the corpus's config files (never the cache)."""
+    source = fetch_corpus(name)
+    parent = parent or Path(tempfile.mkdtemp(prefix=f"spyglass-acc-{name}-"))
+    dest = parent / source.name
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".git", ".spyglass"),
+                    symlinks=True)
+    for rel, text in CORPORA[name].config:
+        (dest / rel).write_text(text)
+    _fetch_module().make_git_repo(dest)
+    return dest
+
+
+def measure(name: str, root: Path | None = None) -> CorpusResult:
+    """Score spyglass on one corpus against its stored oracle answers."""
+    corpus: AccuracyCorpus = CORPORA[name]
+    doc = load_oracle(name)
+    owned = root is None
+    root = root or prepare_root(name)
+    try:
+        ci = CodeIntel(root)
+        ci.index()
+        return _score(ci, corpus, doc, _Lines(root))
+    finally:
+        if owned:
+            shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _Lines
+           ) -> CorpusResult:
+    scores = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
+    misses: dict[str, Counter[str]] = {}
+    examples: list[str] = []
+    for t in doc["targets"]:
+        where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
+        answers = {"refs": ci.references(**where).results,
+                   "calls": ci.callers(**where).results if t["kind"] in CALLABLE else ()}
+        for q in ("refs", "calls"):
+            if q == "calls" and t["kind"] not in CALLABLE:
+                continue  # servers disagree on what calling a class or type means
+            oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
+            got = _spyglass_sites(answers[q], corpus.include)
+            for view in VIEWS:
+                mine = {s for s, loc in got.items() if view == "all" or not loc.uncertain}
+                score = scores[(q, view)]
+                for s in oracle | mine:
+                    kind = site_kind(lines, t, s)
+                    hit_o, hit_m = s in oracle, s in mine
+                    score.add(kind, tp=int(hit_o and hit_m), fp=int(hit_m and not hit_o),
+                              fn=int(hit_o and not hit_m))
+                    if hit_o == hit_m:
+                        continue
+                    miss = "fn" if hit_o else "fp"
+                    cat = _category(ci, t, s, miss, got.get(s), q == "calls")
+                    misses.setdefault(f"{q}/{view} {miss}", Counter())[cat] += 1
+                    if view == "all":
+                        examples.append(f"{q} {miss} [{cat}] {t['name']} "
+                                        f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
+    return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
+                        scores, misses, examples)
+
+
+def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
+    """Scores summed per language (micro-averaged over sites)."""
+    out: dict[str, dict[tuple[str, str], Score]] = {}
+    for r in results:
+        lang = out.setdefault(r.language, {k: Score() for k in r.scores})
+        for k, s in r.scores.items():
+            lang[k].merge(s)
+    return out
+
+
+def render(results: list[CorpusResult], details: bool = False) -> str:
+    """A plain-text report: per corpus, per language, per site kind, miss categories."""
+    out: list[str] = []
+    head = f"{'corpus':<16}{'question':<8}{'view':<7}{'sites':>6}{'P':>8}{'R':>8}" + "".join(
+        f"{k + ' R':>14}" for k in KINDS)
+    out.append(head)
+    rows = [(r.name, r.scores) for r in results] + [
+        (f"[{lang}]", s) for lang, s in by_language(results).items()]
+    for name, scores in rows:
+        for (q, v), s in scores.items():
+            kinds = "".join(
+                f"{(tp / (tp + fn) if tp + fn else 1.0):>9.3f}({tp + fn:>3})"
+                for tp, _, fn in s.by_kind.values())
+            out.append(f"{name:<16}{q:<8}{v:<7}{s.tp + s.fn:>6}{s.precision:>8.3f}"
+                       f"{s.recall:>8.3f}{kinds}")
+    for r in results:
+        out.append(f"\n{r.name} ({r.oracle}, {r.targets} targets): misses by category")
+        for key, counter in sorted(r.misses.items()):
+            if "/all" not in key:
+                continue
+            out.append(f"  {key}: " + "; ".join(f"{c} {n}" for c, n in counter.most_common()))
+        if details:
+            out.extend("    " + e for e in r.examples)
+    return "\n".join(out)

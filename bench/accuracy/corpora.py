@@ -1,0 +1,49 @@
+"""The accuracy corpora: language, which folders are sampled, which the oracle analyses."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AccuracyCorpus:
+    """One corpus of the accuracy benchmark (fetched by scripts/fetch_corpus.py)."""
+
+    name: str
+    language: str
+    source_dirs: tuple[str, ...]  # sampled for targets
+    include: tuple[str, ...]  # analysed by the oracle (and searched for sites)
+    n: int = 80
+    go_import_path: str = ""  # Go: where the tree sits under GOPATH/src
+    config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
+
+
+def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return (("pyrightconfig.json", json.dumps({"include": list(include),
+                                                "typeCheckingMode": "standard"})),)
+
+
+TRPC_TSCONFIG = json.dumps({
+    "compilerOptions": {
+        "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": True,
+        "noEmit": True, "skipLibCheck": True, "baseUrl": ".",
+        "paths": {"@trpc/server": ["./src/@trpc/server/index.ts"],
+                  "@trpc/server/http": ["./src/@trpc/server/http.ts"],
+                  "@trpc/server/*": ["./src/*"]}},
+    "include": ["src/**/*"]}, indent=1)
+
+
+CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
+    AccuracyCorpus("flask", "python", ("src",), ("src", "tests"),
+                   config=_pyright(("src", "tests"))),
+    AccuracyCorpus("requests", "python", ("src",), ("src", "tests"),
+                   config=_pyright(("src", "tests"))),
+    AccuracyCorpus("httpx", "python", ("httpx",), ("httpx", "tests"),
+                   config=_pyright(("httpx", "tests"))),
+    AccuracyCorpus("cobra", "go", (".",), (".",), go_import_path="github.com/spf13/cobra"),
+    AccuracyCorpus("client_golang", "go", ("prometheus",), (".",),
+                   go_import_path="github.com/prometheus/client_golang"),
+    AccuracyCorpus("trpc", "typescript", ("src",), ("src",),
+                   config=(("tsconfig.json", TRPC_TSCONFIG),)),
+)}

@@ -1,0 +1,115 @@
+"""Ask an oracle language server for references and incoming calls of sampled targets."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from accuracy.corpora import AccuracyCorpus
+from accuracy.lsp import LspClient, LspError
+from accuracy.sample import SEED, Target
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = Path.home() / ".cache" / "spyglass" / "tools"
+WORK = Path.home() / ".cache" / "spyglass" / "accuracy"
+MAX_ASKS = 6
+
+
+def _version(cmd: list[str]) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.strip().splitlines()[0] if out.strip() else "unknown"
+
+
+def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict[str, str], str]:
+    """A private copy of the corpus with the oracle's config: (root, command, env, version)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    env: dict[str, str] = {}
+    if corpus.language == "go":
+        gopath = WORK / f"gopath-{corpus.name}"
+        root = gopath / "src" / corpus.go_import_path
+        env = {"GO111MODULE": "off", "GOPATH": f"{gopath}:/usr/share/gocode", "GOPROXY": "off"}
+    else:
+        root = WORK / corpus.name
+    _copy(source, root)
+    for rel, text in corpus.config:
+        (root / rel).write_text(text)
+    if corpus.language == "python":
+        exe = Path(sys.executable).parent
+        return (root, [str(exe / "basedpyright-langserver"), "--stdio"], env,
+                _version([str(exe / "basedpyright"), "--version"]))
+    if corpus.language == "go":
+        return root, ["gopls"], env, _version(["gopls", "version"])
+    tsc = TOOLS / "node_modules" / ".bin" / "tsc"
+    return root, [str(tsc), "--lsp", "--stdio"], env, "typescript " + _version([str(tsc), "-v"])
+
+
+def _copy(source: Path, dest: Path) -> None:
+    if dest.exists():
+        return
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".git", ".spyglass"))
+
+
+def _stable(ask: Any, *args: Any) -> Any:
+    """Re-ask until two consecutive answers agree (first answers may be incomplete)."""
+    last = ask(*args)
+    for _ in range(MAX_ASKS):
+        time.sleep(0.2)
+        again = ask(*args)
+        if again == last:
+            return again
+        last = again
+    return last
+
+
+def _start(cmd: list[str], root: Path, env: dict[str, str]) -> LspClient:
+    client = LspClient(cmd, root, env)
+    client.initialize()
+    client.wait_idle(quiet=2.0, limit=180)
+    return client
+
+
+def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
+               log: Any = print) -> dict[str, Any]:
+    """Run the oracle over the targets and return the oracle document (JSON-able).
+
+    A target the oracle cannot answer (a file outside its build, a server crash) is dropped
+    and listed under ``dropped``; a crashed server is restarted."""
+    root, cmd, env, version = prepare(corpus, source)
+    client = _start(cmd, root, env)
+    rows: list[dict[str, Any]] = []
+    dropped: list[str] = []
+    try:
+        for i, t in enumerate(targets):
+            path = root / t.path
+            try:
+                client.open(path)
+                refs = _stable(client.references, path, t.line - 1, t.col)
+                calls = _stable(client.incoming_calls, path, t.line - 1, t.col)
+            except (LspError, OSError) as exc:
+                log(f"  {t.path}:{t.line} {t.name}: dropped, oracle error {exc}")
+                dropped.append(f"{t.path}:{t.line} {t.name}")
+                if client.proc.poll() is not None or isinstance(exc, OSError):
+                    client.close()
+                    client = _start(cmd, root, env)
+                continue
+            rows.append({"path": t.path, "line": t.line, "col": t.col, "name": t.name,
+                         "kind": t.kind, "group": t.group,
+                         "refs": [list(r) for r in refs],
+                         "calls": [[p, ln, c] for p, ln, c, _ in calls]})
+            log(f"  [{i + 1}/{len(targets)}] {t.path}:{t.line} {t.name}: "
+                f"{len(refs)} refs, {len(calls)} calls")
+    finally:
+        client.close()
+    return {"corpus": corpus.name, "language": corpus.language, "oracle": version,
+            "date": dt.date.today().isoformat(), "sample_rule": f"bench/accuracy/sample.py v1 "
+            f"seed {SEED}", "dropped": dropped, "targets": rows}

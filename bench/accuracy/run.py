@@ -1,0 +1,94 @@
+"""Accuracy benchmark CLI: `oracle` refreshes stored oracle answers, `report` measures spyglass.
+
+    python bench/accuracy/run.py oracle flask            # needs the oracle installed
+    python bench/accuracy/run.py report flask requests   # offline: stored answers only
+    python bench/accuracy/run.py floors                  # record current scores as CI floors
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from accuracy.compare import ORACLE_DIR, fetch_corpus, measure, render  # noqa: E402
+from accuracy.corpora import CORPORA  # noqa: E402
+
+
+def dump_oracle(doc: dict[str, object]) -> str:
+    """Compact, diff-friendly JSON: the header indented, one line per target."""
+    targets = doc["targets"]
+    assert isinstance(targets, list)
+    head = json.dumps({k: v for k, v in doc.items() if k != "targets"}, indent=1)
+    rows = ",\n".join("  " + json.dumps(t, separators=(",", ":")) for t in targets)
+    return head[:-2] + ',\n "targets": [\n' + rows + "\n ]\n}\n"
+
+
+def cmd_oracle(names: list[str]) -> int:
+    from accuracy.oracle import ask_oracle
+    from accuracy.sample import sample
+
+    for name in names:
+        corpus = CORPORA[name]
+        source = fetch_corpus(name)
+        targets = sample(name, source, corpus.source_dirs, corpus.n)
+        print(f"{name}: {len(targets)} targets", flush=True)
+        doc = ask_oracle(corpus, source, targets, log=lambda m: print(m, flush=True))
+        ORACLE_DIR.mkdir(parents=True, exist_ok=True)
+        out = ORACLE_DIR / f"{name}.json"
+        out.write_text(dump_oracle(doc))
+        print(f"wrote {out}")
+    return 0
+
+
+def cmd_report(names: list[str], as_json: bool, details: bool) -> int:
+    results = [measure(name) for name in names]
+    if as_json:
+        print(json.dumps([r.to_json() for r in results], indent=1))
+    else:
+        print(render(results, details=details))
+    return 0
+
+
+def cmd_floors(names: list[str]) -> int:
+    """Record the current scores, rounded down to two places, as the CI floors."""
+    path = ORACLE_DIR / "floors.json"
+    floors = json.loads(path.read_text()) if path.exists() else {}
+    for result in (measure(name) for name in names):
+        floors[result.name] = {
+            f"{q}/{v}": {"precision": math.floor(s.precision * 100) / 100,
+                         "recall": math.floor(s.recall * 100) / 100}
+            for (q, v), s in result.scores.items()}
+        print(result.name, floors[result.name])
+    path.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_oracle = sub.add_parser("oracle", help="ask the oracle; write tests/accuracy/oracle/*.json")
+    p_oracle.add_argument("names", nargs="+", choices=sorted(CORPORA))
+    p_report = sub.add_parser("report", help="compare spyglass with the stored oracle answers")
+    p_report.add_argument("names", nargs="*", default=None)
+    p_report.add_argument("--json", action="store_true")
+    p_report.add_argument("--details", action="store_true", help="list every miss")
+    p_floors = sub.add_parser("floors", help="record current scores as CI floors")
+    p_floors.add_argument("names", nargs="*", default=None)
+    args = parser.parse_args(argv)
+    if args.cmd == "oracle":
+        return cmd_oracle(args.names)
+    names = args.names or sorted(p.stem for p in ORACLE_DIR.glob("*.json")
+                                 if p.stem in CORPORA)
+    if args.cmd == "floors":
+        return cmd_floors(names)
+    return cmd_report(names, args.json, args.details)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

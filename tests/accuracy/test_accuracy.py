@@ -1,0 +1,37 @@
+"""Accuracy regression: spyglass's references and callers against stored oracle answers.
+
+The oracle answers (tests/accuracy/oracle/<corpus>.json) were produced by language servers
+with `python bench/accuracy/run.py oracle <corpus>`; this test runs no oracle. It fails when
+precision or recall falls below the floor recorded in tests/accuracy/oracle/floors.json.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from accuracy.compare import ORACLE_DIR, measure, prepare_root  # noqa: E402
+
+FLOORS: dict[str, dict[str, dict[str, float]]] = json.loads(
+    (ORACLE_DIR / "floors.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_accuracy_floor(name: str, tmp_path: Path) -> None:
+    root = prepare_root(name, tmp_path)  # fetched like the `corpus` fixture, then copied
+    result = measure(name, root=root)
+    scores = {f"{q}/{v}": s for (q, v), s in result.scores.items()}
+    failures = []
+    for key, floor in FLOORS[name].items():
+        score = scores[key]
+        for metric in ("precision", "recall"):
+            got = getattr(score, metric)
+            if got < floor[metric]:
+                failures.append(f"{key} {metric} {got:.3f} < floor {floor[metric]:.3f}")
+    assert not failures, f"{name}: " + "; ".join(failures)
