@@ -1,0 +1,151 @@
+"""The server's hold on one repository: the CodeIntel facade, run off the event loop."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
+
+from spyglass.errors import IndexUnavailable, LimitExceeded, OutsideRoot, SpyglassError
+from spyglass.mcp.render import render
+
+if TYPE_CHECKING:
+    from spyglass.config import Config
+    from spyglass.query.facade import CodeIntel
+    from spyglass.types import ToolResult
+
+T = TypeVar("T")
+PROGRESS_INTERVAL = 0.2
+
+
+class IndexCancelled(SpyglassError):
+    """The client cancelled the call that was building the index."""
+
+
+def tool_error(exc: BaseException) -> ToolError:
+    """A domain error as a message telling the model what to change."""
+    text = str(exc)
+    if isinstance(exc, OutsideRoot):
+        text += "; pass a path inside the repository, relative to its root (e.g. 'src/app.py')"
+    elif isinstance(exc, LimitExceeded):
+        text += "; narrow the request (fewer paths, a sub-folder, a kind) and call again"
+    elif isinstance(exc, IndexUnavailable):
+        text += "; call code_status with index=true (or run `spyglass index`) to build the index"
+    elif isinstance(exc, OSError):
+        text = f"cannot read {Path(exc.filename).name if exc.filename else 'file'}: " \
+               f"{exc.strerror or exc}"
+    return ToolError(text)
+
+
+def call_flexible(method: Callable[..., T], lead: str, **kwargs: Any) -> T:
+    """Call a facade method with the keyword arguments it accepts (None means "default").
+
+    The leading argument (`targets`, `query`) goes positionally when the method names it
+    differently, so the tool keeps working while the facade's signature settles."""
+    params = inspect.signature(method).parameters
+    var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    given = {k: v for k, v in kwargs.items() if v is not None}
+    call = {k: v for k, v in given.items() if k in params or var_kw}
+    args: list[Any] = []
+    if lead not in call and lead in given:
+        first = next(iter(params.values()), None)
+        if first is not None and first.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            args.append(given[lead])
+    return method(*args, **call)
+
+
+class Backend:
+    """One repository: discovery at start-up, a lazily opened facade, tool-call plumbing."""
+
+    def __init__(self, intel: CodeIntel) -> None:
+        self.intel = intel
+        self.start = intel.start
+        self.root = intel.root
+        self._index_lock = anyio.Lock()
+        self.offered: list[str] = []
+
+    @property
+    def config(self) -> Config:
+        return self.intel.config
+
+    @property
+    def start_rel(self) -> str:
+        """The start directory relative to the root: the default `path` of scoped tools."""
+        try:
+            rel = self.start.relative_to(self.root).as_posix()
+        except ValueError:
+            return ""
+        return "" if rel == "." else rel
+
+    def scope(self, path: str | None) -> str | None:
+        """A scope argument, defaulting to the start directory (None = the whole root)."""
+        if path:
+            return path
+        return self.start_rel or None
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """Run a blocking facade call on a worker thread; domain errors become ToolErrors.
+
+        A cancelled call returns at once; the worker finishes its (read-only) query alone."""
+        try:
+            return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+        except (SpyglassError, OSError) as exc:
+            raise tool_error(exc) from exc
+
+    async def answer(self, tool: str, fn: Callable[[], ToolResult | dict[str, Any]]
+                     ) -> CallToolResult:
+        """The tool call as structuredContent (SPEC §2's envelope) plus compact text."""
+        result = await self.run(fn)
+        payload = result if isinstance(result, dict) else to_json(result)
+        return CallToolResult(content=[TextContent(type="text", text=render(payload, tool))],
+                              structured_content=payload)
+
+    async def build_index(self, ctx: Context) -> None:
+        """Build or update the snapshot, reporting progress; cancelling the call stops it."""
+        state: dict[str, int] = {"done": 0, "total": 0, "persisted": 0}
+        cancel = threading.Event()
+
+        def progress(phase: str, done: int, total: int, persisted: int) -> None:
+            if cancel.is_set():
+                raise IndexCancelled("indexing cancelled by the client")
+            state.update(done=done, total=total, persisted=persisted)
+
+        async def pump() -> None:
+            last: tuple[int, int, int] | None = None
+            while True:
+                now = (state["done"], state["total"], state["persisted"])
+                if now != last:
+                    last = now
+                    await ctx.report_progress(now[0], now[1] or None,
+                                              f"indexing: parsed {now[0]} of {now[1]} files, "
+                                              f"{now[2]} persisted")
+                await anyio.sleep(PROGRESS_INTERVAL)
+
+        async with self._index_lock:
+            await ctx.report_progress(0, None, f"indexing {self.root}")
+            try:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(pump)
+                    try:
+                        await self.run(functools.partial(self.intel.index, None, progress))
+                    finally:
+                        tg.cancel_scope.cancel()
+            except anyio.get_cancelled_exc_class():
+                cancel.set()
+                raise
+            await ctx.report_progress(state["total"], state["total"] or None, "index complete")
+
+
+def to_json(result: ToolResult) -> dict[str, Any]:
+    from spyglass.wire import result_json
+    return result_json(result)

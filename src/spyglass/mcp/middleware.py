@@ -1,0 +1,87 @@
+"""Server middleware: refuse tools that are not offered, and write the session log."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping
+from typing import IO, Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+
+class RefuseUnoffered:
+    """A call to a tool this server does not offer gets an isError result saying why
+    (denied by policy, left out by SPYGLASS_MCP_TOOLS, no index) instead of "unknown tool"."""
+
+    def __init__(self, reasons: Mapping[str, str]) -> None:
+        self.reasons = dict(reasons)
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                       ) -> HandlerResult:
+        if ctx.method == "tools/call" and ctx.request_id is not None:
+            name = (ctx.params or {}).get("name")
+            if isinstance(name, str) and name in self.reasons:
+                return CallToolResult(is_error=True, content=[TextContent(
+                    type="text", text=f"{name} is not available here: {self.reasons[name]}")])
+        return await call_next(ctx)
+
+
+def _size(result: HandlerResult) -> int:
+    if result is None:
+        return 0
+    if isinstance(result, BaseModel):
+        return len(result.model_dump_json(by_alias=True, exclude_none=True))
+    return len(json.dumps(result, default=str))
+
+
+def _error_text(result: HandlerResult) -> str | None:
+    if isinstance(result, CallToolResult) and result.is_error:
+        return " ".join(c.text for c in result.content if isinstance(c, TextContent))
+    if isinstance(result, dict) and result.get("isError"):
+        return " ".join(str(c.get("text", "")) for c in result.get("content", [])
+                        if isinstance(c, dict))
+    return None
+
+
+class SessionLog:
+    """One JSON line per request: time, method, tool, arguments, duration, result size, error."""
+
+    def __init__(self, path: str) -> None:
+        self.out: IO[str] = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+
+    def close(self) -> None:
+        self.out.close()
+
+    def write(self, record: dict[str, Any]) -> None:
+        try:
+            self.out.write(json.dumps(record, default=str, ensure_ascii=False) + "\n")
+        except OSError as exc:  # a full disk must not take the server down
+            sys.stderr.write(f"spyglass: session log: {exc}\n")
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                       ) -> HandlerResult:
+        if ctx.request_id is None:  # notifications are not requests
+            return await call_next(ctx)
+        params = ctx.params or {}
+        record: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            "method": ctx.method,
+            "tool": params.get("name") if ctx.method == "tools/call" else None,
+            "arguments": params.get("arguments") if ctx.method == "tools/call" else None,
+        }
+        began = time.perf_counter()
+        try:
+            result = await call_next(ctx)
+        except BaseException as exc:
+            record.update(duration_ms=round((time.perf_counter() - began) * 1000, 2),
+                          result_size=0, error=str(exc) or type(exc).__name__)
+            self.write(record)
+            raise
+        record.update(duration_ms=round((time.perf_counter() - began) * 1000, 2),
+                      result_size=_size(result), error=_error_text(result))
+        self.write(record)
+        return result

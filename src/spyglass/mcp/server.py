@@ -1,0 +1,200 @@
+"""`spyglass serve`: discovery, tool selection and the stdio / streamable-HTTP transports."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from spyglass.config import ALL_TOOLS
+from spyglass.errors import BadInput
+from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from spyglass.mcp.backend import Backend
+    from spyglass.mcp.middleware import SessionLog
+
+NAME = "spyglass"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+INSTRUCTIONS = """\
+spyglass answers structural questions about this repository from a tree-sitter code graph; \
+every result carries path:line, its source (cached-index or live text-fallback) and flags \
+uncertain or stale answers with evidence. For a non-trivial edit:
+1. locate: code_find_symbol (or code_explore when unsure of the name);
+2. impact: code_references / code_callers / code_blast_radius;
+3. read the live spans with code_context before editing; never edit from index results alone;
+4. edit;
+5. verify: code_suggest_tests, run those tests, code_diagnostics for syntax.
+Paths are relative to the repository root; lines and columns are 1-based. When a tool \
+reports an unsupported language, no results or no index, fall back to search and reading \
+files. code_status shows freshness and can build the index (index=true)."""
+
+
+@dataclass
+class Built:
+    """A configured server and what it offers."""
+
+    server: MCPServer[Any]
+    offered: list[str]
+    refused: dict[str, str] = field(default_factory=dict)
+    backend: Backend | None = None
+    log: SessionLog | None = None
+
+
+def _reasons(flt: ToolFilter, available: list[str], host: tuple[str, ...],
+             narrowed: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name in ALL_TOOLS:
+        if name not in host:
+            out[name] = "not approved by the host config ([codeintel] capabilities)"
+        elif name not in narrowed:
+            out[name] = "denied by repository policy (spyglass.toml [policy] capabilities)"
+        elif name not in flt.selected:
+            out[name] = f"not selected by SPYGLASS_MCP_TOOLS={flt.raw!r}"
+        elif name not in available:
+            out[name] = "not implemented by this spyglass build yet"
+    return out
+
+
+def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
+                 require_index: bool = False, config_path: str | None = None,
+                 http: bool = False, session_log: str | None = None,
+                 stderr: TextIO | None = None) -> Built:
+    """Discover the index from `start`, pick the tools and register them on an MCPServer."""
+    from mcp.server.mcpserver import MCPServer
+
+    from spyglass.config import load_config
+    from spyglass.index.store import find_store
+    from spyglass.mcp.middleware import RefuseUnoffered, SessionLog
+
+    err = stderr or sys.stderr
+    flt = resolve_tool_filter(os.environ if environ is None else environ)
+    start = start.resolve()
+    backend: Backend | None = None
+    offered: list[str] = []
+    refused: dict[str, str]
+    tools: list[Any] = []
+    host_config = load_config(Path(config_path) if config_path else None)
+    if require_index and find_store(start) is None:
+        err.write(f"spyglass: no .spyglass index at or above {start}; --require-index: serving "
+                  "no tools (run `spyglass index` in the repository)\n")
+        refused = dict.fromkeys(ALL_TOOLS, "no index: the server runs with --require-index and "
+                                "found no .spyglass/ (run `spyglass index`)")
+    elif not host_config.enabled:
+        err.write("spyglass: [codeintel] enabled = false in the host config: serving no tools\n")
+        refused = dict.fromkeys(ALL_TOOLS, "code intelligence is disabled in the host config")
+    else:
+        from spyglass.mcp.backend import Backend
+        from spyglass.mcp.tools import available, build_tools
+        from spyglass.query.facade import CodeIntel
+
+        intel = CodeIntel(start)
+        if config_path:
+            intel.config = load_config(Path(config_path), repo_root=intel.root)
+        backend = Backend(intel)
+        can = available(ALL_TOOLS)
+        caps = intel.config.capabilities
+        offered = [t for t in flt.selected if t in can and t in caps]
+        refused = _reasons(flt, can, host_config.capabilities, caps)
+        backend.offered = offered
+        tools = build_tools(backend, offered,
+                            admin_token=intel.config.admin_token if http else None)
+        if backend.intel.has_index is False:
+            err.write(f"spyglass: no index for {intel.root}: answering from live parsing; "
+                      "code_status index=true or `spyglass index` builds one\n")
+    warn_tool_filter(err, flt, offered)
+    server: MCPServer[Any] = MCPServer(NAME, instructions=INSTRUCTIONS, version=_version(),
+                                       tools=tools, log_level="WARNING")
+    log = SessionLog(session_log) if session_log else None
+    if log is not None:
+        server.middleware.append(log)
+    server.middleware.append(RefuseUnoffered(refused))
+    return Built(server, offered, refused, backend, log)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("spyglass")
+    except PackageNotFoundError:
+        return "0"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """HOST:PORT, [V6]:PORT, :PORT or PORT (host defaults to 127.0.0.1)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or int(port) > 65535:
+        raise BadInput(f"--http wants HOST:PORT, got {text!r}")
+    return host, int(port)
+
+
+def security_settings(host: str, port: int) -> Any:
+    """Host and Origin allowlists for DNS-rebinding protection: the bound address only."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    names = list(LOOPBACK) if host in LOOPBACK else [host]
+    hosts = [f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in names]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+        allowed_origins=[f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts])
+
+
+def serve_http(built: Built, address: str, err: TextIO) -> None:
+    import asyncio
+
+    import uvicorn
+
+    host, port = parse_address(address)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise BadInput(f"--http {address}: cannot bind: {exc.strerror}") from exc
+    sock.listen(128)
+    port = sock.getsockname()[1]
+    if host not in LOOPBACK:
+        err.write(f"spyglass: warning: MCP over HTTP is exposed on {host}; only Host/Origin "
+                  f"{host}:{port} are accepted\n")
+    app = built.server.streamable_http_app(transport_security=security_settings(host, port),
+                                           host=host)
+    shown = f"[{host}]" if ":" in host else host
+    err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
+    err.flush()
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+
+def serve(start: Path, http: str | None = None, require_index: bool = False,
+          session_log: str | None = None, config_path: str | None = None) -> int:
+    """Run the MCP server until the client goes away (stdio) or it is interrupted (HTTP)."""
+    import logging
+
+    err = sys.stderr
+    logging.basicConfig(level=logging.WARNING, stream=err,
+                        format="spyglass: %(levelname)s %(name)s: %(message)s")
+    built = build_server(start, require_index=require_index, config_path=config_path,
+                         http=http is not None, session_log=session_log, stderr=err)
+    try:
+        if http is not None:
+            serve_http(built, http, err)
+        else:
+            import anyio
+            anyio.run(built.server.run_stdio_async)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if built.log is not None:
+            built.log.close()
+    return 0

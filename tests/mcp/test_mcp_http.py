@@ -1,0 +1,78 @@
+"""Streamable HTTP: the same tools over `serve --http`, Origin and Host checks, strict mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx2 as httpx
+import jsonschema
+import pytest
+from conftest import payload, stdio
+from mcp import Client
+
+from spyglass.config import ALL_TOOLS
+from spyglass.mcp.server import parse_address
+from spyglass.mcp.tools import available
+
+pytestmark = pytest.mark.anyio
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "0"}}}
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_tools_over_http(http_server: tuple[str, Path], mode: str) -> None:
+    url, _ = http_server
+    async with Client(url, mode=mode) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert list(tools) == available(ALL_TOOLS)
+        result = await client.call_tool("code_references", {"name": "helper"})
+        body = payload(result)
+        jsonschema.validate(body, tools["code_references"].output_schema)
+        assert ("pkg/main.py", 5) in {(r["path"], r["start_line"]) for r in body["results"]}
+        bad = await client.call_tool("code_context", {"spans": [{"path": "../../etc/passwd",
+                                                                  "start_line": 1}]})
+        assert bad.is_error and "outside the repository root" in bad.content[0].text
+
+
+async def test_bad_origin_is_forbidden(http_server: tuple[str, Path]) -> None:
+    url, _ = http_server
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    async with httpx.AsyncClient() as http:
+        evil = await http.post(url, json=INIT, headers={**HEADERS, "Origin": "http://evil.example"})
+        assert evil.status_code == 403
+        sneaky = await http.post(url, json=INIT,
+                                 headers={**HEADERS, "Origin": f"http://localhost:{port}.evil"})
+        assert sneaky.status_code == 403
+        rebound = await http.post(url, json=INIT,
+                                  headers={**HEADERS, "Host": f"evil.example:{port}"})
+        assert rebound.status_code == 421
+        own = await http.post(url, json=INIT,
+                              headers={**HEADERS, "Origin": f"http://127.0.0.1:{port}"})
+        assert own.status_code == 200
+
+
+def test_address_parsing() -> None:
+    assert parse_address("127.0.0.1:8000") == ("127.0.0.1", 8000)
+    assert parse_address(":9000") == ("127.0.0.1", 9000)
+    assert parse_address("9000") == ("127.0.0.1", 9000)
+    assert parse_address("[::1]:7000") == ("::1", 7000)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_require_index_without_index_serves_zero_tools(fresh_repo: Path,
+                                                             tmp_path: Path, mode: str) -> None:
+    err = tmp_path / "stderr.txt"
+    async with stdio(fresh_repo, "--require-index", mode=mode, stderr=err) as client:
+        assert client.server_info is not None and client.server_info.name == "spyglass"
+        assert (await client.list_tools()).tools == []
+        result = await client.call_tool("code_status", {})
+        assert result.is_error and "--require-index" in result.content[0].text
+    assert "--require-index: serving no tools" in err.read_text()
+
+
+async def test_require_index_with_index_serves_everything(indexed_repo: Path) -> None:
+    async with stdio(indexed_repo, "--require-index") as client:
+        assert [t.name for t in (await client.list_tools()).tools] == available(ALL_TOOLS)
