@@ -95,6 +95,12 @@ class Web:
 
 
 @pytest.fixture
+def demo_repo(make_repo: Callable[..., Path]) -> Path:
+    """The demo repository, committed, not indexed."""
+    return make_repo(FILES)
+
+
+@pytest.fixture
 def make_web(make_repo: Callable[..., Path]) -> Iterator[Callable[..., Web]]:
     """Build the demo repository and serve it; `admin_token=` configures a token."""
     clients: list[TestClient] = []

@@ -17,7 +17,8 @@ from starlette.staticfiles import StaticFiles
 from spyglass.config import load_config
 from spyglass.errors import BadInput
 from spyglass.query.facade import CodeIntel
-from spyglass.web import api
+from spyglass.web import api, tools
+from spyglass.web.http import WebState
 from spyglass.web.jobs import HEARTBEAT_SECONDS, Jobs
 from spyglass.web.security import LOOPBACK, Guard, HostCheck
 
@@ -52,16 +53,16 @@ def routes() -> list[Route | Mount]:
         Route(REPO + "/jobs", api.list_jobs, methods=get),
         Route(REPO + "/jobs/{job_id}", api.get_job, methods=get),
         Route(REPO + "/events", api.events, methods=get),
-        Route(REPO + "/symbols", api.symbols, methods=get),
-        Route(REPO + "/references", api.references, methods=get),
-        Route(REPO + "/callers", api.callers, methods=get),
-        Route(REPO + "/structure", api.structure, methods=get),
-        Route(REPO + "/diagnostics", api.diagnostics, methods=get),
-        Route(REPO + "/context", api.context, methods=get),
-        Route(REPO + "/ast-query", api.ast_query, methods=post),
-        Route(REPO + "/blast-radius", api.blast_radius, methods=get),
-        Route(REPO + "/tests", api.suggest_tests, methods=get),
-        Route(REPO + "/explore", api.explore, methods=get),
+        Route(REPO + "/symbols", tools.symbols, methods=get),
+        Route(REPO + "/references", tools.references, methods=get),
+        Route(REPO + "/callers", tools.callers, methods=get),
+        Route(REPO + "/structure", tools.structure, methods=get),
+        Route(REPO + "/diagnostics", tools.diagnostics, methods=get),
+        Route(REPO + "/context", tools.context, methods=get),
+        Route(REPO + "/ast-query", tools.ast_query, methods=post),
+        Route(REPO + "/blast-radius", tools.blast_radius, methods=get),
+        Route(REPO + "/tests", tools.suggest_tests, methods=get),
+        Route(REPO + "/explore", tools.explore, methods=get),
         Route("/api/v1/runs/{run_id}/code/graph", api.run_graph, methods=get),
         Route("/api/v1/runs/{run_id}/code/diff-overlay", api.run_diff_overlay, methods=get),
         Mount("/static", StaticFiles(directory=api.static_dir()), name="static"),
@@ -76,7 +77,7 @@ def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
     jobs.check_external()  # remember the current snapshot: later ones are announced
     app = Starlette(routes=routes(), middleware=[Middleware(HostCheck, guard=guard)],
                     exception_handlers={404: not_found, 405: not_allowed})
-    app.state.web = api.WebState(ci, jobs, guard, heartbeat)
+    app.state.web = WebState(ci, jobs, guard, heartbeat)
     return app
 
 
@@ -116,7 +117,8 @@ def run_web(start: Path, host: str, port: int, config_path: str | None,
                                                  "; set an admin token in the config\n"))
     err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
     err.flush()
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=2)
     try:
         asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
     except KeyboardInterrupt:

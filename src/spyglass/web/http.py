@@ -1,0 +1,161 @@
+"""Handler plumbing: shared state, parameters, domain errors → JSON status codes."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from spyglass.config import ConfigError
+from spyglass.errors import BadInput, IndexUnavailable, OutsideRoot, SpyglassError
+from spyglass.query.facade import CodeIntel
+from spyglass.types import ToolResult
+from spyglass.web.jobs import Busy, Jobs
+from spyglass.web.security import Guard
+from spyglass.wire import result_json
+
+OPTIONAL = {"blast_radius": "code_blast_radius", "suggest_tests": "code_suggest_tests",
+            "explore": "code_explore"}
+
+
+class NotFound(SpyglassError):
+    """An unknown repository, run, job or tool (404)."""
+
+
+class Forbidden(SpyglassError):
+    """Refused by policy or by the request guards (403)."""
+
+
+def slug(name: str) -> str:
+    """A repository name as a URL-safe id: `pallets/flask` → `pallets-flask`."""
+    return re.sub(r"[^a-z0-9._]+", "-", name.lower()).strip("-") or "repo"
+
+
+@dataclass
+class WebState:
+    """What every handler needs: the one facade, the job runner and the guards."""
+
+    ci: CodeIntel
+    jobs: Jobs
+    guard: Guard
+    heartbeat: float = 15.0
+
+    @property
+    def repo_id(self) -> str:
+        return slug(self.ci.repo)
+
+
+def state_of(request: Request) -> WebState:
+    st: WebState = request.app.state.web
+    return st
+
+
+def error(message: str, status: int, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def error_response(exc: Exception) -> JSONResponse:
+    """Domain exceptions → status codes; anything else is a 500 with its message."""
+    if isinstance(exc, NotFound):
+        return error(str(exc), 404)
+    if isinstance(exc, Forbidden):
+        return error(str(exc), 403)
+    if isinstance(exc, Busy):
+        return error(str(exc), 409)
+    if isinstance(exc, OutsideRoot):
+        return error(str(exc), 400, kind="outside_root")
+    if isinstance(exc, BadInput):
+        return error(str(exc), 400)
+    if isinstance(exc, IndexUnavailable):
+        return error(str(exc), 409 if "index the repository first" in str(exc) else 503)
+    if isinstance(exc, ConfigError):
+        return error(str(exc), 500)
+    if isinstance(exc, SpyglassError):
+        return error(str(exc), 400)
+    return error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+
+async def blocking(fn: Callable[[], Any]) -> Response:
+    """Run a facade call in the thread pool and answer with its JSON (or an error)."""
+    try:
+        value = await run_in_threadpool(fn)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a JSON error
+        return error_response(exc)
+    if isinstance(value, Response):
+        return value
+    return JSONResponse(result_json(value) if isinstance(value, ToolResult) else value)
+
+
+# -- parameters ------------------------------------------------------------------------------
+def text(request: Request, name: str, required: bool = False) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and ("\0" in value or len(value) > 4096):
+        raise BadInput(f"{name} is not acceptable")
+    if required and not value:
+        raise BadInput(f"query parameter {name!r} is required")
+    return value or None
+
+
+def number(request: Request, name: str, default: int | None = None) -> int | None:
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise BadInput(f"{name} must be an integer, got {value!r}") from None
+
+
+def flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in ("1", "true", "yes", "on")
+
+
+def repo(request: Request) -> WebState:
+    st = state_of(request)
+    if request.path_params.get("repo_id") != st.repo_id:
+        raise NotFound(f"unknown repository {request.path_params.get('repo_id')!r}; "
+                       f"this server serves {st.repo_id!r}")
+    return st
+
+
+def allowed(st: WebState, tool: str) -> None:
+    if tool not in st.ci.config.capabilities:
+        raise Forbidden(f"{tool} is not enabled by the configuration or repository policy")
+
+
+def call_optional(ci: CodeIntel, method: str, lead: str, **kwargs: Any) -> Any:
+    """Call a facade method that may not exist yet, with the keyword arguments it accepts."""
+    fn = getattr(ci, method, None)
+    if fn is None:
+        raise NotFound(f"{OPTIONAL[method]} is not available in this version")
+    params = inspect.signature(fn).parameters
+    given = {k: v for k, v in kwargs.items() if v is not None}
+    call = {k: v for k, v in given.items() if k in params}
+    args = [given[lead]] if lead in given and lead not in params else []
+    return fn(*args, **call)
+
+
+def features(st: WebState) -> dict[str, bool]:
+    caps = st.ci.config.capabilities
+    out = {m: hasattr(st.ci, m) and tool in caps for m, tool in OPTIONAL.items()}
+    out["ast_query"] = "code_ast_query" in caps
+    return out
+
+
+def guarded(fn: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    """Wrap a handler: domain errors raised while reading parameters become JSON errors."""
+    async def handler(request: Request) -> Response:
+        try:
+            result: Response = await fn(request)
+        except Exception as exc:  # noqa: BLE001
+            return error_response(exc)
+        return result
+    handler.__name__ = fn.__name__
+    handler.__doc__ = fn.__doc__
+    return handler
