@@ -106,6 +106,9 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
                                             for k in kids)}
     chosen: dict[int, list[Hunk]] = {}
     module_lines: list[int] = []
+    removed = len(cs.seeds)
+    removed_defs(ci, cs, path, {d.full for d in defs}, why)
+    removed = len(cs.seeds) - removed
     for hunk in hunks:
         a, b, point = hunk
         if point:
@@ -113,7 +116,7 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
             if holding:
                 inner = max(holding, key=lambda d: (starts[(d.unit, d.idx)], -d.end_line))
                 chosen.setdefault(inner.idx, []).append(hunk)
-            else:
+            elif not removed:  # lines deleted between definitions: which is unknown
                 module_lines.append(a)
             continue
         lines = {n for n in range(a, b + 1) if n > len(text) or text[n - 1].strip()}
@@ -127,7 +130,6 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
     if module_lines:
         line = max(min(module_lines), 1)
         cs.modules.append(ModuleChange(path, line, f"{why}; module-level line {line}"))
-    removed_defs(ci, cs, path, {d.full for d in defs}, why)
 
 
 def removed_defs(ci: CodeIntel, cs: ChangeSet, path: str, present: set[str], why: str) -> None:
@@ -252,7 +254,11 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
             b = int(m.group(3) or a)
             if a < 1 or b < a:
                 raise BadInput(f"{text}: line ranges are 1-based START-END with START <= END")
+            before = len(cs.seeds) + len(cs.modules)
             changed_defs(ci, cs, rel, [(a, b, False)], f"target {text}")
+            if len(cs.seeds) + len(cs.modules) == before:
+                raise BadInput(f"{text}: no code there (blank lines); point at a line of a "
+                               "definition or a statement")
             continue
         rel = ci.rel_path(text)
         full = ci.root / rel

@@ -188,8 +188,18 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             return
         prev = layer.get(node)
         if prev is None or (prev.uncertain and not hit.uncertain) or (
-                prev.uncertain == hit.uncertain and not prev.follow and hit.follow):
+                prev.uncertain == hit.uncertain and (
+                    (not prev.follow and hit.follow)
+                    or (prev.chain[0].verb == "imports" and hit.chain[0].verb != "imports"))):
             layer[node] = hit
+    classes = [d for d in defs if edges.is_class(d)]
+    if classes:
+        class_names = {n: ds for n, ds in names.items() if any(edges.is_class(d) for d in ds)}
+        for sub, base in edges.subclasses_of(view, list(class_names)):
+            parent = by_key[key(class_names[base][0])]
+            hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
+            offer(key(sub), Hit(sub, sub.path, sub.start_line, display(sub), distance,
+                                (hop, *parent.chain), parent.origin, parent.uncertain))
     for r, used, note, follow in sites:
         parent = by_key[key(used)]
         user = users.get((r.unit, r.scope)) if r.scope >= 0 else owners.get((r.unit, r.line))
@@ -204,14 +214,6 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
         else:
             offer(key(user), Hit(user, user.path, user.start_line, who, distance,
                                  (hop, *parent.chain), parent.origin, uncertain, follow))
-    classes = [d for d in defs if edges.is_class(d)]
-    if classes:
-        class_names = {n: ds for n, ds in names.items() if any(edges.is_class(d) for d in ds)}
-        for sub, base in edges.subclasses_of(view, list(class_names)):
-            parent = by_key[key(class_names[base][0])]
-            hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
-            offer(key(sub), Hit(sub, sub.path, sub.start_line, display(sub), distance,
-                                (hop, *parent.chain), parent.origin, parent.uncertain))
     return layer
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 0.0, 1.25, 1.75, 3.5
 # Shared-fixture files of a framework: their definitions reach tests by parameter name.
 FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
+FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
 MAX_FIXTURE_FILES = 400
 
 
@@ -176,8 +177,7 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
         stems = {stem}
         if stem in ("__init__", "index", "mod", "main") and folder:
             stems.add(folder.rsplit("/", 1)[-1])
-        names = {p.replace("*", s) for p in pack.manifest.get("test_file_patterns", [])
-                 if p.count("*") == 1 for s in stems}
+        names = {p.replace("*", s) for p in sibling_patterns(pack) for s in stems}
         for name in sorted(names):
             for t in by_name.get(name, []):
                 near = t.rpartition("/")[0] == folder
@@ -187,6 +187,23 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
             if t.rpartition("/")[0] == folder and _test_pack(t) is pack:
                 out.add(t, "", (1, 1), "package", PACKAGE, True,
                         f"same package as {path}")
+
+
+def runnable(path: str) -> bool:
+    """Whether a test file is worth running by itself: shared-fixture files (conftest.py)
+    hold no tests of their own."""
+    return path.rsplit("/", 1)[-1] not in FIXTURE_NAMES
+
+
+def sibling_patterns(pack: LanguagePack) -> list[str]:
+    """Test-file patterns of the language and of languages sharing its resolver (a
+    ``.tsx`` component may be tested by a ``.test.ts`` file)."""
+    from spyglass.syntax.langpack import all_packs
+    out: list[str] = []
+    for other in all_packs().values():
+        if other is pack or other.resolver == pack.resolver:
+            out += [p for p in other.manifest.get("test_file_patterns", []) if p.count("*") == 1]
+    return list(dict.fromkeys(out))
 
 
 def all_test_files(ci: CodeIntel) -> list[str]:
@@ -206,7 +223,8 @@ def plan(ci: CodeIntel, radius: Radius) -> Plan:
     for t in out.best.values():
         best_in_file[t.path] = min(best_in_file.get(t.path, t.score), t.score)
     has_symbols = {t.path for t in out.best.values() if t.symbol}
-    kept = [t for t in out.best.values() if t.symbol or t.path not in has_symbols]
+    kept = [t for t in out.best.values() if t.symbol or (
+        t.path not in has_symbols and runnable(t.path))]
     kept.sort(key=lambda t: (best_in_file[t.path], t.path, t.score, t.uncertain, t.start_line))
     limit = ci.config.limits.max_matches_per_request
     targets: list[TestTarget] = []

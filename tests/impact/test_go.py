@@ -1,0 +1,134 @@
+"""Change impact on Go: chains across packages, methods, same-package tests, go test commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from impact_fixture import check
+
+MODULE = '''
+#- go.mod
+module example.com/m
+
+go 1.21
+#- util/util.go
+package util
+
+type K struct{ n int }
+
+func F() int {
+	return 1$0
+}
+
+func (k *K) M() int { return F() + k.n }
+
+func unused() int { return 0 }
+#- util/util_test.go
+package util
+
+import "testing"
+
+func TestF(t *testing.T) {
+	if F() != 1 {
+		t.Fatal("F")
+	}
+}
+
+func TestNothing(t *testing.T) {}
+
+func BenchmarkF(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		F()
+	}
+}
+#- util/extra_test.go
+package util
+
+import "testing"
+
+func TestExtra(t *testing.T) {}
+#- app/app.go
+package app
+
+import "example.com/m/util"
+
+func Run() int {
+	k := &util.K{}
+	return k.M() + util.F()
+}
+#- app/app_test.go
+package app
+
+import "testing"
+
+func TestRun(t *testing.T) {
+	if Run() != 2 {
+		t.Fatal("Run")
+	}
+}
+'''
+
+CASES = {
+    "chain across packages": MODULE + '''
+#? blast-radius $0
+0 util.F | distance 0: changed
+1 app.Run | app.Run calls util.F at app/app.go:7
+1 util.K.M
+1 util.TestF | util.TestF calls util.F at util/util_test.go:6
+1 util.BenchmarkF
+2 app.TestRun | app.TestRun calls app.Run at app/app_test.go:6
+files: util/util.go app/app.go util/util_test.go app/app_test.go
+#? blast-radius util/util.go:10
+error: no code there
+#? blast-radius util/util.go:9 --depth 1
+0 util.K.M
+1 app.Run ? | name match: receiver type unknown
+''',
+    "go test commands: one per framework, -run and -bench": MODULE + '''
+#? tests $0
+util/util_test.go::TestF reference
+util/util_test.go::BenchmarkF reference
+app/app_test.go::TestRun reference
+util/extra_test.go package ?
+$ go test ./util ./app -run '^(TestF|TestRun|TestExtra)$' -bench '^BenchmarkF$'
+#? tests unused
+util/util_test.go convention ? | naming convention: util/util.go ↔ util/util_test.go
+util/extra_test.go package ? | same package as util/util.go
+$ go test ./util -run '^(TestF|TestNothing|TestExtra)$' -bench '^BenchmarkF$'
+''',
+    "go.mod below the root: commands run there": '''
+#- svc/go.mod
+module example.com/svc
+
+go 1.21
+#- svc/calc/calc.go
+package calc
+
+func Add(a, b int) int { return a + b }
+#- svc/calc/calc_test.go
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(1, 2) != 3 {
+		t.Fatal("Add")
+	}
+}
+#? tests svc/calc/calc.go
+svc/calc/calc_test.go::TestAdd reference
+$ cd svc && go test ./calc -run '^TestAdd$'
+''',
+    "explore a Go symbol": MODULE + '''
+#? explore F --budget 300
+util.F
+#? explore run app --budget 300
+app.Run
+''',
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_go_impact(name: str, tmp_path: Path) -> None:
+    check(CASES[name], tmp_path / "repo")

@@ -1,0 +1,274 @@
+"""Change impact on Python: chains, cycles, depth, uncertainty, test mapping, commands, budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from impact_fixture import check
+
+LIBRARY = '''
+#- pyproject.toml
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+#- pkg/__init__.py
+#- pkg/a.py
+def f():
+    return 1$0
+
+
+class K:
+    def m(self):
+        return 2
+#- pkg/b.py
+from pkg.a import f, K
+
+
+def g():
+    return f() + 1
+
+
+def h(x):
+    return x.m()
+#- pkg/c.py
+from pkg.b import g
+
+
+def top():
+    return g()
+#- tests/test_c.py
+from pkg.c import top
+
+
+def test_top():
+    assert top() == 2
+
+
+class TestTop:
+    def test_again(self):
+        assert top()
+'''
+
+CASES = {
+    "chain by distance, evidence names each edge": LIBRARY + '''
+#? blast-radius $0
+0 pkg.a.f | distance 0: changed (target pkg/a.py:2; lines 2)
+1 pkg.b.g | pkg.b.g calls pkg.a.f at pkg/b.py:5
+2 pkg.c.top | pkg.c.top calls pkg.b.g at pkg/c.py:5; pkg.b.g calls pkg.a.f at pkg/b.py:5
+3 test_c.test_top | test_c.test_top calls pkg.c.top at tests/test_c.py:5
+3 test_c.TestTop.test_again
+files: pkg/a.py pkg/b.py pkg/c.py tests/test_c.py
+''',
+    "depth limits the walk": LIBRARY + '''
+#? blast-radius pkg.a.f --depth 1
+0 pkg.a.f
+1 pkg.b.g
+#? blast-radius pkg.a.f --depth 0
+0 pkg.a.f
+#? blast-radius pkg.a.f --depth 11
+error: depth must be between 0 and 10
+''',
+    "name-matched edges are uncertain and say why": LIBRARY + '''
+#? blast-radius pkg/a.py:7
+0 pkg.a.K.m
+1 pkg.b.h ? | name match: receiver type unknown; 1 definition(s) named 'm'
+''',
+    "tests by reference, with node ids and one pytest command": LIBRARY + '''
+#? tests pkg/a.py:2
+tests/test_c.py::test_top reference
+tests/test_c.py::TestTop.test_again reference | test_c.TestTop.test_again calls pkg.c.top
+$ pytest tests/test_c.py::test_top tests/test_c.py::TestTop::test_again
+''',
+    "cycles end": '''
+#- pkg/__init__.py
+#- pkg/loop.py
+def ping(n):
+    return pong(n - 1) if n else 0
+
+
+def pong(n):
+    return ping(n)
+#- pkg/user.py
+from pkg.loop import ping
+
+
+def run():
+    return ping(3)
+#? blast-radius pkg.loop.ping --depth 10
+0 pkg.loop.ping
+1 pkg.loop.pong
+1 pkg.user.run
+''',
+    "inferred bindings and subclasses": '''
+#- shapes.py
+class Shape:
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def side(self):
+        return self.area()
+#- use.py
+from shapes import Square
+
+
+def total(items):
+    s = Square()
+    return s.area()
+#? blast-radius shapes.Shape.area --depth 2
+0 shapes.Shape.area
+1 shapes.Square.side
+1 use.total ? | name match: receiver type unknown
+#? blast-radius shapes.Shape --depth 1
+0 shapes.Shape
+0 shapes.Shape.area
+1 shapes.Square | shapes.Square subclasses shapes.Shape at shapes.py:6
+1 shapes.Square.side
+1 use.total ?
+''',
+    "tests by naming convention and by package": '''
+#- lib/parser.py
+def parse(text):
+    return text.split()
+#- lib/other.py
+def other():
+    return 1
+#- lib/test_local.py
+def test_local():
+    pass
+#- tests/test_parser.py
+def test_nothing_imported():
+    pass
+#- tests/parser_test.py
+def test_more():
+    pass
+#? tests lib/parser.py
+tests/parser_test.py convention ?
+tests/test_parser.py convention ? | naming convention: lib/parser.py ↔ tests/test_parser.py
+lib/test_local.py package ? | same package as lib/parser.py
+$ pytest tests/parser_test.py tests/test_parser.py lib/test_local.py
+''',
+    "pytest fixtures in conftest reach tests by parameter name": '''
+#- app.py
+def make():
+    return {"ok": True}
+#- tests/conftest.py
+import pytest
+from app import make
+
+
+@pytest.fixture
+def client():
+    return make()
+#- tests/test_api.py
+def test_get(client):
+    assert client.get("ok")
+
+
+def test_other():
+    assert True
+#? tests app.make
+tests/test_api.py::test_get fixture ? | test_get uses fixture 'client'
+$ pytest tests/test_api.py::test_get
+''',
+    "workspace changes by default, with removed definitions": '''
+#- svc.py
+def keep():
+    return 1
+
+
+def gone():
+    return 2
+#- main.py
+from svc import gone, keep
+
+
+def run():
+    return gone() + keep()
+#~ svc.py
+def keep():
+    return 1
+#? blast-radius
+0 svc.gone | definition removed
+1 main.run | main.run calls svc.gone at main.py:5
+''',
+    "a diff range: changed lines only": '''
+#- m.py
+def one():
+    return 1
+
+
+def two():
+    return 2
+#- use.py
+from m import one, two
+
+
+def a():
+    return one()
+
+
+def b():
+    return two()
+#+ m.py
+def one():
+    return 1
+
+
+def two():
+    return 22
+#? blast-radius --diff HEAD~1
+0 m.two | changed in git diff HEAD~1
+1 use.b
+#? blast-radius --diff no-such-rev
+error: --diff 'no-such-rev' does not resolve
+#? blast-radius --diff --output=x
+error: --diff wants a git revision
+''',
+    "module-level changes list importing files, flagged": '''
+#- conf.py
+import os
+
+LIMIT = 3
+#- reader.py
+import conf
+
+
+def read():
+    return conf.LIMIT
+#~ conf.py
+import os
+import sys
+
+LIMIT = 3
+#? blast-radius
+0 conf
+1 reader ? | module-level change
+''',
+    "bad input": LIBRARY + '''
+#? blast-radius nosuch_symbol
+error: no definition named 'nosuch_symbol'
+#? tests ../outside.py
+error: outside the repository root
+#? blast-radius pkg/missing.py
+error: no such file
+#? blast-radius pkg/a.py:9-3
+error: START <= END
+''',
+    "explore: names, centrality, budget, no source": LIBRARY + '''
+#? explore top --budget 400
+pkg.c.top
+#? explore pkg/b.py --budget 300
+pkg.b.g
+#? explore function f in a --budget 250
+pkg.a.f
+#? explore g --budget 100
+error: budget must be between
+''',
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_python_impact(name: str, tmp_path: Path) -> None:
+    check(CASES[name], tmp_path / "repo")
