@@ -73,7 +73,7 @@ def _status(d: dict[str, Any]) -> list[str]:
         out.append(f"snapshot {d.get('snapshot_ref')} {str(d.get('snapshot_commit') or 'disk')[:12]}"
                    f" indexed_at {d.get('indexed_at')}  job {d.get('job_state')}")
     else:
-        out.append(f"no index: {d.get('hint')}")
+        out.append(f"{d.get('hint') or 'no index'} (or call code_status with index=true)")
     langs = ", ".join(f"{x['language']} {x['files']} files" for x in d.get("languages", []))
     out.append(f"languages: {langs or 'none'}")
     changed = [f"{len(d.get(k, []))} {k.removeprefix('overlay_')}"
@@ -82,6 +82,41 @@ def _status(d: dict[str, Any]) -> list[str]:
     if d.get("job_error"):
         out.append(f"last index job failed: {d['job_error']}")
     out.append("tools: " + ", ".join(d.get("tools", [])))
+    return out
+
+
+def _extras(payload: dict[str, Any]) -> list[str]:
+    """The sections blast radius, tests and explore add next to their results."""
+    out: list[str] = []
+    change = payload.get("change")
+    if isinstance(change, dict) and change.get("files"):
+        files = change["files"]
+        out.append(f"change ({change.get('origin', '?')}): {', '.join(files[:8])}"
+                   + (f" (+{len(files) - 8} more)" if len(files) > 8 else ""))
+    packages = payload.get("packages")
+    if isinstance(packages, list) and packages:
+        out.append("packages: " + ", ".join(
+            f"{p.get('path') or '.'} (d{p.get('distance')})" for p in packages[:12]
+            if isinstance(p, dict)))
+    files = payload.get("files")
+    if isinstance(files, list) and files:
+        tests = sum(1 for f in files if isinstance(f, dict) and f.get("test"))
+        out.append(f"files: {len(files)} affected, {tests} of them tests")
+    symbols = payload.get("symbols")
+    if isinstance(symbols, list):
+        for entry in symbols[:5]:
+            if isinstance(entry, dict) and entry.get("callers"):
+                sites = ", ".join(f"{c.get('path')}:{c.get('line')}" for c in entry["callers"][:6]
+                                  if isinstance(c, dict))
+                out.append(f"{entry.get('symbol')} ← {sites}")
+    for diag in (payload.get("diagnostics") or [])[:5]:
+        if isinstance(diag, dict):
+            out.append(f"diagnostic: {diag.get('path')}:{diag.get('start_line')} "
+                       f"{_cut(str(diag.get('message', '')), 120)}")
+    for command in (payload.get("commands") or [])[:5]:
+        if isinstance(command, dict) and command.get("command"):
+            out.append(f"run: {_cut(str(command['command']), 1000)}")
+    out += [f"note: {_cut(str(n), 300)}" for n in (payload.get("notes") or [])[:5]]
     return out
 
 
@@ -98,6 +133,7 @@ def render(payload: dict[str, Any], tool: str = "") -> str:
         lines.append(f"… {len(results) - MAX_ROWS} more rows in structuredContent")
     if not results:
         lines.append("no results")
+    lines += _extras(payload)
     if payload.get("truncated"):
         lines.append("truncated at the token budget: raise budget or narrow with path"
                      if tool == "code_explore" else

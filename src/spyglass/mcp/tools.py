@@ -59,11 +59,10 @@ DESCRIPTIONS = {
                        "structural searches the other tools do not cover."),
 }
 _LOC = sc.envelope(sc.item(sc.LOCATION))
-_ANY = sc.envelope(sc.item())
 OUTPUTS = {
-    "code_explore": _ANY, "code_find_symbol": _LOC, "code_references": _LOC,
-    "code_callers": _LOC, "code_structure": _LOC, "code_blast_radius": _ANY,
-    "code_suggest_tests": _ANY, "code_status": sc.envelope(sc.item(sc.STATUS)),
+    "code_explore": _LOC, "code_find_symbol": _LOC, "code_references": _LOC,
+    "code_callers": _LOC, "code_structure": _LOC, "code_blast_radius": _LOC,
+    "code_suggest_tests": _LOC, "code_status": sc.envelope(sc.item(sc.STATUS)),
     "code_context": sc.envelope(sc.item(sc.SPAN)),
     "code_diagnostics": sc.envelope(sc.item(sc.DIAGNOSTIC)),
     "code_ast_query": sc.envelope(sc.item(sc.AST_MATCH)),
