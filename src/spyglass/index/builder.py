@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import shutil
-import tempfile
 import sqlite3
+import tempfile
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -16,13 +16,18 @@ from pathlib import Path
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
 from spyglass.index import source as src
-from spyglass.index.store import FACT_INDEXES, SnapshotRow, drop_fact_indexes, latest_job, \
-    log_event, utcnow
-from spyglass.index.worker import SCRATCH_TABLES, ChunkItem, process_chunk, resolver_for
+from spyglass.index.store import FACT_INDEXES, STORE_DIR, SnapshotRow, drop_fact_indexes, \
+    latest_complete, log_event, snapshot_by_id, utcnow
+from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
+from spyglass.index.worker import SCRATCH_TABLES, ChunkItem, process_chunk
 from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
 from spyglass.types import FileContext
 
-CHUNK_FILES = 64  # files per worker chunk and per write transaction
+__all__ = ["SnapshotBuilder", "Progress", "binary_or_undecodable", "contexts", "ctx_key"]
+
+CHUNK_FILES = int(os.environ.get("SPYGLASS_CHUNK_FILES", "64"))  # files per chunk/transaction
+# Seconds to pause after each persisted chunk: lets tests kill or race a build mid-way.
+CHUNK_DELAY = float(os.environ.get("SPYGLASS_TEST_CHUNK_DELAY", "0") or 0)
 POOL_THRESHOLD = 48  # below this many files to parse, a pool costs more than it saves
 
 Progress = Callable[[str, int, int, int], None]  # phase, done, total, persisted
@@ -39,61 +44,44 @@ class WorkItem:
     ctx_key: str
 
 
-def binary_or_undecodable(data: bytes) -> str | None:
-    """Why bytes cannot be analysed as source text, or None."""
-    if b"\0" in data[:8192]:
-        return "binary file"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not valid UTF-8 (byte {exc.start})"
-    return None
-
-
-def contexts(files: list[src.SourceFile], packs: dict[str, LanguagePack],
-             read: Callable[[str], bytes | None]) -> dict[str, FileContext]:
-    """Each supported file's resolution context, from its language's resolver."""
-    by_lang: dict[str, list[str]] = {}
-    for f in files:
-        if f.path in packs:
-            by_lang.setdefault(packs[f.path].name, []).append(f.path)
-    out: dict[str, FileContext] = {}
-    for language, paths in by_lang.items():
-        module = resolver_for(packs[paths[0]].resolver)
-        if module is None:
-            out.update({p: FileContext(p, p.rsplit(".", 1)[0]) for p in paths})
-        else:
-            out.update(module.module_keys(paths, read))
-    return out
-
-
-def _ctx_key(ctx: FileContext) -> str:
-    text = ctx.module + "\0" + "\0".join(f"{k}={v}" for k, v in ctx.settings)
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
-
-
 class SnapshotBuilder:
-    """Builds one snapshot of a repository root into an open store connection."""
+    """Builds one snapshot of a repository root into an open store connection.
+
+    The caller holds the writer lock (see `jobs.run_index`). Every run is journaled as a
+    job: accepted → progress (parsed/persisted counts) → completed | unavailable | failed."""
 
     def __init__(self, root: Path, conn: sqlite3.Connection, config: Config, repo: str,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, store: Path | None = None) -> None:
         self.root = root
         self.conn = conn
         self.config = config
         self.repo = repo
         self.progress = progress or (lambda *a: None)
+        self.store = store or root / STORE_DIR
+        self.job = 0
+        self.from_disk = False
 
     # -- enumeration ---------------------------------------------------------------------
-    def _enumerate(self, ref: str | None) -> tuple[str | None, str, list[src.SourceFile]]:
-        max_bytes = self.config.limits.max_file_bytes
-        if src.is_git_repo(self.root):
-            ref = ref or self.config.target_branch or "HEAD"
-            commit = src.resolve_commit(self.root, ref)
-            return commit, ref, src.git_files(self.root, commit, max_bytes)
+    def choose_ref(self, ref: str | None) -> tuple[str, str]:
+        """The ref to index and where it came from (always reported)."""
+        self.from_disk = not src.is_git_repo(self.root)
+        if self.from_disk:
+            if ref:
+                raise IndexUnavailable(f"{self.root} is not a git repository: --ref {ref} "
+                                       "cannot be used")
+            return "working-tree", "not a git repository: files on disk"
         if ref:
-            raise IndexUnavailable(f"{self.root} is not a git repository: --ref {ref} "
-                                   "cannot be used")
-        return None, "working-tree", src.disk_files(self.root, max_bytes)
+            return ref, "--ref"
+        if self.config.target_branch:
+            return self.config.target_branch, "config target_branch"
+        return "HEAD", f"default: HEAD ({src.head(self.root).describe()})"
+
+    def _enumerate(self, ref: str, origin: str) -> tuple[str | None, list[src.SourceFile]]:
+        max_bytes = self.config.limits.max_file_bytes
+        if self.from_disk:
+            return None, src.disk_files(self.root, max_bytes)
+        commit = src.resolve_commit(self.root, ref, origin)
+        return commit, src.git_files(self.root, commit, max_bytes)
 
     def _reader(self, commit: str | None, files: list[src.SourceFile]
                 ) -> Callable[[str], bytes | None]:
@@ -113,37 +101,95 @@ class SnapshotBuilder:
 
     # -- the job -------------------------------------------------------------------------
     def build(self, ref: str | None = None) -> SnapshotRow:
-        commit, ref_used, files = self._enumerate(ref)
         conn = self.conn
+        try:
+            ref_used, origin = self.choose_ref(ref)
+        except IndexUnavailable as exc:
+            self._open_job(ref or "", "--ref")
+            self._finish_job("unavailable", None, str(exc))
+            raise
+        self._open_job(ref_used, origin)
+        try:
+            commit, files = self._enumerate(ref_used, origin)
+        except IndexUnavailable as exc:
+            self._finish_job("unavailable", None, str(exc))
+            raise
+        conn.execute("UPDATE jobs SET commit_sha=?, files=? WHERE id=?",
+                     (commit, len(files), self.job))
         if commit is not None:
-            done = conn.execute(
-                "SELECT id FROM snapshots WHERE repo=? AND commit_sha=? AND state='completed' "
-                "AND signature=? AND worktree=? ORDER BY id DESC LIMIT 1",
-                (self.repo, commit, signature(), str(self.root))).fetchone()
-            if done:
-                conn.execute("UPDATE snapshots SET ref=? WHERE id=?", (ref_used, done[0]))
-                log_event(conn, done[0], "completed", "snapshot already indexed")
-                row = latest_job(conn)
-                assert row is not None
-                return row
+            reused = self._reuse_snapshot(commit, ref_used, origin)
+            if reused is not None:
+                return reused
         cur = conn.execute(
             "INSERT INTO snapshots(repo, worktree, commit_sha, ref, state, started_at, files, "
-            "signature) VALUES(?,?,?,?,?,?,?,?)",
-            (self.repo, str(self.root), commit, ref_used, "accepted", utcnow(), len(files),
-             signature()))
+            "signature, ref_source) VALUES(?,?,?,?,?,?,?,?,?)",
+            (self.repo, str(self.root), commit, ref_used, "progress", utcnow(), len(files),
+             signature(), origin))
         snap = int(cur.lastrowid or 0)
-        log_event(conn, snap, "accepted", ref_used)
+        conn.execute("UPDATE jobs SET state='progress', snapshot=? WHERE id=?", (snap, self.job))
+        log_event(conn, snap, "progress", job=self.job, parsed=0, persisted=0,
+                  files=len(files))
         try:
             self._run(snap, commit, files)
         except BaseException as exc:
-            conn.execute("ROLLBACK") if conn.in_transaction else None
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            message = str(exc) or type(exc).__name__
             conn.execute("UPDATE snapshots SET state='failed', error=? WHERE id=?",
-                         (str(exc) or type(exc).__name__, snap))
-            log_event(conn, snap, "failed", str(exc))
+                         (message, snap))
+            self._finish_job("failed", snap, message)
             raise
-        row = latest_job(conn)
+        row = snapshot_by_id(conn, snap)
         assert row is not None
         return row
+
+    def _open_job(self, ref: str, origin: str) -> None:
+        cur = self.conn.execute(
+            "INSERT INTO jobs(repo, worktree, ref, ref_source, state, started_at, pid) "
+            "VALUES(?,?,?,?,?,?,?)",
+            (self.repo, str(self.root), ref, origin, "accepted", utcnow(), os.getpid()))
+        self.job = int(cur.lastrowid or 0)
+        log_event(self.conn, None, "accepted", job=self.job, ref=ref, ref_source=origin)
+
+    def _finish_job(self, state: str, snap: int | None, error: str | None) -> None:
+        self.conn.execute("UPDATE jobs SET state=?, snapshot=COALESCE(?, snapshot), error=?, "
+                          "finished_at=? WHERE id=?", (state, snap, error, utcnow(), self.job))
+        log_event(self.conn, snap, state, error or "", job=self.job)
+
+    def _reuse_snapshot(self, commit: str, ref: str, origin: str) -> SnapshotRow | None:
+        """A commit indexed before (same packs) is not parsed again: serve that snapshot,
+        or a copy of its membership when it is not the newest or was built elsewhere."""
+        conn = self.conn
+        done = conn.execute(
+            "SELECT id, worktree FROM snapshots WHERE repo=? AND commit_sha=? AND "
+            "state='completed' AND signature=? ORDER BY id DESC LIMIT 1",
+            (self.repo, commit, signature())).fetchone()
+        if done is None:
+            return None
+        newest = latest_complete(conn)
+        conn.execute("BEGIN IMMEDIATE")
+        if newest is not None and newest.id == done[0] and done[1] == str(self.root):
+            snap = int(done[0])
+            conn.execute("UPDATE jobs SET state='completed', snapshot=?, finished_at=?, "
+                         "reused=(SELECT COUNT(unit) FROM snapshot_files WHERE snapshot=?) "
+                         "WHERE id=?", (snap, utcnow(), snap, self.job))
+            log_event(conn, snap, "completed", "snapshot already indexed", job=self.job)
+        else:
+            cur = conn.execute(
+                "INSERT INTO snapshots(repo, worktree, commit_sha, ref, state, started_at, "
+                "indexed_at, files, reused, signature, ref_source) SELECT repo, ?, commit_sha, "
+                "?, 'completed', ?, ?, files, files, signature, ? FROM snapshots WHERE id=?",
+                (str(self.root), ref, utcnow(), utcnow(), origin, done[0]))
+            snap = int(cur.lastrowid or 0)
+            conn.execute("INSERT INTO snapshot_files SELECT ?, path, unit, blob, size, language, "
+                         "skipped FROM snapshot_files WHERE snapshot=?", (snap, done[0]))
+            conn.execute("UPDATE jobs SET state='completed', snapshot=?, finished_at=? "
+                         "WHERE id=?", (snap, utcnow(), self.job))
+            log_event(conn, snap, "completed", f"membership of snapshot {done[0]} reused",
+                      job=self.job)
+            log_event(conn, snap, "code_graph_updated", job=self.job, commit=commit, ref=ref)
+        conn.execute("COMMIT")
+        return snapshot_by_id(conn, snap)
 
     def _run(self, snap: int, commit: str | None, files: list[src.SourceFile]) -> None:
         conn = self.conn
@@ -172,15 +218,16 @@ class SnapshotBuilder:
             if pack is None or f.path in skipped:
                 continue
             ctx = ctxs[f.path]
-            key = _ctx_key(ctx)
+            key = ctx_key(ctx)
             unit = existing.get((f.path, f.blob, pack.cache_key, key))
             if unit is not None:
                 membership[f.path] = unit
             else:
                 todo.append(WorkItem(f.path, f.blob, pack.name, ctx, key))
-        conn.execute("UPDATE snapshots SET state='progress', reused=? WHERE id=?",
-                     (len(membership), snap))
-        bulk = not existing and len(todo) > 500
+        conn.execute("UPDATE snapshots SET reused=? WHERE id=?", (len(membership), snap))
+        conn.execute("UPDATE jobs SET reused=? WHERE id=?", (len(membership), self.job))
+        empty = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM units)").fetchone()[0]
+        bulk = bool(empty) and len(todo) > 500
         if bulk:
             drop_fact_indexes(conn)
         self.progress("parse", 0, len(todo), 0)
@@ -193,10 +240,15 @@ class SnapshotBuilder:
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany("INSERT OR REPLACE INTO snapshot_files VALUES(?,?,?,?,?,?,?)",
                          with_unit)
+        now = utcnow()
         conn.execute("UPDATE snapshots SET state='completed', indexed_at=?, parsed=?, "
-                     "persisted=? WHERE id=?", (utcnow(), len(todo), persisted, snap))
-        log_event(conn, snap, "completed")
-        log_event(conn, snap, "code_graph_updated", commit or "working-tree")
+                     "persisted=? WHERE id=?", (now, len(todo), persisted, snap))
+        conn.execute("UPDATE jobs SET state='completed', finished_at=?, parsed=?, persisted=? "
+                     "WHERE id=?", (now, len(todo), persisted, self.job))
+        log_event(conn, snap, "completed", job=self.job, parsed=len(todo), persisted=persisted,
+                  reused=len(membership))
+        log_event(conn, snap, "code_graph_updated", job=self.job,
+                  commit=commit or "working-tree")
         conn.execute("COMMIT")
 
     def _hash_disk(self, f: src.SourceFile, packs: dict[str, LanguagePack],
@@ -228,7 +280,7 @@ class SnapshotBuilder:
         if commit is None:
             stream: Iterator[tuple[str, bytes]] = ((b, contents[b]) for b in by_blob)
         else:
-            stream = src.read_blobs(self.root, by_blob)
+            stream = src.read_blobs(self.root, by_blob, strict=True)
         for blob, data in stream:
             reason = binary_or_undecodable(data)
             for item in by_blob[blob]:
@@ -254,7 +306,7 @@ class SnapshotBuilder:
                 chunks.append([])
             chunks[-1].append((uid, item.path, data, item.language, pack_key(item.language),
                                item.ctx, item.ctx_key))
-        scratch_dir = Path(tempfile.mkdtemp(prefix="build-", dir=self.root / ".spyglass"))
+        scratch_dir = Path(tempfile.mkdtemp(prefix="build-", dir=self.store))
         persisted = 0
         pool: ProcessPoolExecutor | None = None
         try:
@@ -268,19 +320,21 @@ class SnapshotBuilder:
             else:
                 done = (process_chunk(c, n) for c, n in zip(chunks, names))
             for path, count in done:
-                self._copy_chunk(path, blobs, membership)
                 persisted += count
-                conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
-                             (persisted, persisted, snap))
+                self._copy_chunk(path, blobs, membership, snap, persisted, len(items))
                 self.progress("parse", persisted, len(items), persisted)
+                if CHUNK_DELAY:
+                    time.sleep(CHUNK_DELAY)
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
             shutil.rmtree(scratch_dir, ignore_errors=True)
         return persisted
 
-    def _copy_chunk(self, path: str, blobs: dict[int, str], membership: dict[str, int]) -> None:
-        """Copy one scratch database into the store: one transaction, one statement a table."""
+    def _copy_chunk(self, path: str, blobs: dict[int, str], membership: dict[str, int],
+                    snap: int, persisted: int, total: int) -> None:
+        """Copy one scratch database into the store: one transaction, one statement a table,
+        with the job's progress counters and a progress event."""
         conn = self.conn
         conn.execute("ATTACH DATABASE ? AS chunk", (path,))
         try:
@@ -292,6 +346,12 @@ class SnapshotBuilder:
                 for table, cols in SCRATCH_TABLES.items():
                     conn.execute(f"INSERT OR REPLACE INTO main.{table}({cols}) "
                                  f"SELECT {cols} FROM chunk.{table}")
+                conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
+                             (persisted, persisted, snap))
+                conn.execute("UPDATE jobs SET persisted=?, parsed=? WHERE id=?",
+                             (persisted, persisted, self.job))
+                log_event(conn, snap, "progress", job=self.job, parsed=persisted,
+                          persisted=persisted, total=total)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -299,8 +359,3 @@ class SnapshotBuilder:
         finally:
             conn.execute("DETACH DATABASE chunk")
         os.unlink(path)
-
-
-def pack_key(language: str) -> str:
-    from spyglass.syntax.langpack import all_packs
-    return all_packs()[language].cache_key

@@ -35,7 +35,12 @@ def git(root: Path, *args: str, check: bool = True, input: bytes | None = None) 
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     if check and proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise IndexUnavailable(f"git {args[0]} failed: {msg[-1] if msg else proc.returncode}")
+        text = msg[-1] if msg else f"exit status {proc.returncode}"
+        hint = ""
+        if any(w in text for w in ("bad object", "not a tree", "corrupt", "missing", "bad tree",
+                                   "unable to read", "not a git repository")):
+            hint = " (the repository looks damaged: try `git fsck`)"
+        raise IndexUnavailable(f"git {args[0]} failed: {text}{hint}")
     return proc.stdout
 
 
@@ -75,17 +80,81 @@ def git_toplevel(root: Path) -> Path:
     return Path(git(root, "rev-parse", "--show-toplevel").decode().strip())
 
 
-def resolve_commit(root: Path, ref: str) -> str:
-    """The commit id a ref names; a clear error for bad refs or repositories without commits."""
+def git_dirs(root: Path) -> tuple[Path, Path]:
+    """(this worktree's git dir, the repository's common git dir), absolute."""
+    out = git(root, "rev-parse", "--path-format=absolute", "--git-dir",
+              "--git-common-dir").decode().splitlines()
+    return Path(out[0]), Path(out[1])
+
+
+def main_worktree(root: Path) -> Path | None:
+    """The main worktree of the repository `root` belongs to (where a shared store lives),
+    or None for a bare repository."""
+    _, common = git_dirs(root)
+    if common.name != ".git":
+        return None
+    return common.parent.resolve()
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What HEAD is: a commit (None before the first commit) on a branch, or detached."""
+
+    sha: str | None
+    branch: str | None
+
+    @property
+    def detached(self) -> bool:
+        return self.sha is not None and self.branch is None
+
+    def describe(self) -> str:
+        if self.sha is None:
+            return f"unborn branch {self.branch}" if self.branch else "no commits"
+        return f"branch {self.branch}" if self.branch else f"detached at {self.sha[:12]}"
+
+
+def head(root: Path) -> Head:
+    branch = git(root, "symbolic-ref", "--quiet", "--short", "HEAD",
+                 check=False).decode().strip() or None
+    sha = git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}",
+              check=False).decode().strip() or None
+    return Head(sha, branch)
+
+
+def is_shallow(root: Path) -> bool:
+    return git(root, "rev-parse", "--is-shallow-repository",
+               check=False).decode().strip() == "true"
+
+
+def resolve_commit(root: Path, ref: str, origin: str = "--ref") -> str:
+    """The commit id a ref names; a clear error for bad refs, repositories without commits
+    and refs beyond the history of a shallow clone."""
     proc = subprocess.run(["git", *GIT_SAFETY, "rev-parse", "--verify", "--quiet",
                            f"{ref}^{{commit}}"], cwd=root, env=git_env(),
                           capture_output=True, check=False)
-    if proc.returncode != 0:
-        if ref == "HEAD":
-            raise IndexUnavailable("the repository has no commits yet: commit something first, "
-                                   "or index a folder that is not a git repository")
-        raise IndexUnavailable(f"ref {ref!r} does not name a commit in this repository")
-    return proc.stdout.decode().strip()
+    if proc.returncode == 0:
+        return proc.stdout.decode().strip()
+    if ref == "HEAD" and head(root).sha is None:
+        raise IndexUnavailable("the repository has no commits yet: commit something first, "
+                               "or index a folder that is not a git repository")
+    hint = (" (this is a shallow clone: the commit may lie beyond its history; "
+            "`git fetch --unshallow` fetches it)" if is_shallow(root) else "")
+    raise IndexUnavailable(f"ref {ref!r} ({origin}) does not name a commit in this "
+                           f"repository{hint}")
+
+
+def merge_base(root: Path, a: str, b: str) -> str | None:
+    """The best common ancestor of two commits, or None (unrelated or shallow history)."""
+    if a == b:
+        return a
+    out = git(root, "merge-base", a, b, check=False).decode().strip()
+    return out or None
+
+
+def has_commit(root: Path, sha: str) -> bool:
+    proc = subprocess.run(["git", *GIT_SAFETY, "cat-file", "-e", f"{sha}^{{commit}}"],
+                          cwd=root, env=git_env(), capture_output=True, check=False)
+    return proc.returncode == 0
 
 
 def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
@@ -110,8 +179,10 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
     return files
 
 
-def read_blobs(root: Path, shas: Iterable[str]) -> Iterator[tuple[str, bytes]]:
-    """Stream blob contents with one `git cat-file --batch` process."""
+def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
+               ) -> Iterator[tuple[str, bytes]]:
+    """Stream blob contents with one `git cat-file --batch` process. A missing object is
+    passed over, or with `strict` reported as a corrupt repository."""
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return
@@ -137,6 +208,9 @@ def read_blobs(root: Path, shas: Iterable[str]) -> Iterator[tuple[str, bytes]]:
             header = proc.stdout.readline()
             parts = header.split()
             if len(parts) < 3 or parts[1] != b"blob":
+                if strict:
+                    raise IndexUnavailable(f"git object {sha} is missing or corrupt: the "
+                                           "repository is damaged (try `git fsck`)")
                 continue
             size = int(parts[2])
             data = proc.stdout.read(size)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyglass.errors import IndexUnavailable, OutsideRoot
+from spyglass.index import source as src
+
 STORE_DIR = ".spyglass"
 DB_NAME = "graph.db"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,16 +48,23 @@ CREATE TABLE IF NOT EXISTS snapshots(
   ref TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, indexed_at TEXT,
   files INTEGER NOT NULL DEFAULT 0, parsed INTEGER NOT NULL DEFAULT 0,
   persisted INTEGER NOT NULL DEFAULT 0, reused INTEGER NOT NULL DEFAULT 0, error TEXT,
-  signature TEXT NOT NULL DEFAULT '');
+  signature TEXT NOT NULL DEFAULT '', ref_source TEXT NOT NULL DEFAULT '');
 -- Complete file membership of a snapshot, supported or not.
 CREATE TABLE IF NOT EXISTS snapshot_files(
   snapshot INTEGER NOT NULL, path TEXT NOT NULL, unit INTEGER, blob TEXT NOT NULL,
   size INTEGER NOT NULL, language TEXT, skipped TEXT, PRIMARY KEY(snapshot, path))
   WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS snapshot_files_unit ON snapshot_files(unit, snapshot);
+-- The job journal: one row per `spyglass index` run, whatever became of it.
+CREATE TABLE IF NOT EXISTS jobs(
+  id INTEGER PRIMARY KEY, snapshot INTEGER, repo TEXT NOT NULL, worktree TEXT NOT NULL,
+  ref TEXT NOT NULL, ref_source TEXT NOT NULL, commit_sha TEXT, state TEXT NOT NULL,
+  started_at TEXT NOT NULL, finished_at TEXT, files INTEGER NOT NULL DEFAULT 0,
+  parsed INTEGER NOT NULL DEFAULT 0, persisted INTEGER NOT NULL DEFAULT 0,
+  reused INTEGER NOT NULL DEFAULT 0, error TEXT, pid INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
-  detail TEXT NOT NULL DEFAULT '');
+  detail TEXT NOT NULL DEFAULT '', job INTEGER);
 """
 
 
@@ -94,8 +106,39 @@ def find_store(start: Path) -> Path | None:
     return None
 
 
+def locate(start: Path, root: Path | None = None) -> tuple[Path, Path]:
+    """(workspace root, store root) for a start directory.
+
+    The workspace root confines every path a client may read. The store root holds
+    `.spyglass/`: the nearest folder above `start` that has one, except that every linked
+    worktree of a git repository (`git worktree add`) shares the store of the repository's
+    main worktree, while its own files form its overlay."""
+    start = start.resolve()
+    if root is not None:
+        root = root.resolve()
+        if start != root and root not in start.parents:
+            raise OutsideRoot(f"workspace {start} is outside the repository {root}")
+        found: Path | None = root if find_store(root) == root else None
+    else:
+        found = find_store(start)
+    if not src.is_git_repo(root or start):
+        here = root or found or start
+        return here, found or here
+    top = src.git_toplevel(root or start).resolve()
+    main = src.main_worktree(top)
+    if main is not None and main != top and (found is None or found == main
+                                             or found in top.parents):
+        return top, main
+    if root is not None:
+        return root, root
+    return (found, found) if found is not None else (top, top)
+
+
 def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
-    """Open (or create) the store of repository `root`. WAL mode: readers never block."""
+    """Open (or create) the store of repository `root`. WAL mode: readers never block.
+
+    Only the writer (holding the index lock) passes `create`; a store of another schema
+    version is then rebuilt from scratch (it holds derived data only)."""
     folder = store_dir(root)
     if create:
         folder.mkdir(exist_ok=True)
@@ -103,10 +146,17 @@ def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
         if not ignore.exists():
             ignore.write_text("*\n")
     path = folder / DB_NAME
-    uri = f"file:{path}" + ("" if create else "?mode=rw")
-    conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None,
-                           check_same_thread=False)
-    conn.execute("PRAGMA busy_timeout=30000")
+    conn = _open(path, create)
+    version = _schema_version(conn)
+    if version not in (None, SCHEMA_VERSION):
+        if not create:
+            conn.close()
+            raise IndexUnavailable(f"the index in {folder} was built by another spyglass "
+                                   "version; run `spyglass index` to rebuild it")
+        conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        conn = _open(path, create)
     if create:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(SCHEMA)
@@ -116,6 +166,22 @@ def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
     conn.execute("PRAGMA temp_store=MEMORY")
     conn.execute("PRAGMA cache_size=-65536")
     return conn
+
+
+def _open(path: Path, create: bool) -> sqlite3.Connection:
+    uri = f"file:{path}" + ("" if create else "?mode=rw")
+    conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout=30000")
+    return conn
+
+
+def _schema_version(conn: sqlite3.Connection) -> str | None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.OperationalError:  # a new, empty file
+        return None
+    return str(row[0]) if row else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +201,7 @@ class SnapshotRow:
     persisted: int
     reused: int
     error: str | None
+    ref_source: str = ""
 
 
 def _row(r: tuple[object, ...]) -> SnapshotRow:
@@ -142,7 +209,7 @@ def _row(r: tuple[object, ...]) -> SnapshotRow:
 
 
 _SNAP_COLS = ("id, repo, worktree, commit_sha, ref, state, started_at, indexed_at, files, "
-              "parsed, persisted, reused, error")
+              "parsed, persisted, reused, error, ref_source")
 
 
 def latest_complete(conn: sqlite3.Connection) -> SnapshotRow | None:
@@ -153,12 +220,74 @@ def latest_complete(conn: sqlite3.Connection) -> SnapshotRow | None:
     return _row(row) if row else None
 
 
-def latest_job(conn: sqlite3.Connection) -> SnapshotRow | None:
-    """The newest snapshot row in any state (the current or last index job)."""
+def latest_snapshot(conn: sqlite3.Connection) -> SnapshotRow | None:
+    """The newest snapshot row in any state (the one the current or last build made)."""
     row = conn.execute(f"SELECT {_SNAP_COLS} FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
     return _row(row) if row else None
 
 
-def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail: str = "") -> None:
-    conn.execute("INSERT INTO events(at, snapshot, kind, detail) VALUES(?,?,?,?)",
-                 (utcnow(), snapshot, kind, detail))
+def snapshot_by_id(conn: sqlite3.Connection, snap: int) -> SnapshotRow | None:
+    row = conn.execute(f"SELECT {_SNAP_COLS} FROM snapshots WHERE id=?", (snap,)).fetchone()
+    return _row(row) if row else None
+
+
+def completed_snapshots(conn: sqlite3.Connection) -> list[SnapshotRow]:
+    """Every completed snapshot, newest first."""
+    return [_row(r) for r in conn.execute(
+        f"SELECT {_SNAP_COLS} FROM snapshots WHERE state='completed' ORDER BY id DESC")]
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """One index job of the journal: accepted, progress, completed, unavailable or failed."""
+
+    id: int
+    snapshot: int | None
+    repo: str
+    worktree: str
+    ref: str
+    ref_source: str
+    commit: str | None
+    state: str
+    started_at: str
+    finished_at: str | None
+    files: int
+    parsed: int
+    persisted: int
+    reused: int
+    error: str | None
+    pid: int
+
+
+_JOB_COLS = ("id, snapshot, repo, worktree, ref, ref_source, commit_sha, state, started_at, "
+             "finished_at, files, parsed, persisted, reused, error, pid")
+
+
+def latest_job(conn: sqlite3.Connection) -> JobRow | None:
+    """The newest index job in any state (the current or the last one)."""
+    row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs ORDER BY id DESC LIMIT 1").fetchone()
+    return JobRow(*row) if row else None
+
+
+def job_by_id(conn: sqlite3.Connection, job: int) -> JobRow | None:
+    row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs WHERE id=?", (job,)).fetchone()
+    return JobRow(*row) if row else None
+
+
+def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail: str = "",
+              job: int | None = None, **fields: object) -> None:
+    """Journal an event; keyword fields are stored as a JSON detail."""
+    if fields:
+        detail = json.dumps({"message": detail, **fields} if detail else fields)
+    conn.execute("INSERT INTO events(at, snapshot, kind, detail, job) VALUES(?,?,?,?,?)",
+                 (utcnow(), snapshot, kind, detail, job))
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -6,13 +6,16 @@ import importlib.metadata
 import sqlite3
 import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, LimitExceeded, OutsideRoot
 from spyglass.index import source as src
-from spyglass.index.builder import Progress, SnapshotBuilder
-from spyglass.index.store import SCHEMA, SnapshotRow, connect, find_store, latest_job
+from spyglass.index.builder import Progress
+from spyglass.index.jobs import run_index
+from spyglass.index.store import SCHEMA, JobRow, SnapshotRow, connect, find_store, latest_job, \
+    latest_snapshot, locate
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow, StatusReport
@@ -41,10 +44,11 @@ class CallLock:
     """A re-entrant lock that knows its depth: one tool call = one outermost acquisition,
     so the view is refreshed once per call however many helpers ask for it."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_release: Callable[[], None] | None = None) -> None:
         self._lock = threading.RLock()
         self.depth = 0
         self.fresh = False
+        self._on_release = on_release  # runs when the outermost block is left
 
     def __enter__(self) -> CallLock:
         self._lock.acquire()
@@ -55,7 +59,11 @@ class CallLock:
 
     def __exit__(self, *exc: object) -> None:
         self.depth -= 1
-        self._lock.release()
+        try:
+            if self.depth == 0 and self._on_release is not None:
+                self._on_release()
+        finally:
+            self._lock.release()
 
 
 class CodeIntel:
@@ -64,25 +72,29 @@ class CodeIntel:
     def __init__(self, start: Path | str = ".", *, config: Config | None = None,
                  root: Path | None = None) -> None:
         self.start = Path(start).resolve()
-        found = root or find_store(self.start)
-        if found is None:
-            found = src.git_toplevel(self.start) if src.is_git_repo(self.start) else self.start
-        self.root = found.resolve()
+        # root: the workspace (confinement root); store_root: where `.spyglass/` lives
+        # (shared by every worktree of a git repository).
+        self.root, self.store_root = locate(self.start, root)
         self.config = config or load_config(repo_root=self.root)
         self.repo = repo_name(self.root)
-        self.lock = CallLock()
+        # Leaving a tool call ends the view's read transaction: one store state per answer.
+        self.lock = CallLock(self._end_read)
         self._conn: sqlite3.Connection | None = None
         self._view: View | None = None
 
     # -- plumbing --------------------------------------------------------------------------
     @property
     def has_index(self) -> bool:
-        return find_store(self.root) == self.root
+        return find_store(self.store_root) == self.store_root
+
+    def _end_read(self) -> None:
+        if self._view is not None:
+            self._view.end_read()
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             if self.has_index:
-                self._conn = connect(self.root)
+                self._conn = connect(self.store_root)
             else:
                 self._conn = sqlite3.connect(":memory:", check_same_thread=False)
                 self._conn.executescript(SCHEMA)
@@ -99,7 +111,7 @@ class CodeIntel:
                                       and self._conn.execute("PRAGMA database_list").fetchone()[2]
                                       == ""):
                 self._conn = None
-                self._view = View(self.root, self._connection(), self.config)
+                self._view = View(self.root, self._connection(), self.config, self.repo)
             self._view.refresh()
             return self._view
 
@@ -124,9 +136,7 @@ class CodeIntel:
         view = self._view
         snap = view.snapshot if view else None
         packs = all_packs()
-        mismatch = None
-        if snap is not None and Path(snap.worktree) != self.root:
-            mismatch = f"index was built for {snap.worktree}, this worktree is {self.root}"
+        mismatch = view.mismatch if view else None
         return Provenance(
             repo=self.repo, ref=snap.ref if snap else "working-tree",
             commit=snap.commit if snap else None,
@@ -321,13 +331,14 @@ class CodeIntel:
             return file_ops.status(self, tools or self.config.capabilities)
 
     # -- indexing --------------------------------------------------------------------------
-    def index(self, ref: str | None = None, progress: Progress | None = None) -> SnapshotRow:
-        """Build or update the snapshot (one writer; readers keep the previous one)."""
-        conn = connect(self.root, create=True)
+    def index(self, ref: str | None = None, progress: Progress | None = None, *,
+              wait: bool = True, on_wait: Callable[[str], None] | None = None) -> SnapshotRow:
+        """Build or update the snapshot under the writer lock (one writer at a time; readers
+        keep the previous snapshot until the new one is complete), then collect garbage."""
         try:
-            return SnapshotBuilder(self.root, conn, self.config, self.repo, progress).build(ref)
+            return run_index(self.store_root, self.root, self.config, self.repo, ref, progress,
+                             wait=wait, on_wait=on_wait)
         finally:
-            conn.close()
             with self.lock:
                 if self._conn is not None:
                     self._conn.close()
@@ -335,9 +346,21 @@ class CodeIntel:
                 self._view = None
 
     def last_job(self) -> SnapshotRow | None:
+        """The newest snapshot row in any state (the current or last build)."""
         if not self.has_index:
             return None
-        conn = connect(self.root)
+        conn = connect(self.store_root)
+        try:
+            return latest_snapshot(conn)
+        finally:
+            conn.close()
+
+    def last_index_job(self) -> JobRow | None:
+        """The newest entry of the job journal (accepted/progress/completed/unavailable/
+        failed), including jobs that never produced a snapshot."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
         try:
             return latest_job(conn)
         finally:

@@ -1,22 +1,24 @@
-"""The view a query reads: the baseline snapshot composed with live facts of changed files."""
+"""The view a query reads: a baseline snapshot composed with the workspace overlay."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.index import source as src
-from spyglass.index.builder import binary_or_undecodable, contexts
-from spyglass.index.store import SnapshotRow, latest_complete
+from spyglass.index.overlay import OverlayReport, classify, classify_disk
+from spyglass.index.probe import Probe
+from spyglass.index.store import SnapshotRow, snapshot_by_id
+from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
 from spyglass.types import FileContext
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
+OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
 
 OVERLAY_SCHEMA = """
 CREATE TEMP TABLE IF NOT EXISTS ounits(
@@ -46,175 +48,265 @@ CREATE INDEX IF NOT EXISTS temp.vfiles_unit ON vfiles(unit);
 BASELINE = {t: f"main.{t}" for t in FACT_TABLES}
 OVERLAY = {t: f"temp.o{t}" for t in FACT_TABLES}
 
+VRow = tuple[int | None, str | None, str, int]  # unit, language, source, stale
+
 
 @dataclass
 class Changes:
-    """How the files on disk differ from the baseline snapshot."""
+    """How the workspace's content differs from the baseline snapshot: the overlay."""
 
     added: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    recontext: list[str] = field(default_factory=list)  # same bytes, new resolution context
+    blobs: dict[str, str] = field(default_factory=dict)
+    snapshot: int | None = None
 
     @property
     def paths(self) -> list[str]:
         return sorted(self.added + self.modified + self.deleted)
 
     def digest(self) -> str:
-        h = hashlib.sha1()
-        for group in (self.added, self.modified, self.deleted):
-            h.update("\0".join(sorted(group)).encode() + b"\1")
+        """The workspace content digest: the baseline plus every overlaid path's content."""
+        h = hashlib.sha1(f"{self.snapshot}\n".encode())
+        for tag, group in (("A", self.added), ("M", self.modified), ("C", self.recontext),
+                           ("D", self.deleted)):
+            for path in sorted(group):
+                h.update(f"{tag} {path} {self.blobs.get(path, '-')}\n".encode())
         return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
 class Member:
-    """One supported file of the baseline snapshot."""
+    """One file of the baseline snapshot."""
 
     unit: int | None
     blob: str
     language: str | None
     skipped: str | None
+    ctx: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What an overlay projection belongs to; nothing of it is persisted."""
+
+    repo: str
+    workspace: str
+    base: str | None
+    snapshot: int | None
+    digest: str
 
 
 class View:
-    """Baseline snapshot + live overlay, materialised as temp tables of one connection."""
+    """Baseline snapshot + workspace overlay, materialised as temp tables of one connection."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection, config: Config) -> None:
+    def __init__(self, root: Path, conn: sqlite3.Connection, config: Config,
+                 repo: str = "") -> None:
         self.root = root
         self.conn = conn
         self.config = config
+        self.repo = repo or root.name
         conn.executescript(OVERLAY_SCHEMA)
+        self.probe = Probe(root, config.limits.max_file_bytes)
         self.snapshot: SnapshotRow | None = None
         self.members: dict[str, Member] = {}
         self.changes = Changes()
         self.live_skipped: dict[str, str] = {}
-        self._stat_cache: dict[str, tuple[int, int, str]] = {}
-        self._parsed: dict[tuple[str, str, str], int] = {}  # (path, blob, ctx) → overlay unit
+        self.head = src.Head(None, None)
+        self.base: str | None = None
+        self.mismatch: str | None = None
+        self.refreshes = 0  # refreshes that rebuilt the projection (for tests and benches)
+        self._key: tuple[object, ...] | None = None
+        self._projected: tuple[int | None, int] | None = None
+        self._rows: dict[str, VRow] = {}
+        self._parsed: dict[tuple[str, str, str], int] = {}
+        self._ctx: tuple[int, dict[str, str], dict[str, LanguagePack]] | None = None
+        self._ctx_full: dict[str, FileContext] = {}
+        self._report: tuple[tuple[object, ...], OverlayReport] | None = None
+        self._merge_bases: dict[tuple[str, str], str | None] = {}
         self._next_unit = -1
-        self._state: tuple[int | None, str] | None = None
-        self._disk_files: list[src.SourceFile] = []
 
     # -- refresh ---------------------------------------------------------------------------
+    def end_read(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("COMMIT")
+
     def refresh(self) -> None:
-        """Bring the view in line with the store's newest snapshot and the files on disk."""
-        snap = latest_complete(self.conn)
-        if snap is None or self.snapshot is None or snap.id != self.snapshot.id:
-            self.snapshot = snap
+        """Bring the view in line with the store's newest snapshot and the files on disk.
+        Opens the read transaction the rest of the answer runs in."""
+        self.end_read()
+        self.conn.execute("BEGIN")
+        newest, state = self.conn.execute(
+            "SELECT (SELECT MAX(id) FROM snapshots WHERE state='completed'), "
+            "(SELECT state FROM snapshots WHERE id=?)",
+            (self.snapshot.id if self.snapshot else -1,)).fetchone()
+        self.probe.refresh()
+        key = (newest, self.probe.git_state)
+        if key != self._key or (self.snapshot is not None and state != "completed"):
+            self._choose_baseline(newest)
+            self._key = key
+        projected = (self.snapshot.id if self.snapshot else None, self.probe.generation)
+        if projected != self._projected:
+            self._project()
+            self._projected = projected
+
+    def _choose_baseline(self, newest_id: int | None) -> None:
+        """The newest complete snapshot, or — pinned — the complete snapshot of the
+        merge-base of HEAD and that snapshot's commit, when there is one."""
+        newest = snapshot_by_id(self.conn, newest_id) if newest_id else None
+        chosen, base = newest, None
+        self.head = src.head(self.root) if self.probe.is_git else src.Head(None, None)
+        if newest is not None and newest.commit and self.head.sha:
+            pair = (self.head.sha, newest.commit)
+            if pair not in self._merge_bases:
+                self._merge_bases[pair] = src.merge_base(self.root, *pair)
+            base = self._merge_bases[pair]
+            if base and base != newest.commit:
+                row = self.conn.execute(
+                    "SELECT MAX(id) FROM snapshots WHERE state='completed' AND commit_sha=? "
+                    "AND repo=?", (base, newest.repo)).fetchone()
+                if row[0] is not None:
+                    chosen = snapshot_by_id(self.conn, int(row[0])) or newest
+        self.base = base
+        if (chosen.id if chosen else None) != (self.snapshot.id if self.snapshot else None):
+            self.snapshot = chosen
             self._load_members()
-        changes, current = self._scan()
-        state = (self.snapshot.id if self.snapshot else None, changes.digest())
-        if state == self._state:
-            return
-        self.changes = changes
-        self._rebuild(current)
-        self._state = state
+        self.mismatch = self._mismatch()
+
+    def _mismatch(self) -> str | None:
+        snap = self.snapshot
+        if snap is None:
+            return None
+        here = str(self.root)
+        if snap.commit is None:
+            return None if snap.worktree == here else (
+                f"index was built from the folder {snap.worktree}; this workspace is {here}")
+        if not self.probe.is_git:
+            return (f"index was built from git commit {snap.commit[:12]}, but {here} is not "
+                    "a git repository")
+        if self.base is None and not src.has_commit(self.root, snap.commit):
+            return (f"index was built for another repository: commit {snap.commit[:12]} is "
+                    f"not in the repository at {here}")
+        if snap.worktree != here:
+            base = (self.base or "?")[:12]
+            return (f"index was built in worktree {snap.worktree} (shared store); this "
+                    f"worktree {here} is answered through its overlay against {base}")
+        return None
 
     def _load_members(self) -> None:
         self.members = {}
         if self.snapshot is None:
             return
-        for path, unit, blob, language, skipped in self.conn.execute(
-                "SELECT path, unit, blob, language, skipped FROM snapshot_files WHERE snapshot=?",
+        for path, unit, blob, language, skipped, ctx in self.conn.execute(
+                "SELECT f.path, f.unit, f.blob, f.language, f.skipped, COALESCE(u.ctx, '') "
+                "FROM snapshot_files f LEFT JOIN units u ON u.id = f.unit WHERE f.snapshot=?",
                 (self.snapshot.id,)):
-            self.members[path] = Member(unit, blob, language, skipped)
+            self.members[path] = Member(unit, blob, language, skipped, ctx)
 
-    def _hash(self, path: str, st: os.stat_result) -> str:
-        key = (st.st_mtime_ns, st.st_size)
-        cached = self._stat_cache.get(path)
-        if cached is not None and cached[:2] == key:
-            return cached[2]
-        data = (self.root / path).read_bytes()
-        blob = src.blob_hash(data)
-        self._stat_cache[path] = (key[0], key[1], blob)
-        return blob
+    def _contexts(self) -> tuple[dict[str, str], dict[str, LanguagePack]]:
+        """Each workspace file's resolution-context key (recomputed after a re-listing)."""
+        current = self.probe.current
+        stamp = self.probe.listed * 1_000_003 + len(current)
+        if self._ctx is None or self._ctx[0] != stamp:
+            packs = {p: pk for p in current if (pk := pack_for_path(p)) is not None}
+            read_paths: list[str] = []
 
-    def _scan(self) -> tuple[Changes, dict[str, str]]:
-        """Compare disk with the baseline by stat, hashing only files whose stat changed."""
-        changes = Changes()
-        current: dict[str, str] = {}
-        max_bytes = self.config.limits.max_file_bytes
-        files = src.disk_files(self.root, max_bytes)
-        self._disk_files = files
-        self.live_skipped = {}
-        seen: set[str] = set()
-        for f in files:
-            if f.skipped is not None or pack_for_path(f.path) is None:
-                continue
-            seen.add(f.path)
-            try:
-                blob = self._hash(f.path, os.stat(self.root / f.path))
-            except OSError as exc:
-                self.live_skipped[f.path] = f"unreadable: {exc.strerror}"
-                continue
-            current[f.path] = blob
-            member = self.members.get(f.path)
-            if member is None or member.language is None:
-                changes.added.append(f.path)
-            elif member.blob != blob:
-                changes.modified.append(f.path)
-        for path, member in self.members.items():
-            if member.language is not None and path not in seen and member.skipped is None:
-                changes.deleted.append(path)
-        return changes, current
+            def read(path: str) -> bytes | None:
+                read_paths.append(path)
+                try:
+                    return (self.root / path).read_bytes()
+                except OSError:
+                    return None
+            files = [src.SourceFile(p, "", 0) for p in current]
+            ctxs = contexts(files, packs, read)
+            self.probe.watch(read_paths)
+            self._ctx = (stamp, {p: ctx_key(c) for p, c in ctxs.items()}, packs)
+            self._ctx_full = ctxs
+        return self._ctx[1], self._ctx[2]
 
-    def _rebuild(self, current: dict[str, str]) -> None:
-        conn = self.conn
-        live = set(self.changes.added) | set(self.changes.modified)
-        if self.snapshot is None:
-            live = set(current)
-        parse_live = self.config.live_reparse or self.snapshot is None
-        rows: list[tuple[str, int | None, str | None, str, int]] = []
-        for path, member in self.members.items():
-            if member.language is None or member.skipped is not None:
+    def _project(self) -> None:
+        """Recompute the overlay from content: a file is overlaid when its bytes (or its
+        resolution context) differ from the baseline's; everything else is the baseline."""
+        self.refreshes += 1
+        current = self.probe.current
+        keys, packs = self._contexts()
+        changes = Changes(snapshot=self.snapshot.id if self.snapshot else None)
+        self.live_skipped = dict(self.probe.unreadable)
+        rows: dict[str, VRow] = {}
+        live: list[str] = []
+        for path, blob in current.items():
+            m = self.members.get(path)
+            if m is None or m.language is None:
+                changes.added.append(path)
+            elif m.blob != blob:
+                changes.modified.append(path)
+            elif m.skipped is not None or m.unit is None:
+                continue  # skipped in the baseline for its content (binary, …): still so
+            elif m.ctx != keys.get(path, m.ctx):
+                changes.recontext.append(path)
+            else:
+                rows[path] = (m.unit, m.language, "cached-index", 0)
                 continue
-            if path in self.changes.deleted:
-                continue
-            if path in live and parse_live:
-                continue
-            rows.append((path, member.unit, member.language, "cached-index",
-                         int(path in live)))
-        if parse_live and live:
-            rows.extend(self._parse_live(sorted(live), current))
-        conn.execute("DELETE FROM temp.vfiles")
-        conn.executemany("INSERT INTO temp.vfiles VALUES(?,?,?,?,?)", rows)
+            changes.blobs[path] = blob
+            live.append(path)
+        reasons = self.probe.reasons
+        for path, m in self.members.items():
+            if m.unit is not None and path not in current:
+                if path in reasons:
+                    self.live_skipped[path] = reasons[path]
+                elif path not in self.live_skipped:
+                    changes.deleted.append(path)
+        if self.config.live_reparse or self.snapshot is None:
+            for path in live:
+                row = self._overlay_unit(path, packs.get(path))
+                if row is not None:
+                    rows[path] = row
+        else:
+            for path in live:
+                m = self.members.get(path)
+                if m is not None and m.unit is not None:
+                    rows[path] = (m.unit, m.language, "cached-index", 1)
+        self.changes = changes
+        self._apply(rows)
+        self._forget_unused({r[0] for r in rows.values() if r[0] is not None and r[0] < 0})
 
-    def _parse_live(self, paths: list[str], current: dict[str, str]
-                    ) -> list[tuple[str, int | None, str | None, str, int]]:
-        packs: dict[str, LanguagePack] = {}
-        for p in paths:
-            pack = pack_for_path(p)
-            if pack is not None:
-                packs[p] = pack
-        universe = [src.SourceFile(p, "", 0) for p in set(current) | set(self.members)]
-
-        def read(path: str) -> bytes | None:
-            try:
-                return (self.root / path).read_bytes()
-            except OSError:
+    def _overlay_unit(self, path: str, pack: LanguagePack | None) -> VRow | None:
+        ctx = self._ctx_full.get(path)
+        if pack is None or ctx is None:
+            return None
+        try:
+            data = (self.root / path).read_bytes()
+        except OSError as exc:
+            self.live_skipped[path] = f"unreadable: {exc.strerror}"
+            return None
+        key = (path, src.blob_hash(data), ctx_key(ctx))
+        unit = self._parsed.pop(key, None)  # re-inserted below: most recently used last
+        if unit is None:
+            reason = binary_or_undecodable(data)
+            if reason:
+                self.live_skipped[path] = reason
                 return None
-        ctxs: dict[str, FileContext] = contexts(universe, {**{p: pk for p in current if (
-            pk := pack_for_path(p)) is not None}}, read)
-        out: list[tuple[str, int | None, str | None, str, int]] = []
-        for path in paths:
-            pack = packs.get(path)
-            ctx = ctxs.get(path)
-            if pack is None or ctx is None:
-                continue
-            key = (path, current[path], ctx.module)
-            unit = self._parsed.get(key)
-            if unit is None:
-                data = read(path)
-                if data is None:
-                    self.live_skipped[path] = "unreadable"
-                    continue
-                reason = binary_or_undecodable(data)
-                if reason:
-                    self.live_skipped[path] = reason
-                    continue
-                unit = self._store_live(path, current[path], process((path, data, pack.name, ctx)))
-                self._parsed[key] = unit
-            out.append((path, unit, pack.name, "text-fallback", 0))
-        return out
+            unit = self._store_live(path, key[1], process((path, data, pack.name, ctx)))
+        self._parsed[key] = unit
+        return (unit, pack.name, "text-fallback", 0)
+
+    def _apply(self, rows: dict[str, VRow]) -> None:
+        """Update temp.vfiles by difference: only paths whose row changed are written."""
+        old = self._rows
+        gone = [(p,) for p in old if old[p] != rows.get(p)]
+        new = [(p, *r) for p, r in rows.items() if old.get(p) != r]
+        self.conn.executemany("DELETE FROM temp.vfiles WHERE path=?", gone)
+        self.conn.executemany("INSERT INTO temp.vfiles VALUES(?,?,?,?,?)", new)
+        self._rows = rows
+
+    def _forget_unused(self, used: set[int]) -> None:
+        unused = [k for k, uid in self._parsed.items() if uid not in used]
+        for key in unused[:max(0, len(unused) - OVERLAY_KEEP)]:
+            uid = self._parsed.pop(key)
+            for table in FACT_TABLES[1:]:
+                self.conn.execute(f"DELETE FROM temp.o{table} WHERE unit=?", (uid,))
+            self.conn.execute("DELETE FROM temp.ounits WHERE id=?", (uid,))
 
     def _store_live(self, path: str, blob: str, rows: Rows) -> int:
         meta, defs, refs, imports, aliases, diags, bases = rows
@@ -245,5 +337,25 @@ class View:
         return out
 
     def disk_files(self) -> list[src.SourceFile]:
-        """The workspace's files as last scanned (supported or not, with skip reasons)."""
-        return self._disk_files
+        """The workspace's files as last listed (supported or not, with skip reasons)."""
+        return self.probe.listing
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.repo, str(self.root), self.base,
+                     self.snapshot.id if self.snapshot else None, self.changes.digest())
+
+    def overlay(self) -> OverlayReport:
+        """The overlay's changes by kind (committed, staged, unstaged, untracked, deleted,
+        target), relative to the pinned merge-base. Computed on demand and cached."""
+        digest = self.changes.digest()
+        key = (digest, self.probe.git_state, self.probe.generation, self.base)
+        if self._report is None or self._report[0] != key:
+            if self.probe.is_git:
+                commit = self.snapshot.commit if self.snapshot else None
+                report = classify(self.probe, self.head, self.base, commit, digest)
+            else:
+                report = classify_disk(self.root, self.changes.added, self.changes.modified,
+                                       self.changes.deleted, digest)
+            self._report = (key, report)
+        return self._report[1]

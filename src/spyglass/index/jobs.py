@@ -1,0 +1,133 @@
+"""Index jobs under the writer lock (recovery, build, GC) and the event journal readers watch."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyglass.config import Config
+from spyglass.index.builder import Progress, SnapshotBuilder
+from spyglass.index.gc import GcStats, collect
+from spyglass.index.lock import writer_lock
+from spyglass.index.store import SnapshotRow, connect, log_event, pid_alive, store_dir, utcnow
+
+UPDATED = "code_graph_updated"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One journal entry: job lifecycle (accepted, progress, completed, unavailable, failed),
+    `code_graph_updated` after a snapshot completes, `gc` after a collection."""
+
+    id: int
+    at: str
+    snapshot: int | None
+    kind: str
+    job: int | None
+    detail: dict[str, object]
+
+
+def run_index(store_root: Path, root: Path, config: Config, repo: str, ref: str | None = None,
+              progress: Progress | None = None, *, wait: bool = True,
+              on_wait: Callable[[str], None] | None = None) -> SnapshotRow:
+    """Run one index job: take the writer lock, recover jobs a dead process left behind,
+    build the snapshot of `root` into the store at `store_root`, then collect garbage.
+
+    A failed or unavailable job leaves the previous snapshot serving; rerunning retries."""
+    folder = store_dir(store_root)
+    with writer_lock(folder, wait=wait, on_wait=on_wait):
+        conn = connect(store_root, create=True)
+        try:
+            recover(conn, folder)
+            builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
+            snap = builder.build(ref)
+            collect(conn, config.keep_snapshots, builder.job)
+            return snap
+        finally:
+            conn.close()
+
+
+def gc(store_root: Path, keep: int) -> GcStats:
+    """Collect garbage on demand (under the writer lock)."""
+    folder = store_dir(store_root)
+    with writer_lock(folder):
+        conn = connect(store_root, create=True)
+        try:
+            return collect(conn, keep)
+        finally:
+            conn.close()
+
+
+def recover(conn: sqlite3.Connection, folder: Path) -> int:
+    """Mark jobs whose process died (kill -9, power loss) as failed and remove their scratch
+    files. Called with the writer lock held, so no live job can be mistaken for dead."""
+    stale = conn.execute("SELECT id, snapshot, pid FROM jobs WHERE state IN "
+                         "('accepted', 'progress')").fetchall()
+    for job, snap, pid in stale:
+        why = f"interrupted: the indexing process (pid {pid}) " + (
+            "stopped without finishing" if pid_alive(int(pid)) else "died")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("UPDATE jobs SET state='failed', error=?, finished_at=? WHERE id=?",
+                     (why, utcnow(), job))
+        if snap is not None:
+            conn.execute("UPDATE snapshots SET state='failed', error=? WHERE id=? AND "
+                         "state!='completed'", (why, snap))
+        log_event(conn, snap, "failed", why, job=int(job))
+        conn.execute("COMMIT")
+    conn.execute("UPDATE snapshots SET state='failed', error='interrupted' WHERE state IN "
+                 "('accepted', 'progress')")
+    for scratch in folder.glob("build-*"):
+        shutil.rmtree(scratch, ignore_errors=True)
+    return len(stale)
+
+
+# -- observing ---------------------------------------------------------------------------
+def _event(row: tuple[object, ...]) -> Event:
+    ev_id, at, snap, kind, detail, job = row
+    try:
+        parsed = json.loads(str(detail)) if detail else {}
+    except ValueError:
+        parsed = {"message": detail}
+    if not isinstance(parsed, dict):
+        parsed = {"message": parsed}
+    return Event(int(str(ev_id)), str(at), None if snap is None else int(str(snap)), str(kind),
+                 None if job is None else int(str(job)), parsed)
+
+
+def last_event_id(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+
+
+def events_since(conn: sqlite3.Connection, after: int, kinds: tuple[str, ...] = ()
+                 ) -> list[Event]:
+    """Journal entries newer than event id `after` (all kinds, or only `kinds`)."""
+    sql = "SELECT id, at, snapshot, kind, detail, job FROM events WHERE id > ?"
+    params: list[object] = [after]
+    if kinds:
+        sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+        params += list(kinds)
+    return [_event(r) for r in conn.execute(sql + " ORDER BY id", params)]
+
+
+def wait_for_event(conn: sqlite3.Connection, after: int, kinds: tuple[str, ...] = (UPDATED,),
+                   timeout: float = 30.0, interval: float = 0.05) -> Event | None:
+    """Block until an event of `kinds` newer than `after` is journaled (by any process), or
+    `timeout` passes (then None). Polls `PRAGMA data_version`, which changes only when
+    another connection commits, so waiting costs one tiny read per interval."""
+    deadline = time.monotonic() + timeout
+    version = None
+    while True:
+        current = conn.execute("PRAGMA data_version").fetchone()[0]
+        if current != version:
+            version = current
+            found = events_since(conn, after, kinds)
+            if found:
+                return found[0]
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(interval)

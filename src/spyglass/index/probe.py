@@ -1,0 +1,276 @@
+"""Workspace probe: the files a workspace holds and their content ids, kept by stat.
+
+A refresh first stats what it already knows — watched directories, supported files, the git
+state files and a few control files. When nothing changed, that is all it does: no listing,
+no hashing, no git process. A changed directory (a file added, removed or renamed), a
+changed `.gitignore` or a changed git index re-lists the workspace; a file whose stat
+changed, or whose modification is too recent to trust its stat, is hashed again."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyglass.index import source as src
+from spyglass.syntax.langpack import pack_for_path
+
+RACY_NS = 2_000_000_000  # a file changed this recently is re-hashed on the next refresh
+StatKey = tuple[int, int, int, int]  # mtime_ns, ctime_ns, size, inode
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+@dataclass(slots=True)
+class Seen:
+    """A supported file as last looked at."""
+
+    key: StatKey
+    blob: str
+
+
+class Probe:
+    """The files of one workspace (a git worktree or a plain folder) and their blob ids."""
+
+    def __init__(self, root: Path, max_bytes: int) -> None:
+        self.root = root
+        self.max_bytes = max_bytes
+        self.is_git = src.is_git_repo(root)
+        self.git_dir: Path | None = None
+        self.common_dir: Path | None = None
+        if self.is_git:
+            self.git_dir, self.common_dir = src.git_dirs(root)
+        self.listing: list[src.SourceFile] = []  # every file, with skip reasons
+        self.reasons: dict[str, str] = {}  # listed path -> why it is skipped
+        self.tracked: frozenset[str] = frozenset()
+        self.untracked: frozenset[str] = frozenset()
+        self.deleted: frozenset[str] = frozenset()  # tracked, but missing on disk
+        self.current: dict[str, str] = {}  # supported, analysable path -> blob id
+        self.unreadable: dict[str, str] = {}
+        self.generation = 0  # bumps whenever `current` changes
+        self._seen: dict[str, Seen] = {}
+        self._candidates: list[str] = []
+        self._dirs: dict[str, int] = {}
+        self._control: dict[str, StatKey | None] = {}
+        self._extra: set[str] = set()
+        self._ignored: list[src.SourceFile] | None = None
+        self._ignored_at = 0
+        self._git_key: tuple[StatKey | None, ...] = ()
+        self.listed = 0  # how many times the workspace was listed (for tests and benches)
+        self.hashed = 0  # how many files were hashed
+
+    @property
+    def git_state(self) -> tuple[StatKey | None, ...]:
+        """The git state files' stats as of the last refresh (changes when HEAD moves)."""
+        return self._git_key
+
+    # -- the cheap part ---------------------------------------------------------------------
+    def git_key(self) -> tuple[StatKey | None, ...]:
+        """Stats of the files that change when HEAD moves or the index is written."""
+        if self.git_dir is None or self.common_dir is None:
+            return ()
+        paths = [self.git_dir / "HEAD", self.git_dir / "index", self.common_dir / "packed-refs"]
+        try:
+            head = (self.git_dir / "HEAD").read_text().strip()
+        except OSError:
+            head = ""
+        if head.startswith("ref: "):
+            paths.append(self.common_dir / head[5:])
+        return tuple(_stat(p) for p in paths)
+
+    def watch(self, paths: Iterable[str]) -> None:
+        """Also watch these workspace paths (e.g. files resolvers read, such as tsconfig.json):
+        their appearance, change or removal forces a re-listing."""
+        for p in paths:
+            if p not in self._extra:
+                self._extra.add(p)
+                self._control[p] = _stat(self.root / p)
+
+    def _listing_stale(self, git_key: tuple[StatKey | None, ...]) -> bool:
+        if not self.listed or git_key[1:2] != self._git_key[1:2]:  # the git index changed
+            return True
+        for d, mtime in self._dirs.items():
+            try:
+                if os.stat(os.path.join(self.root, d)).st_mtime_ns != mtime:
+                    return True
+            except OSError:
+                return True
+        return any(_stat(self.root / p) != k for p, k in self._control.items())
+
+    def refresh(self) -> bool:
+        """Bring `current` up to date; True when HEAD, the index or `current` changed."""
+        git_key = self.git_key()
+        moved = git_key != self._git_key
+        if self._listing_stale(git_key):
+            self._list()
+        self._git_key = git_key
+        changed = self._stat_files()
+        if changed:
+            self.generation += 1
+        return changed or moved
+
+    def _stat_files(self) -> bool:
+        now = time.time_ns()
+        changed = False
+        seen = self._seen
+        current: dict[str, str] = {}
+        unreadable: dict[str, str] = {}
+        for path in self._candidates:
+            full = os.path.join(self.root, path)
+            try:
+                st = os.stat(full)
+            except OSError:
+                continue  # deleted since the listing
+            key = stat_key(st)
+            old = seen.get(path)
+            if old is None or old.key != key or now - key[0] < RACY_NS:
+                try:
+                    with open(full, "rb") as fh:
+                        data = fh.read()
+                except OSError as exc:
+                    unreadable[path] = f"unreadable: {exc.strerror}"
+                    continue
+                self.hashed += 1
+                blob = src.blob_hash(data)
+                seen[path] = Seen(key, blob)
+            current[path] = seen[path].blob
+        if current != self.current or unreadable != self.unreadable:
+            changed = True
+        for gone in set(seen) - set(current):
+            del seen[gone]
+        self.current, self.unreadable = current, unreadable
+        return changed
+
+    # -- the listing --------------------------------------------------------------------------
+    def _list(self) -> None:
+        self.listed += 1
+        if self.is_git:
+            files, ignored_dirs = self._git_listing()
+        else:
+            files = src.disk_files(self.root, self.max_bytes)
+            ignored_dirs = {f.path.rstrip("/") for f in files if f.skipped and f.path.endswith("/")}
+        self.listing = files
+        self.reasons = {f.path: f.skipped for f in files if f.skipped}
+        self._candidates = [f.path for f in files if f.skipped is None and pack_for_path(f.path)]
+        self._watch_dirs(files, ignored_dirs)
+        control = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
+        self._control = {p: _stat(self.root / p) for p in [*control, *self._extra]}
+        if self.git_dir is not None and self.common_dir is not None:
+            for extra in (self.common_dir / "info" / "exclude",):
+                self._control[str(extra)] = _stat(extra)
+
+    def _git_listing(self) -> tuple[list[src.SourceFile], set[str]]:
+        """One `git ls-files` for tracked, deleted and untracked-not-ignored paths (wholly
+        untracked folders collapsed, so an unignored `node_modules/` is not walked), then a
+        second one expanding the new folders that are not skipped by name."""
+        tracked: set[str] = set()
+        deleted: set[str] = set()
+        untracked: set[str] = set()
+        folders: list[str] = []
+        for tag, path in _tagged(src.git(self.root, "ls-files", "-z", "-t", "--cached",
+                                         "--deleted", "--others", "--exclude-standard",
+                                         "--directory")):
+            if tag == "?" and path.endswith("/"):
+                folders.append(path)
+            elif tag == "?":
+                untracked.add(path)
+            elif tag == "R":
+                deleted.add(path)
+            else:
+                tracked.add(path)
+        files: list[src.SourceFile] = []
+        expand = []
+        for folder in folders:
+            reason = src.skip_reason(folder + "x", 0, self.max_bytes)
+            if reason is None and folder.rstrip("/").rsplit("/", 1)[-1] in src.SKIP_DIRS:
+                reason = f"skipped directory {folder.rstrip('/').rsplit('/', 1)[-1]}/"
+            if reason:
+                files.append(src.SourceFile(folder, "", 0, reason))
+            else:
+                expand.append(f":(literal){folder}")
+        if expand:
+            excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(src.SKIP_DIRS)]
+            out = src.git(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
+                          *expand, *excludes)
+            untracked.update(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0")
+                             if p)
+        self.tracked, self.untracked = frozenset(tracked), frozenset(untracked)
+        self.deleted = frozenset(deleted)
+        for path in sorted((tracked - deleted) | untracked):
+            reason = src.skip_reason(path, 0, self.max_bytes)
+            if reason is None and pack_for_path(path) is not None:
+                reason = self._file_reason(path)
+            files.append(src.SourceFile(path, "", 0, reason))
+        return files, set()
+
+    def ignored(self) -> list[src.SourceFile]:
+        """Untracked paths `.gitignore` excludes (folders collapsed). Costs a walk of the
+        workspace, so it is computed on demand (status), not on every refresh."""
+        if not self.is_git:
+            return [f for f in self.listing if f.skipped == "ignored by .gitignore"]
+        if self._ignored is None or self._ignored_at != self.listed:
+            out = src.git(self.root, "ls-files", "-z", "--others", "--ignored",
+                          "--exclude-standard", "--directory")
+            self._ignored = [src.SourceFile(p.decode("utf-8", "surrogateescape"), "", 0,
+                                            "ignored by .gitignore")
+                             for p in out.split(b"\0") if p]
+            self._ignored_at = self.listed
+        return self._ignored
+
+    def _file_reason(self, path: str) -> str | None:
+        try:
+            st = os.lstat(self.root / path)
+        except OSError:
+            return None  # deleted on disk: not a candidate, noticed by the stat pass
+        if os.path.islink(self.root / path):
+            return "symlink (never followed)"
+        if st.st_size > self.max_bytes:
+            return f"oversized: {st.st_size} bytes > max_file_bytes {self.max_bytes}"
+        return None
+
+    def _watch_dirs(self, files: list[src.SourceFile], ignored: set[str]) -> None:
+        """Watch every folder holding a listed file, plus their plain subfolders (so a file
+        created in a new, still empty folder is noticed): its mtime moves when an entry is
+        added, removed or renamed."""
+        dirs = {""}
+        for f in files:
+            if f.skipped and (f.path.endswith("/") or f.skipped.startswith("skipped directory")):
+                continue
+            parts = f.path.split("/")[:-1]
+            for i in range(len(parts)):
+                dirs.add("/".join(parts[:i + 1]))
+        extra: set[str] = set()
+        for d in dirs:
+            try:
+                with os.scandir(os.path.join(self.root, d)) as it:
+                    for entry in it:
+                        if entry.is_dir(follow_symlinks=False) and entry.name not in \
+                                src.SKIP_DIRS and entry.name != ".spyglass":
+                            sub = f"{d}/{entry.name}" if d else entry.name
+                            if sub not in dirs and sub not in ignored:
+                                extra.add(sub)
+            except OSError:
+                continue
+        self._dirs = {}
+        for d in dirs | extra:
+            try:
+                self._dirs[d] = os.stat(os.path.join(self.root, d)).st_mtime_ns
+            except OSError:
+                continue
+
+
+def _tagged(out: bytes) -> Iterable[tuple[str, str]]:
+    for entry in out.split(b"\0"):
+        if len(entry) > 2:
+            yield chr(entry[0]), entry[2:].decode("utf-8", "surrogateescape")
+
+
+def _stat(path: Path) -> StatKey | None:
+    try:
+        return stat_key(os.stat(path))
+    except OSError:
+        return None
