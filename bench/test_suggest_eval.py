@@ -45,10 +45,11 @@ class Commit:
     tests: list[str]  # changed (modified or added) test files
 
 
-def pick_commits(root: Path, n: int, scan: int) -> list[Commit]:
-    """The newest `n` non-merge commits changing both supported source and test files."""
+def pick_commits(root: Path, n: int, scan: int, rev: str) -> list[Commit]:
+    """The newest `n` non-merge commits from `rev` changing both supported source and test
+    files (at most MAX_SOURCE_FILES source files)."""
     log = git(root, "log", "--no-merges", "--no-renames", f"-{scan}", "--format=@%H %P%x09%s",
-              "--name-status", "HEAD")
+              "--name-status", rev)
     out: list[Commit] = []
     current: Commit | None = None
     for line in log.splitlines() + ["@"]:
@@ -122,12 +123,13 @@ def score(sha: str, truth: list[str], ranked: list[str], seconds: float, present
 
 
 def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: str,
-             depth: int) -> dict[str, object]:
+             depth: int, rev: str) -> dict[str, object]:
     root = work / "repo"
     if not root.exists():
-        subprocess.run(["git", *GIT_SAFETY, "clone", "-q", "--shared", "--no-checkout",
+        subprocess.run(["git", *GIT_SAFETY, "-c", "protocol.file.allow=always", "clone", "-q",
+                        "--shared", "--no-checkout",
                         str(gitdir), str(root)], env=git_env(), check=True)
-    commits = pick_commits(root, n, scan)
+    commits = pick_commits(root, n, scan, rev)
     scores: list[Score] = []
     for i, c in enumerate(commits):
         git(root, "checkout", "-q", "-f", "--detach", c.parent)
@@ -156,7 +158,7 @@ def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: st
     def mean(xs: list[float]) -> float:
         return round(statistics.fmean(xs), 3) if xs else 0.0
     return {
-        "repo": str(gitdir), "variant": variant, "mode": mode, "depth": depth,
+        "repo": str(gitdir), "rev": git(root, "rev-parse", rev).strip(), "variant": variant, "mode": mode, "depth": depth,
         "commits": len(scores),
         "recall@5": mean([s.recall5 for s in scores]),
         "recall@10": mean([s.recall10 for s in scores]),
@@ -177,6 +179,7 @@ def main() -> int:
     p.add_argument("--variant", choices=("commit", "source-only"), default="commit")
     p.add_argument("--mode", choices=("files", "lines"), default="files")
     p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--rev", default="origin/HEAD", help="newest commit to consider")
     p.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     p.add_argument("--out", type=Path, help="write the JSON report here")
     args = p.parse_args()
@@ -184,7 +187,7 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         report = evaluate(args.repo, work, args.commits, args.scan, args.variant, args.mode,
-                          args.depth)
+                          args.depth, args.rev)
     finally:
         if args.work is None and not os.environ.get("KEEP"):
             shutil.rmtree(work, ignore_errors=True)

@@ -80,7 +80,6 @@ CASES = {
 2 app.TestRun | app.TestRun calls app.Run at app/app_test.go:6
 files: util/util.go app/app.go util/util_test.go app/app_test.go
 #? blast-radius util/util.go:10
-error: no code there
 #? blast-radius util/util.go:9 --depth 1
 0 util.K.M
 1 app.Run ? | name match: receiver type unknown

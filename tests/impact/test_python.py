@@ -119,7 +119,7 @@ def total(items):
 #? blast-radius shapes.Shape.area --depth 2
 0 shapes.Shape.area
 1 shapes.Square.side
-1 use.total ? | name match: receiver type unknown
+1 use.total ? | use.total calls shapes.Shape.area at use.py:6 (
 #? blast-radius shapes.Shape --depth 1
 0 shapes.Shape
 0 shapes.Shape.area

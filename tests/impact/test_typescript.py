@@ -64,7 +64,7 @@ test("fmt", () => {
   expect(fmt(1)).toBe("1");
 });
 #? tests web/lib/fmt.ts
-web/lib/fmt.spec.ts reference
+web/lib/fmt.spec.ts convention ? | (also by reference
 $ cd web && npx jest lib/fmt.spec.ts
 ''',
 }

@@ -49,6 +49,7 @@ class ChangeSet:
     modules: list[ModuleChange] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # changed files, supported or not
     unsupported: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def add_file(self, path: str) -> None:
         if path not in self.files:
@@ -257,8 +258,7 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
             before = len(cs.seeds) + len(cs.modules)
             changed_defs(ci, cs, rel, [(a, b, False)], f"target {text}")
             if len(cs.seeds) + len(cs.modules) == before:
-                raise BadInput(f"{text}: no code there (blank lines); point at a line of a "
-                               "definition or a statement")
+                cs.notes.append(f"{text}: blank lines only; nothing there can affect code")
             continue
         rel = ci.rel_path(text)
         full = ci.root / rel
@@ -316,6 +316,7 @@ def collect(ci: CodeIntel, targets: list[str], diff: str | None) -> ChangeSet:
     for p in parts:
         cs.seeds += p.seeds
         cs.modules += p.modules
+        cs.notes += p.notes
         for f in p.files:
             cs.add_file(f)
     return cs

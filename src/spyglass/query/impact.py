@@ -55,8 +55,13 @@ class Hit:
     uncertain: bool
     follow: bool = True  # whether its own users are followed further
 
+    @property
+    def seed(self) -> str:
+        """The changed symbol this hit's chain starts from."""
+        return self.chain[-1].used if self.chain else self.symbol
+
     def evidence(self) -> str:
-        seed = self.chain[-1].used if self.chain else self.symbol
+        seed = self.seed
         hops = "; ".join(h.text() for h in self.chain)
         if not hops:
             return f"distance 0: changed ({self.origin})"
@@ -131,7 +136,7 @@ def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
     view = ci.view()
     limit = ci.config.limits.max_matches_per_request
-    radius = Radius(cs)
+    radius = Radius(cs, notes=list(cs.notes))
     seen: dict[NodeKey, Hit] = {}
     for s in cs.seeds:
         k: NodeKey = key(s.d)

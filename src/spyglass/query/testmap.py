@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -17,8 +18,12 @@ from spyglass.types import CodeLocation, ToolResult
 if TYPE_CHECKING:
     from spyglass.query.facade import CodeIntel
 
-# Ranking: lower is better. A reference chain of n edges scores n (+0.5 when uncertain).
-CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 0.0, 1.25, 1.75, 3.5
+# Evidence weights (higher ranks first). A reference chain of n edges weighs 1/n, halved
+# when uncertain; each weight is then divided by how many test files the same changed
+# symbol reaches (1 + ln df), so specific evidence beats ubiquitous evidence. A file ranks
+# by the sum, over changed symbols, of its best evidence for each.
+CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 3.0, 1.5, 1.2, 0.2
+MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # Shared-fixture files of a framework: their definitions reach tests by parameter name.
 FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
 FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
@@ -36,7 +41,7 @@ class TestTarget:
     framework: str
     command: str
     reason: str  # changed | reference | convention | fixture | package
-    score: float
+    relevance: float  # higher ranks first
     uncertain: bool
     evidence: str
 
@@ -81,17 +86,53 @@ def test_symbol(pack: LanguagePack, d: DefRow) -> str:
     return ""
 
 
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    path: str
+    symbol: str
+    lines: tuple[int, int]
+    reason: str
+    weight: float
+    uncertain: bool
+    text: str
+    seed: str  # the changed symbol (or file) the evidence starts from
+
+
 class _Collector:
     def __init__(self) -> None:
-        self.best: dict[tuple[str, str], TestTarget] = {}
+        self.items: list[_Evidence] = []
 
-    def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, score: float,
-            uncertain: bool, evidence: str) -> None:
-        t = TestTarget(path, symbol, lines[0], lines[1], "", "", reason, score, uncertain,
-                       evidence)
-        prev = self.best.get((path, symbol))
-        if prev is None or (score, uncertain) < (prev.score, prev.uncertain):
-            self.best[(path, symbol)] = t
+    def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, weight: float,
+            uncertain: bool, evidence: str, seed: str) -> None:
+        self.items.append(_Evidence(path, symbol, lines, reason, weight, uncertain, evidence,
+                                    seed))
+
+    def ranked(self) -> list[TestTarget]:
+        files_of: dict[str, set[str]] = {}
+        for e in self.items:
+            files_of.setdefault(e.seed, set()).add(e.path)
+        best: dict[tuple[str, str], tuple[float, _Evidence]] = {}
+        per_seed: dict[tuple[str, str], float] = {}
+        for e in self.items:
+            w = e.weight / (1.0 + math.log(len(files_of[e.seed])))
+            k = (e.path, e.symbol)
+            if k not in best or w > best[k][0]:
+                best[k] = (w, e)
+            per_seed[(e.path, e.seed)] = max(per_seed.get((e.path, e.seed), 0.0), w)
+        relevance: dict[str, float] = {}
+        for (path, _), w in per_seed.items():
+            relevance[path] = relevance.get(path, 0.0) + w
+        reasons: dict[tuple[str, str], dict[str, None]] = {}
+        for e in self.items:
+            reasons.setdefault((e.path, e.symbol), {})[e.reason] = None
+        out = []
+        for k, (w, e) in best.items():
+            also = [r for r in reasons[k] if r != e.reason]
+            text = e.text + (f" (also by {', '.join(also)})" if also else "")
+            out.append(TestTarget(e.path, e.symbol, e.lines[0], e.lines[1], "", "", e.reason,
+                                  round(w, 4), e.uncertain, text))
+        out.sort(key=lambda t: (-relevance[t.path], t.path, -t.relevance, t.start_line))
+        return out
 
 
 def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector) -> None:
@@ -102,21 +143,23 @@ def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector) -> None:
         pack = _test_pack(h.path)
         if pack is None:
             continue
-        score = h.distance + (0.5 if h.uncertain else 0.0)
+        weight = CHANGED if h.distance == 0 else 1.0 / h.distance
+        weight *= UNCERTAIN if h.uncertain else 1.0
         reason = "changed" if h.distance == 0 else "reference"
         why = h.evidence()
         if h.d is None:
-            out.add(h.path, "", (h.line, h.line), reason, score + 0.25, h.uncertain, why)
+            out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
+                    why, h.seed)
             continue
         name = test_symbol(pack, h.d)
         if name:
             top = h.d
             while top.qualname != name and (top.unit, top.parent) in parents:
                 top = parents[(top.unit, top.parent)]
-            out.add(h.path, name, (top.start_line, top.end_line), reason, score, h.uncertain,
-                    why)
+            out.add(h.path, name, (top.start_line, top.end_line), reason, weight, h.uncertain,
+                    why, h.seed)
         else:  # a helper or fixture of a test file: the file, unless its users show up
-            out.add(h.path, "", (1, 1), reason, score + 0.75, True, why)
+            out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
 
 
 def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) -> None:
@@ -158,7 +201,7 @@ def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) 
         why = (f"{name} uses fixture {fixture!r} at {r.path}:{r.line} (by parameter name); "
                + h.evidence())
         out.add(r.path, name, (user.start_line, user.end_line), "fixture",
-                h.distance + 1.5, True, why)
+                FIXTURE / (h.distance + 1), True, why, h.seed)
 
 
 def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
@@ -182,11 +225,11 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
             for t in by_name.get(name, []):
                 near = t.rpartition("/")[0] == folder
                 out.add(t, "", (1, 1), "convention", CONVENTION if near else CONVENTION_FAR,
-                        True, f"naming convention: {path} ↔ {t}")
+                        True, f"naming convention: {path} ↔ {t}", f"file:{path}")
         for t in tests:
             if t.rpartition("/")[0] == folder and _test_pack(t) is pack:
                 out.add(t, "", (1, 1), "package", PACKAGE, True,
-                        f"same package as {path}")
+                        f"same package as {path}", f"package:{path}")
 
 
 def runnable(path: str) -> bool:
@@ -219,13 +262,9 @@ def plan(ci: CodeIntel, radius: Radius) -> Plan:
     _by_reference(ci, radius, out)
     _by_fixture(ci, radius, fw, out)
     _by_convention(ci, radius.change, all_test_files(ci), out)
-    best_in_file: dict[str, float] = {}
-    for t in out.best.values():
-        best_in_file[t.path] = min(best_in_file.get(t.path, t.score), t.score)
-    has_symbols = {t.path for t in out.best.values() if t.symbol}
-    kept = [t for t in out.best.values() if t.symbol or (
-        t.path not in has_symbols and runnable(t.path))]
-    kept.sort(key=lambda t: (best_in_file[t.path], t.path, t.score, t.uncertain, t.start_line))
+    ranked = out.ranked()
+    has_symbols = {t.path for t in ranked if t.symbol}
+    kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]
     limit = ci.config.limits.max_matches_per_request
     targets: list[TestTarget] = []
     chosen: list[tuple[Framework, tuple[str, str]]] = []
