@@ -138,3 +138,30 @@ def test_unknown_job_and_repository(web: Any) -> None:
     r = web.client.get("/api/v1/code/repos/other")
     assert r.status_code == 404 and "other" in r.json()["error"]
     assert web.client.get("/api/v1/nope").json()["error"].startswith("no such endpoint")
+
+
+def test_stale_last_event_id_replays_this_servers_events(web: Any) -> None:
+    web.indexed()
+    r = web.client.get(web.url("/events?follow=0"), headers={"Last-Event-ID": "9999"})
+    assert sse_events(r.text)[0][1] == "accepted"
+
+
+def test_a_snapshot_built_elsewhere_is_announced(web: Any) -> None:
+    from spyglass.query.facade import CodeIntel
+    web.indexed()
+    jobs = web.client.app.state.web.jobs
+    before = jobs.last_event_id
+    jobs.check_external()
+    assert jobs.last_event_id == before  # nothing new yet
+    (web.root / "pkg" / "more.py").write_text("def more():\n    return 1\n")
+    subprocess.run(["git", "add", "-A"], cwd=web.root, check=True)
+    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit",
+                    "-qm", "more"], cwd=web.root, check=True)
+    CodeIntel(web.root).index()  # as `spyglass index` in another process would
+    jobs.check_external()
+    events = sse_events(web.get("/events", follow=0, after=before).text)
+    assert [(k, d["source"]) for _, k, d in events] == [("code_graph_updated", "external")]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=web.root, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    assert events[0][2]["commit"] == head
+    assert web.get("").json()["snapshot"]["commit"] == head

@@ -37,7 +37,7 @@ def _summary(st: WebState) -> dict[str, Any]:
     body = result_json(ci.status())
     report = body["results"][0]
     job = st.jobs.current
-    store_job = ci.last_job()
+    store_job = getattr(ci, "last_index_job", ci.last_job)()
     git = (ci.root / ".git").exists()
     body.update({
         "repo_id": st.repo_id, "repo": ci.repo, "root": str(ci.root),
@@ -130,10 +130,10 @@ async def get_job(request: Request) -> Response:
 async def events(request: Request) -> Response:
     """GET /api/v1/code/repos/{repo_id}/events: server-sent events (`follow=0`: backlog only)."""
     st = repo(request)
-    after = number(request, "after")
-    if after is None:
-        header = request.headers.get("last-event-id", "")
-        after = int(header) if header.isdigit() else 0
+    header = request.headers.get("last-event-id", "")  # a reconnecting EventSource sends it
+    after = int(header) if header.isdigit() else (number(request, "after") or 0)
+    if after > st.jobs.last_event_id:
+        after = 0  # an id from before this server started: replay what this one has
     follow = request.query_params.get("follow", "1") not in ("0", "false", "no")
     return StreamingResponse(st.jobs.stream(after, follow, st.heartbeat),
                              media_type="text/event-stream",

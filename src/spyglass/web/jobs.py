@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import json
 import threading
@@ -118,9 +119,18 @@ class Jobs:
             data = {"job": job.as_json()}
         self.emit("progress", data)
 
+    def _waiting(self, job: Job, why: str) -> None:
+        with self._lock:
+            job.state, job.phase = "progress", why
+            data = {"job": job.as_json()}
+        self.emit("progress", data)
+
     def _run(self, job: Job) -> None:
+        extra: dict[str, Any] = {}
+        if "on_wait" in inspect.signature(self.ci.index).parameters:
+            extra["on_wait"] = lambda why: self._waiting(job, str(why))
         try:
-            row = self.ci.index(job.ref, lambda *a: self._progress(job, *a))
+            row = self.ci.index(job.ref, lambda *a: self._progress(job, *a), **extra)
         except IndexUnavailable as exc:
             self._finish(job, "unavailable", str(exc))
             return

@@ -61,9 +61,10 @@ def _file_entry(ci: CodeIntel, view: View, path: str, status: str,
             why = "span length changed (line-level diff unavailable)"
         if why:
             changed.append(plain(ci.def_location(d, uncertain=owners is None, evidence=why)))
+    member = view.members.get(path)
+    language = (member.language if member else None) or (now[0].language if now else None)
     return {
-        "path": path, "status": status, "language": view.members[path].language
-        if path in view.members else None,
+        "path": path, "status": status, "language": language,
         "definitions": {
             "added": [plain(ci.def_location(d, evidence="not in the baseline snapshot"))
                       for d in added],

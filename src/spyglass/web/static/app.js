@@ -18,7 +18,7 @@ function h(tag, attrs, ...kids) {
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const kid of kids.flat()) {
+  for (const kid of kids.flat(Infinity)) {
     if (kid === null || kid === undefined || kid === false) continue;
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
@@ -33,7 +33,7 @@ function s(tag, attrs, ...kids) {
   for (const kid of kids) el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   return el;
 }
-function fill(el, ...kids) { el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined)); }
+function fill(el, ...kids) { el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false)); }
 const short = (sha) => (sha ? sha.slice(0, 12) : "—");
 const qs = (o) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== "")).toString();
 function when(iso) {
@@ -76,8 +76,12 @@ async function loadSummary() {
   S.lastEventId = Math.max(S.lastEventId, r.body.last_event_id || 0);
   if (S.targetRef === null) S.targetRef = r.body.target_ref;
   renderSummary();
-  if (r.body.job && (!S.job || S.job.id === r.body.job.id || !TERMINAL.has(r.body.job.state))) onJob(r.body.job);
-  else if (!S.job && r.body.store_job && !TERMINAL.has(r.body.store_job.state)) renderStoreJob(r.body.store_job);
+  const web = r.body.job, sj = r.body.store_job;
+  const webRunning = web && !TERMINAL.has(web.state);
+  const extRunning = !webRunning && sj && !TERMINAL.has(sj.state);
+  const showingExt = S.job && S.job.external;
+  if (webRunning || (web && !extRunning && !showingExt && (!S.job || S.job.id === web.id))) onJob(web);
+  else if (sj && (extRunning || showingExt)) renderStoreJob(sj);
   if (S.tab === "diff" || S.diffLoaded) loadDiff();
   return r.body;
 }
@@ -116,15 +120,16 @@ function renderCoverage() {
   const skippedTotal = rep.skipped_by_reason.reduce((n, [, c]) => n + c, 0);
   fill($("coverage-line"),
     h("span", {}, h("b", {}, String(cov.analysed)), " files analysed (", langs, ")"),
-    h("span", {}, h("b", {}, String(skippedTotal || cov.skipped.length)), " skipped",
+    h("span", {}, h("b", {}, skippedTotal ? String(skippedTotal) : `${cov.skipped.length}${cov.skipped.length >= 50 ? "+" : ""}`), " skipped",
       rep.skipped_by_reason.length ? " — " + rep.skipped_by_reason.map(([r, c]) => `${c} ${r}`).join(", ") : ""),
     h("span", { class: dg.count ? "warnish" : "" }, h("b", {}, String(dg.count)), " parse diagnostics",
       dg.count ? ` in ${dg.files} file(s)` : ""),
     cov.limitations.length ? h("span", { class: "muted" }, cov.limitations.join("; ")) : null,
-    rep.hint ? h("span", { class: "muted" }, rep.hint) : null);
-  const skipped = cov.skipped.length
-    ? h("div", { class: "mini" }, h("table", {}, cov.skipped.map((x) => h("tr", {}, h("td", {}, x.path), h("td", {}, x.reason)))))
-    : h("p", { class: "muted pad" }, "No files skipped.");
+    rep.hint && sm.indexed ? h("span", { class: "muted" }, rep.hint) : null);
+  const listed = cov.skipped.filter((x) => !x.path.startsWith(".spyglass"));
+  const skipped = listed.length
+    ? h("div", { class: "mini" }, h("table", {}, listed.map((x) => h("tr", {}, h("td", {}, x.path), h("td", {}, x.reason)))))
+    : h("p", { class: "muted pad" }, skippedTotal ? "Only files that are not source code were skipped." : "No files skipped.");
   fill($("skipped"), skipped);
   const diags = dg.items.length
     ? h("div", { class: "mini" }, h("table", {}, dg.items.map((d) => h("tr", {},
@@ -177,15 +182,22 @@ function renderJob(job) {
   const bar = $("job-bar");
   const running = !TERMINAL.has(job.state);
   if (job.total > 0) {
-    bar.classList.remove("indeterminate");
+    if (bar.classList.contains("indeterminate")) {
+      bar.classList.remove("indeterminate");
+      bar.style.transition = "none";
+      bar.style.width = "0";
+      void bar.offsetWidth;
+      bar.style.transition = "";
+    }
     bar.style.width = `${Math.min(100, Math.round((100 * job.persisted) / job.total))}%`;
   } else if (running) {
     bar.classList.add("indeterminate");
     bar.style.width = "";
   } else {
     bar.classList.remove("indeterminate");
-    bar.style.width = job.state === "completed" ? "100%" : "0";
+    bar.style.width = "100%";
   }
+  bar.classList.toggle("failed", job.state === "failed" || job.state === "unavailable");
   const snap = job.snapshot || {};
   const kids = [
     h("span", {}, "phase ", h("b", {}, job.phase)),
@@ -197,7 +209,7 @@ function renderJob(job) {
       h("span", {}, "reused ", h("b", {}, `${snap.reused ?? 0}`)),
       h("span", {}, "skipped ", h("b", {}, `${Object.values(job.skipped || {}).reduce((a, b) => a + b, 0)}`),
         Object.keys(job.skipped || {}).length ? ` (${Object.entries(job.skipped).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""),
-      h("span", {}, "diagnostics ", h("b", {}, `${job.diagnostics}`)),
+      h("span", {}, "diagnostics ", h("b", {}, `${job.diagnostics ?? "—"}`)),
       h("span", {}, "commit ", h("b", { class: "mono" }, short(snap.commit))));
   }
   fill($("job-counts"), kids);
@@ -209,9 +221,12 @@ function renderJob(job) {
 
 function renderStoreJob(row) {
   // An index run by another process (CLI): show it read-only; polling picks up the end.
-  renderJob({ id: `snapshot ${row.id}`, ref: row.ref, state: row.state, phase: "parse",
-    parsed: row.parsed, persisted: row.persisted, total: row.files, started_at: row.started_at,
-    finished_at: null, error: row.error, snapshot: null });
+  const job = { id: `${row.id} (another process)`, external: true, ref: row.ref, state: row.state,
+    phase: TERMINAL.has(row.state) ? "done" : "parse", parsed: row.parsed, persisted: row.persisted,
+    total: row.parsed, started_at: row.started_at, finished_at: row.finished_at || null,
+    error: row.error, snapshot: { files: row.files, reused: row.reused, commit: row.commit } };
+  renderJob(job);
+  S.job = TERMINAL.has(row.state) ? null : job;
   ensurePolling();
 }
 
@@ -261,18 +276,12 @@ function stopPolling() { clearTimeout(S.pollTimer); S.pollTimer = null; }
 async function poll() {
   S.pollTimer = null;
   if (S.mode === "live") return;
-  if (S.job && !TERMINAL.has(S.job.state) && !S.job.id.startsWith("snapshot")) {
+  if (S.job && !TERMINAL.has(S.job.state) && !S.job.external) {
     const r = await api(repoPath(`/jobs/${encodeURIComponent(S.job.id)}`));
     if (r.ok) onJob(r.body.job);
     else if (r.status === 404) S.job = null;  // the server restarted: read the summary
   }
-  const before = S.summary && S.summary.snapshot ? S.summary.snapshot.indexed_at : null;
-  const sm = await loadSummary();
-  if (sm && sm.store_job && S.job && S.job.id.startsWith("snapshot") && TERMINAL.has(sm.store_job.state)) {
-    S.job = null;
-    renderStoreJob(sm.store_job);
-  }
-  if (sm && sm.snapshot && sm.snapshot.indexed_at !== before && S.job && S.job.id.startsWith("snapshot")) S.job = null;
+  await loadSummary();
   S.pollTimer = setTimeout(poll, S.job && !TERMINAL.has(S.job.state) ? 1500 : 5000);
 }
 
@@ -366,7 +375,7 @@ function renderGraph(r) {
   if (!r.ok) return h("p", { class: "error" }, r.body.error);
   const g = r.body;
   if (g.nodes.length <= g.center.length) return h("p", { class: "muted" }, "No callers found.");
-  const W = 210, H = 38, GX = 70, GY = 12;
+  const W = 220, H = 38, GX = 70, GY = 12;
   const cols = new Map();
   for (const n of g.nodes) { if (!cols.has(n.distance)) cols.set(n.distance, []); cols.get(n.distance).push(n); }
   const maxD = Math.max(...cols.keys());
@@ -391,7 +400,9 @@ function renderGraph(r) {
   for (const n of g.nodes) {
     const p = pos.get(n.id);
     const link = n.kind !== "module" && n.kind !== "file" && n.role !== "center";
-    const label = n.symbol.length > 30 ? "…" + n.symbol.slice(-29) : n.symbol;
+    let label = n.symbol;
+    if (label.length > 30 && n.kind !== "file") label = label.split(".").slice(-2).join(".");
+    if (label.length > 30) label = "…" + label.slice(-29);
     const where = `${n.path}:${n.start_line}`;
     const grp = s("g", { class: `n ${n.role}` + (link ? " link" : ""), transform: `translate(${p.x},${p.y})` },
       s("title", {}, `${n.kind} ${n.symbol}\n${where}`),
@@ -407,19 +418,30 @@ function renderGraph(r) {
       g.truncated ? " · truncated" : "", g.notes.length ? " · " + g.notes.join("; ") : "")];
 }
 
+function locRow(x, onOpen) {
+  const name = onOpen ? h("a", { onclick: () => onOpen(x) }, x.symbol) : h("span", {}, x.symbol);
+  return h("div", { class: "loc" },
+    h("div", {}, h("span", { class: `kind ${x.kind}` }, x.kind), name, h("span", { class: "where" }, ` ${x.path}:${x.start_line}`), tags(x)),
+    x.evidence ? h("div", { class: "ev" }, x.evidence) : null);
+}
+
 function renderBlast(r) {
   if (!r.ok) return h("p", { class: "error" }, r.body.error);
-  const b = r.body, rows = b.results || [];
-  const out = [h("p", { class: "muted" }, `${rows.length}${b.truncated ? "+" : ""} affected location(s)` +
-    (b.files ? ` in ${b.files.length} file(s)` : "") + (b.tests ? ` · ${b.tests.length} test target(s)` : ""))];
-  if (rows.length) {
-    out.push(h("table", { class: "list" }, h("tr", {}, h("th", {}, "symbol"), h("th", {}, "where"), h("th", {}, "evidence")),
-      rows.slice(0, 60).map((x) => h("tr", {}, h("td", {}, h("span", { class: `kind ${x.kind}` }, x.kind), x.symbol),
-        h("td", { class: "mono" }, `${x.path}:${x.start_line}`), h("td", { class: "muted" }, x.evidence, tags(x))))));
+  const b = r.body, rows = b.results || [], files = b.files || [], tests = b.tests || [];
+  const open = (x) => openSymbol(x);
+  const out = [h("p", { class: "muted" }, `${rows.length}${b.truncated ? "+" : ""} affected symbol(s) in ${files.length} file(s)` +
+    (b.packages ? `, ${b.packages.length} package(s)` : "") + ` · ${tests.length} test target(s)`)];
+  const first = rows.slice(0, 12), rest = rows.slice(12);
+  out.push(first.map((x) => locRow(x, open)));
+  if (rest.length) out.push(h("details", {}, h("summary", {}, `${rest.length} more`), rest.map((x) => locRow(x, open))));
+  if (tests.length) {
+    out.push(h("h4", {}, "Tests to run"),
+      h("table", { class: "list" }, tests.slice(0, 20).map((t) => h("tr", {},
+        h("td", { class: "mono" }, `${t.path}${t.symbol ? "::" + t.symbol.replaceAll(".", "::") : ""}`),
+        h("td", { class: "muted" }, t.reason), h("td", { class: "muted", title: t.evidence }, t.uncertain ? "uncertain" : "")))));
   }
-  if (b.commands && b.commands.length) {
-    out.push(h("h3", {}, "Suggested test commands"),
-      b.commands.map((c) => h("pre", { class: "src" }, typeof c === "string" ? c : c.command || JSON.stringify(c))));
+  for (const c of b.commands || []) {
+    out.push(h("pre", { class: "cmd" }, typeof c === "string" ? c : c.command));
   }
   if (b.notes && b.notes.length) out.push(h("p", { class: "muted" }, b.notes.join(" · ")));
   return out;
