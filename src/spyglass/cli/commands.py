@@ -82,19 +82,25 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
         def progress_cb(phase: str, done: int, total: int, persisted: int) -> None:
             bar.update(task, completed=done, total=total or None,
                        description=f"parsing ({persisted} persisted)")
+    def waiting(message: str) -> None:
+        sys.stderr.write(f"spyglass: {message}\n")
     try:
-        snap = ci.index(args.ref, progress_cb)
+        snap = ci.index(args.ref, progress_cb, wait=not getattr(args, "no_wait", False),
+                        on_wait=waiting)
     finally:
         if bar is not None:
             bar.stop()
-    info = {"state": snap.state, "repo": snap.repo, "ref": snap.ref, "commit": snap.commit,
+    info = {"state": snap.state, "repo": snap.repo, "ref": snap.ref,
+            "ref_source": snap.ref_source, "commit": snap.commit,
             "indexed_at": snap.indexed_at, "files": snap.files, "parsed": snap.parsed,
-            "persisted": snap.persisted, "reused": snap.reused, "root": str(ci.root)}
+            "persisted": snap.persisted, "reused": snap.reused, "root": str(ci.root),
+            "store": str(ci.store_root / ".spyglass")}
     if args.json:
         dump(info)
     else:
-        print(f"indexed {ci.repo} at {snap.ref} ({(snap.commit or 'working tree')[:12]}): "
-              f"{snap.files} files, {snap.parsed} parsed, {snap.reused} reused")
+        print(f"indexed {ci.repo} at {snap.ref} ({(snap.commit or 'working tree')[:12]}; "
+              f"{snap.ref_source}): {snap.files} files, {snap.parsed} parsed, "
+              f"{snap.reused} reused")
     return EXIT_OK
 
 
@@ -109,8 +115,17 @@ def _status(ci: CodeIntel, args: argparse.Namespace) -> int:
     if report["indexed"]:
         print(f"snapshot   {report['snapshot_ref']} {report['snapshot_commit'] or '(disk)'} "
               f"indexed {report['indexed_at']}")
+        if report.get("snapshot_ref_source"):
+            print(f"ref        {report['snapshot_ref_source']}")
     else:
         print(f"snapshot   none: {report['hint']}")
+    if report.get("job_state"):
+        error = f": {report['job_error']}" if report.get("job_error") else ""
+        print(f"last job   {report['job_state']} ({report.get('job_parsed') or 0} parsed, "
+              f"{report.get('job_persisted') or 0} persisted){error}")
+    if report.get("head"):
+        base = (report.get("overlay_base") or "none")[:12]
+        print(f"workspace  {report['head']}, merge-base {base}")
     for lang in report["languages"]:
         print(f"language   {lang['language']:<12} {lang['files']:>6} files {lang['lines']:>8} lines")
     for reason, n in report["skipped_by_reason"]:
@@ -119,6 +134,12 @@ def _status(ci: CodeIntel, args: argparse.Namespace) -> int:
         report["overlay_deleted"])
     print(f"overlay    {len(report['overlay_added'])} added, {len(report['overlay_modified'])} "
           f"modified, {len(report['overlay_deleted'])} deleted")
+    for kind, paths in report.get("overlay_kinds") or []:
+        if paths:
+            shown = ", ".join(paths[:5]) + (f", … ({len(paths)} in all)" if len(paths) > 5 else "")
+            print(f"  {kind:<9}  {shown}")
+    for old, new in report.get("overlay_renamed") or []:
+        print(f"  renamed    {old} -> {new}")
     print(f"freshness  {'fresh' if not changed else 'overlay applied (answers follow disk)'}")
     if report["worktree_mismatch"]:
         print(f"mismatch   {report['worktree_mismatch']}")

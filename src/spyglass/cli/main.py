@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("index", "build or update the snapshot")
     c.add_argument("--ref", help="commit, branch or tag to index (default: target_branch, HEAD)")
+    c.add_argument("--no-wait", action="store_true",
+                   help="fail at once if another index job is running (default: wait)")
     c = cmd("find", "definitions matching a name")
     c.add_argument("name")
     c.add_argument("--kind")

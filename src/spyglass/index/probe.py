@@ -148,22 +148,22 @@ class Probe:
     # -- the listing --------------------------------------------------------------------------
     def _list(self) -> None:
         self.listed += 1
+        folders: list[str] = []
         if self.is_git:
-            files, ignored_dirs = self._git_listing()
+            files, folders = self._git_listing()
         else:
-            files = src.disk_files(self.root, self.max_bytes)
-            ignored_dirs = {f.path.rstrip("/") for f in files if f.skipped and f.path.endswith("/")}
+            files = src.disk_files(self.root, self.max_bytes, folders)
         self.listing = files
         self.reasons = {f.path: f.skipped for f in files if f.skipped}
         self._candidates = [f.path for f in files if f.skipped is None and pack_for_path(f.path)]
-        self._watch_dirs(files, ignored_dirs)
+        self._watch_dirs(files, folders)
         control = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
         self._control = {p: _stat(self.root / p) for p in [*control, *self._extra]}
         if self.git_dir is not None and self.common_dir is not None:
             for extra in (self.common_dir / "info" / "exclude",):
                 self._control[str(extra)] = _stat(extra)
 
-    def _git_listing(self) -> tuple[list[src.SourceFile], set[str]]:
+    def _git_listing(self) -> tuple[list[src.SourceFile], list[str]]:
         """One `git ls-files` for tracked, deleted and untracked-not-ignored paths (wholly
         untracked folders collapsed, so an unignored `node_modules/` is not walked), then a
         second one expanding the new folders that are not skipped by name."""
@@ -184,6 +184,7 @@ class Probe:
                 tracked.add(path)
         files: list[src.SourceFile] = []
         expand = []
+        walked: list[str] = []
         for folder in folders:
             reason = src.skip_reason(folder + "x", 0, self.max_bytes)
             if reason is None and folder.rstrip("/").rsplit("/", 1)[-1] in src.SKIP_DIRS:
@@ -192,6 +193,7 @@ class Probe:
                 files.append(src.SourceFile(folder, "", 0, reason))
             else:
                 expand.append(f":(literal){folder}")
+                walked += _walk_folders(self.root, folder.rstrip("/"))
         if expand:
             excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(src.SKIP_DIRS)]
             out = src.git(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
@@ -205,7 +207,7 @@ class Probe:
             if reason is None and pack_for_path(path) is not None:
                 reason = self._file_reason(path)
             files.append(src.SourceFile(path, "", 0, reason))
-        return files, set()
+        return files, walked
 
     def ignored(self) -> list[src.SourceFile]:
         """Untracked paths `.gitignore` excludes (folders collapsed). Costs a walk of the
@@ -217,7 +219,7 @@ class Probe:
                           "--exclude-standard", "--directory")
             self._ignored = [src.SourceFile(p.decode("utf-8", "surrogateescape"), "", 0,
                                             "ignored by .gitignore")
-                             for p in out.split(b"\0") if p]
+                             for p in out.split(b"\0") if p and not p.startswith(b".spyglass/")]
             self._ignored_at = self.listed
         return self._ignored
 
@@ -232,10 +234,10 @@ class Probe:
             return f"oversized: {st.st_size} bytes > max_file_bytes {self.max_bytes}"
         return None
 
-    def _watch_dirs(self, files: list[src.SourceFile], ignored: set[str]) -> None:
-        """Watch every folder holding a listed file, plus their plain subfolders (so a file
-        created in a new, still empty folder is noticed): its mtime moves when an entry is
-        added, removed or renamed."""
+    def _watch_dirs(self, files: list[src.SourceFile], folders: list[str]) -> None:
+        """Watch every folder holding a listed file, and every other folder the listing
+        walked (empty or new untracked ones): a folder's mtime moves when an entry is added,
+        removed or renamed in it. Edits in place are caught by the files' own stats."""
         dirs = {""}
         for f in files:
             if f.skipped and (f.path.endswith("/") or f.skipped.startswith("skipped directory")):
@@ -243,24 +245,23 @@ class Probe:
             parts = f.path.split("/")[:-1]
             for i in range(len(parts)):
                 dirs.add("/".join(parts[:i + 1]))
-        extra: set[str] = set()
-        for d in dirs:
-            try:
-                with os.scandir(os.path.join(self.root, d)) as it:
-                    for entry in it:
-                        if entry.is_dir(follow_symlinks=False) and entry.name not in \
-                                src.SKIP_DIRS and entry.name != ".spyglass":
-                            sub = f"{d}/{entry.name}" if d else entry.name
-                            if sub not in dirs and sub not in ignored:
-                                extra.add(sub)
-            except OSError:
-                continue
+        dirs.update(folders)
         self._dirs = {}
-        for d in dirs | extra:
+        for d in dirs:
             try:
                 self._dirs[d] = os.stat(os.path.join(self.root, d)).st_mtime_ns
             except OSError:
                 continue
+
+
+def _walk_folders(root: Path, top: str) -> list[str]:
+    """A new untracked folder and its subfolders (skip-listed names pruned)."""
+    out = [top]
+    for folder, dirs, _ in os.walk(root / top):
+        dirs[:] = [d for d in dirs if d not in src.SKIP_DIRS and d != ".spyglass"]
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        out += [f"{rel}/{d}" for d in dirs]
+    return out
 
 
 def _tagged(out: bytes) -> Iterable[tuple[str, str]]:

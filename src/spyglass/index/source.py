@@ -222,9 +222,11 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
         writer.join()
 
 
-def disk_files(root: Path, max_bytes: int) -> list[SourceFile]:
+def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
+               ) -> list[SourceFile]:
     """Files of a folder that is not a git repository; honours .gitignore, never follows
-    symlinks. Content hashes are computed lazily by the caller (blob is '' here)."""
+    symlinks. Content hashes are computed lazily by the caller (blob is '' here). The
+    folders walked are appended to `folders` when given."""
     files: list[SourceFile] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # type: ignore[type-arg]
     for folder, dirs, names in os.walk(root, followlinks=False):
@@ -258,6 +260,8 @@ def disk_files(root: Path, max_bytes: int) -> list[SourceFile]:
             else:
                 keep.append(d)
         dirs[:] = keep
+        if folders is not None:
+            folders.append(rel.rstrip("/"))
         for name in sorted(names):
             path = rel + name
             full_path = os.path.join(folder, name)

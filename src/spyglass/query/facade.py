@@ -76,7 +76,7 @@ class CodeIntel:
         # (shared by every worktree of a git repository).
         self.root, self.store_root = locate(self.start, root)
         self.config = config or load_config(repo_root=self.root)
-        self.repo = repo_name(self.root)
+        self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
         self._conn: sqlite3.Connection | None = None

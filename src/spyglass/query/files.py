@@ -147,18 +147,23 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
 def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
-    job = ci.last_job()
+    job = ci.last_index_job()
+    overlay = view.overlay()
     langs: Counter[str] = Counter()
     lines: Counter[str] = Counter()
     for language, n, total in view.conn.execute(
-            "SELECT f.language, COUNT(*), COALESCE(SUM(u.lines), 0) FROM temp.vfiles f "
-            "LEFT JOIN main.units u ON u.id = f.unit GROUP BY f.language"):
+            "SELECT f.language, COUNT(*), COALESCE(SUM(COALESCE(u.lines, o.lines)), 0) "
+            "FROM temp.vfiles f LEFT JOIN main.units u ON u.id = f.unit "
+            "LEFT JOIN temp.ounits o ON o.id = f.unit GROUP BY f.language"):
         langs[str(language)] += int(n)
         lines[str(language)] += int(total)
     reasons: Counter[str] = Counter()
     for member in view.members.values():
         if member.skipped:
             reasons[member.skipped.split(":")[0]] += 1
+    ignored = len(view.probe.ignored())
+    if ignored and view.probe.is_git:
+        reasons["ignored by .gitignore"] += ignored
     prov = ci.provenance()
     limits = ci.config.limits
     hint = ("" if snap else "no index yet: answers come from live parsing (text-fallback); "
@@ -179,6 +184,11 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
                 ("max_files_per_request", limits.max_files_per_request),
                 ("max_matches_per_request", limits.max_matches_per_request),
                 ("max_capture_bytes", limits.max_capture_bytes)),
-        tools=tuple(tools), store=str(ci.root / ".spyglass"), hint=hint,
+        tools=tuple(tools), store=str(ci.store_root / ".spyglass"), hint=hint,
+        snapshot_ref_source=snap.ref_source if snap else None,
+        head=view.head.describe() if view.probe.is_git else None,
+        overlay_base=overlay.base, overlay_kinds=overlay.kinds,
+        overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
+        job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
     )
     return ci._envelope([report])

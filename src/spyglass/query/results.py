@@ -98,3 +98,12 @@ class StatusReport:
     tools: tuple[str, ...]
     store: str
     hint: str
+    # Git-aware snapshot and overlay details (defaults keep older constructors valid).
+    snapshot_ref_source: str | None = None
+    head: str | None = None
+    overlay_base: str | None = None
+    overlay_kinds: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    overlay_renamed: tuple[tuple[str, str], ...] = ()
+    workspace_digest: str | None = None
+    job_parsed: int | None = None
+    job_persisted: int | None = None
