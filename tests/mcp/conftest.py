@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixture import commit_all
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-
-from fixture import commit_all
 
 FILES = {
     "pkg/__init__.py": "",
@@ -137,7 +136,7 @@ async def stdio(repo: Path, *args: str, env: dict[str, str] | None = None,
                                    args=["-m", "spyglass", *pre, "serve", *args],
                                    cwd=str(cwd or repo), env=server_env(repo.parent, env))
     err_path = stderr or repo.parent / "serve-stderr.txt"
-    with open(err_path, "w", encoding="utf-8") as err:
+    with open(err_path, "w", encoding="utf-8") as err:  # noqa: ASYNC230 - the child's stderr
         async with Client(stdio_client(params, errlog=err), mode=mode,  # type: ignore[arg-type]
                           read_timeout_seconds=60) as client:
             yield client

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from spyglass.types import ToolResult
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 PROGRESS_INTERVAL = 0.2
 
 
@@ -73,6 +75,17 @@ class Backend:
         self.root = intel.root
         self._index_lock = anyio.Lock()
         self.offered: list[str] = []
+
+    def warm_up(self) -> None:
+        """Open the view on a daemon thread (the first tool call then finds it ready)."""
+        threading.Thread(target=self._warm, name="spyglass-warm-up", daemon=True).start()
+
+    def _warm(self) -> None:
+        try:
+            with self.intel.lock:
+                self.intel.view()
+        except Exception as exc:  # noqa: BLE001 - the first tool call reports it properly
+            logger.debug("warm-up failed: %s", exc)
 
     @property
     def config(self) -> Config:

@@ -1,11 +1,11 @@
-"""Server middleware: refuse tools that are not offered, and write the session log."""
+"""Server middleware: refuse tools not offered, write the session log, warm the view up."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -84,4 +84,20 @@ class SessionLog:
         record.update(duration_ms=round((time.perf_counter() - began) * 1000, 2),
                       result_size=_size(result), error=_error_text(result))
         self.write(record)
+        return result
+
+
+class WarmUp:
+    """After the first tools/list, open the repository view in the background: the client
+    lists tools at once, the model's first call comes later and finds the view ready."""
+
+    def __init__(self, start: Callable[[], None]) -> None:
+        self.start: Callable[[], None] | None = start
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                       ) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and self.start is not None:
+            start, self.start = self.start, None
+            start()
         return result

@@ -71,8 +71,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     from mcp.server.mcpserver import MCPServer
 
     from spyglass.config import load_config
-    from spyglass.index.store import find_store
-    from spyglass.mcp.middleware import RefuseUnoffered, SessionLog
+    from spyglass.mcp.middleware import RefuseUnoffered, SessionLog, WarmUp
 
     err = stderr or sys.stderr
     flt = resolve_tool_filter(os.environ if environ is None else environ)
@@ -82,12 +81,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     refused: dict[str, str]
     tools: list[Any] = []
     host_config = load_config(Path(config_path) if config_path else None)
-    if require_index and find_store(start) is None:
-        err.write(f"spyglass: no .spyglass index at or above {start}; --require-index: serving "
-                  "no tools (run `spyglass index` in the repository)\n")
-        refused = dict.fromkeys(ALL_TOOLS, "no index: the server runs with --require-index and "
-                                "found no .spyglass/ (run `spyglass index`)")
-    elif not host_config.enabled:
+    if not host_config.enabled:
         err.write("spyglass: [codeintel] enabled = false in the host config: serving no tools\n")
         refused = dict.fromkeys(ALL_TOOLS, "code intelligence is disabled in the host config")
     else:
@@ -98,17 +92,23 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
         intel = CodeIntel(start)
         if config_path:
             intel.config = load_config(Path(config_path), repo_root=intel.root)
-        backend = Backend(intel)
-        can = available(ALL_TOOLS)
-        caps = intel.config.capabilities
-        offered = [t for t in flt.selected if t in can and t in caps]
-        refused = _reasons(flt, can, host_config.capabilities, caps)
-        backend.offered = offered
-        tools = build_tools(backend, offered,
-                            admin_token=intel.config.admin_token if http else None)
-        if backend.intel.has_index is False:
-            err.write(f"spyglass: no index for {intel.root}: answering from live parsing; "
-                      "code_status index=true or `spyglass index` builds one\n")
+        if require_index and not intel.has_index:
+            err.write(f"spyglass: no .spyglass index for {intel.root} (searched up from "
+                      f"{start}); --require-index: serving no tools (run `spyglass index`)\n")
+            refused = dict.fromkeys(ALL_TOOLS, "no index: the server runs with --require-index "
+                                    "and found no .spyglass/ (run `spyglass index`)")
+        else:
+            backend = Backend(intel)
+            can = available(ALL_TOOLS)
+            caps = intel.config.capabilities
+            offered = [t for t in flt.selected if t in can and t in caps]
+            refused = _reasons(flt, can, host_config.capabilities, caps)
+            backend.offered = offered
+            tools = build_tools(backend, offered,
+                                admin_token=intel.config.admin_token if http else None)
+            if not intel.has_index:
+                err.write(f"spyglass: no index for {intel.root}: answering from live parsing; "
+                          "code_status index=true or `spyglass index` builds one\n")
     warn_tool_filter(err, flt, offered)
     server: MCPServer[Any] = MCPServer(NAME, instructions=INSTRUCTIONS, version=_version(),
                                        tools=tools, log_level="WARNING")
@@ -116,6 +116,8 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     if log is not None:
         server.middleware.append(log)
     server.middleware.append(RefuseUnoffered(refused))
+    if backend is not None:
+        server.middleware.append(WarmUp(backend.warm_up))
     return Built(server, offered, refused, backend, log)
 
 
