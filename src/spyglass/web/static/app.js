@@ -375,16 +375,25 @@ function renderGraph(r) {
   if (!r.ok) return h("p", { class: "error" }, r.body.error);
   const g = r.body;
   if (g.nodes.length <= g.center.length) return h("p", { class: "muted" }, "No callers found.");
-  const W = 220, H = 38, GX = 70, GY = 12;
+  const W = 220, H = 38, GX = 60, GY = 10;
   const cols = new Map();
   for (const n of g.nodes) { if (!cols.has(n.distance)) cols.set(n.distance, []); cols.get(n.distance).push(n); }
   const maxD = Math.max(...cols.keys());
-  const pos = new Map();
+  const pos = new Map(), rank = new Map();
+  const targets = new Map();
+  for (const e of g.edges) { if (!targets.has(e.source)) targets.set(e.source, []); targets.get(e.source).push(e.target); }
   let height = 0;
-  for (const [d, ns] of cols) {
-    ns.sort((a, b) => (a.path + a.symbol).localeCompare(b.path + b.symbol));
-    ns.forEach((n, i) => pos.set(n.id, { x: (maxD - d) * (W + GX) + 10, y: i * (H + GY) + 10 }));
+  for (const d of [...cols.keys()].sort((a, b) => a - b)) {
+    // Order each column by the position of what its nodes call (fewer crossings), then by name.
+    const key = (n) => Math.min(...(targets.get(n.id) || []).map((t) => rank.has(t) ? rank.get(t) : 1e9), 1e9);
+    const ns = cols.get(d);
+    ns.sort((a, b) => key(a) - key(b) || (a.path + a.symbol).localeCompare(b.path + b.symbol));
+    ns.forEach((n, i) => rank.set(n.id, i));
     height = Math.max(height, ns.length * (H + GY) + 10);
+  }
+  for (const [d, ns] of cols) {  // columns centred vertically against the tallest one
+    const top = (height - ns.length * (H + GY)) / 2 + 5;
+    for (const n of ns) pos.set(n.id, { x: (maxD - d) * (W + GX) + 10, y: top + rank.get(n.id) * (H + GY) });
   }
   const width = (maxD + 1) * (W + GX) - GX + 20;
   const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
@@ -392,8 +401,10 @@ function renderGraph(r) {
   for (const e of g.edges) {
     const a = pos.get(e.source), b = pos.get(e.target);
     if (!a || !b) continue;
-    const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2, mx = (x1 + x2) / 2;
-    const path = s("path", { class: "e" + (e.uncertain ? " uncertain" : ""), d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2 - 6},${y2}` });
+    const forward = a.x < b.x;  // same column (or back to the right): loop out on the left
+    const x1 = forward ? a.x + W : a.x, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
+    const c1 = forward ? (x1 + x2) / 2 : x1 - 28, c2 = forward ? (x1 + x2) / 2 : x2 - 28;
+    const path = s("path", { class: "e" + (e.uncertain ? " uncertain" : ""), d: `M${x1},${y1} C${c1},${y1} ${c2},${y2} ${x2 - 6},${y2}` });
     path.append(s("title", {}, `${e.kind} ×${e.count} (lines ${e.lines.join(", ")})${e.uncertain ? " · " + e.evidence : ""}`));
     svg.append(path, s("path", { d: `M${x2 - 6},${y2 - 4} L${x2},${y2} L${x2 - 6},${y2 + 4}`, fill: e.uncertain ? "#d2a24c" : "#97a3b6" }));
   }
