@@ -50,6 +50,7 @@ class ChangeSet:
     files: list[str] = field(default_factory=list)  # changed files, supported or not
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    partial: list[str] = field(default_factory=list)  # files changed in some lines only
 
     def add_file(self, path: str) -> None:
         if path not in self.files:
@@ -95,6 +96,8 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
         if not defs:
             cs.modules.append(ModuleChange(path, 1, f"{why}; whole file"))
         return
+    if path not in cs.partial:
+        cs.partial.append(path)
     text = _lines(ci, path)
     starts = _starts(defs, text)
     children: dict[int, list[DefRow]] = {}
@@ -317,6 +320,7 @@ def collect(ci: CodeIntel, targets: list[str], diff: str | None) -> ChangeSet:
         cs.seeds += p.seeds
         cs.modules += p.modules
         cs.notes += p.notes
+        cs.partial += p.partial
         for f in p.files:
             cs.add_file(f)
     return cs

@@ -95,6 +95,7 @@ class Radius:
     """One walk's outcome (internal to query)."""
 
     change: ChangeSet
+    depth: int = 3
     hits: list[Hit] = field(default_factory=list)
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
@@ -136,7 +137,7 @@ def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
     view = ci.view()
     limit = ci.config.limits.max_matches_per_request
-    radius = Radius(cs, notes=list(cs.notes))
+    radius = Radius(cs, depth, notes=list(cs.notes))
     seen: dict[NodeKey, Hit] = {}
     for s in cs.seeds:
         k: NodeKey = key(s.d)

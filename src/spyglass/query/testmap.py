@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.query import edges
-from spyglass.query.changeset import ChangeSet, collect
+from spyglass.query.changeset import ChangeSet, changed_defs, collect
 from spyglass.query.frameworks import Framework, Frameworks, TestCommand
 from spyglass.query.impact import Hit, Radius, walk
 from spyglass.query.results import DefRow
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 # by the sum, over changed symbols, of its best evidence for each.
 CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 3.0, 1.5, 1.2, 0.2
 MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
+# A file changed in some lines only: its other definitions still say which tests are
+# related (a module is cohesive); their evidence is kept, at this fraction of the weight.
+SAME_FILE = 0.2
 # Shared-fixture files of a framework: their definitions reach tests by parameter name.
 FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
 FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
@@ -135,7 +138,8 @@ class _Collector:
         return out
 
 
-def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector) -> None:
+def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector, scale: float = 1.0
+                  ) -> None:
     view = ci.view()
     parents = edges.defs_by_keys(view, [(h.d.unit, h.d.parent) for h in radius.hits
                                         if h.d is not None and h.d.parent >= 0])
@@ -144,8 +148,10 @@ def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector) -> None:
         if pack is None:
             continue
         weight = CHANGED if h.distance == 0 else 1.0 / h.distance
-        weight *= UNCERTAIN if h.uncertain else 1.0
+        weight *= (UNCERTAIN if h.uncertain else 1.0) * scale
         reason = "changed" if h.distance == 0 else "reference"
+        if scale != 1.0:
+            reason = "same-file"
         why = h.evidence()
         if h.d is None:
             out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
@@ -261,6 +267,11 @@ def plan(ci: CodeIntel, radius: Radius) -> Plan:
     out = _Collector()
     _by_reference(ci, radius, out)
     _by_fixture(ci, radius, fw, out)
+    if radius.change.partial:
+        whole = ChangeSet(origin=f"whole files of {radius.change.origin}")
+        for path in radius.change.partial:
+            changed_defs(ci, whole, path, None, "in a changed file")
+        _by_reference(ci, walk(ci, whole, min(radius.depth, 2)), out, SAME_FILE)
     _by_convention(ci, radius.change, all_test_files(ci), out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
