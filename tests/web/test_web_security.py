@@ -66,7 +66,7 @@ def test_bad_origin_beats_a_good_token(make_web: Any) -> None:
 
 def test_foreign_host_header_is_refused(web: Any) -> None:
     r = web.client.get(web.url(""), headers={"Host": "evil.example"})
-    assert r.status_code == 403 and "Host" in r.json()["error"]
+    assert r.status_code == 421 and "Host" in r.json()["error"]
     assert web.client.get("/", headers={"Host": "localhost"}).status_code == 200
 
 

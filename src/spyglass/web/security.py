@@ -107,7 +107,7 @@ class HostCheck:
         if not self.guard.host_ok(raw.decode("latin-1") if raw is not None else None):
             from starlette.responses import JSONResponse
             response = JSONResponse({"error": "Host header is not this server; use "
-                                     "http://127.0.0.1 or http://localhost"}, status_code=403)
+                                     "http://127.0.0.1 or http://localhost"}, status_code=421)
             await response(scope, receive, send)
             return
 
