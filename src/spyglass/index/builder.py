@@ -65,6 +65,9 @@ class SnapshotBuilder:
     def choose_ref(self, ref: str | None) -> tuple[str, str]:
         """The ref to index and where it came from (always reported)."""
         self.from_disk = not src.is_git_repo(self.root)
+        if self.from_disk and (self.root / ".git").exists():
+            raise IndexUnavailable(f"{self.root / '.git'} exists but git cannot read it: the "
+                                   "repository looks damaged (try `git fsck`)")
         if self.from_disk:
             if ref:
                 raise IndexUnavailable(f"{self.root} is not a git repository: --ref {ref} "
@@ -161,14 +164,15 @@ class SnapshotBuilder:
         or a copy of its membership when it is not the newest or was built elsewhere."""
         conn = self.conn
         done = conn.execute(
-            "SELECT id, worktree FROM snapshots WHERE repo=? AND commit_sha=? AND "
-            "state='completed' AND signature=? ORDER BY id DESC LIMIT 1",
+            "SELECT id, worktree, ref, ref_source FROM snapshots WHERE repo=? AND "
+            "commit_sha=? AND state='completed' AND signature=? ORDER BY id DESC LIMIT 1",
             (self.repo, commit, signature())).fetchone()
         if done is None:
             return None
         newest = latest_complete(conn)
         conn.execute("BEGIN IMMEDIATE")
-        if newest is not None and newest.id == done[0] and done[1] == str(self.root):
+        if newest is not None and newest.id == done[0] and \
+                tuple(done[1:]) == (str(self.root), ref, origin):
             snap = int(done[0])
             conn.execute("UPDATE jobs SET state='completed', snapshot=?, finished_at=?, "
                          "reused=(SELECT COUNT(unit) FROM snapshot_files WHERE snapshot=?) "

@@ -167,6 +167,9 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
         meta, _, raw_path = entry.partition(b"\t")
         mode, kind, sha, size_text = meta.split(None, 3)
         path = raw_path.decode("utf-8", "surrogateescape")
+        if size_text.strip() == b"BAD":
+            raise IndexUnavailable(f"git object {sha.decode()} ({path}) is missing or corrupt: "
+                                   "the repository is damaged (try `git fsck`)")
         size = int(size_text) if size_text.strip() != b"-" else 0
         reason: str | None
         if kind == b"commit":
