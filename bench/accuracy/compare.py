@@ -3,7 +3,9 @@
 Callers are compared for function and method targets only. Site kinds: ``same-file`` (the site is in the target's file), ``alias`` (in another file,
 on a line that names the target under another name or renames it: ``x as y``), ``cross-file``
 (any other site in another file). Two views: ``all`` is the default answer (uncertain
-results included), ``exact`` keeps only results that are not ``uncertain``.
+results included), ``resolved`` leaves out the name-matched candidates (sites whose
+receiver or name could not be bound), ``exact`` keeps only results that are not
+``uncertain``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from spyglass.types import CodeLocation
 REPO = Path(__file__).resolve().parents[2]
 ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
 KINDS = ("same-file", "cross-file", "alias")
-VIEWS = ("all", "exact")
+VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
 Site = tuple[str, int]
 
@@ -171,6 +173,12 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
     return f"unresolved ({r.head.split(':')[0]})"
 
 
+def _in_view(view: str, loc: CodeLocation) -> bool:
+    if view == "all" or not loc.uncertain:
+        return True
+    return view == "resolved" and "matched by name" not in loc.evidence
+
+
 def _spyglass_sites(result: tuple[object, ...], include: tuple[str, ...]
                     ) -> dict[Site, CodeLocation]:
     out: dict[Site, CodeLocation] = {}
@@ -234,7 +242,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
             got = _spyglass_sites(answers[q], corpus.include)
             for view in VIEWS:
-                mine = {s for s, loc in got.items() if view == "all" or not loc.uncertain}
+                mine = {s for s, loc in got.items() if _in_view(view, loc)}
                 score = scores[(q, view)]
                 for s in oracle | mine:
                     kind = site_kind(lines, t, s)

@@ -274,8 +274,12 @@ class CodeIntel:
             if include_declaration and not calls_only:
                 out[(d.path, d.name_line, -1)] = self.def_location(d)
             names = sym.closure(view, d)
+            is_call = sym.call_filter(view, d)  # a property is called by reading it
             rows: list[tuple[RefRow, bool, str]] = []
-            for r in sym.exact_refs(view, names):
+            found = sym.exact_refs(view, names)
+            if not calls_only:
+                found += sym.redefinitions(view, d)
+            for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
                                  if several else ""))
@@ -291,7 +295,7 @@ class CodeIntel:
                         rows.append((r, True, f"{why}; matched by name: {n_same} definition(s) "
                                      f"named {d.name!r}"))
             for r, uncertain, evidence in rows:
-                if calls_only and r.role != "call":
+                if calls_only and not is_call(r):
                     continue
                 key = (r.path, r.line, r.col)
                 if key in out and not out[key].uncertain:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from spyglass.errors import BadInput
@@ -145,37 +145,85 @@ def resolve_target(view: View, target: str) -> list[DefRow]:
     return []
 
 
+MAX_CLOSURE = 5000
+
+
 def closure(view: View, d: DefRow) -> set[str]:
     """Every target string that means definition `d`: its full name, names that re-export
-    it (aliases, wildcard re-exports) and, for members, the same member reached through a
-    subclass that does not override it."""
+    it or an enclosing name (aliases: ``pkg.Cls`` → ``pkg.mod.Cls`` gives ``pkg.Cls.m`` for
+    ``pkg.mod.Cls.m``), wildcard re-exports and instance aliases (``mod.var.*`` →
+    ``pkg.Cls.*``) and, for members, the same member reached through a subclass that does
+    not override it."""
     names = {d.full}
-    frontier = [d.full]
-    stars = [(str(a), str(t)) for a, t in view.each(
-        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-        "WHERE a.target LIKE '%*'")]
-    while frontier:
-        current = frontier
-        frontier = []
-        for name in current:
-            for (alias,) in view.each(
-                    "SELECT a.alias FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-                    "WHERE a.target = ?", (name,)):
-                if alias not in names:
-                    names.add(str(alias))
-                    frontier.append(str(alias))
-            for alias, target in stars:
-                prefix = target[:-1]
-                if name.startswith(prefix) and not any(s in name[len(prefix):] for s in ".#"):
-                    new = alias[:-1] + name[len(prefix):]
-                    if new not in names:
-                        names.add(new)
-                        frontier.append(new)
     if d.kind in MEMBER_KINDS and d.parent >= 0:
         parent = def_by_unit(view, d.unit, d.parent)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
+    frontier = sorted(names)
+    stars: dict[str, list[str]] = {}  # wildcard target prefix ("pkg.mod.") → alias prefixes
+    for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                          "f.unit = a.unit WHERE a.target LIKE '%*'"):
+        stars.setdefault(str(t)[:-1], []).append(str(a)[:-1])
+    while frontier and len(names) < MAX_CLOSURE:
+        current = frontier
+        frontier = []
+        wanted: dict[str, list[str]] = {}  # alias target → names equal to it or below it
+        for name in current:
+            wanted.setdefault(name, []).append(name)
+            for i in range(name.find("#") + 1, len(name)):
+                if name[i] == ".":
+                    wanted.setdefault(name[:i], []).append(name)
+        keys = sorted(wanted)
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for alias, target in view.each(
+                    "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                    f"f.unit = a.unit WHERE a.target IN ({marks})", tuple(chunk)):
+                for name in wanted[str(target)]:
+                    new = str(alias) + name[len(str(target)):]
+                    if new not in names:
+                        names.add(new)
+                        frontier.append(new)
+        for name in current:
+            for i in range(name.find("#") + 1, len(name)):
+                if name[i] not in ".#" or name[:i + 1] not in stars:
+                    continue
+                for alias in stars[name[:i + 1]]:
+                    new = alias + name[i + 1:]
+                    if new not in names:
+                        names.add(new)
+                        frontier.append(new)
     return names
+
+
+def is_property(view: View, d: DefRow) -> bool:
+    """A function whose decorators make reading it a call (the resolver's marker base)."""
+    return bool(view.each("SELECT 1 FROM {bases} b WHERE b.unit = ? AND b.idx = ? AND "
+                          "b.base = 'builtins.property'", (d.unit, d.idx)))
+
+
+def call_filter(view: View, d: DefRow) -> Callable[[RefRow], bool]:
+    """Which reference sites count as calls of `d`: call sites, and for a property every
+    read or write outside its own class body (``@prop.setter`` there is not a call)."""
+    if d.kind in MEMBER_KINDS and is_property(view, d):
+        return lambda r: r.role == "call" or (r.role in ("read", "write") and not (
+            r.unit == d.unit and r.scope == d.parent))
+    return lambda r: r.role == "call"
+
+
+def redefinitions(view: View, d: DefRow) -> list[RefRow]:
+    """Other definitions with the same full name (re-assignments, property setters,
+    overloads), as exact ``write`` sites of `d`."""
+    out: list[RefRow] = []
+    for other in defs_by_full(view, [d.full]):
+        if (other.unit, other.idx) == (d.unit, d.idx) or other.name_line == d.name_line:
+            continue
+        out.append(RefRow(other.unit, other.name, other.name_line, other.name_col,
+                          other.name_col + len(other.name), "write", other.parent, "", "def",
+                          other.full, "exact", other.path, other.language, other.source,
+                          other.stale))
+    return out
 
 
 def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
@@ -220,6 +268,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                            (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
+    if member and not _distinctive_member(view, d):
+        return []
     keep: list[RefRow] = []
     for r in rows:
         if r.qualifier and r.head in ("local", "expr", "free") and member:
@@ -227,6 +277,19 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         elif not r.qualifier and r.head == "free" and not member:
             keep.append(r)
     return keep
+
+
+MAX_NAME_CANDIDATES = 2
+
+
+def _distinctive_member(view: View, d: DefRow) -> bool:
+    """A member name that at most MAX_NAME_CANDIDATES classes of the project define: an
+    unknown receiver using it is a plausible (ambiguous) candidate of each. A name many
+    classes define (``get``, ``run``) says nothing about the receiver: not listed."""
+    rows = view.each("SELECT COUNT(DISTINCT d.unit || ':' || d.parent) FROM {defs} d JOIN "
+                     "temp.vfiles f ON f.unit = d.unit WHERE d.name = ? AND d.kind IN "
+                     "('method', 'field')", (d.name,))
+    return sum(int(str(r[0])) for r in rows) <= MAX_NAME_CANDIDATES
 
 
 def enclosing(view: View, ref: RefRow) -> DefRow | None:

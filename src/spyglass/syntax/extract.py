@@ -43,6 +43,8 @@ class _Scope:
     owner: int = -1  # definition index whose node is this scope
     bindings: dict[str, str] = field(default_factory=dict)
     globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)  # bound in an enclosing function
+    types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
 def _segments(intervals: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -143,12 +145,16 @@ class _Extractor:
         self.root = self.tree.root_node
         self._builtins = frozenset(pack.manifest.get("builtins", ()))
         self._encloses = pack.class_scope_encloses
+        self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
+        self._modtypes: dict[str, tuple[str, int]] = {}
+        self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
     def run(self) -> FileFacts:
         # One traversal for the structural queries (definitions, imports, scopes) together.
         def_matches: list[tuple[int, dict[str, list[Node]]]] = []
         import_matches: list[dict[str, list[Node]]] = []
         scope_caps: dict[str, list[Node]] = {}
+        typed: list[tuple[int, dict[str, list[Node]]]] = []
         first_import, first_scope = self.pack.structure_offsets
         for pattern, caps in QueryCursor(self.pack.structure).matches(self.root):
             if pattern < first_import:
@@ -156,10 +162,15 @@ class _Extractor:
             elif pattern < first_scope:
                 import_matches.append(caps)
             else:
+                if "local.type" in caps:
+                    typed.append((pattern, caps))
                 for cap, nodes in caps.items():
-                    scope_caps.setdefault(cap, []).extend(nodes)
+                    if cap not in ("local.type", "local.member"):
+                        scope_caps.setdefault(cap, []).extend(nodes)
         defs, def_nodes, package = self._definitions(def_matches)
         scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
+        if typed:
+            self._typed_bindings(typed, scopes, defs)
         imports, import_at = self._imports(scopes, import_matches)
         self._bind_definitions(defs, def_nodes, scopes, scope_of_def)
         refs = self._references(defs, def_nodes, scopes, imports, import_at)
@@ -245,7 +256,7 @@ class _Extractor:
                 scopes[si].owner = d
                 scope_of_def[d] = si
         segments = _segments(intervals)
-        for kind in ("local.definition", "local.self", "local.global"):
+        for kind in ("local.definition", "local.self", "local.global", "local.nonlocal"):
             nodes = caps.get(kind, [])
             where = _innermost(segments, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
@@ -256,12 +267,95 @@ class _Extractor:
                     continue
                 if kind == "local.global":
                     scopes[si].globals.add(name)
+                elif kind == "local.nonlocal":
+                    scopes[si].nonlocals.add(name)
                 elif kind == "local.self":
                     scopes[si].bindings[name] = "self"
                 else:
                     scopes[si].bindings.setdefault(name, "local")
         self._scope_segments = segments
         return scopes, scope_of_def
+
+    def type_text(self, node: Node) -> str:
+        """A declared or constructed type as a dotted name, unwrapped by the manifest's
+        ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
+        text = _SPACE.sub("", _text(node))
+        changed = True
+        while changed and text:
+            changed = False
+            for pattern in self._unwrap:
+                m = pattern.fullmatch(text)
+                if m:
+                    text, changed = m.group(1), True
+        return text if _DOTTED.match(text.encode()) else ""
+
+    def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
+                        scopes: list[_Scope], defs: list[Definition]) -> None:
+        """Record @local.type for names (@local.definition) and members set through a self
+        name (@local.member). At one binding site the earliest pattern wins (a declared type
+        before a constructor); different types at different sites mean "unknown"."""
+        best: dict[int, tuple[int, Node, Node, bool]] = {}
+        for pattern, caps in matches:
+            type_node = caps["local.type"][0]
+            for cap, member in (("local.definition", False), ("local.member", True)):
+                for node in caps.get(cap, ()):
+                    prev = best.get(node.start_byte)
+                    if prev is None or pattern < prev[0]:
+                        best[node.start_byte] = (pattern, node, type_node, member)
+        items = [(n, t, m) for _, n, t, m in sorted(best.values(), key=lambda b: b[1].start_byte)]
+        where = _innermost(self._scope_segments, [n.start_byte for n, _, _ in items])
+        for (node, type_node, member), si in zip(items, where):
+            text = self.type_text(type_node)
+            if member:
+                head = self._self_head(si, scopes, defs)
+                if not head.startswith("self:"):
+                    continue
+                table = self._member_types.setdefault(head, {})
+            else:
+                table = scopes[si].types if si >= 0 else self._modtypes
+            name = _text(node)
+            seen = table.get(name)
+            table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
+
+    def _instance_head(self, first: str, qualifier: str, head: str, si: int,
+                       scopes: list[_Scope], modbind: dict[str, str]) -> str:
+        """``inst:<parts consumed>|<head of the type>|<type>`` when the receiver of a member
+        access has a known type (a typed or constructed variable, a typed self member)."""
+        parts = qualifier.split(".")
+        if head.startswith("self:"):
+            if len(parts) < 2:
+                return head
+            found = self._member_types.get(head, {}).get(parts[1])
+            consumed = 2
+        else:
+            owner = self._binding_scope(first, si, scopes)
+            if owner is None:
+                return head
+            found = (scopes[owner].types if owner >= 0 else self._modtypes).get(first)
+            consumed = 1
+        if not found or not found[0]:
+            return head
+        text, at = found
+        type_head = self._lookup(text.split(".", 1)[0], at, scopes, modbind)
+        if not type_head.startswith(("def:", "import:", "self:")):
+            return head
+        return f"inst:{consumed}|{type_head}|{text}"
+
+    def _binding_scope(self, name: str, si: int, scopes: list[_Scope]) -> int | None:
+        """The scope whose binding `_lookup` would use (-1: module level, None: free)."""
+        first = True
+        while si >= 0:
+            scope = scopes[si]
+            if scope.kind == "class" and not first and not self._encloses:
+                si = scope.parent
+                continue
+            if name in scope.globals:
+                break
+            if name in scope.bindings and name not in scope.nonlocals:
+                return si
+            first = False
+            si = scope.parent
+        return -1 if name in self._module_bindings() else None
 
     # -- imports -----------------------------------------------------------------------
     def _imports(self, scopes: list[_Scope], matches: list[dict[str, list[Node]]]
@@ -369,6 +463,9 @@ class _Extractor:
         self_names = self.pack.self_names
         builtins = self._builtins
         module_imports = {f"import:{i}" for i, imp in enumerate(imports) if imp.name is None}
+        typed = bool(self._modtypes or self._member_types
+                     or any(s.types for s in scopes))
+        inst_memo: dict[tuple[str, str, int], str] = {}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -399,6 +496,14 @@ class _Extractor:
                         memo[(first, si)] = head
                     if head == "self":  # a receiver bound by @local.self
                         head = self._self_head(si, scopes, defs) if qualifier else "local"
+                if typed and qualifier:  # a receiver of known type: ``inst:`` head
+                    member = qualifier.split(".", 2)[1] if "." in qualifier else ""
+                    mkey = (head, member if head.startswith("self:") else first, si)
+                    inst = inst_memo.get(mkey)
+                    if inst is None:
+                        inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
+                                                                     scopes, modbind)
+                    head = inst
             if not qualifier and (head == "local" or (head == "free" and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition
@@ -433,7 +538,7 @@ class _Extractor:
             if name in scope.globals:
                 break
             binding = scope.bindings.get(name)
-            if binding is not None:
+            if binding is not None and name not in scope.nonlocals:
                 return binding
             first = False
             si = scope.parent

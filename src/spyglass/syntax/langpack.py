@@ -33,7 +33,8 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
          "import.reexport"}
     ),
     "scopes": frozenset(
-        {"scope", "scope.class", "local.definition", "local.global", "local.self"}
+        {"scope", "scope.class", "local.definition", "local.global", "local.self",
+         "local.type", "local.member", "local.nonlocal"}
     ),
 }
 

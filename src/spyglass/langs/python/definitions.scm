@@ -8,3 +8,13 @@
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
 (module (if_statement consequence: (block (expression_statement (assignment left: (identifier) @name) @definition.var))))
 (module (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @definition.var))))
+; @base of a module variable: its declared type or the class it is constructed from.
+(module (expression_statement (assignment left: (identifier) @name type: (type) @base) @definition.var))
+(module (expression_statement (assignment
+  left: (identifier) @name
+  right: (call function: [(identifier) (attribute)] @base)
+  (#match? @base "(^|\\.)_*[A-Z][A-Za-z0-9_]*$")) @definition.var))
+; @base of a function: its decorators (the resolver keeps the property-like ones).
+(decorated_definition
+  (decorator [(identifier) (attribute)] @base)
+  definition: (function_definition name: (identifier) @name) @definition.func)

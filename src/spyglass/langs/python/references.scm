@@ -27,3 +27,8 @@
 (aliased_import alias: (identifier) @ignore)
 (import_from_statement name: (dotted_name (identifier) @reference.import))
 (import_from_statement name: (aliased_import name: (dotted_name (identifier) @reference.import)))
+; Names listed in __all__ are uses of the module-level names they export.
+(module (expression_statement (assignment
+  left: (identifier) @_all
+  right: [(list (string (string_content) @reference.ref)) (tuple (string (string_content) @reference.ref))])
+  (#eq? @_all "__all__")))

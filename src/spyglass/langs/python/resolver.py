@@ -1,12 +1,26 @@
-"""Python name resolution: module names from package layout, imports to dotted targets."""
+"""Python name resolution: module names from package layout, imports to dotted targets.
+
+Receivers of known type (``inst:`` heads from extraction: annotated or constructed
+variables, parameters and ``self`` members) resolve to members of their class, as
+``inferred``. A module variable's type (its definition's first ``base``) becomes a wildcard
+alias ``mod.var.*`` → ``mod.Class.*``, so ``from mod import var; var.m()`` reaches
+``Class.m``. A function's ``bases`` are its decorators; only property-like ones are kept,
+as ``builtins.property``, so that callers count property accesses.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from spyglass.types import FileContext, FileFacts, Import, Resolution
 
 SEP = "."
+PROPERTY = "builtins.property"
+_UNWRAP = [re.compile(p) for p in (
+    r"[\"'](.*)[\"']", r"(?:\w+\.)?(?:Optional|ClassVar|Final)\[(.*)\]", r"(.*)\|None",
+    r"None\|(.*)")]
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
@@ -76,13 +90,27 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == "self" and len(rest) == 0 and ref.qualifier:
             target = f"{prefix}{arg}.{ref.name}"
         elif head == "free" and not ref.qualifier and stars:
-            target, conf = f"{stars[0]}.{ref.name}", "inferred"
+            # one of the wildcard imports binds it: this module's name, reached from the
+            # definition through the wildcard aliases
+            target, conf = f"{prefix}{ref.name}" if prefix else f"{stars[0]}.{ref.name}", \
+                "inferred"
+        elif head == "inst":
+            target, conf = _instance(arg, ref.qualifier, ref.name, bound, prefix), "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(f"{prefix}{d.qualname}" for d in facts.definitions)
-    bases = tuple(tuple(_resolve_base(b, facts, bound, prefix) for b in d.bases)
-                  for d in facts.definitions)
+    bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
+    for d, full in zip(facts.definitions, def_full):
+        if d.kind in ("func", "method"):
+            bases.append((PROPERTY,) if any(_is_property(b) for b in d.bases) else ())
+        elif d.kind in ("var", "const", "field"):
+            bases.append(())
+            typ = _unwrap(d.bases[0]) if d.bases else ""
+            if typ:
+                aliases.append((f"{full}.*", f"{_resolve_base(typ, facts, bound, prefix)}.*"))
+        else:
+            bases.append(tuple(_resolve_base(b, facts, bound, prefix) for b in d.bases))
     for imp, target, absmod in zip(facts.imports, bound, absmods):
         if imp.scope >= 0:
             continue
@@ -90,7 +118,40 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             aliases.append((f"{prefix}*", f"{absmod}.*"))
         elif imp.name is not None or imp.module.startswith("."):
             aliases.append((f"{prefix}{imp.alias}", target))
-    return Resolution(tuple(targets), tuple(confidence), def_full, bases, tuple(aliases))
+    return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases),
+                      tuple(aliases))
+
+
+def _instance(arg: str, qualifier: str, name: str, bound: list[str], prefix: str
+              ) -> str | None:
+    """Target of a member access on a receiver of known type (an ``inst:`` head)."""
+    consumed, type_head, type_text = arg.split("|", 2)
+    kind, _, val = type_head.partition(":")
+    if kind == "import":
+        base = bound[int(val)]
+    elif kind in ("def", "self"):
+        base = f"{prefix}{val}"
+    else:
+        return None
+    parts = [base, *type_text.split(".")[1:], *qualifier.split(".")[int(consumed):], name]
+    return ".".join(parts)
+
+
+def _unwrap(text: str) -> str:
+    text = re.sub(r"\s+", "", text)
+    changed = True
+    while changed:
+        changed = False
+        for pattern in _UNWRAP:
+            m = pattern.fullmatch(text)
+            if m:
+                text, changed = m.group(1), True
+    return text if _DOTTED.fullmatch(text) else ""
+
+
+def _is_property(decorator: str) -> bool:
+    last = decorator.rsplit(".", 1)[-1]
+    return last.endswith("property") or last in ("setter", "getter", "deleter")
 
 
 def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str) -> str:

@@ -26,4 +26,28 @@
 (except_clause (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
 (named_expression name: (identifier) @local.definition)
 (global_statement (identifier) @local.global)
-(nonlocal_statement (identifier) @local.global)
+(nonlocal_statement (identifier) @local.nonlocal)
+; Typed bindings: @local.type is a name's declared type or the class it is constructed from
+; (a call of a capitalised name); @local.member is an attribute set through `self`.
+(assignment left: (identifier) @local.definition type: (type) @local.type)
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: [(identifier) (attribute)] @local.type)
+  (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+(typed_parameter (identifier) @local.definition type: (type) @local.type)
+(typed_default_parameter name: (identifier) @local.definition type: (type) @local.type)
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @local.member)
+  type: (type) @local.type
+  (#eq? @_self "self"))
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @local.member)
+  right: (call function: [(identifier) (attribute)] @local.type)
+  (#eq? @_self "self")
+  (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+(class_definition body: (block (expression_statement
+  (assignment left: (identifier) @local.member type: (type) @local.type))))
+(with_item value: (as_pattern
+  (call function: [(identifier) (attribute)] @local.type)
+  alias: (as_pattern_target (identifier) @local.definition))
+  (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
