@@ -1,0 +1,72 @@
+; Go definitions. @definition.<kind> spans the whole definition, @name is its name.
+; @receiver names a method's receiver type (qualname becomes Receiver.Method), @base an
+; embedded struct/interface type (one match per embedded type; the engine merges them),
+; @package the package clause.
+
+(package_clause (package_identifier) @package)
+
+(function_declaration name: (identifier) @name) @definition.func
+
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [(type_identifier) @receiver
+             (pointer_type (type_identifier) @receiver)
+             (generic_type type: (type_identifier) @receiver)
+             (pointer_type (generic_type type: (type_identifier) @receiver))]))
+  name: (field_identifier) @name) @definition.method
+
+; Structs and interfaces first: the lowest pattern wins the kind of a name.
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        !name
+        type: [(type_identifier) @base
+               (qualified_type) @base
+               (generic_type type: [(type_identifier) (qualified_type)] @base)])))) @definition.struct
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
+
+(type_spec
+  name: (type_identifier) @name
+  type: (interface_type
+    (type_elem . [(type_identifier) (qualified_type)] @base .))) @definition.interface
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+
+(type_spec name: (type_identifier) @name) @definition.type
+; `type T = U`: U is recorded as @base; the resolver turns it into an alias, not a base.
+(type_alias name: (type_identifier) @name type: [(type_identifier) (qualified_type)] @base) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
+
+; Members: struct fields and interface methods nest under their type by containment.
+; A field's or variable's declared type (or the composite literal it is initialised with)
+; is its @base; the resolver turns it into an alias `T.field.*` → `Type.*`, so that
+; `c.field.Method()` reaches Type.Method.
+(field_declaration name: (field_identifier) @name
+  type: [(type_identifier) @base (qualified_type) @base
+          (pointer_type [(type_identifier) (qualified_type)] @base)
+          (generic_type type: [(type_identifier) (qualified_type)] @base)
+          (pointer_type (generic_type type: [(type_identifier) (qualified_type)] @base))]) @definition.field
+(field_declaration name: (field_identifier) @name) @definition.field
+(method_elem name: (field_identifier) @name) @definition.method
+
+; Package-level constants and variables (function-local ones are scopes.scm bindings).
+; A variable holding a function literal is a function (so its body encloses its calls).
+(source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.func))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.func)))
+(source_file (const_declaration (const_spec (identifier) @name) @definition.const))
+(source_file (var_declaration (var_spec name: (identifier) @name type: [(type_identifier) @base (qualified_type) @base
+          (pointer_type [(type_identifier) (qualified_type)] @base)
+          (generic_type type: [(type_identifier) (qualified_type)] @base)
+          (pointer_type (generic_type type: [(type_identifier) (qualified_type)] @base))]) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name type: [(type_identifier) @base (qualified_type) @base
+          (pointer_type [(type_identifier) (qualified_type)] @base)
+          (generic_type type: [(type_identifier) (qualified_type)] @base)
+          (pointer_type (generic_type type: [(type_identifier) (qualified_type)] @base))]) @definition.var)))
+(source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @base)
+                            (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @base)
+                            (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var)))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.var)))

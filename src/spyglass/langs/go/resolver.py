@@ -1,0 +1,163 @@
+"""Go name resolution: package import paths from go.mod (or GOPATH), names to `path#Name`.
+
+Full names are ``importpath#Qual.Name``. Methods get their receiver type's qualname, so
+``c.Run()`` in a method of ``*Command`` targets ``…#Command.Run``. A field's or package
+variable's declared type becomes a wildcard alias ``…#T.field.*`` → ``…#Type.*``, and
+members reached through it (``c.field.M``, ``pkg.Var.M``) target ``…#T.field.M``, as
+``inferred``; the alias carries them to ``Type.M``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from spyglass.syntax.langpack import all_packs
+from spyglass.types import FileContext, FileFacts, Import, Resolution
+
+_MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILINE)
+_MAJOR = re.compile(r"v\d+")
+_TYPE_KINDS = frozenset({"struct", "interface", "type"})
+_VALUE_KINDS = frozenset({"field", "var", "const"})
+
+
+def _go_mod(folder: str, read: Callable[[str], bytes | None],
+            cache: dict[str, tuple[str, str] | None]) -> tuple[str, str] | None:
+    """(folder of the nearest go.mod, its module path), walking up from `folder`."""
+    if folder in cache:
+        return cache[folder]
+    data = read(f"{folder}/go.mod" if folder else "go.mod")
+    found: tuple[str, str] | None = None
+    match = _MODULE_LINE.search(data) if data is not None else None
+    if match is not None:
+        found = (folder, match.group(1).decode("utf-8", "replace"))
+    elif folder:
+        found = _go_mod(folder.rsplit("/", 1)[0] if "/" in folder else "", read, cache)
+    cache[folder] = found
+    return found
+
+
+def package_path(folder: str, read: Callable[[str], bytes | None],
+                 cache: dict[str, tuple[str, str] | None]) -> str:
+    """The import path of the package in `folder` (repository-relative)."""
+    mod = _go_mod(folder, read, cache)
+    if mod is not None:
+        root, module = mod
+        rel = folder[len(root):].lstrip("/") if root else folder
+        return f"{module}/{rel}" if rel else module
+    parts = folder.split("/")
+    if "src" in parts:  # GOPATH layout: $GOPATH/src/<import path>
+        return "/".join(parts[parts.index("src") + 1:])
+    return folder
+
+
+def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
+                ) -> dict[str, FileContext]:
+    """Each .go file's package import path: nearest go.mod's module + relative folder,
+    else the part after a ``src/`` segment (GOPATH), else the folder itself."""
+    cache: dict[str, tuple[str, str] | None] = {}
+    out: dict[str, FileContext] = {}
+    for path in paths:
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        out[path] = FileContext(path=path, module=package_path(folder, read, cache))
+    return out
+
+
+def _builtins() -> frozenset[str]:
+    return frozenset(all_packs()["go"].manifest.get("builtins", ()))
+
+
+def _package_name_matches(head: str, imp: Import) -> bool:
+    """Whether `head` plausibly names the package imported without an alias by `imp`,
+    for paths whose last element is not the package name (``go-isatty`` → ``isatty``)."""
+    parts = imp.module.rstrip("/").split("/")
+    tail = parts[-1]
+    if _MAJOR.fullmatch(tail) and len(parts) > 1:
+        tail = parts[-2]
+    tail = tail.lower().removeprefix("go-").removesuffix("-go").removesuffix(".go")
+    return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
+
+
+def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
+    """Resolve every reference of one Go file to ``importpath#Qual.Name``, or None."""
+    key = ctx.module
+    if facts.package.endswith("_test") and not key.endswith("_test"):
+        key += "_test"  # an external test package shares its folder with the package
+    imports = facts.imports
+    kinds = {d.qualname: d.kind for d in facts.definitions}
+    dot_imports = any(i.name == "*" for i in imports)
+    builtins = _builtins()
+    targets: list[str | None] = []
+    confidence: list[str] = []
+    for ref in facts.references:
+        head, _, arg = ref.head.partition(":")
+        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
+        target: str | None = None
+        conf = "exact"
+        # A member reached through a typed variable or field (`pkg.Var.M`, `c.field.M`)
+        # targets `…Var.M` / `…T.field.M`; the alias `….Var.*` → `Type.*` that the
+        # variable's declared type produces (see below) carries it to Type.M: inferred.
+        chain = ".".join([*rest, ref.name])
+        if head == "import":
+            imp = imports[int(arg)]
+            if not ref.qualifier:
+                target = imp.module  # the package itself
+            else:
+                target = f"{imp.module}#{chain}"
+                conf = "inferred" if rest else "exact"
+        elif head == "def":
+            if not ref.qualifier:
+                target = f"{key}#{arg}"
+            elif not rest and kinds.get(arg) in _TYPE_KINDS:
+                target = f"{key}#{arg}.{ref.name}"  # method expression / type member
+            elif kinds.get(arg) not in _TYPE_KINDS:
+                target, conf = f"{key}#{arg}.{chain}", "inferred"
+        elif head == "self":
+            if ref.qualifier:
+                target = f"{key}#{arg}.{chain}"
+                conf = "inferred" if rest else "exact"
+        elif head == "free":
+            if not ref.qualifier:
+                target = f"{key}#{ref.name}"  # same package, another file
+                conf = "inferred" if dot_imports else "exact"
+            else:
+                first = ref.qualifier.split(".", 1)[0]
+                cands = [i for i in imports if i.name is None and i.scope < 0
+                         and _package_name_matches(first, i)]
+                if len(cands) == 1:
+                    target, conf = f"{cands[0].module}#{chain}", "inferred"
+                else:  # a package-level variable declared in another file
+                    target, conf = f"{key}#{ref.qualifier}.{ref.name}", "inferred"
+        targets.append(target)
+        confidence.append(conf if target else "ambiguous")
+    def_full = tuple(f"{key}#{d.qualname}" for d in facts.definitions)
+    bases: list[tuple[str, ...]] = []
+    aliases: list[tuple[str, str]] = []
+    for d, full in zip(facts.definitions, def_full):
+        resolved = tuple(dict.fromkeys(_resolve_type(b, key, imports, builtins)
+                                       for b in d.bases))
+        if d.kind == "type":  # `type T = U`: an alias, not an embedding
+            aliases.extend((full, r) for r in resolved)
+            bases.append(())
+        elif d.kind in _VALUE_KINDS:  # a declared type: members reached through the value
+            aliases.extend((f"{full}.*", f"{r}.*") for r in resolved if "#" in r)
+            bases.append(())
+        else:
+            bases.append(resolved)
+    return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _resolve_type(text: str, key: str, imports: tuple[Import, ...],
+                  builtins: frozenset[str]) -> str:
+    """A type expression (``Name`` or ``pkg.Name``) as a full name; builtins stay bare."""
+    head, dot, name = text.partition(".")
+    if not dot:
+        return text if text in builtins else f"{key}#{text}"
+    for imp in imports:
+        if imp.alias == head and imp.scope < 0 and imp.name != "*":
+            return f"{imp.module}#{name}"
+    for imp in imports:
+        if imp.name is None and imp.scope < 0 and _package_name_matches(head, imp):
+            return f"{imp.module}#{name}"
+    return text
+

@@ -1,0 +1,32 @@
+; Go scopes: functions, methods and closures open a scope (block scoping is approximated
+; by the enclosing function). @local.self binds a method's receiver name, so `c.Foo()`
+; in a method of *Command resolves to Command.Foo. Type declarations are class scopes:
+; they hold their type parameters and members, never visible bare from methods.
+(function_declaration) @scope
+(method_declaration) @scope
+(func_literal) @scope
+(type_spec) @scope.class
+
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @local.self)))
+(function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(function_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @local.definition)))
+(function_declaration result: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(method_declaration parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @local.definition)))
+(method_declaration result: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(func_literal parameters: (parameter_list (variadic_parameter_declaration name: (identifier) @local.definition)))
+(func_literal result: (parameter_list (parameter_declaration name: (identifier) @local.definition)))
+(type_parameter_declaration name: (identifier) @local.definition)
+; Receiver type parameters: `func (l *List[T]) Len()`.
+(method_declaration receiver: (parameter_list (parameter_declaration type: [
+  (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition)))
+  (pointer_type (generic_type type_arguments: (type_arguments (type_elem (type_identifier) @local.definition))))])))
+
+(short_var_declaration left: (expression_list (identifier) @local.definition))
+(range_clause left: (expression_list (identifier) @local.definition))
+(receive_statement left: (expression_list (identifier) @local.definition))
+(type_switch_statement alias: (expression_list (identifier) @local.definition))
+(statement_list (var_declaration (var_spec name: (identifier) @local.definition)))
+(statement_list (var_declaration (var_spec_list (var_spec name: (identifier) @local.definition))))
+(statement_list (const_declaration (const_spec (identifier) @local.definition)))

@@ -1,0 +1,249 @@
+"""JavaScript/TypeScript resolution: path-based module keys, specifiers via tsconfig paths.
+
+Full names are ``modulekey#Qual.name``, the module key being the path without extension
+and ``/index``. Imports resolve relative specifiers, tsconfig/jsconfig ``paths`` and
+``baseUrl``; bare package specifiers stay as written (external). Re-exports become
+aliases (``key#b`` → ``m#a``, ``key#*`` → ``m#*``, ``key#default`` → ``key#foo``). A
+variable's or field's declared or constructed type becomes a wildcard alias
+``key#C.field.*`` → ``m#Type.*``; members reached through it are ``inferred``.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+
+from spyglass.syntax.langpack import all_packs
+from spyglass.types import FileContext, FileFacts, Import, Resolution
+
+# Extensions a specifier or file name may carry for the same module (longest first).
+_EXTENSIONS = (".d.mts", ".d.cts", ".d.ts", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".tsx",
+               ".js", ".ts")
+_CONFIGS = ("tsconfig.json", "jsconfig.json")
+_COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])', re.DOTALL)
+_MAX_EXTENDS = 5
+_EXPORTS_OBJECTS = frozenset({"exports", "module.exports"})
+_VALUE_KINDS = frozenset({"var", "const", "field"})
+
+
+def normalize(path: str) -> str:
+    """A module key from a repository-relative file path or resolved specifier:
+    without extension, without a trailing ``/index``."""
+    for ext in _EXTENSIONS:
+        if path.endswith(ext):
+            path = path[: -len(ext)]
+            break
+    if path == "index" or path == ".":
+        return ""
+    return path.removesuffix("/index")
+
+
+def _loads_jsonc(data: bytes) -> object:
+    """JSON with comments and trailing commas, as tsconfig.json allows."""
+    text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    text = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
+    text = _TRAILING_COMMA.sub(lambda m: m.group(1) or m.group(0), text)
+    return json.loads(text)
+
+
+def _config(folder: str, name: str, read: Callable[[str], bytes | None], depth: int = 0
+            ) -> tuple[str, dict[str, list[str]]] | None:
+    """(baseUrl, paths) of one tsconfig, following relative ``extends``; repo-relative."""
+    path = posixpath.join(folder, name) if folder else name
+    data = read(path)
+    if data is None:
+        return None
+    try:
+        doc = _loads_jsonc(data)
+    except ValueError:
+        return ("", {})
+    if not isinstance(doc, dict):
+        return ("", {})
+    base_url, paths = "", dict[str, list[str]]()
+    parent = doc.get("extends")
+    if isinstance(parent, str) and parent.startswith(".") and depth < _MAX_EXTENDS:
+        target = posixpath.normpath(posixpath.join(folder, parent))
+        if not target.endswith(".json"):
+            target += ".json"
+        inherited = _config(posixpath.dirname(target), posixpath.basename(target), read,
+                            depth + 1)
+        if inherited is not None:
+            base_url, paths = inherited
+    options = doc.get("compilerOptions")
+    if isinstance(options, dict):
+        raw_base = options.get("baseUrl")
+        if isinstance(raw_base, str):
+            base_url = _join(folder, raw_base)
+        raw_paths = options.get("paths")
+        if isinstance(raw_paths, dict):
+            root = base_url if isinstance(raw_base, str) else folder  # TS 4.1+ rule
+            paths = {str(k): [_join(root, str(t)) for t in v if isinstance(t, str)]
+                     for k, v in raw_paths.items() if isinstance(v, list)}
+    return base_url, paths
+
+
+def _join(folder: str, rel: str) -> str:
+    joined = posixpath.normpath(posixpath.join(folder, rel)) if folder else posixpath.normpath(rel)
+    return "" if joined == "." else joined
+
+
+def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
+                ) -> dict[str, FileContext]:
+    """Module key = path without extension and ``/index``; settings carry the nearest
+    tsconfig.json/jsconfig.json ``baseUrl`` and ``paths`` (repository-relative)."""
+    found: dict[str, tuple[str, dict[str, list[str]]] | None] = {}
+
+    def nearest(folder: str) -> tuple[str, dict[str, list[str]]] | None:
+        if folder not in found:
+            conf = None
+            for name in _CONFIGS:
+                conf = _config(folder, name, read)
+                if conf is not None:
+                    break
+            if conf is None and folder:
+                conf = nearest(posixpath.dirname(folder))
+            found[folder] = conf
+        return found[folder]
+
+    out: dict[str, FileContext] = {}
+    for path in paths:
+        conf = nearest(posixpath.dirname(path))
+        settings: tuple[tuple[str, str], ...] = ()
+        if conf is not None and (conf[0] or conf[1]):
+            settings = (("baseUrl", conf[0]),
+                        ("paths", json.dumps(conf[1], sort_keys=True, separators=(",", ":"))))
+        out[path] = FileContext(path=path, module=normalize(path), settings=settings)
+    return out
+
+
+class _Specifiers:
+    """Resolves import specifiers of one file to module keys."""
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.folder = posixpath.dirname(ctx.path)
+        settings = dict(ctx.settings)
+        self.base_url: str | None = settings.get("baseUrl") if "baseUrl" in settings else None
+        raw = json.loads(settings["paths"]) if settings.get("paths") else {}
+        self.paths: dict[str, list[str]] = raw if isinstance(raw, dict) else {}
+        self.module = ctx.module
+
+    def resolve(self, spec: str) -> tuple[str, bool]:
+        """(module key, certain). External packages keep their specifier."""
+        if spec == "":
+            return self.module, True
+        if spec.startswith(("./", "../")) or spec in (".", ".."):
+            return normalize(_join(self.folder, spec)), True
+        if spec.startswith("/"):
+            return normalize(spec.lstrip("/")), True
+        for pattern, targets in self.paths.items():
+            if not targets:
+                continue
+            star = pattern.find("*")
+            if star < 0:
+                if spec == pattern:
+                    return normalize(targets[0]), len(targets) == 1
+                continue
+            head, tail = pattern[:star], pattern[star + 1:]
+            if spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
+                middle = spec[len(head): len(spec) - len(tail)]
+                return normalize(targets[0].replace("*", middle, 1)), len(targets) == 1
+        if self.base_url is not None and "/" in spec and not spec.startswith("@"):
+            return normalize(_join(self.base_url, spec)), False
+        return spec, True
+
+
+def _builtins(language: str) -> frozenset[str]:
+    packs = all_packs()
+    pack = packs.get(language)
+    return frozenset(pack.manifest.get("builtins", ())) if pack is not None else frozenset()
+
+
+def _bind(imp: Import, mod: str) -> str:
+    """The full name an import binds: ``mod#name``, ``mod#default``, or ``mod`` itself."""
+    if imp.name is None or imp.name == "*":
+        return mod
+    return f"{mod}#{imp.name}"
+
+
+def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
+    """Resolve every reference of one file to ``module#Qual.name``, or None."""
+    key = ctx.module
+    specs = _Specifiers(ctx)
+    resolved = [specs.resolve(i.module) for i in facts.imports]
+    bound = [_bind(i, m) for i, (m, _) in zip(facts.imports, resolved)]
+    top_alias = {i.alias: n for n, i in enumerate(facts.imports)
+                 if i.scope < 0 and not i.reexport and i.name != "*"}
+    def_full = tuple(f"{key}#{d.qualname}" for d in facts.definitions)
+    local_defs = {d.qualname for d in facts.definitions}
+    targets: list[str | None] = []
+    confidence: list[str] = []
+    for ref in facts.references:
+        head, _, arg = ref.head.partition(":")
+        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
+        tail = ".".join([*rest, ref.name])
+        target: str | None = None
+        conf = "exact"
+        if head == "import":
+            n = int(arg)
+            imp, base = facts.imports[n], bound[n]
+            certain = resolved[n][1]
+            if ref.role == "import" or not ref.qualifier:
+                target = base
+            elif imp.name is None:
+                target = f"{base}#{tail}"  # namespace import / require: ns.foo → mod#foo
+            else:
+                target = f"{base}.{tail}"  # static member of an imported class or enum
+            conf = "exact" if certain else "inferred"
+        elif head == "def":
+            target = f"{key}#{arg}.{tail}" if ref.qualifier else f"{key}#{arg}"
+            if ref.qualifier and f"{arg}.{tail}" not in local_defs:
+                conf = "inferred"  # through a typed variable's alias, or not at all
+        elif head == "self" and ref.qualifier:
+            target = f"{key}#{arg}.{tail}"
+            conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
+        elif head == "free" and ref.qualifier in _EXPORTS_OBJECTS:
+            target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
+        targets.append(target)
+        confidence.append(conf if target else "ambiguous")
+
+    def local(text: str) -> str:
+        """A name or dotted expression of this module as a full name."""
+        first, dot, more = text.partition(".")
+        n = top_alias.get(first)
+        if n is not None:
+            imp = facts.imports[n]
+            if not dot:
+                return bound[n]
+            return f"{bound[n]}#{more}" if imp.name is None else f"{bound[n]}.{more}"
+        if first in local_defs or not dot:
+            return f"{key}#{text}"
+        return text
+
+    builtins = _builtins(facts.language)
+    bases: list[tuple[str, ...]] = []
+    aliases: list[tuple[str, str]] = []
+    for d, full in zip(facts.definitions, def_full):
+        if d.kind in _VALUE_KINDS:  # a declared or constructed type: alias, not a base
+            types = dict.fromkeys(local(b) for b in d.bases
+                                  if b.split(".", 1)[0] not in builtins or b in top_alias)
+            aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
+            bases.append(())
+        else:
+            bases.append(tuple(local(b) for b in d.bases))
+    for imp, (mod, _), target in zip(facts.imports, resolved, bound):
+        if not imp.reexport:  # (a named `export default class` sits in its own scope)
+            continue
+        if imp.module == "":  # export {a as b} / export default a: a binding of this file
+            source = local(imp.name) if imp.name else key
+        elif imp.name == "*":
+            source = f"{mod}#*"
+        else:
+            source = target
+        alias = f"{key}#*" if imp.name == "*" else f"{key}#{imp.alias}"
+        if alias != source:
+            aliases.append((alias, source))
+    return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases),
+                      tuple(aliases))

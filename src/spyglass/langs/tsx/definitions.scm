@@ -1,0 +1,182 @@
+; TypeScript definitions. @definition.<kind> spans the whole definition, @name is its name;
+; members nest under their class, interface, enum or namespace by byte-range containment.
+; @base records `extends` / `implements` types (one match per type; the engine merges
+; them). Re-exports (`export default x`, `export {a as b}`) are in imports.scm.
+
+(function_declaration name: (identifier) @name) @definition.func
+(generator_function_declaration name: (identifier) @name) @definition.func
+(function_signature name: (identifier) @name) @definition.func
+
+; Classes: base-capturing patterns first (lowest pattern wins the kind, bases merge).
+(class_declaration name: (type_identifier) @name
+  (class_heritage (extends_clause value: [(identifier) (member_expression)] @base))) @definition.class
+(class_declaration name: (type_identifier) @name
+  (class_heritage (implements_clause [(type_identifier) (nested_type_identifier)] @base))) @definition.class
+(class_declaration name: (type_identifier) @name
+  (class_heritage (implements_clause (generic_type name: (_) @base)))) @definition.class
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name
+  (class_heritage (extends_clause value: [(identifier) (member_expression)] @base))) @definition.class
+(abstract_class_declaration name: (type_identifier) @name
+  (class_heritage (implements_clause [(type_identifier) (nested_type_identifier)] @base))) @definition.class
+(abstract_class_declaration name: (type_identifier) @name
+  (class_heritage (implements_clause (generic_type name: (_) @base)))) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+
+(interface_declaration name: (type_identifier) @name
+  (extends_type_clause type: [(type_identifier) (nested_type_identifier)] @base)) @definition.interface
+(interface_declaration name: (type_identifier) @name
+  (extends_type_clause type: (generic_type name: (_) @base))) @definition.interface
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(enum_body name: (property_identifier) @name @definition.const)
+(enum_assignment name: (property_identifier) @name) @definition.const
+(internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
+(module name: [(identifier) (nested_identifier)] @name) @definition.module
+(module name: (string (string_fragment) @name)) @definition.module
+
+; Anonymous default exports define the module's `default` (named ones are aliases).
+(export_statement "default" @name value: [(function_expression) (arrow_function) (generator_function)] @definition.func)
+(export_statement "default" @name value: (class) @definition.class)
+(export_statement "default" @name value: [(object) (call_expression) (new_expression) (array) (as_expression) (satisfies_expression)] @definition.var)
+
+; Class, interface and object-type members.
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+(class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+(class_body (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+; A field's or variable's declared type (or the class it is constructed from) is its
+; @base; the resolver turns it into an alias `C.field.*` → `Type.*`, so that
+; `this.field.m()` reaches Type.m.
+(class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.field)
+(class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.field)
+(class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+; Constructor parameter properties (`constructor(private readonly db: Db)`) are fields.
+((_ name: (type_identifier) @receiver
+   body: (class_body (method_definition
+     parameters: (formal_parameters [
+       (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field
+       (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field]))))
+ (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
+(method_signature name: (property_identifier) @name) @definition.method
+(property_signature name: (property_identifier) @name) @definition.field
+
+; Module-level variables: functions and classes by their value, then everything else
+; (the lowest pattern wins the kind). `require(…)` results are imports, not variables.
+(program [
+  (lexical_declaration (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func)
+  (variable_declaration (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func)
+  (export_statement declaration: (lexical_declaration (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func))])
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)
+  (variable_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator name: (identifier) @name value: (class)) @definition.class))])
+((program [
+  (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.var)])
+ (#not-match? @_value "^require\\s*\\("))
+(program (export_statement declaration: (lexical_declaration
+  (variable_declarator name: (identifier) @name) @definition.var)))
+(program (export_statement declaration: (variable_declaration
+  (variable_declarator name: (identifier) @name) @definition.var)))
+((program [
+  (lexical_declaration (variable_declarator
+    name: (object_pattern [
+      (shorthand_property_identifier_pattern) @name
+      (pair_pattern value: (identifier) @name)
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)])
+    value: (_) @_value) @definition.var)
+  (variable_declaration (variable_declarator
+    name: (object_pattern [
+      (shorthand_property_identifier_pattern) @name
+      (pair_pattern value: (identifier) @name)
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)])
+    value: (_) @_value) @definition.var)])
+ (#not-match? @_value "^require\\s*\\("))
+(program [
+  (lexical_declaration (variable_declarator name: (array_pattern (identifier) @name)) @definition.var)
+  (variable_declaration (variable_declarator name: (array_pattern (identifier) @name)) @definition.var)])
+
+; Typed module-level variables: `export const registry: Registry = …`, `const r = new Registry()`.
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var)
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var))
+  (lexical_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var))])
+
+; Methods of object literals that are assigned or exported: `const api = { get() {} }`
+; defines api.get (scopes.scm makes such objects class scopes, so they bind no bare names).
+(variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.method))
+(assignment_expression right: (object (method_definition name: (property_identifier) @name) @definition.method))
+(export_statement value: (object (method_definition name: (property_identifier) @name) @definition.method))
+(variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+
+; Properties of module-level object literals: `export const config = { debug: false }`
+; defines config.debug (after the method patterns above, which win for function values).
+(program [
+  (lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.field)))
+  (variable_declaration (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.field)))
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.field))))
+  (lexical_declaration (variable_declarator value: [(as_expression (object (pair key: (property_identifier) @name) @definition.field))
+                                                   (satisfies_expression (object (pair key: (property_identifier) @name) @definition.field))]))
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator value: [(as_expression (object (pair key: (property_identifier) @name) @definition.field))
+                                 (satisfies_expression (object (pair key: (property_identifier) @name) @definition.field))])))])
+
+; CommonJS (in .ts files compiled as CommonJS): `exports.f = …`, `module.exports.f = …`, `Foo.prototype.bar = function`.
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (class)]) @definition.func)
+  (#eq? @_exports "exports"))
+(program (expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (class)]) @definition.func)
+  (#eq? @_module "module") (#eq? @_exports "exports"))
+; `exports.x = value` (not the `exports.x = void 0` / `exports.a = exports.b` preamble).
+((program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: (_) @_value) @definition.var))
+  (#eq? @_exports "exports") (#not-match? @_value "^(void 0|exports\\.)"))
+(program (expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @definition.method)
+  (#eq? @_proto "prototype"))
+
+; Ambient declarations (`declare const x: T`) and namespace / ambient-module bodies.
+(program (ambient_declaration [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+                               (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)]))
+(program (export_statement declaration: (ambient_declaration [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)])))
+(internal_module body: (statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)
+  (export_statement declaration: [
+    (lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+    (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)])]))
+(module body: (statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)
+  (export_statement declaration: [
+    (lexical_declaration (variable_declarator name: (identifier) @name) @definition.var)
+    (variable_declaration (variable_declarator name: (identifier) @name) @definition.var)])]))

@@ -1,0 +1,38 @@
+; TypeScript scopes: functions, methods and arrows open a scope (block scoping of let and
+; const is approximated by the enclosing function); so do classes, interfaces, type
+; aliases and signatures, which hold type parameters and parameter names (function types
+; are not scopes, so that `infer U` in their parameters reaches the conditional type). Class bodies
+; and object literals are class scopes: their members are reached through `this` or the
+; object, never bare. `this` is the manifest's self name.
+[(function_declaration) (generator_function_declaration) (function_expression)
+ (generator_function) (arrow_function) (method_definition)] @scope
+[(class_declaration) (abstract_class_declaration) (class) (interface_declaration)
+ (type_alias_declaration)] @scope
+[(function_signature) (method_signature) (abstract_method_signature) (call_signature)
+ (construct_signature) (index_signature)] @scope
+(class_body) @scope.class
+(object) @scope.class
+
+; Type parameters, mapped-type keys and `infer` variables.
+(type_parameter name: (type_identifier) @local.definition)
+(mapped_type_clause name: (type_identifier) @local.definition)
+(infer_type (type_identifier) @local.definition)
+
+; Parameters, including destructuring patterns and defaults.
+(required_parameter pattern: (identifier) @local.definition)
+(optional_parameter pattern: (identifier) @local.definition)
+(assignment_pattern left: (identifier) @local.definition)
+(arrow_function parameter: (identifier) @local.definition)
+(object_pattern (shorthand_property_identifier_pattern) @local.definition)
+(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.definition))
+(object_pattern (pair_pattern value: (identifier) @local.definition))
+(array_pattern (identifier) @local.definition)
+(rest_pattern (identifier) @local.definition)
+
+; Variables, loop variables, catch parameters, local functions and classes.
+(variable_declarator name: (identifier) @local.definition)
+(for_in_statement left: (identifier) @local.definition)
+(catch_clause parameter: (identifier) @local.definition)
+; `using x = …` / `await using x = …` (explicit resource management) parse as assignments.
+((assignment_expression left: (identifier) @local.definition) @_using (#match? @_using "^using\\s"))
+(function_expression name: (identifier) @local.definition)
