@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -142,14 +142,15 @@ async def stdio(repo: Path, *args: str, env: dict[str, str] | None = None,
             yield client
 
 
-@pytest.fixture
-def http_server(indexed_repo: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`spyglass serve --http 127.0.0.1:0` on the indexed repository: (url, stderr file)."""
-    err_path = tmp_path / "http-stderr.txt"
-    env = {**os.environ, **server_env(tmp_path)}
+@contextmanager
+def http_serving(repo: Path, home: Path, *args: str) -> Iterator[tuple[str, Path]]:
+    """`spyglass serve --http 127.0.0.1:0 ARGS` in `repo` (host config under `home`):
+    yields (url, stderr file) once the server printed its URL."""
+    err_path = home / "http-stderr.txt"
+    env = {**os.environ, **server_env(home)}
     with open(err_path, "w", encoding="utf-8") as err:
         proc = subprocess.Popen([sys.executable, "-m", "spyglass", "serve", "--http",
-                                 "127.0.0.1:0"], cwd=indexed_repo, env=env,
+                                 "127.0.0.1:0", *args], cwd=repo, env=env,
                                 stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 60
@@ -170,6 +171,13 @@ def http_server(indexed_repo: Path, tmp_path: Path) -> Iterator[tuple[str, Path]
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def http_server(indexed_repo: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`spyglass serve --http 127.0.0.1:0` on the indexed repository: (url, stderr file)."""
+    with http_serving(indexed_repo, tmp_path) as served:
+        yield served
 
 
 def copy_repo(src: Path, dest: Path) -> Path:

@@ -7,8 +7,9 @@ from pathlib import Path
 import httpx2 as httpx
 import jsonschema
 import pytest
-from conftest import payload, stdio
+from conftest import http_serving, payload, stdio
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.server import parse_address
@@ -76,3 +77,21 @@ async def test_require_index_without_index_serves_zero_tools(fresh_repo: Path,
 async def test_require_index_with_index_serves_everything(indexed_repo: Path) -> None:
     async with stdio(indexed_repo, "--require-index") as client:
         assert [t.name for t in (await client.list_tools()).tools] == available(ALL_TOOLS)
+
+
+async def test_ast_query_over_http_needs_the_admin_token(indexed_repo: Path,
+                                                         tmp_path: Path) -> None:
+    config = tmp_path / "xdg" / "spyglass" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[codeintel]\nadmin_token = "s3cret"\n')
+    query = {"query": "(function_definition) @f", "paths": ["pkg/util.py"]}
+    with http_serving(indexed_repo, tmp_path) as (url, _):
+        async with Client(url) as client:
+            denied = await client.call_tool("code_ast_query", query)
+            assert denied.is_error and "admin token" in denied.content[0].text
+            other = await client.call_tool("code_find_symbol", {"name": "helper"})
+            assert not other.is_error
+        async with httpx.AsyncClient(headers={"Authorization": "Bearer s3cret"}) as http, \
+                Client(streamable_http_client(url, http_client=http)) as client:  # type: ignore[arg-type]
+            allowed = payload(await client.call_tool("code_ast_query", query))
+            assert len(allowed["results"]) == 2

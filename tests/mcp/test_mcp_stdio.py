@@ -232,6 +232,12 @@ async def test_start_directory_is_default_scope_and_root_is_found_above(
         assert status["results"][0]["root"] == str(indexed_repo)
         refs = payload(await client.call_tool("code_references", {"name": "helper"}))
         assert "tests/test_util.py" in {r["path"] for r in refs["results"]}
+        scoped = await client.call_tool("code_find_symbol", {"name": "test_helper"})
+        assert payload(scoped)["results"] == []
+        assert "pass path='.'" in scoped.content[0].text
+        everywhere = payload(await client.call_tool("code_find_symbol",
+                                                    {"name": "test_helper", "path": "."}))
+        assert [r["path"] for r in everywhere["results"]] == ["tests/test_util.py"]
 
 
 async def test_repo_policy_narrows_and_refuses(own_indexed_repo: Path) -> None:

@@ -115,11 +115,19 @@ class Backend:
         except (SpyglassError, OSError) as exc:
             raise tool_error(exc) from exc
 
-    async def answer(self, tool: str, fn: Callable[[], ToolResult | dict[str, Any]]
-                     ) -> CallToolResult:
-        """The tool call as structuredContent (SPEC §2's envelope) plus compact text."""
+    async def answer(self, tool: str, fn: Callable[[], ToolResult | dict[str, Any]],
+                     defaulted_scope: bool = False) -> CallToolResult:
+        """The tool call as structuredContent (SPEC §2's envelope) plus compact text.
+
+        `defaulted_scope`: the call was limited to the start directory because it named no
+        path; an empty answer then says so, since the symbol may live elsewhere."""
         result = await self.run(fn)
         payload = result if isinstance(result, dict) else to_json(result)
+        if defaulted_scope and self.start_rel and not payload.get("results"):
+            coverage = payload.setdefault("coverage", {})
+            note = (f"searched only under {self.start_rel}/ (the server's start directory); "
+                    "pass path='.' to search the whole repository")
+            coverage["limitations"] = [*coverage.get("limitations", []), note]
         return CallToolResult(content=[TextContent(type="text", text=render(payload, tool))],
                               structured_content=payload)
 

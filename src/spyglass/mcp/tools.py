@@ -20,16 +20,6 @@ if TYPE_CHECKING:
     from spyglass.query.facade import CodeIntel
     from spyglass.types import ToolResult
 
-_noted: list[str] = []
-
-
-def fallback_note(exc: BaseException) -> None:
-    """Say once on stderr that code_explore runs its own ranking instead of the facade's."""
-    if not _noted:
-        _noted.append(str(exc))
-        sys.stderr.write(f"spyglass: CodeIntel.explore unavailable ({exc}); code_explore uses "
-                         "the built-in ranking\n")
-
 ANNOTATIONS = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 OPTIONAL_METHODS = {"code_blast_radius": "blast_radius", "code_suggest_tests": "suggest_tests",
                     "code_explore": "explore"}
@@ -80,6 +70,17 @@ Diff = Annotated[str | None, Field(description="git revision or range to take th
 Depth = Annotated[int, Field(ge=1, le=10, description="call-graph hops")]
 
 
+_noted: list[str] = []
+
+
+def fallback_note(exc: BaseException) -> None:
+    """Say once on stderr that code_explore runs its own ranking instead of the facade's."""
+    if not _noted:
+        _noted.append(str(exc))
+        sys.stderr.write(f"spyglass: CodeIntel.explore unavailable ({exc}); code_explore uses "
+                         "the built-in ranking\n")
+
+
 class Span(BaseModel):
     path: str
     start_line: Annotated[int, Field(ge=1)]
@@ -119,7 +120,7 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
                     fallback_note(exc)
             from spyglass.mcp.explore import explore
             return explore(ci(), query, scope, budget)
-        return await b.answer("code_explore", run)
+        return await b.answer("code_explore", run, defaulted_scope=not path)
 
     async def code_find_symbol(
         ctx: Context,
@@ -129,7 +130,8 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
         path: Annotated[str | None, Field(description="only under this file or folder")] = None,
     ) -> CallToolResult:
         scope = b.scope(path)
-        return await b.answer("code_find_symbol", lambda: ci().find_symbol(name, kind, scope))
+        return await b.answer("code_find_symbol", lambda: ci().find_symbol(name, kind, scope),
+                              defaulted_scope=not path)
 
     async def code_references(
         ctx: Context, name: Name = None, path: PathArg = None, line: Line = None,
