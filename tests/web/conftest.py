@@ -82,7 +82,10 @@ class Web:
         while time.monotonic() < deadline:
             job: dict[str, Any] = self.client.get(self.url(f"/jobs/{job_id}")).json()["job"]
             if job["done"]:
-                return job
+                thread = self.client.app.state.web.jobs.thread  # type: ignore[attr-defined]
+                thread.join(timeout)  # the `coverage` event follows completion
+                final: dict[str, Any] = self.client.get(self.url(f"/jobs/{job_id}")).json()["job"]
+                return final
             time.sleep(0.05)
         raise AssertionError(f"job {job_id} did not finish in {timeout}s")
 

@@ -27,9 +27,13 @@ def test_empty_state_before_the_first_index(web: Any) -> None:
     repos = web.client.get("/api/v1/code/repos").json()["repos"]
     assert [r["repo_id"] for r in repos] == [web.repo_id]
     assert repos[0]["indexed"] is False
-    summary = web.get("").json()
+    quick = web.get("").json()  # answers at once: no live parse of every file
+    assert quick["partial"] is True and quick["indexed"] is False
+    assert quick["snapshot"] is None and quick["target_ref"] == "HEAD"
+    assert quick["coverage"] is None and quick["diagnostics"] is None
+    summary = web.get("", full=1).json()
+    assert summary["partial"] is False
     assert summary["indexed"] is False and summary["snapshot"] is None
-    assert summary["target_ref"] == "HEAD"
     assert {"results", "truncated", "coverage", "provenance"} <= set(summary)
     # Skipped files and diagnostics are visible before any index exists.
     assert any(s["path"] == "README.md" for s in summary["coverage"]["skipped"])
@@ -53,20 +57,20 @@ def test_index_job_completes_and_announces_the_new_graph(web: Any) -> None:
     events = sse_events(web.get("/events", follow=0).text)
     kinds = [kind for _, kind, _ in events]
     assert kinds[0] == "accepted" and "progress" in kinds
-    assert kinds[-2:] == ["completed", "code_graph_updated"]
+    assert kinds[-3:] == ["completed", "code_graph_updated", "coverage"]
     progress = [data["job"] for _, kind, data in events if kind == "progress"]
     assert all({"parsed", "persisted", "total"} <= set(p) for p in progress)
     assert progress[-1]["persisted"] == 5
     ids = [i for i, _, _ in events]
     assert ids == sorted(ids)
     # Reconnecting with Last-Event-ID resumes after it.
-    resumed = web.client.get(web.url("/events?follow=0"), headers={"Last-Event-ID": str(ids[-2])})
-    assert [k for _, k, _ in sse_events(resumed.text)] == ["code_graph_updated"]
+    resumed = web.client.get(web.url("/events?follow=0"), headers={"Last-Event-ID": str(ids[-3])})
+    assert [k for _, k, _ in sse_events(resumed.text)] == ["code_graph_updated", "coverage"]
 
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=web.root, capture_output=True,
                           text=True, check=True).stdout.strip()
     summary = web.get("").json()
-    assert summary["indexed"] is True
+    assert summary["indexed"] is True and summary["partial"] is False
     assert summary["snapshot"]["commit"] == head and summary["snapshot"]["ref"] == "HEAD"
     assert summary["snapshot"]["indexed_at"].endswith("Z")
     assert summary["provenance"]["commit"] == head
@@ -88,6 +92,8 @@ def test_one_job_at_a_time(web: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert second.status_code == 409
     assert "already running" in second.json()["error"]
     assert second.json()["job"]["id"] == first.json()["job_id"]
+    # While the first index runs, the summary stays cheap (no live parse of every file).
+    assert web.get("", full=1).json()["partial"] is True
     release.set()
     assert web.wait(first.json()["job_id"])["state"] == "completed"
 

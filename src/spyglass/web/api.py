@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from spyglass.errors import BadInput
+from spyglass.query.facade import CodeIntel
 from spyglass.web.graph import build_graph
 from spyglass.web.http import (
     NotFound,
@@ -17,6 +18,7 @@ from spyglass.web.http import (
     blocking,
     error,
     features,
+    flag,
     guarded,
     number,
     repo,
@@ -25,21 +27,43 @@ from spyglass.web.http import (
 )
 from spyglass.web.jobs import Busy
 from spyglass.web.overlay import diagnostics_summary, diff_overlay
-from spyglass.wire import plain, result_json
+from spyglass.wire import plain, provenance_json, result_json
 
 RUN_IDS = ("workspace",)
 REF_PATTERN = re.compile(r"[A-Za-z0-9_./@{}~^-]{1,200}")
 
 
 # -- repositories ----------------------------------------------------------------------------
-def _summary(st: WebState) -> dict[str, Any]:
+def has_snapshot(ci: CodeIntel) -> bool:
+    """Whether a completed snapshot exists, without composing a view (which, with no
+    snapshot, would parse every file live)."""
+    if not ci.has_index:
+        return False
+    if ci.provenance().indexed_at is not None:  # the current view already has one
+        return True
+    row = plain(ci.last_job())
+    return isinstance(row, dict) and row.get("state") == "completed"
+
+
+def _summary(st: WebState, full: bool) -> dict[str, Any]:
+    """Without a snapshot, answer at once unless `full` (and no job runs): status and
+    coverage would parse every file live, and the empty state must not wait for that."""
     ci = st.ci
-    body = result_json(ci.status())
-    report = body["results"][0]
+    running = st.jobs.current is not None and not st.jobs.current.done
+    partial = (not full or running) and not has_snapshot(ci)
+    body: dict[str, Any]
+    if partial:
+        body = {"results": [], "truncated": False, "coverage": None,
+                "provenance": provenance_json(ci.provenance())}
+        report: dict[str, Any] = {"indexed": False}
+    else:
+        body = result_json(ci.status())
+        report = body["results"][0]
     job = st.jobs.current
     store_job = getattr(ci, "last_index_job", ci.last_job)()
     git = (ci.root / ".git").exists()
     body.update({
+        "partial": partial,
         "repo_id": st.repo_id, "repo": ci.repo, "root": str(ci.root),
         "target_ref": ci.config.target_branch or ("HEAD" if git else "working-tree"),
         "indexed": report["indexed"],
@@ -47,7 +71,7 @@ def _summary(st: WebState) -> dict[str, Any]:
                      "indexed_at": report["indexed_at"]} if report["indexed"] else None,
         "job": st.jobs.snapshot_of(job) if job else None,
         "store_job": plain(store_job) if store_job else None,
-        "diagnostics": diagnostics_summary(ci),
+        "diagnostics": None if partial else diagnostics_summary(ci),
         "features": features(st),
         "admin_token_required": st.guard.token is not None,
         "last_event_id": st.jobs.last_event_id,
@@ -71,9 +95,11 @@ async def list_repos(request: Request) -> Response:
 
 @guarded
 async def summary(request: Request) -> Response:
-    """GET /api/v1/code/repos/{repo_id}: status envelope plus job, snapshot and diagnostics."""
+    """GET /api/v1/code/repos/{repo_id}[?full=1]: status envelope plus job, snapshot and
+    diagnostics (`partial` before the first index unless `full`)."""
     st = repo(request)
-    return await blocking(lambda: _summary(st))
+    full = flag(request, "full")
+    return await blocking(lambda: _summary(st, full))
 
 
 @guarded

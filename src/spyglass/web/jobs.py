@@ -49,18 +49,22 @@ class Job:
     finished_at: str | None = None
     error: str | None = None
     snapshot: dict[str, Any] | None = None
-    skipped: dict[str, int] = field(default_factory=dict)
-    diagnostics: int = 0
+    skipped: dict[str, int] | None = None  # by reason, once the job's `coverage` event is out
+    diagnostics: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.state in TERMINAL
 
     def as_json(self) -> dict[str, Any]:
         """The job as an API object (`done` is true in a terminal state)."""
-        return {**asdict(self), "done": self.state in TERMINAL}
+        return {**asdict(self), "done": self.done}
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """One entry of the event log: accepted, progress, completed, failed, unavailable,
-    code_graph_updated."""
+    code_graph_updated, coverage."""
 
     id: int
     kind: str
@@ -138,15 +142,6 @@ class Jobs:
             self._finish(job, "failed", f"{type(exc).__name__}: {exc}" if str(exc)
                          else type(exc).__name__)
             return
-        skipped: dict[str, int] = {}
-        diagnostics = 0
-        try:
-            from spyglass.web.overlay import diagnostics_summary
-            status = plain(self.ci.status().results[0])
-            skipped = {str(k): int(v) for k, v in status.get("skipped_by_reason", [])}
-            diagnostics = int(diagnostics_summary(self.ci)["count"])
-        except SpyglassError:
-            pass
         done = plain(row) if row is not None else {}
         snapshot = {k: done.get(k) for k in SNAPSHOT_KEYS}
         with self._lock:
@@ -154,12 +149,27 @@ class Jobs:
             job.parsed = int(done.get("parsed") or job.parsed)
             job.persisted = int(done.get("persisted") or job.persisted)
             job.total = max(job.total, job.parsed)
-            job.skipped, job.diagnostics = skipped, diagnostics
             job.snapshot = snapshot
             self._seen = (snapshot["id"], snapshot["indexed_at"])
             data = {"job": job.as_json()}
         self.emit("completed", data)
-        self.emit("code_graph_updated", {"job_id": job.id, "source": "web", **job.snapshot})
+        self.emit("code_graph_updated", {"job_id": job.id, "source": "web", **snapshot})
+        self._coverage(job)
+
+    def _coverage(self, job: Job) -> None:
+        """After completion (it may wait for the facade's lock): skipped files by reason and
+        the number of parse diagnostics of the new view, as a `coverage` event."""
+        from spyglass.web.overlay import diagnostics_summary
+        try:
+            status = plain(self.ci.status().results[0])
+            skipped = {str(k): int(v) for k, v in status.get("skipped_by_reason", [])}
+            diagnostics = int(diagnostics_summary(self.ci)["count"])
+        except SpyglassError:
+            return
+        with self._lock:
+            job.skipped, job.diagnostics = skipped, diagnostics
+            data = {"job": job.as_json()}
+        self.emit("coverage", data)
 
     def _finish(self, job: Job, state: str, error: str) -> None:
         with self._lock:

@@ -5,7 +5,7 @@
 const S = {
   repoId: null, summary: null, job: null, lastEventId: 0, es: null, mode: "connecting",
   pollTimer: null, reconnectTimer: null, token: sessionStorage.getItem("spyglass-token") || "",
-  targetRef: null, selected: null, tab: "symbols", diffLoaded: false,
+  targetRef: null, selected: null, tab: "symbols", diffLoaded: false, fullPending: false,
 };
 const TERMINAL = new Set(["completed", "failed", "unavailable"]);
 const $ = (id) => document.getElementById(id);
@@ -73,6 +73,10 @@ async function loadSummary() {
   if (!r.ok) { notice("Could not load the repository summary: " + r.body.error); return null; }
   notice("");
   S.summary = r.body;
+  if (r.body.partial && !S.fullPending) {
+    S.fullPending = true;
+    setTimeout(loadFull, 1500);  // give the operator time to press "Index repository" first
+  }
   S.lastEventId = Math.max(S.lastEventId, r.body.last_event_id || 0);
   if (S.targetRef === null) S.targetRef = r.body.target_ref;
   renderSummary();
@@ -86,6 +90,18 @@ async function loadSummary() {
   return r.body;
 }
 
+async function loadFull() {
+  // Before the first index, coverage and diagnostics need a live parse of every file:
+  // the page shows the empty state at once and fills them in when that finishes.
+  if (S.job && !TERMINAL.has(S.job.state)) { S.fullPending = false; return; }
+  const r = await api(repoPath("?full=1"));
+  S.fullPending = false;
+  if (r.ok && S.summary && (S.summary.partial || !S.summary.indexed)) {
+    S.summary = Object.assign({}, r.body, { job: S.summary.job, last_event_id: S.summary.last_event_id });
+    renderSummary();
+  }
+}
+
 function renderSummary() {
   const sm = S.summary;
   const p = sm.provenance || {};
@@ -97,7 +113,7 @@ function renderSummary() {
   $("pv-indexed").textContent = sm.snapshot ? when(sm.snapshot.indexed_at) : "never";
   $("pv-indexed").title = sm.snapshot ? sm.snapshot.indexed_at || "" : "";
   const rep = sm.results[0];
-  const changed = rep.overlay_added.length + rep.overlay_modified.length + rep.overlay_deleted.length;
+  const changed = rep ? rep.overlay_added.length + rep.overlay_modified.length + rep.overlay_deleted.length : 0;
   $("pv-workspace").textContent = !sm.snapshot ? "live parsing" : changed ? `${changed} changed file(s)` : "clean";
   $("pv-workspace").title = `digest ${p.workspace_digest || "—"} · tree-sitter ${p.tree_sitter || "?"}` +
     (p.worktree_mismatch ? " · " + p.worktree_mismatch : "");
@@ -116,6 +132,12 @@ function renderSummary() {
 
 function renderCoverage() {
   const sm = S.summary, cov = sm.coverage, rep = sm.results[0], dg = sm.diagnostics;
+  if (!cov || !rep || !dg) {
+    fill($("coverage-line"), h("span", { class: "muted" }, "Analysing the files on disk (live parsing, no index yet)…"));
+    fill($("skipped"), h("p", { class: "muted pad" }, "Pending."));
+    fill($("diags"), h("p", { class: "muted pad" }, "Pending."));
+    return;
+  }
   const langs = rep.languages.map((l) => `${l.files} ${l.language}`).join(", ") || "no supported files";
   const skippedTotal = rep.skipped_by_reason.reduce((n, [, c]) => n + c, 0);
   fill($("coverage-line"),
@@ -207,8 +229,8 @@ function renderJob(job) {
   if (job.state === "completed") {
     kids.push(h("span", {}, "files ", h("b", {}, `${snap.files ?? "?"}`)),
       h("span", {}, "reused ", h("b", {}, `${snap.reused ?? 0}`)),
-      h("span", {}, "skipped ", h("b", {}, `${Object.values(job.skipped || {}).reduce((a, b) => a + b, 0)}`),
-        Object.keys(job.skipped || {}).length ? ` (${Object.entries(job.skipped).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""),
+      h("span", {}, "skipped ", h("b", {}, job.skipped ? `${Object.values(job.skipped).reduce((a, b) => a + b, 0)}` : "—"),
+        job.skipped && Object.keys(job.skipped).length ? ` (${Object.entries(job.skipped).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""),
       h("span", {}, "diagnostics ", h("b", {}, `${job.diagnostics ?? "—"}`)),
       h("span", {}, "commit ", h("b", { class: "mono" }, short(snap.commit))));
   }
@@ -217,6 +239,7 @@ function renderJob(job) {
   $("job-error").hidden = !failed;
   $("job-error").textContent = failed ? job.error || job.state : "";
   $("retry").hidden = !failed;
+  for (const b of [$("index-btn"), $("reindex")]) b.disabled = running && !job.external;
 }
 
 function renderStoreJob(row) {
@@ -257,7 +280,7 @@ function connectEvents() {
     if (!isNaN(id)) S.lastEventId = Math.max(S.lastEventId, id);
     return JSON.parse(e.data);
   };
-  for (const kind of ["accepted", "progress", "completed", "failed", "unavailable"]) {
+  for (const kind of ["accepted", "progress", "completed", "failed", "unavailable", "coverage"]) {
     es.addEventListener(kind, (e) => onJob(take(e).job));
   }
   es.addEventListener("code_graph_updated", (e) => { take(e); loadSummary(); });
