@@ -403,12 +403,15 @@ class _Extractor:
         return imports, import_at
 
     def _default_alias(self, module: str) -> str:
-        resolver = self.pack.resolver
-        if resolver == "python":
+        """The name a whole-module import binds when it names none: the manifest's
+        `import_binds` says "head" (first dotted segment: ``import a.b`` binds ``a``) or
+        "tail" (last path segment, skipping a ``v2``-style version suffix)."""
+        if self.pack.manifest.get("import_binds", "tail") == "head":
             return module.split(".")[0]
-        tail = module.rstrip("/").rsplit("/", 1)[-1]
-        if resolver == "go" and re.fullmatch(r"v\d+", tail) and "/" in module:
-            tail = module.rstrip("/").rsplit("/", 2)[-2]
+        parts = module.rstrip("/").split("/")
+        tail = parts[-1]
+        if len(parts) > 1 and re.fullmatch(r"v\d+", tail):
+            tail = parts[-2]
         return re.sub(r"[^\w$]", "_", tail.split(".")[0])
 
     def _module_bindings(self) -> dict[str, str]:
