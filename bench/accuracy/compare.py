@@ -295,3 +295,35 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         if details:
             out.extend("    " + e for e in r.examples)
     return "\n".join(out)
+
+
+def markdown(results: list[CorpusResult]) -> str:
+    """The README table: per language and per corpus, refs and callers, three views."""
+    out = ["| language / corpus | question | sites | all P | all R | resolved P | resolved R "
+           "| exact P | exact R |", "|---|---|---|---|---|---|---|---|---|"]
+    rows = [(f"**{lang}**", s) for lang, s in by_language(results).items()] + [
+        (f"{r.name} ({r.targets} targets)", r.scores) for r in results]
+    for name, scores in rows:
+        for q in ("refs", "calls"):
+            cells = [f"{scores[(q, v)].precision:.3f} | {scores[(q, v)].recall:.3f}"
+                     for v in VIEWS]
+            sites = scores[(q, "all")].tp + scores[(q, "all")].fn
+            label = "references" if q == "refs" else "callers"
+            out.append(f"| {name} | {label} | {sites} | " + " | ".join(cells) + " |")
+    out += ["", "Recall by site kind (default answer):", "",
+            "| language | question | " + " | ".join(KINDS) + " |",
+            "|---|---|" + "---|" * len(KINDS)]
+    for lang, scores in by_language(results).items():
+        for q in ("refs", "calls"):
+            cells = []
+            for tp, _, fn in scores[(q, "all")].by_kind.values():
+                cells.append(f"{tp / (tp + fn):.3f} ({tp + fn})" if tp + fn else "–")
+            out.append(f"| {lang} | {q} | " + " | ".join(cells) + " |")
+    out += ["", "Misses of the default answer by category (fn: oracle site spyglass lacks; "
+            "fp: spyglass site the oracle lacks):", ""]
+    for r in results:
+        for key, counter in sorted(r.misses.items()):
+            if "/all " in key:
+                items = "; ".join(f"{c} {n}" for c, n in counter.most_common())
+                out.append(f"* {r.name} {key.replace('/all', '')}: {items}")
+    return "\n".join(out)

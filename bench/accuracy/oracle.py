@@ -47,9 +47,11 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
         return (root, [str(exe / "basedpyright-langserver"), "--stdio"], env,
                 _version([str(exe / "basedpyright"), "--version"]))
     if corpus.language == "go":
-        return root, ["gopls"], env, _version(["gopls", "version"])
+        return root, ["gopls"], env, "gopls " + _version(
+            ["dpkg-query", "-W", "-f", "${Version}", "gopls"])
     tsc = TOOLS / "node_modules" / ".bin" / "tsc"
-    return root, [str(tsc), "--lsp", "--stdio"], env, "typescript " + _version([str(tsc), "-v"])
+    return root, [str(tsc), "--lsp", "--stdio"], env, "typescript " + _version(
+        [str(tsc), "-v"]).removeprefix("Version ")
 
 
 def _copy(source: Path, dest: Path) -> None:

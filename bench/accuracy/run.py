@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from accuracy.compare import ORACLE_DIR, fetch_corpus, measure, render  # noqa: E402
+from accuracy.compare import ORACLE_DIR, fetch_corpus, markdown, measure, render  # noqa: E402
 from accuracy.corpora import CORPORA  # noqa: E402
 
 
@@ -45,9 +45,11 @@ def cmd_oracle(names: list[str]) -> int:
     return 0
 
 
-def cmd_report(names: list[str], as_json: bool, details: bool) -> int:
+def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = False) -> int:
     results = [measure(name) for name in names]
-    if as_json:
+    if as_md:
+        print(markdown(results))
+    elif as_json:
         print(json.dumps([r.to_json() for r in results], indent=1))
     else:
         print(render(results, details=details))
@@ -78,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     p_report.add_argument("names", nargs="*", default=None)
     p_report.add_argument("--json", action="store_true")
     p_report.add_argument("--details", action="store_true", help="list every miss")
+    p_report.add_argument("--markdown", action="store_true", help="the docs/accuracy.md tables")
     p_floors = sub.add_parser("floors", help="record current scores as CI floors")
     p_floors.add_argument("names", nargs="*", default=None)
     args = parser.parse_args(argv)
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                                  if p.stem in CORPORA)
     if args.cmd == "floors":
         return cmd_floors(names)
-    return cmd_report(names, args.json, args.details)
+    return cmd_report(names, args.json, args.details, args.markdown)
 
 
 if __name__ == "__main__":

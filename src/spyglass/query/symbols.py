@@ -272,7 +272,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     keep: list[RefRow] = []
     for r in rows:
-        if r.qualifier and r.head in ("local", "expr", "free") and member:
+        if r.qualifier and (r.head in ("local", "expr", "free") or r.head.startswith("inst:")) \
+                and member:
             keep.append(r)
         elif not r.qualifier and r.head == "free" and not member:
             keep.append(r)

@@ -336,8 +336,11 @@ class _Extractor:
         if not found or not found[0]:
             return head
         text, at = found
-        type_head = self._lookup(text.split(".", 1)[0], at, scopes, modbind)
-        if not type_head.startswith(("def:", "import:", "self:")):
+        type_first = text.split(".", 1)[0]
+        type_head = self._lookup(type_first, at, scopes, modbind)
+        if type_head == "free" and type_first in self._builtins:
+            return head
+        if not type_head.startswith(("def:", "import:", "self:", "free")):
             return head
         return f"inst:{consumed}|{type_head}|{text}"
 
