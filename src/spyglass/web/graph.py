@@ -127,6 +127,9 @@ def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str
         for distance in range(1, depth + 1):
             following: list[tuple[str, CodeLocation]] = []
             for target_id, target in frontier:
+                if len(g.nodes) >= g.limit:  # full: more callers could only add edges
+                    g.truncated = True
+                    break
                 if target_id in expanded:
                     continue
                 expanded.add(target_id)
