@@ -35,8 +35,8 @@ REF_PATTERN = re.compile(r"[A-Za-z0-9_./@{}~^-]{1,200}")
 
 # -- repositories ----------------------------------------------------------------------------
 def has_snapshot(ci: CodeIntel) -> bool:
-    """Whether a completed snapshot exists, without composing a view (which, with no
-    snapshot, would parse every file live)."""
+    """Whether a completed snapshot exists, found without composing a view."""
+    # With no snapshot, composing the view would parse every file live.
     if not ci.has_index:
         return False
     if ci.provenance().indexed_at is not None:  # the current view already has one
@@ -46,8 +46,9 @@ def has_snapshot(ci: CodeIntel) -> bool:
 
 
 def _summary(st: WebState, full: bool) -> dict[str, Any]:
-    """Without a snapshot, answer at once unless `full` (and no job runs): status and
-    coverage would parse every file live, and the empty state must not wait for that."""
+    """The repository summary; `partial` (no status, coverage) until a snapshot exists."""
+    # Without a snapshot, status and coverage parse every file live: the empty state must
+    # not wait for that, so they are computed only on `full` and never while a job runs.
     ci = st.ci
     running = st.jobs.current is not None and not st.jobs.current.done
     partial = (not full or running) and not has_snapshot(ci)
@@ -95,8 +96,7 @@ async def list_repos(request: Request) -> Response:
 
 @guarded
 async def summary(request: Request) -> Response:
-    """GET /api/v1/code/repos/{repo_id}[?full=1]: status envelope plus job, snapshot and
-    diagnostics (`partial` before the first index unless `full`)."""
+    """GET /api/v1/code/repos/{repo_id}[?full=1]: status envelope, job, snapshot, diagnostics."""
     st = repo(request)
     full = flag(request, "full")
     return await blocking(lambda: _summary(st, full))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -78,6 +80,7 @@ def error_response(exc: Exception) -> JSONResponse:
         return error(str(exc), 500)
     if isinstance(exc, SpyglassError):
         return error(str(exc), 400)
+    traceback.print_exception(exc, file=sys.stderr)  # a bug: keep the trace for the operator
     return error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 

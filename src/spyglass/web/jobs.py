@@ -63,8 +63,7 @@ class Job:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One entry of the event log: accepted, progress, completed, failed, unavailable,
-    code_graph_updated, coverage."""
+    """One entry of the event log (a job state, code_graph_updated or coverage)."""
 
     id: int
     kind: str
@@ -157,8 +156,8 @@ class Jobs:
         self._coverage(job)
 
     def _coverage(self, job: Job) -> None:
-        """After completion (it may wait for the facade's lock): skipped files by reason and
-        the number of parse diagnostics of the new view, as a `coverage` event."""
+        """Skipped files by reason and diagnostics of the new view, as a `coverage` event."""
+        # Runs after `completed` is out: it may wait for the facade's lock.
         from spyglass.web.overlay import diagnostics_summary
         try:
             status = plain(self.ci.status().results[0])
