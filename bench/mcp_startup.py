@@ -33,6 +33,8 @@ def echo(text: str) -> str:
 server.run("stdio")
 '''
 
+DIRECT_SERVE = "from pathlib import Path; from spyglass.mcp.server import serve; serve(Path('.'))"
+
 HANDSHAKE = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize",
      "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -86,6 +88,9 @@ def startup(repo: Path, runs: int, env: dict[str, str]) -> dict[str, Any]:
         commands = {
             "floor (one-tool MCPServer)": [sys.executable, str(floor)],
             "spyglass serve": [sys.executable, "-m", "spyglass", "serve"],
+            # The same server without the CLI module's eager imports: what `spyglass serve`
+            # costs once the CLI imports the query layer only for the commands that use it.
+            "spyglass.mcp.server.serve()": [sys.executable, "-c", DIRECT_SERVE],
         }
         times: dict[str, list[float]] = {name: [] for name in commands}
         tools: dict[str, int] = {}
@@ -97,9 +102,10 @@ def startup(repo: Path, runs: int, env: dict[str, str]) -> dict[str, Any]:
                 times[name].append(seconds)
                 tools[name] = count
     medians = {name: statistics.median(values) for name, values in times.items()}
-    floor_s, spy_s = medians.values()
-    return {"runs": runs, "median_seconds": medians, "tools": tools,
-            "all_seconds": times, "overhead_seconds": spy_s - floor_s}
+    floor_s = next(iter(medians.values()))
+    return {"runs": runs, "median_seconds": medians, "tools": tools, "all_seconds": times,
+            "overhead_seconds": {name: seconds - floor_s
+                                 for name, seconds in list(medians.items())[1:]}}
 
 
 def flask_repo(work: Path) -> Path:
@@ -154,8 +160,9 @@ def report(start: dict[str, Any], lat: dict[str, Any] | None) -> str:
              "| server | tools | median |", "|---|---:|---:|"]
     for name, seconds in start["median_seconds"].items():
         lines.append(f"| {name} | {start['tools'][name]} | {seconds:.3f} s |")
-    overhead = start["overhead_seconds"]
-    lines += ["", f"spyglass overhead over the floor: {overhead:+.3f} s (target: within 0.25 s)"]
+    lines.append("")
+    for name, overhead in start["overhead_seconds"].items():
+        lines.append(f"{name} over the floor: {overhead:+.3f} s (target: within 0.25 s)  ")
     if lat is not None:
         lines += ["", "## Per-tool round trip (stdio, flask 3.1.3 indexed)", "",
                   "| tool | first call | median | results |", "|---|---:|---:|---:|"]

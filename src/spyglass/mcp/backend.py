@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import inspect
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 PROGRESS_INTERVAL = 0.2
+WARM_UP_DELAY = 0.05
 
 
 class IndexCancelled(SpyglassError):
@@ -67,29 +68,44 @@ def call_flexible(method: Callable[..., T], lead: str, **kwargs: Any) -> T:
 
 
 class Backend:
-    """One repository: discovery at start-up, a lazily opened facade, tool-call plumbing."""
+    """One repository: what discovery found at start-up, the facade opened on first use (so
+    answering tools/list never waits for tree-sitter and SQLite), tool-call plumbing."""
 
-    def __init__(self, intel: CodeIntel) -> None:
-        self.intel = intel
-        self.start = intel.start
-        self.root = intel.root
-        self._index_lock = anyio.Lock()
+    def __init__(self, start: Path, root: Path, config: Config, has_index: bool) -> None:
+        self.start = start
+        self.root = root
+        self.config = config
+        self.has_index = has_index
         self.offered: list[str] = []
+        self._intel: CodeIntel | None = None
+        self._opening = threading.Lock()
+        self._index_lock = anyio.Lock()
+
+    @property
+    def intel(self) -> CodeIntel:
+        """The facade, created on first use (from a worker thread: it imports the engine)."""
+        with self._opening:
+            if self._intel is None:
+                from spyglass.query.facade import CodeIntel
+                self._intel = CodeIntel(self.start, config=self.config)
+            return self._intel
+
+    @intel.setter
+    def intel(self, value: CodeIntel) -> None:
+        self._intel = value
 
     def warm_up(self) -> None:
         """Open the view on a daemon thread (the first tool call then finds it ready)."""
         threading.Thread(target=self._warm, name="spyglass-warm-up", daemon=True).start()
 
     def _warm(self) -> None:
+        time.sleep(WARM_UP_DELAY)  # let the tools/list answer go out first
         try:
-            with self.intel.lock:
-                self.intel.view()
+            intel = self.intel
+            with intel.lock:
+                intel.view()
         except Exception as exc:  # noqa: BLE001 - the first tool call reports it properly
             logger.debug("warm-up failed: %s", exc)
-
-    @property
-    def config(self) -> Config:
-        return self.intel.config
 
     @property
     def start_rel(self) -> str:
@@ -158,7 +174,7 @@ class Backend:
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(pump)
                     try:
-                        await self.run(functools.partial(self.intel.index, None, progress))
+                        await self.run(lambda: self.intel.index(None, progress))
                     finally:
                         tg.cancel_scope.cancel()
             except anyio.get_cancelled_exc_class():

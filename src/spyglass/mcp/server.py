@@ -85,29 +85,28 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
         err.write("spyglass: [codeintel] enabled = false in the host config: serving no tools\n")
         refused = dict.fromkeys(ALL_TOOLS, "code intelligence is disabled in the host config")
     else:
+        from spyglass.index.store import find_store, locate
         from spyglass.mcp.backend import Backend
         from spyglass.mcp.tools import available, build_tools
-        from spyglass.query.facade import CodeIntel
 
-        intel = CodeIntel(start)
-        if config_path:
-            intel.config = load_config(Path(config_path), repo_root=intel.root)
-        if require_index and not intel.has_index:
-            err.write(f"spyglass: no .spyglass index for {intel.root} (searched up from "
-                      f"{start}); --require-index: serving no tools (run `spyglass index`)\n")
+        root, store_root = locate(start)
+        config = load_config(Path(config_path) if config_path else None, repo_root=root)
+        has_index = find_store(store_root) == store_root
+        if require_index and not has_index:
+            err.write(f"spyglass: no .spyglass index for {root} (searched up from {start}); "
+                      "--require-index: serving no tools (run `spyglass index`)\n")
             refused = dict.fromkeys(ALL_TOOLS, "no index: the server runs with --require-index "
                                     "and found no .spyglass/ (run `spyglass index`)")
         else:
-            backend = Backend(intel)
+            backend = Backend(start, root, config, has_index)
             can = available(ALL_TOOLS)
-            caps = intel.config.capabilities
-            offered = [t for t in flt.selected if t in can and t in caps]
-            refused = _reasons(flt, can, host_config.capabilities, caps)
+            offered = [t for t in flt.selected if t in can and t in config.capabilities]
+            refused = _reasons(flt, can, host_config.capabilities, config.capabilities)
             backend.offered = offered
             tools = build_tools(backend, offered,
-                                admin_token=intel.config.admin_token if http else None)
-            if not intel.has_index:
-                err.write(f"spyglass: no index for {intel.root}: answering from live parsing; "
+                                admin_token=config.admin_token if http else None)
+            if not has_index:
+                err.write(f"spyglass: no index for {root}: answering from live parsing; "
                           "code_status index=true or `spyglass index` builds one\n")
     warn_tool_filter(err, flt, offered)
     server: MCPServer[Any] = MCPServer(NAME, instructions=INSTRUCTIONS, version=_version(),

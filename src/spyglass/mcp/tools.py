@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -98,7 +100,6 @@ def _position(path: str | None, line: int | None, column: int | None) -> None:
 def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = None
                 ) -> list[Tool]:
     """The Tool objects for `names` (those the facade can back), in the order given."""
-    from spyglass.query.facade import CodeIntel
 
     def ci() -> CodeIntel:
         return b.intel
@@ -112,7 +113,7 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
         scope = b.scope(path)
 
         def run() -> ToolResult | dict[str, Any]:
-            if hasattr(CodeIntel, "explore"):
+            if facade_has("explore"):
                 try:
                     return call_flexible(ci().explore, "query", query=query, budget=budget,
                                          path=scope)
@@ -212,10 +213,7 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
         "code_ast_query": code_ast_query,
     }
     tools: list[Tool] = []
-    for name in names:
-        method = OPTIONAL_METHODS.get(name)
-        if method and name != "code_explore" and not hasattr(CodeIntel, method):
-            continue
+    for name in available(names):
         tool = Tool.from_function(handlers[name], name=name, description=DESCRIPTIONS[name],
                                   annotations=ANNOTATIONS)
         tool.parameters = sc.compact(tool.parameters)
@@ -225,7 +223,35 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
 
 
 def available(names: Iterable[str]) -> list[str]:
-    """The names the facade can back right now (the optional three need their method)."""
-    from spyglass.query.facade import CodeIntel
+    """The names the facade can back (code_explore always; the optional three need their
+    facade method)."""
     return [n for n in names if n == "code_explore" or n not in OPTIONAL_METHODS
-            or hasattr(CodeIntel, OPTIONAL_METHODS[n])]
+            or facade_has(OPTIONAL_METHODS[n])]
+
+
+def facade_has(method: str) -> bool:
+    """Whether CodeIntel defines `method`: asked of the class when the facade is imported,
+    else read from its source, so registering tools does not import the engine."""
+    module = sys.modules.get("spyglass.query.facade")
+    if module is not None:
+        return hasattr(module.CodeIntel, method)
+    return method in _facade_methods()
+
+
+@functools.cache
+def _facade_methods() -> frozenset[str]:
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec("spyglass.query.facade")
+    try:
+        assert spec is not None and spec.origin is not None
+        tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    except (AssertionError, OSError, SyntaxError, ValueError):
+        tree = ast.Module(body=[], type_ignores=[])
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "CodeIntel" and not node.bases:
+            return frozenset(n.name for n in node.body
+                             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))
+    from spyglass.query.facade import CodeIntel  # not statically clear: import it
+    return frozenset(dir(CodeIntel))
