@@ -209,3 +209,40 @@ def test_gc_keeps_the_newest_snapshots_and_drops_unreferenced_units(tmp_path: Pa
     assert set(orphans.values()) == {0} and dangling == 0
     assert sum(int(e["snapshots"]) for e in gc_events) == 2  # 4 built, 2 kept
     assert "v3" in defs(ci) and "v1" not in defs(ci)
+
+
+def test_status_reports_snapshot_overlay_and_freshness(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    head = init(root, BASE)
+    CodeIntel(root).index()
+    write(root, {"app.py": "from pkg.core import alpha\n\nalpha()\nalpha()\n",
+                 "new.py": "def new():\n    pass\n"})
+    git(root, "mv", "pkg/core.py", "pkg/base.py")
+    proc = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "status"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    for expected in (f"snapshot   HEAD {head}", "ref        default: HEAD (branch main)",
+                     "last job   completed (3 parsed, 3 persisted)",
+                     f"workspace  branch main, merge-base {head[:12]}",
+                     "  staged     pkg/base.py", "  unstaged   app.py", "  untracked  new.py",
+                     "  deleted    pkg/core.py", "  renamed    pkg/core.py -> pkg/base.py",
+                     "freshness  overlay applied (answers follow disk)"):
+        assert any(line.startswith(expected) for line in lines), (expected, lines)
+    assert any(line.startswith("language   python") for line in lines)
+
+
+def test_facade_waits_for_updates(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    init(root, BASE)
+    ci = CodeIntel(root)
+    ci.index()
+    after = ci.events()[-1].id
+    assert ci.wait_for_update(after, timeout=0.1) is None
+    write(root, {"pkg/core.py": "def alpha():\n    return 3\n"})
+    commit(root)
+    worker = threading.Thread(target=CodeIntel(root).index)
+    worker.start()
+    event = ci.wait_for_update(after, timeout=120)
+    worker.join()
+    assert event is not None and event.kind == "code_graph_updated" and event.id > after

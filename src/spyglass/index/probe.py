@@ -9,6 +9,7 @@ changed, or whose modification is too recent to trust its stat, is hashed again.
 from __future__ import annotations
 
 import os
+import stat as stat_module
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,8 +54,8 @@ class Probe:
         self.unreadable: dict[str, str] = {}
         self.generation = 0  # bumps whenever `current` changes
         self._seen: dict[str, Seen] = {}
-        self._candidates: list[str] = []
-        self._dirs: dict[str, int] = {}
+        self._candidates: list[tuple[str, str]] = []  # (path, absolute path)
+        self._dirs: list[tuple[str, int]] = []  # (absolute folder, mtime_ns)
         self._control: dict[str, StatKey | None] = {}
         self._extra: set[str] = set()
         self._ignored: list[src.SourceFile] | None = None
@@ -93,9 +94,10 @@ class Probe:
     def _listing_stale(self, git_key: tuple[StatKey | None, ...]) -> bool:
         if not self.listed or git_key[1:2] != self._git_key[1:2]:  # the git index changed
             return True
-        for d, mtime in self._dirs.items():
+        stat = os.stat
+        for full, mtime in self._dirs:
             try:
-                if os.stat(os.path.join(self.root, d)).st_mtime_ns != mtime:
+                if stat(full).st_mtime_ns != mtime:
                     return True
             except OSError:
                 return True
@@ -105,43 +107,61 @@ class Probe:
         """Bring `current` up to date; True when HEAD, the index or `current` changed."""
         git_key = self.git_key()
         moved = git_key != self._git_key
-        if self._listing_stale(git_key):
+        relisted = self._listing_stale(git_key)
+        if relisted:
             self._list()
         self._git_key = git_key
-        changed = self._stat_files()
+        changed = self._stat_files(relisted)
         if changed:
             self.generation += 1
         return changed or moved
 
-    def _stat_files(self) -> bool:
+    def _suspects(self) -> list[str]:
+        """Candidates whose stat moved, or whose change is too recent to trust the stat."""
         now = time.time_ns()
-        changed = False
         seen = self._seen
-        current: dict[str, str] = {}
-        unreadable: dict[str, str] = {}
-        for path in self._candidates:
+        stat = os.stat
+        out: list[str] = []
+        for path, full in self._candidates:
+            old = seen.get(path)
+            try:
+                st = stat(full)
+            except OSError:
+                out.append(path)
+                continue
+            if old is None or old.key != (st.st_mtime_ns, st.st_ctime_ns, st.st_size,
+                                          st.st_ino) or now - st.st_mtime_ns < RACY_NS:
+                out.append(path)
+        return out
+
+    def _stat_files(self, relisted: bool) -> bool:
+        suspects = self._suspects()
+        if not suspects and not relisted:
+            return False
+        current = dict(self.current) if not relisted else {
+            p: self._seen[p].blob for p, _ in self._candidates if p in self._seen}
+        unreadable = {p: r for p, r in self.unreadable.items() if p not in suspects} \
+            if not relisted else {}
+        for path in suspects:
+            current.pop(path, None)
             full = os.path.join(self.root, path)
             try:
-                st = os.stat(full)
-            except OSError:
-                continue  # deleted since the listing
-            key = stat_key(st)
-            old = seen.get(path)
-            if old is None or old.key != key or now - key[0] < RACY_NS:
-                try:
-                    with open(full, "rb") as fh:
-                        data = fh.read()
-                except OSError as exc:
-                    unreadable[path] = f"unreadable: {exc.strerror}"
-                    continue
-                self.hashed += 1
-                blob = src.blob_hash(data)
-                seen[path] = Seen(key, blob)
-            current[path] = seen[path].blob
-        if current != self.current or unreadable != self.unreadable:
-            changed = True
-        for gone in set(seen) - set(current):
-            del seen[gone]
+                key = stat_key(os.stat(full))
+                with open(full, "rb") as fh:
+                    data = fh.read()
+            except FileNotFoundError:
+                self._seen.pop(path, None)
+                continue
+            except OSError as exc:
+                unreadable[path] = f"unreadable: {exc.strerror}"
+                continue
+            self.hashed += 1
+            self._seen[path] = Seen(key, src.blob_hash(data))
+            current[path] = self._seen[path].blob
+        if relisted:
+            for gone in set(self._seen) - set(current):
+                del self._seen[gone]
+        changed = current != self.current or unreadable != self.unreadable
         self.current, self.unreadable = current, unreadable
         return changed
 
@@ -155,7 +175,8 @@ class Probe:
             files = src.disk_files(self.root, self.max_bytes, folders)
         self.listing = files
         self.reasons = {f.path: f.skipped for f in files if f.skipped}
-        self._candidates = [f.path for f in files if f.skipped is None and pack_for_path(f.path)]
+        self._candidates = [(f.path, os.path.join(self.root, f.path)) for f in files
+                            if f.skipped is None and pack_for_path(f.path)]
         self._watch_dirs(files, folders)
         control = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
         self._control = {p: _stat(self.root / p) for p in [*control, *self._extra]}
@@ -225,10 +246,10 @@ class Probe:
 
     def _file_reason(self, path: str) -> str | None:
         try:
-            st = os.lstat(self.root / path)
+            st = os.lstat(os.path.join(self.root, path))
         except OSError:
             return None  # deleted on disk: not a candidate, noticed by the stat pass
-        if os.path.islink(self.root / path):
+        if stat_module.S_ISLNK(st.st_mode):
             return "symlink (never followed)"
         if st.st_size > self.max_bytes:
             return f"oversized: {st.st_size} bytes > max_file_bytes {self.max_bytes}"
@@ -246,10 +267,11 @@ class Probe:
             for i in range(len(parts)):
                 dirs.add("/".join(parts[:i + 1]))
         dirs.update(folders)
-        self._dirs = {}
+        self._dirs = []
         for d in dirs:
+            full = os.path.join(self.root, d)
             try:
-                self._dirs[d] = os.stat(os.path.join(self.root, d)).st_mtime_ns
+                self._dirs.append((full, os.stat(full).st_mtime_ns))
             except OSError:
                 continue
 

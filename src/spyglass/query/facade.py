@@ -13,7 +13,7 @@ from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, LimitExceeded, OutsideRoot
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
-from spyglass.index.jobs import run_index
+from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import SCHEMA, JobRow, SnapshotRow, connect, find_store, latest_job, \
     latest_snapshot, locate
 from spyglass.query import files as file_ops
@@ -367,6 +367,27 @@ class CodeIntel:
         conn = connect(self.store_root)
         try:
             return latest_job(conn)
+        finally:
+            conn.close()
+
+    def events(self, after: int = 0) -> list[Event]:
+        """Journal events newer than id `after` (written by any process)."""
+        if not self.has_index:
+            return []
+        conn = connect(self.store_root)
+        try:
+            return events_since(conn, after)
+        finally:
+            conn.close()
+
+    def wait_for_update(self, after: int, timeout: float = 30.0) -> Event | None:
+        """Block until a `code_graph_updated` event newer than id `after` is journaled by
+        any process (a CLI, a server, another session), or `timeout` passes."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
+        try:
+            return wait_for_event(conn, after, timeout=timeout)
         finally:
             conn.close()
 
