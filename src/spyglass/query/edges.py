@@ -27,7 +27,7 @@ Key = tuple[int, int]
 T = TypeVar("T")
 
 # Wildcard re-exports (`from x import *`) per view state: read once, not once per symbol.
-_STARS: weakref.WeakKeyDictionary[View, tuple[object, list[tuple[str, str]]]] = \
+_STARS: weakref.WeakKeyDictionary[View, tuple[object, dict[str, list[str]]]] = \
     weakref.WeakKeyDictionary()
 
 
@@ -62,16 +62,28 @@ def _state(view: View) -> object:
     return (view.snapshot.id if view.snapshot else None, view.changes.digest())
 
 
-def stars(view: View) -> list[tuple[str, str]]:
+def stars(view: View) -> dict[str, list[str]]:
+    """Wildcard re-exports as target prefix (``pkg.mod.``) → alias prefixes (``pkg.``)."""
     cached = _STARS.get(view)
     state = _state(view)
     if cached is not None and cached[0] == state:
         return cached[1]
-    rows = [(str(a), str(t)) for a, t in view.each(
-        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-        "WHERE a.target LIKE '%*'")]
+    rows: dict[str, list[str]] = {}
+    for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                          "f.unit = a.unit WHERE a.target LIKE '%*'"):
+        rows.setdefault(str(t)[:-1], []).append(str(a)[:-1])
     _STARS[view] = (state, rows)
     return rows
+
+
+# Unresolved same-name sites per name (member-style, bare) per view state.
+_COUNTS: weakref.WeakKeyDictionary[View, tuple[object, dict[str, dict[bool, int]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _star_prefix(name: str) -> str:
+    cut = max(name.rfind("."), name.rfind("#"))
+    return name[:cut + 1] if cut >= 0 else ""
 
 
 def defs_by_keys(view: View, keys: Iterable[Key]) -> dict[Key, DefRow]:
@@ -80,8 +92,9 @@ def defs_by_keys(view: View, keys: Iterable[Key]) -> dict[Key, DefRow]:
     out: dict[Key, DefRow] = {}
     for chunk in _chunks(wanted):
         values, params = _pairs(chunk)
-        for d in _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE (d.unit, d.idx) IN "
-                                 f"(VALUES {values})", params)):
+        for d in _defs(view.each(f"WITH k(u, i) AS (VALUES {values}) SELECT {DEF_COLS} FROM k "
+                                 "JOIN {defs} d ON d.unit = k.u AND d.idx = k.i "
+                                 "JOIN temp.vfiles f ON f.unit = d.unit", params)):
             out[key(d)] = d
     return out
 
@@ -102,10 +115,9 @@ def closures(view: View, defs: list[DefRow]) -> dict[str, list[DefRow]]:
                 "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
                 f"f.unit = a.unit WHERE a.target IN ({marks})", tuple(chunk))]
         for name in frontier:
-            for alias, target in star_rows:
-                prefix = target[:-1]
-                if name.startswith(prefix) and not any(s in name[len(prefix):] for s in ".#"):
-                    found.append((alias[:-1] + name[len(prefix):], name))
+            prefix = _star_prefix(name)
+            for alias in star_rows.get(prefix, ()):
+                found.append((alias + name[len(prefix):], name))
         frontier = []
         for alias, target in found:
             if alias not in names:
@@ -154,8 +166,8 @@ def _child_names(view: View, classes: list[DefRow]) -> dict[Key, set[str]]:
     for chunk in _chunks(list(dict.fromkeys(key(c) for c in classes))):
         values, params = _pairs(chunk)
         for unit, parent, name in view.each(
-                "SELECT d.unit, d.parent, d.name FROM {defs} d WHERE (d.unit, d.parent) IN "
-                f"(VALUES {values})", params):
+                f"WITH k(u, p) AS (VALUES {values}) SELECT d.unit, d.parent, d.name FROM k "
+                "JOIN {defs} d ON d.unit = k.u AND d.parent = k.p", params):
             out.setdefault((int(str(unit)), int(str(parent))), set()).add(str(name))
     return out
 
@@ -181,29 +193,54 @@ def refs_to(view: View, names: Iterable[str]) -> list[RefRow]:
     return out
 
 
-def name_matches(view: View, defs: list[DefRow]) -> dict[str, list[RefRow]]:
-    """Unresolved sites whose name matches, kept by the same rules as the references tool:
-    a qualified site with an unknown receiver for members, a free bare name otherwise."""
-    wanted = {d.name for d in defs}
-    rows: list[RefRow] = []
-    for chunk in _chunks(sorted(wanted)):
+KEPT = {True: "r.qualifier != '' AND r.head IN ('local', 'expr', 'free')",
+        False: "r.qualifier = '' AND r.head = 'free'"}
+
+
+def name_matches(view: View, wanted: set[tuple[str, bool]], listed: int
+                 ) -> dict[tuple[str, bool], tuple[int, list[RefRow]]]:
+    """Unresolved sites whose name matches, kept by the same rules as the references tool
+    (a qualified site with an unknown receiver for members, a free bare name otherwise):
+    (name, member) → (how many, the first `listed`)."""
+    state = _state(view)
+    cache = _COUNTS.get(view)
+    if cache is None or cache[0] != state:
+        cache = (state, {})
+        _COUNTS[view] = cache
+    known = cache[1]
+    names = sorted({n for n, _ in wanted if n not in known})
+    for n in names:
+        known[n] = {}
+    for chunk in _chunks(names):
         marks = ",".join("?" * len(chunk))
-        rows += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND "
-                                f"r.name IN ({marks})", tuple(chunk)))
-    out: dict[str, list[RefRow]] = {}
-    for r in rows:
-        out.setdefault(r.name, []).append(r)
+        for found, member, count in view.each(
+                "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f "
+                f"ON f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND "
+                f"(({KEPT[True]}) OR ({KEPT[False]})) GROUP BY r.name, r.qualifier != ''",
+                tuple(chunk)):
+            per = known[str(found)]
+            per[bool(member)] = per.get(bool(member), 0) + int(str(count))
+    counts = {(n, m): known[n][m] for n, m in wanted if known[n].get(m)}
+    out: dict[tuple[str, bool], tuple[int, list[RefRow]]] = {}
+    for member in (True, False):
+        small = sorted(n for (n, m), c in counts.items() if m == member and c <= listed)
+        for chunk in _chunks(small):
+            marks = ",".join("?" * len(chunk))
+            for r in _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND "
+                                     f"r.name IN ({marks}) AND {KEPT[member]}", tuple(chunk))):
+                k = (r.name, member)
+                out.setdefault(k, (counts[k], []))[1].append(r)
+        for (name, m), c in counts.items():
+            if m == member and c > listed:
+                rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL "
+                                       f"AND r.name = ? AND {KEPT[member]} LIMIT {listed}",
+                                       (name,)))
+                out[(name, m)] = (c, rows)
     return out
 
 
 def is_member(d: DefRow) -> bool:
     return d.kind in MEMBER_KINDS
-
-
-def name_kept(r: RefRow, member: bool) -> bool:
-    if member:
-        return bool(r.qualifier) and r.head in ("local", "expr", "free")
-    return not r.qualifier and r.head == "free"
 
 
 def enclosing_defs(view: View, refs: Iterable[RefRow]) -> dict[Key, DefRow]:
@@ -219,9 +256,10 @@ def callees(view: View, defs: list[DefRow], limit: int = 2000) -> list[tuple[Def
     rows: list[RefRow] = []
     for chunk in _chunks(list(by_key)):
         values, params = _pairs(chunk)
-        rows += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NOT NULL AND "
-                                f"(r.unit, r.scope) IN (VALUES {values}) LIMIT {limit}",
-                                params))
+        rows += _refs(view.each(f"WITH k(u, s) AS (VALUES {values}) SELECT {REF_COLS} FROM k "
+                                "JOIN {refs} r ON r.unit = k.u AND r.scope = k.s "
+                                "JOIN temp.vfiles f ON f.unit = r.unit "
+                                f"WHERE r.target IS NOT NULL LIMIT {limit}", params))
     found = resolve_many(view, {str(r.target) for r in rows if r.role != "import"})
     out: list[tuple[DefRow, RefRow, DefRow]] = []
     for r in rows:

@@ -48,13 +48,51 @@ class TestCommand:
 Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)
 
 
+_CONFIGS: dict[Path, tuple[tuple[int, int], str | None]] = {}  # path → (stat key, text)
+
+
 def _read(path: Path) -> str | None:
+    """A configuration file's text (None when absent, a symlink or oversized); cached by
+    modification time and size, so repeated questions do not re-read it."""
     try:
-        if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_CONFIG_BYTES:
-            return None
-        return path.read_text("utf-8", "replace")
+        st = path.lstat()
     except OSError:
         return None
+    stat_key = (st.st_mtime_ns, st.st_size)
+    cached = _CONFIGS.get(path)
+    if cached is not None and cached[0] == stat_key:
+        return cached[1]
+    text: str | None = None
+    if path.is_file() and not path.is_symlink() and st.st_size <= MAX_CONFIG_BYTES:
+        try:
+            text = path.read_text("utf-8", "replace")
+        except OSError:
+            text = None
+    _CONFIGS[path] = (stat_key, text)
+    return text
+
+
+_DECIDED: dict[tuple[Path, str], tuple[str | None, bool]] = {}  # (file, question) → answer
+
+
+def _answer(path: Path, question: str) -> bool:
+    """Whether a configuration file configures pytest (cached with the file's text)."""
+    text = _read(path)
+    cached = _DECIDED.get((path, question))
+    if cached is not None and cached[0] is text:
+        return cached[1]
+    if text is None:
+        answer = False
+    elif question == "pyproject":
+        try:
+            tool = tomllib.loads(text).get("tool", {})
+        except tomllib.TOMLDecodeError:
+            tool = {}
+        answer = isinstance(tool, dict) and "pytest" in tool
+    else:
+        answer = _ini_has(text, question)
+    _DECIDED[(path, question)] = (text, answer)
+    return answer
 
 
 def _ini_has(text: str, section: str) -> bool:
@@ -101,19 +139,14 @@ class Frameworks:
         for folder in self._folders(path):
             base = self.root / folder
             rel = f"{folder}/" if folder else ""
-            if (text := _read(base / "pytest.ini")) is not None:
+            if _read(base / "pytest.ini") is not None:
                 return Framework("pytest", "", f"{rel}pytest.ini", "pytest.ini")
-            if (text := _read(base / "pyproject.toml")) is not None:
-                try:
-                    tool = tomllib.loads(text).get("tool", {})
-                except tomllib.TOMLDecodeError:
-                    tool = {}
-                if isinstance(tool, dict) and "pytest" in tool:
-                    return Framework("pytest", "", f"{rel}pyproject.toml",
-                                     "[tool.pytest.ini_options] in pyproject.toml")
-            if (text := _read(base / "tox.ini")) is not None and _ini_has(text, "pytest"):
+            if _answer(base / "pyproject.toml", "pyproject"):
+                return Framework("pytest", "", f"{rel}pyproject.toml",
+                                 "[tool.pytest.ini_options] in pyproject.toml")
+            if _answer(base / "tox.ini", "pytest"):
                 return Framework("pytest", "", f"{rel}tox.ini", "[pytest] in tox.ini")
-            if (text := _read(base / "setup.cfg")) is not None and _ini_has(text, "tool:pytest"):
+            if _answer(base / "setup.cfg", "tool:pytest"):
                 return Framework("pytest", "", f"{rel}setup.cfg", "[tool:pytest] in setup.cfg")
         return Framework("pytest", "", "", "no pytest configuration found; pytest assumed "
                          "(it runs unittest-style tests too)")

@@ -22,6 +22,7 @@ VERBS = {"call": "calls", "import": "imports", "type": "uses type", "read": "use
 NAME_FOLLOW = 20  # users reached by name only are followed further when the name has <= this
 NAME_LISTED = 50  # name-matched sites listed per name and distance
 MAX_DEPTH = 10
+WALK_BOUND = 400  # affected symbols after which the walk goes no layer further
 NodeKey = tuple[int, int] | tuple[str, str]
 
 
@@ -130,9 +131,10 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     return out
 
 
-def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
+def walk(ci: CodeIntel, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
     """Breadth-first over users of the changed definitions, up to `depth` edges; a node
-    keeps its shortest chain, preferring exact edges at equal distance."""
+    keeps its shortest chain, preferring exact edges at equal distance. `resolved_only`
+    leaves out sites matched by name only (a cheaper, narrower walk)."""
     if not 0 <= depth <= MAX_DEPTH:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
     view = ci.view()
@@ -151,12 +153,14 @@ def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
     for distance in range(1, depth + 1):
         if not frontier:
             break
-        if len(seen) >= limit:
+        bound = min(limit, WALK_BOUND)
+        if len(seen) >= bound:
             radius.truncated = True
-            radius.notes.append(f"stopped at distance {distance}: {len(seen)} affected "
-                                f"symbols reach max_matches_per_request ({limit})")
+            radius.notes.append(f"not walked past distance {distance - 1}: {len(seen)} "
+                                f"affected symbols already (bound {bound}); narrow the change "
+                                "or lower the depth to see all of it")
             break
-        layer = _layer(view, frontier, distance, seen, radius)
+        layer = _layer(view, frontier, distance, seen, radius, resolved_only)
         seen.update(layer)
         frontier = [h for h in layer.values() if h.d is not None and h.follow]
     closest: dict[str, int] = {}
@@ -171,19 +175,18 @@ def walk(ci: CodeIntel, cs: ChangeSet, depth: int) -> Radius:
 
 
 def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, Hit],
-           radius: Radius) -> dict[NodeKey, Hit]:
+           radius: Radius, resolved_only: bool) -> dict[NodeKey, Hit]:
     by_key: dict[Key, Hit] = {key(h.d): h for h in frontier if h.d is not None}
     defs = [h.d for h in frontier if h.d is not None]
     names = edges.closures(view, defs)
     sites: list[tuple[RefRow, DefRow, str, bool]] = []  # ref, used, note, follow
-    exact_sites: set[tuple[int, int, int]] = set()
     for r in edges.refs_to(view, names):
         used = names[str(r.target)][0]
         note = "" if r.conf == "exact" else (
             f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}")
         sites.append((r, used, note, True))
-        exact_sites.add((r.unit, r.line, r.col))
-    sites += _name_sites(view, defs, exact_sites, radius)
+    if not resolved_only:
+        sites += _name_sites(view, defs, radius)
     users = edges.enclosing_defs(view, [s[0] for s in sites])
     owners = edges.module_owners(view, [s[0] for s in sites])
     modules = edges.module_names(view, [s[0].unit for s in sites if s[0].scope < 0])
@@ -223,33 +226,25 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
     return layer
 
 
-def _name_sites(view: View, defs: list[DefRow], exact: set[tuple[int, int, int]],
-                radius: Radius) -> list[tuple[RefRow, DefRow, str, bool]]:
+def _name_sites(view: View, defs: list[DefRow], radius: Radius
+                ) -> list[tuple[RefRow, DefRow, str, bool]]:
     """Unresolved sites matching a changed name: included, flagged, bounded per name."""
     out: list[tuple[RefRow, DefRow, str, bool]] = []
-    by_name: dict[str, list[DefRow]] = {}
+    first: dict[tuple[str, bool], DefRow] = {}
     for d in defs:
-        by_name.setdefault(d.name, []).append(d)
-    counts = _def_counts(view, list(by_name))
-    for name, rows in edges.name_matches(view, defs).items():
-        for member in (True, False):
-            used = next((d for d in by_name.get(name, []) if edges.is_member(d) == member), None)
-            if used is None:
-                continue
-            kept = [r for r in rows if edges.name_kept(r, member)
-                    and (r.unit, r.line, r.col) not in exact]
-            if not kept:
-                continue
-            why = "receiver type unknown" if member else "unresolved name"
-            note = f"name match: {why}; {counts.get(name, 1)} definition(s) named {name!r}"
-            follow = len(kept) <= NAME_FOLLOW
-            if not follow:
-                radius.notes.append(f"{len(kept)} sites use the name {name!r} with no "
-                                    f"resolved target; {min(len(kept), NAME_LISTED)} listed, "
-                                    "their users not followed further")
-            if len(kept) > NAME_LISTED:
-                radius.truncated = True
-            out += [(r, used, note, follow) for r in kept[:NAME_LISTED]]
+        first.setdefault((d.name, edges.is_member(d)), d)
+    matches = edges.name_matches(view, set(first), NAME_LISTED)
+    counts = _def_counts(view, sorted({n for n, _ in matches}))
+    for (name, member), (total, rows) in sorted(matches.items()):
+        why = "receiver type unknown" if member else "unresolved name"
+        note = f"name match: {why}; {counts.get(name, 1)} definition(s) named {name!r}"
+        follow = total <= NAME_FOLLOW
+        if not follow:
+            radius.notes.append(f"{total} sites use the name {name!r} with no resolved "
+                                f"target; {len(rows)} listed, their users not followed further")
+        if total > len(rows):
+            radius.truncated = True
+        out += [(r, first[(name, member)], note, follow) for r in rows]
     return out
 
 
@@ -314,7 +309,7 @@ def blast_radius(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
     from spyglass.query import testmap
     cs = collect(ci, targets, diff)
     radius = walk(ci, cs, depth)
-    plan = testmap.plan(ci, radius)
+    plan = testmap.plan(ci, radius, same_file=False)
     files, packages = grouped(radius)
     extra: tuple[tuple[str, object], ...] = (
         ("change", testmap.change_summary(cs)), ("files", files), ("packages", packages),

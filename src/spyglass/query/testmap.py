@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from spyglass.query.changeset import ChangeSet, changed_defs, collect
 from spyglass.query.frameworks import Framework, Frameworks, TestCommand
 from spyglass.query.impact import Hit, Radius, walk
 from spyglass.query.results import DefRow
-from spyglass.query.symbols import REF_COLS, REF_FROM, _refs
+from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
 from spyglass.types import CodeLocation, ToolResult
 
@@ -26,7 +27,7 @@ CHANGED, CONVENTION, CONVENTION_FAR, PACKAGE = 3.0, 1.5, 1.2, 0.2
 MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # A file changed in some lines only: its other definitions still say which tests are
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
-SAME_FILE = 0.2
+SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
 # Shared-fixture files of a framework: their definitions reach tests by parameter name.
 FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
 FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
@@ -169,37 +170,49 @@ def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector, scale: float =
 
 
 def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) -> None:
-    """Helpers of shared-fixture files (conftest.py) reach tests by parameter name: a test
-    under the same folder that uses the name as a receiver or bare unresolved name."""
+    """Fixtures reach tests by parameter name: an affected top-level helper of a shared
+    fixture file (conftest.py) counts for tests under its folder that use the name as a
+    receiver or a bare unresolved name; one of another test file, for tests of that file."""
     view = ci.view()
     fixtures: dict[str, list[Hit]] = {}
     for h in radius.hits:
         pack = _test_pack(h.path)
-        if h.d is None or pack is None or test_symbol(pack, h.d) or h.d.parent >= 0:
+        if h.d is None or pack is None or test_symbol(pack, h.d) or h.d.parent >= 0 or \
+                h.d.kind not in ("func", "method"):
             continue
-        name = h.path.rsplit("/", 1)[-1]
-        if name in FIXTURE_FILES.get(fw.for_pack(pack, h.path).name, frozenset()) or \
-                h.d.kind in ("func", "method"):
-            fixtures.setdefault(h.d.name, []).append(h)
+        fixtures.setdefault(h.d.name, []).append(h)
     if not fixtures:
         return
-    folders = {n: [h.path.rsplit("/", 1)[0] + "/" if "/" in h.path else "" for h in hs]
-               for n, hs in fixtures.items()}
-    marks = ",".join("?" * len(fixtures))
-    rows = _refs(view.each(
-        f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND ("
-        f"substr(r.qualifier, 1, instr(r.qualifier || '.', '.') - 1) IN ({marks}) OR "
-        f"(r.qualifier = '' AND r.name IN ({marks})))", (*fixtures, *fixtures)))
-    scopes = edges.enclosing_defs(view, rows)
-    for r in rows[: MAX_FIXTURE_FILES * 20]:
+
+    def scope(h: Hit) -> str:
+        shared = h.path.rsplit("/", 1)[-1] in FIXTURE_FILES.get(
+            fw.for_pack(_test_pack(h.path), h.path).name, frozenset())  # type: ignore[arg-type]
+        return (h.path.rpartition("/")[0] + "/").lstrip("/") if shared else h.path
+    scopes = {n: [scope(h) for h in hs] for n, hs in fixtures.items()}
+    wanted = {s for ss in scopes.values() for s in ss}
+    files = [t for t in all_test_files(ci) if t in wanted or any(
+        w.endswith("/") and t.startswith(w) or w == "" for w in wanted)][:MAX_FIXTURE_FILES]
+    if not files:
+        return
+    names = list(fixtures)
+    rows: list[RefRow] = []
+    for i in range(0, len(files), 200):
+        chunk = files[i:i + 200]
+        rows += _refs(view.each(
+            f"SELECT {REF_COLS} {REF_FROM} WHERE f.path IN ({','.join('?' * len(chunk))}) "
+            "AND r.target IS NULL AND (substr(r.qualifier, 1, instr(r.qualifier || '.', '.') "
+            f"- 1) IN ({','.join('?' * len(names))}) OR (r.qualifier = '' AND r.name IN "
+            f"({','.join('?' * len(names))})))", (*chunk, *names, *names)))
+    users = edges.enclosing_defs(view, rows)
+    for r in rows:
         fixture = r.qualifier.split(".")[0] or r.name
         pack = _test_pack(r.path)
-        user = scopes.get((r.unit, r.scope))
+        user = users.get((r.unit, r.scope))
         if pack is None or user is None or fixture not in fixtures:
             continue
-        hits = [h for h, folder in zip(fixtures[fixture], folders[fixture])
-                if r.path.startswith(folder) and (h.path.endswith("conftest.py")
-                                                  or h.path == r.path)]
+        hits = [h for h, where in zip(fixtures[fixture], scopes[fixture])
+                if r.path == where or (where.endswith("/") or where == "")
+                and r.path.startswith(where)]
         name = test_symbol(pack, user)
         if not hits or not name:
             continue
@@ -255,23 +268,35 @@ def sibling_patterns(pack: LanguagePack) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_TESTS: weakref.WeakKeyDictionary[object, tuple[object, list[str]]] = \
+    weakref.WeakKeyDictionary()
+
+
 def all_test_files(ci: CodeIntel) -> list[str]:
+    """Every test file of the view (cached per view state)."""
     view = ci.view()
+    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
+    cached = _TESTS.get(view)
+    if cached is not None and cached[0] == state:
+        return cached[1]
     rows = view.conn.execute("SELECT path FROM temp.vfiles").fetchall()
-    return sorted({str(p) for (p,) in rows if _test_pack(str(p)) is not None})
+    files = sorted({str(p) for (p,) in rows if _test_pack(str(p)) is not None})
+    _TESTS[view] = (state, files)
+    return files
 
 
-def plan(ci: CodeIntel, radius: Radius) -> Plan:
+def plan(ci: CodeIntel, radius: Radius, same_file: bool = True) -> Plan:
     """Rank test targets for a walk; attach each one's command and group them."""
     fw = Frameworks(ci.root, ci.view())
     out = _Collector()
     _by_reference(ci, radius, out)
     _by_fixture(ci, radius, fw, out)
-    if radius.change.partial:
+    if radius.change.partial and same_file:
         whole = ChangeSet(origin=f"whole files of {radius.change.origin}")
         for path in radius.change.partial:
             changed_defs(ci, whole, path, None, "in a changed file")
-        _by_reference(ci, walk(ci, whole, min(radius.depth, 2)), out, SAME_FILE)
+        wide = walk(ci, whole, min(radius.depth, SAME_FILE_DEPTH), resolved_only=True)
+        _by_reference(ci, wide, out, SAME_FILE)
     _by_convention(ci, radius.change, all_test_files(ci), out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
@@ -295,7 +320,7 @@ def envelope(ci: CodeIntel, cs: ChangeSet, results: list[object], truncated: boo
              extra: tuple[tuple[str, object], ...]) -> ToolResult:
     from dataclasses import replace as dc_replace
     limit = ci.config.limits.max_matches_per_request
-    cov = ci.coverage()
+    cov = ci.coverage(cs.files or None)
     notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
     cov = dc_replace(cov, limitations=cov.limitations + notes)
     return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
