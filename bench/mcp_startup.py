@@ -60,8 +60,10 @@ FLASK_CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-def time_to_tools_list(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int]:
-    """Seconds from spawning the server to reading the tools/list answer; tool count."""
+def time_to_tools_list(cmd: list[str], cwd: Path, env: dict[str, str]
+                       ) -> tuple[float, float, int]:
+    """Wall seconds from spawning the server to reading the tools/list answer, the CPU
+    seconds the process used by then (insensitive to other load), and the tool count."""
     payload = "".join(json.dumps(m) + "\n" for m in HANDSHAKE).encode()
     began = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.PIPE,
@@ -74,11 +76,15 @@ def time_to_tools_list(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[
             message = json.loads(line)
             if message.get("id") == 2:
                 elapsed = time.perf_counter() - began
-                return elapsed, len(message["result"]["tools"])
+                proc.kill()
+                _, _, usage = os.wait4(proc.pid, 0)
+                proc.returncode = -9
+                return elapsed, usage.ru_utime + usage.ru_stime, len(message["result"]["tools"])
         raise RuntimeError(f"{cmd}: no tools/list answer")
     finally:
-        proc.kill()
-        proc.wait()
+        if proc.returncode is None:
+            proc.kill()
+            proc.wait()
 
 
 def startup(repo: Path, runs: int, env: dict[str, str]) -> dict[str, Any]:
@@ -93,19 +99,28 @@ def startup(repo: Path, runs: int, env: dict[str, str]) -> dict[str, Any]:
             "spyglass.mcp.server.serve()": [sys.executable, "-c", DIRECT_SERVE],
         }
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         tools: dict[str, int] = {}
         for name, cmd in commands.items():  # warm the page cache once, unmeasured
             time_to_tools_list(cmd, repo, env)
         for _ in range(runs):
             for name, cmd in commands.items():
-                seconds, count = time_to_tools_list(cmd, repo, env)
+                seconds, cpu_seconds, count = time_to_tools_list(cmd, repo, env)
                 times[name].append(seconds)
+                cpu[name].append(cpu_seconds)
                 tools[name] = count
     medians = {name: statistics.median(values) for name, values in times.items()}
-    floor_s = next(iter(medians.values()))
-    return {"runs": runs, "median_seconds": medians, "tools": tools, "all_seconds": times,
-            "overhead_seconds": {name: seconds - floor_s
-                                 for name, seconds in list(medians.items())[1:]}}
+    minima = {name: min(values) for name, values in times.items()}
+    floor = next(iter(medians))
+    cpu_medians = {name: statistics.median(values) for name, values in cpu.items()}
+    return {"runs": runs, "median_seconds": medians, "min_seconds": minima, "tools": tools,
+            "all_seconds": times, "cpu_median_seconds": cpu_medians,
+            "cpu_overhead_seconds": {name: cpu_medians[name] - cpu_medians[floor]
+                                     for name in cpu_medians if name != floor},
+            "overhead_seconds": {name: medians[name] - medians[floor] for name in medians
+                                 if name != floor},
+            "overhead_min_seconds": {name: minima[name] - minima[floor] for name in minima
+                                     if name != floor}}
 
 
 def flask_repo(work: Path) -> Path:
@@ -155,14 +170,20 @@ def latency(repo: Path, runs: int, env: dict[str, str]) -> dict[str, Any]:
 
 
 def report(start: dict[str, Any], lat: dict[str, Any] | None) -> str:
+    load = f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     lines = ["## MCP start-up: process start → tools/list answered",
-             "", f"median of {start['runs']} runs each, interleaved", "",
-             "| server | tools | median |", "|---|---:|---:|"]
+             "", f"{start['runs']} runs each, interleaved; load average at the end {load}", "",
+             ("| server | tools | wall, median | wall, fastest | CPU, median | "
+              "Δ wall median | Δ wall fastest | Δ CPU |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, seconds in start["median_seconds"].items():
-        lines.append(f"| {name} | {start['tools'][name]} | {seconds:.3f} s |")
-    lines.append("")
-    for name, overhead in start["overhead_seconds"].items():
-        lines.append(f"{name} over the floor: {overhead:+.3f} s (target: within 0.25 s)  ")
+        deltas = [start[key].get(name) for key in
+                  ("overhead_seconds", "overhead_min_seconds", "cpu_overhead_seconds")]
+        extra = " | ".join("–" if d is None else f"{d:+.3f} s" for d in deltas)
+        lines.append(f"| {name} | {start['tools'][name]} | {seconds:.3f} s | "
+                     f"{start['min_seconds'][name]:.3f} s | "
+                     f"{start['cpu_median_seconds'][name]:.3f} s | {extra} |")
+    lines += ["", "target: spyglass within 0.25 s of the floor"]
     if lat is not None:
         lines += ["", "## Per-tool round trip (stdio, flask 3.1.3 indexed)", "",
                   "| tool | first call | median | results |", "|---|---:|---:|---:|"]
