@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx2 as httpx
-import jsonschema
 import pytest
 from conftest import http_serving, payload, stdio
+from every_tool import exercise_every_tool
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -24,15 +24,11 @@ HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_tools_over_http(http_server: tuple[str, Path], mode: str) -> None:
+async def test_every_tool_over_http(http_server: tuple[str, Path], mode: str) -> None:
     url, _ = http_server
     async with Client(url, mode=mode) as client:
-        tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert list(tools) == available(ALL_TOOLS)
-        result = await client.call_tool("code_references", {"name": "helper"})
-        body = payload(result)
-        jsonschema.validate(body, tools["code_references"].output_schema)
-        assert ("pkg/main.py", 5) in {(r["path"], r["start_line"]) for r in body["results"]}
+        assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+        await exercise_every_tool(client)
         bad = await client.call_tool("code_context", {"spans": [{"path": "../../etc/passwd",
                                                                   "start_line": 1}]})
         assert bad.is_error and "outside the repository root" in bad.content[0].text
