@@ -52,10 +52,14 @@ def test_extensions(path: str, language: str) -> None:
 
 
 def test_tsx_queries_extend_typescript() -> None:
-    for stem in ("definitions", "references", "imports", "scopes"):
-        ts = (LANGS_DIR / "typescript" / f"{stem}.scm").read_text(encoding="utf-8")
-        tsx = (LANGS_DIR / "tsx" / f"{stem}.scm").read_text(encoding="utf-8")
-        assert tsx.startswith(ts), f"tsx/{stem}.scm must start with typescript/{stem}.scm"
+    tsx, ts = all_packs()["tsx"], all_packs()["typescript"]
+    assert tsx.manifest["extends"] == "typescript"
+    assert tsx.manifest["builtins"] == ts.manifest["builtins"]
+    for stem in ("definitions", "imports", "scopes"):
+        assert not (LANGS_DIR / "tsx" / f"{stem}.scm").exists()
+    names = {tsx.queries["references"].capture_name(i)
+             for i in range(tsx.queries["references"].capture_count)}  # type: ignore[call-overload]
+    assert "reference.call" in names
 
 
 @pytest.mark.parametrize(("path", "expected"), [

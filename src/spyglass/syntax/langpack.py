@@ -111,11 +111,24 @@ def _count(query: Query, attr: str) -> int:
     return int(value() if callable(value) else value)
 
 
-def _compile(language: Language, folder: Path, stem: str) -> Query:
+def _query_text(folder: Path, stem: str, manifest: dict[str, Any]) -> str:
+    """A query file's text: the base pack's file first when the manifest `extends` one,
+    then this pack's own file (which may then be absent)."""
     path = folder / f"{stem}.scm"
-    if not path.is_file():
+    parts: list[str] = []
+    base = manifest.get("extends")
+    if base:
+        parts.append(_query_text(folder.parent / str(base), stem, _read_manifest(
+            folder.parent / str(base))))
+    if path.is_file():
+        parts.append(path.read_text(encoding="utf-8"))
+    elif not base:
         raise LanguagePackError(f"{path}: missing query file")
-    text = path.read_text(encoding="utf-8")
+    return "\n".join(parts)
+
+
+def _compile(language: Language, folder: Path, stem: str, text: str) -> Query:
+    path = folder / f"{stem}.scm"
     try:
         query = Query(language, text)
     except Exception as exc:  # tree-sitter raises QueryError with the position
@@ -130,30 +143,45 @@ def _compile(language: Language, folder: Path, stem: str) -> Query:
     return query
 
 
+def _read_manifest(folder: Path) -> dict[str, Any]:
+    """A pack's manifest; with `extends = "base"`, the base's keys under its own."""
+    path = folder / "manifest.toml"
+    try:
+        manifest = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LanguagePackError(f"{path}: {exc}") from exc
+    base = manifest.get("extends")
+    if base is not None:
+        if not isinstance(base, str) or not (folder.parent / base / "manifest.toml").is_file():
+            raise LanguagePackError(f"{path}: extends names no language pack: {base!r}")
+        merged = _read_manifest(folder.parent / base)
+        merged.pop("extends", None)
+        merged.update(manifest)
+        manifest = merged
+    return manifest
+
+
 def load_pack(folder: Path) -> LanguagePack:
     """Load and validate one language pack folder."""
     manifest_path = folder / "manifest.toml"
-    try:
-        manifest = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise LanguagePackError(f"{manifest_path}: {exc}") from exc
+    manifest = _read_manifest(folder)
     for key, typ in _REQUIRED_KEYS.items():
         if not isinstance(manifest.get(key), typ):
             raise LanguagePackError(f"{manifest_path}: {key!r} must be a {typ.__name__}")
     language, version = _load_language(
         manifest["grammar"], str(manifest.get("grammar_function", "language"))
     )
-    digest = hashlib.sha256(manifest_path.read_bytes())
+    digest = hashlib.sha256(repr(sorted(manifest.items())).encode())
     queries: dict[str, Query] = {}
+    texts: dict[str, str] = {}
     for stem in QUERY_FILES:
-        queries[stem] = _compile(language, folder, stem)
-        digest.update((folder / f"{stem}.scm").read_bytes())
+        texts[stem] = _query_text(folder, stem, manifest)
+        queries[stem] = _compile(language, folder, stem, texts[stem])
+        digest.update(texts[stem].encode())
     resolver = folder.parent / str(manifest.get("resolver", manifest["name"])) / "resolver.py"
     if resolver.is_file():
         digest.update(resolver.read_bytes())
-    parts = [(folder / f"{stem}.scm").read_text(encoding="utf-8")
-             for stem in ("definitions", "imports", "scopes")]
-    structure = Query(language, "\n".join(parts))
+    structure = Query(language, "\n".join(texts[s] for s in ("definitions", "imports", "scopes")))
     n_defs = _count(queries["definitions"], "pattern_count")
     offsets = (n_defs, n_defs + _count(queries["imports"], "pattern_count"))
     return LanguagePack(
