@@ -99,7 +99,8 @@ def defs_by_keys(view: View, keys: Iterable[Key]) -> dict[Key, DefRow]:
     return out
 
 
-def closures(view: View, defs: list[DefRow]) -> dict[str, list[DefRow]]:
+def closures(view: View, defs: list[DefRow], inherited: bool = True
+             ) -> dict[str, list[DefRow]]:
     """Every target string meaning each definition (aliases, wildcard re-exports, members
     reached through subclasses that do not override them), as name → definitions."""
     names: dict[str, list[DefRow]] = {}
@@ -123,7 +124,7 @@ def closures(view: View, defs: list[DefRow]) -> dict[str, list[DefRow]]:
             if alias not in names:
                 names[alias] = list(names.get(target, []))
                 frontier.append(alias)
-    members = [d for d in defs if d.kind in MEMBER_KINDS and d.parent >= 0]
+    members = [d for d in defs if d.kind in MEMBER_KINDS and d.parent >= 0 and inherited]
     for name, ds in _inherited(view, members).items():
         names.setdefault(name, []).extend(ds)
     return names

@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import re
-import weakref
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +15,7 @@ from spyglass.query import edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.edges import Key, key
+from spyglass.query.names import name_index, words
 from spyglass.query.results import DefRow
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
@@ -27,16 +26,11 @@ if TYPE_CHECKING:
     from spyglass.query.facade import CodeIntel
 
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
-NAMES_KEPT = 40  # best-matching distinct names
-DEFS_PER_NAME = 12
-NEIGHBOURS = 12  # callers and callees per candidate taken into the ranking graph
+NAMES_KEPT = 25  # best-matching distinct names
+DEFS_PER_NAME = 6
+NEIGHBOURS = 8  # callers and callees per candidate taken into the ranking graph
 LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the budget)
 STOP = frozenset(["a", "an", "the", "of", "to", "in", "for", "and", "or", "is", "are", "how", "where", "what", "which", "who", "does", "do", "with", "on", "by", "from", "this", "that", "it", "be", "find", "show", "me", "get", "all", "code", "use", "used"])
-TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_NAMES: weakref.WeakKeyDictionary[View, tuple[object, list[tuple[str, frozenset[str]]]]] = \
-    weakref.WeakKeyDictionary()
-
-
 @dataclass(frozen=True, slots=True)
 class Citation:
     """Where something is: path and line, and the symbol there. Never source text."""
@@ -96,50 +90,13 @@ def tokens_of(value: object) -> int:
     return math.ceil(len(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) / 4)
 
 
-def words(text: str) -> list[str]:
-    return [t.lower() for t in TOKEN.findall(text)]
-
-
-def _names(view: View) -> list[tuple[str, frozenset[str]]]:
-    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
-    cached = _NAMES.get(view)
-    if cached is not None and cached[0] == state:
-        return cached[1]
-    names = {str(n) for (n,) in view.each(
-        "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit")}
-    rows = [(n, frozenset(words(n))) for n in sorted(names)]
-    _NAMES[view] = (state, rows)
-    return rows
-
-
-def name_score(query: list[str], compact: str, name: str, parts: frozenset[str]) -> float:
-    """How well a definition name matches the query words, 0..1."""
-    if name.lower() == compact:
-        return 1.0
-    hit = 0.0
-    used = 0
-    for q in query:
-        if q in parts:
-            hit, used = hit + 1.0, used + 1
-        elif len(q) >= 3 and any(p.startswith(q) or (len(p) >= 3 and q.startswith(p))
-                                 for p in parts):
-            hit, used = hit + 0.6, used + 1
-    if not hit:
-        return 0.3 if len(compact) >= 4 and compact in name.lower() else 0.0
-    return min(0.95, 0.75 * hit / len(query) + 0.25 * used / max(len(parts), 1))
-
-
 def _text_candidates(ci: CodeIntel, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
                                                                                         float]]:
     view = ci.view()
     qwords = [w for w in words(query) if w not in STOP] or words(query)
     if not qwords:
         return {}
-    compact = "".join(qwords)
-    scored = [(name_score(qwords, compact, n, parts), n) for n, parts in _names(view)]
-    best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], len(s[1])))
-    best = best[:NAMES_KEPT]
-    weight = {n: s for s, n in best}
+    weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
     out: dict[Key, tuple[DefRow, float]] = {}
     rows = sym._defs(view.each(
         f"SELECT {sym.DEF_COLS} {sym.DEF_FROM} WHERE d.name IN ({','.join('?' * len(weight))})",
@@ -190,17 +147,23 @@ Near = dict[Key, list[tuple[DefRow, int]]]
 
 def neighbourhood(view: View, defs: list[DefRow]) -> tuple[Near, Near, dict[Key, RefSummary]]:
     """Callers (with the line of the use), callees and reference summaries of definitions."""
-    names = edges.closures(view, defs)
+    names = edges.closures(view, defs, inherited=False)
     refs = edges.refs_to(view, names)
-    users = edges.enclosing_defs(view, refs)
-    callers: Near = {}
     sites: dict[Key, list[sym.RefRow]] = {}
+    scopes: dict[Key, dict[Key, sym.RefRow]] = {}  # used → first site of each using scope
     for r in refs:
-        used = names[str(r.target)][0]
-        sites.setdefault(key(used), []).append(r)
-        user = users.get((r.unit, r.scope))
-        if user is not None and key(user) != key(used):
-            callers.setdefault(key(used), []).append((user, r.line))
+        used = key(names[str(r.target)][0])
+        sites.setdefault(used, []).append(r)
+        per = scopes.setdefault(used, {})
+        if r.scope >= 0 and len(per) < NEIGHBOURS and (r.unit, r.scope) not in per:
+            per[(r.unit, r.scope)] = r
+    users = edges.enclosing_defs(view, [r for per in scopes.values() for r in per.values()])
+    callers: Near = {}
+    for used, per in scopes.items():
+        for scope, r in per.items():
+            user = users.get(scope)
+            if user is not None and key(user) != used:
+                callers.setdefault(used, []).append((user, r.line))
     loose = _loose_counts(view, defs)
     summaries = {key(d): _summary(sites.get(key(d), []), loose.get(key(d), 0)) for d in defs}
     callees: Near = {}
@@ -264,10 +227,10 @@ def pagerank(graph: Any, personalization: dict[Key, float]) -> dict[Key, float]:
         return dict(personalization)
     if importlib.util.find_spec("scipy") is not None:
         return dict(nx.pagerank(graph, alpha=0.85, personalization=personalization,
-                                weight="weight", max_iter=100, tol=1e-6))
+                                weight="weight", max_iter=100, tol=1e-4))
     from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
     return dict(_pagerank_python(graph, alpha=0.85, personalization=personalization,
-                                 weight="weight", max_iter=100, tol=1e-6))
+                                 weight="weight", max_iter=100, tol=1e-4))
 
 
 def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
@@ -370,7 +333,8 @@ def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolRes
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
                                              ("diagnostics", tuple(diags)), ("query", info))
-    return ToolResult(tuple(results), truncated, ci.coverage(), ci.provenance(), extra)
+    cov = ci.coverage(sorted({loc.path for loc in results}) or None)
+    return ToolResult(tuple(results), truncated, cov, ci.provenance(), extra)
 
 
 def _diagnostics(view: View, paths: list[str], budget: int, used: int
