@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import jsonschema
-from conftest import payload
 from mcp import Client
+from mcp_harness import payload
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.tools import available

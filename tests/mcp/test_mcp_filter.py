@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import stdio
+from mcp_harness import stdio
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.filter import resolve_tool_filter, warn_tool_filter

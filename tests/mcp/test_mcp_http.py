@@ -6,10 +6,10 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from conftest import http_serving, payload, stdio
 from every_tool import exercise_every_tool
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_harness import http_serving, payload, stdio
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.server import parse_address

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import error_text, payload, stdio
 from every_tool import exercise_every_tool
+from mcp_harness import copy_repo, error_text, payload, stdio
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.tools import available
@@ -165,7 +165,6 @@ async def test_index_on_request_reports_progress(fresh_repo: Path) -> None:
 
 
 async def test_worktree_mismatch_is_reported(indexed_repo: Path, tmp_path: Path) -> None:
-    from conftest import copy_repo
     moved = copy_repo(indexed_repo, tmp_path / "moved")
     async with stdio(moved) as client:
         result = await client.call_tool("code_status", {})
