@@ -70,10 +70,11 @@ def test_a_job_is_journaled_and_observable_from_another_process(tmp_path: Path) 
     assert event is not None and event.kind == "code_graph_updated"
     assert event.detail["commit"] == new
     job = latest_job(conn)
-    assert job is not None and (job.state, job.commit, job.parsed, job.persisted) == \
-        ("completed", new, 1, 1)
+    assert job is not None and (job.state, job.commit) == ("completed", new)
+    assert job.parsed == job.persisted >= 1  # (more when a language pack changed meanwhile)
     progress = [e for e in events_since(conn, after) if e.kind == "progress"]
-    assert progress[-1].detail == {"parsed": 1, "persisted": 1, "total": 1}
+    assert progress[-1].detail == {"parsed": job.parsed, "persisted": job.persisted,
+                                   "total": job.parsed}
     assert wait_for_event(conn, last_event_id(conn), timeout=0.2) is None
     conn.close()
 
