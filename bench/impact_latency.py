@@ -82,7 +82,11 @@ def main() -> int:
     picks = rng.sample(defs, min(args.n, len(defs)))
     files = sorted({d.path for d in picks})[: args.n // 4]
     words = [" ".join(re.findall(r"[A-Za-z][a-z]+", d.name)) or d.name for d in picks]
+    def refresh() -> None:
+        with ci.lock:
+            ci.view()
     rows = [
+        measure("view refresh only (the floor of every call)", [refresh] * len(picks)),
         measure("blast_radius PATH:LINE depth 3",
                 [lambda d=d: ci.blast_radius([f"{d.path}:{d.name_line}"]) for d in picks]),
         measure("suggest_tests PATH:LINE depth 3",

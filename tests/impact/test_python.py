@@ -193,6 +193,40 @@ def keep():
 0 svc.gone | definition removed
 1 main.run | main.run calls svc.gone at main.py:5
 ''',
+    "a deleted file: its definitions' users": '''
+#- old.py
+def legacy():
+    return 1
+#- user.py
+from old import legacy
+
+
+def call():
+    return legacy()
+#x old.py
+#? blast-radius
+0 old.legacy | deleted; definition removed
+1 user.call | user.call calls old.legacy at user.py:5
+#? blast-radius old.py
+0 old.legacy
+1 user.call
+''',
+    "no changes: empty, with a note": '''
+#- a.py
+def f():
+    return 1
+#? blast-radius
+''',
+    "explore cites diagnostics, never source": '''
+#- broken.py
+def parse_header(data):
+    return data.split(":")
+
+
+def parse_body(data):
+    return [x for x in data if (]
+#? explore parse --budget 500
+''',
     "a diff range: changed lines only": '''
 #- m.py
 def one():

@@ -168,6 +168,9 @@ def from_workspace(ci: CodeIntel) -> ChangeSet:
     for path in view.changes.deleted:
         cs.add_file(path)
         removed_defs(ci, cs, path, set(), "deleted")
+    if not cs.files:
+        cs.notes.append("the workspace has no changes against the snapshot: name targets "
+                        "(paths, PATH:LINE, symbols) or a --diff revision")
     return cs
 
 
