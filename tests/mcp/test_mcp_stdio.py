@@ -228,3 +228,45 @@ async def test_stdout_carries_only_json_rpc(own_indexed_repo: Path, tmp_path: Pa
     # The client parses every stdout line as JSON-RPC and would have failed otherwise;
     # diagnostics went to stderr.
     assert "Traceback" not in err.read_text()
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18"])
+def test_older_handshake_clients(indexed_repo: Path, version: str) -> None:
+    """Raw JSON-RPC lines as an older client sends them; the server answers in its version."""
+    import os
+    import subprocess
+    import sys
+
+    from mcp_harness import server_env
+
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": version, "capabilities": {},
+                    "clientInfo": {"name": "old", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "code_find_symbol", "arguments": {"name": "helper"}}},
+    ]
+    proc = subprocess.Popen([sys.executable, "-m", "spyglass", "serve"], cwd=indexed_repo,
+                            env={**os.environ, **server_env(indexed_repo.parent)},
+                            stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+    proc.stdin.flush()
+    answers: dict[int, Any] = {}
+    try:
+        for line in proc.stdout:
+            message = json.loads(line)  # every stdout line is JSON-RPC
+            answers[message["id"]] = message["result"]
+            if len(answers) == 3:
+                break
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    assert answers[1]["protocolVersion"] == version
+    assert [t["name"] for t in answers[2]["tools"]] == EXPECTED
+    call = answers[3]
+    assert call["isError"] is False
+    assert call["content"][0]["text"].startswith("pkg/util.py:1-2  func")
