@@ -47,6 +47,9 @@ def corpus_copy(work: Path) -> Path:
     source = Path(out.stdout.strip().splitlines()[-1])
     dest = work / "django"
     shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(".spyglass"))
+    # A copy has new inodes: refresh git's stat cache as any `git status` would.
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=dest, check=False,
+                   capture_output=True)
     return dest
 
 

@@ -105,3 +105,29 @@ def test_folder_without_git_follows_disk(tmp_path: Path) -> None:
     report = ci.view().overlay()
     assert dict(report.kinds) == {"untracked": ("new.py",), "unstaged": ("pkg/core.py",),
                                   "deleted": ("app.py",)}
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_git_index_stat_cache_spares_hashing(tmp_path: Path, version: str) -> None:
+    from gitutil import commit, git
+    from spyglass.index.gitindex import read_index
+    from spyglass.index.overlay import index_blobs
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write(root, {**BASE, **{f"deep/dir{i}/long_name_{i:03d}.py": f"x{i} = {i}\n"
+                            for i in range(40)}})
+    age(root)
+    git(root, "update-index", "--index-version", version)
+    commit(root)
+    git(root, "update-index", "--refresh")
+    assert {p: e.blob for p, e in read_index(root / ".git", root / ".git").items()} == \
+        index_blobs(root)
+    ci = CodeIntel(root)
+    ci.index()
+    assert defs(ci)["alpha"] == ("pkg/core.py", "cached-index")
+    assert ci.view().probe.hashed == 0  # every blob id came from git's own stat cache
+    (root / "app.py").write_text("def edited():\n    pass\n")
+    assert defs(ci)["edited"] == ("app.py", "text-fallback")
+    assert ci.view().probe.hashed <= 2  # only app.py (again while its change is racy)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyglass.index import gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
@@ -60,6 +61,7 @@ class Probe:
         self._extra: set[str] = set()
         self._ignored: list[src.SourceFile] | None = None
         self._ignored_at = 0
+        self._index: tuple[tuple[StatKey | None, ...], dict[str, gitindex.IndexEntry]] | None = None
         self._git_key: tuple[StatKey | None, ...] = ()
         self.listed = 0  # how many times the workspace was listed (for tests and benches)
         self.hashed = 0  # how many files were hashed
@@ -142,11 +144,18 @@ class Probe:
             p: self._seen[p].blob for p, _ in self._candidates if p in self._seen}
         unreadable = {p: r for p, r in self.unreadable.items() if p not in suspects} \
             if not relisted else {}
+        known = self._git_index() if any(p not in self._seen for p in suspects) else {}
         for path in suspects:
             current.pop(path, None)
             full = os.path.join(self.root, path)
             try:
-                key = stat_key(os.stat(full))
+                st = os.stat(full)
+                key = stat_key(st)
+                entry = known.get(path) if path not in self._seen else None
+                if entry is not None and gitindex.matches(entry, st):
+                    self._seen[path] = Seen(key, entry.blob)  # git hashed it: trust its id
+                    current[path] = entry.blob
+                    continue
                 with open(full, "rb") as fh:
                     data = fh.read()
             except FileNotFoundError:
@@ -164,6 +173,15 @@ class Probe:
         changed = current != self.current or unreadable != self.unreadable
         self.current, self.unreadable = current, unreadable
         return changed
+
+    def _git_index(self) -> dict[str, gitindex.IndexEntry]:
+        """The git index's stat cache (re-read when the index file changes)."""
+        if self.git_dir is None or self.common_dir is None:
+            return {}
+        key = self._git_key[1:2]
+        if self._index is None or self._index[0] != key:
+            self._index = (key, gitindex.read_index(self.git_dir, self.common_dir))
+        return self._index[1]
 
     # -- the listing --------------------------------------------------------------------------
     def _list(self) -> None:
