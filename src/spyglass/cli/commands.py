@@ -5,18 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spyglass.config import load_config
 from spyglass.errors import BadInput
-from spyglass.query.facade import CodeIntel
 from spyglass.types import ToolResult
 from spyglass.wire import plain, result_json
 
 from spyglass.cli.main import EXIT_OK, dump, position, start_dir
 
+if TYPE_CHECKING:  # the query layer (tree-sitter, SQLite) loads only for commands using it
+    from spyglass.query.facade import CodeIntel
+
 
 def _intel(args: argparse.Namespace) -> CodeIntel:
+    from spyglass.query.facade import CodeIntel
     start = start_dir(args)
     ci = CodeIntel(start)
     if args.config:

@@ -85,13 +85,12 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
         err.write("spyglass: [codeintel] enabled = false in the host config: serving no tools\n")
         refused = dict.fromkeys(ALL_TOOLS, "code intelligence is disabled in the host config")
     else:
-        from spyglass.index.store import find_store, locate
         from spyglass.mcp.backend import Backend
         from spyglass.mcp.tools import available, build_tools
+        from spyglass.query.discovery import discover
 
-        root, store_root = locate(start)
+        root, _store_root, has_index = discover(start)
         config = load_config(Path(config_path) if config_path else None, repo_root=root)
-        has_index = find_store(store_root) == store_root
         if require_index and not has_index:
             err.write(f"spyglass: no .spyglass index for {root} (searched up from {start}); "
                       "--require-index: serving no tools (run `spyglass index`)\n")
