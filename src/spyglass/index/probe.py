@@ -1,10 +1,4 @@
-"""Workspace probe: the files a workspace holds and their content ids, kept by stat.
-
-A refresh first stats what it already knows — watched directories, supported files, the git
-state files and a few control files. When nothing changed, that is all it does: no listing,
-no hashing, no git process. A changed directory (a file added, removed or renamed), a
-changed `.gitignore` or a changed git index re-lists the workspace; a file whose stat
-changed, or whose modification is too recent to trust its stat, is hashed again."""
+"""Workspace probe: the files a workspace holds and their content ids, kept by stat."""
 
 from __future__ import annotations
 
@@ -36,7 +30,14 @@ class Seen:
 
 
 class Probe:
-    """The files of one workspace (a git worktree or a plain folder) and their blob ids."""
+    """The files of one workspace (a git worktree or a plain folder) and their blob ids.
+
+    A refresh first stats what it already knows — watched folders, supported files, the git
+    state files and a few control files. When nothing changed, that is all it does: no
+    listing, no hashing, no git process. A changed folder (a file added, removed or
+    renamed), `.gitignore` or git index re-lists the workspace; a file whose stat changed,
+    or whose change is too recent to trust its stat, is hashed again — unless git's own
+    index recorded that very stat, when git's blob id is taken."""
 
     def __init__(self, root: Path, max_bytes: int) -> None:
         self.root = root
