@@ -35,7 +35,7 @@ def extra_lines(result: ToolResult) -> list[str]:
         change = extra["change"]
         out.append(f"change: {change['origin']} ({len(change['files'])} file(s), "
                    f"{change['symbols']} symbol(s))")
-    if extra.get("files") and "tests" not in [k for k, _ in result.extra][:1]:
+    if extra.get("files"):
         files = extra["files"]
         out.append(f"files: {len(files)} affected, "
                    f"{sum(1 for f in files if f['test'])} of them tests")
