@@ -29,7 +29,7 @@ def main(root: str, name: str, expect_path: str) -> None:
             out = {"answer": label or "MIXED", "commit": commit, "n": len(names)}
             if label is None:
                 out["names"] = sorted(names)[:10]
-        except Exception as exc:  # every error is a failure, `database is locked` included
+        except Exception as exc:  # noqa: BLE001 - every error is a failure, `database is locked` included
             out = {"answer": "ERROR", "error": f"{type(exc).__name__}: {exc}"}
         print(json.dumps(out), flush=True)
         if out["answer"] == "B":

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from gitutil import commit, defs, git, init, write
+
 from spyglass.errors import IndexUnavailable, OutsideRoot
 from spyglass.index.store import connect, latest_complete
 from spyglass.query.facade import CodeIntel

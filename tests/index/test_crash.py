@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from gitutil import commit, init, write
+
 from spyglass.config import Config
 from spyglass.index.builder import SnapshotBuilder
 from spyglass.index.store import connect, latest_complete
@@ -32,12 +33,12 @@ def dump(conn: sqlite3.Connection, snap: int) -> list[tuple[object, ...]]:
     rows: list[tuple[object, ...]] = []
     for sql in (
         "SELECT 'file', path, blob, language, skipped FROM snapshot_files WHERE snapshot=?",
-        "SELECT 'def', f.path, d.idx, d.name, d.kind, d.start_line, d.end_line, d.full "
-        "FROM snapshot_files f JOIN defs d ON d.unit = f.unit WHERE f.snapshot=?",
-        "SELECT 'ref', f.path, r.line, r.col, r.name, r.role, r.target, r.conf "
-        "FROM snapshot_files f JOIN refs r ON r.unit = f.unit WHERE f.snapshot=?",
-        "SELECT 'import', f.path, i.idx, i.module, i.name, i.alias "
-        "FROM snapshot_files f JOIN imports i ON i.unit = f.unit WHERE f.snapshot=?",
+        ("SELECT 'def', f.path, d.idx, d.name, d.kind, d.start_line, d.end_line, d.full "
+        "FROM snapshot_files f JOIN defs d ON d.unit = f.unit WHERE f.snapshot=?"),
+        ("SELECT 'ref', f.path, r.line, r.col, r.name, r.role, r.target, r.conf "
+        "FROM snapshot_files f JOIN refs r ON r.unit = f.unit WHERE f.snapshot=?"),
+        ("SELECT 'import', f.path, i.idx, i.module, i.name, i.alias "
+        "FROM snapshot_files f JOIN imports i ON i.unit = f.unit WHERE f.snapshot=?"),
     ):
         rows += [tuple(r) for r in conn.execute(sql, (snap,))]
     return sorted(rows, key=repr)

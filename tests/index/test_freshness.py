@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gitutil import age, defs, init, write
+
 from spyglass.index import source as src
 from spyglass.query.facade import CodeIntel
 
@@ -110,6 +110,7 @@ def test_folder_without_git_follows_disk(tmp_path: Path) -> None:
 @pytest.mark.parametrize("version", ["2", "3", "4"])
 def test_git_index_stat_cache_spares_hashing(tmp_path: Path, version: str) -> None:
     from gitutil import commit, git
+
     from spyglass.index.gitindex import read_index
     from spyglass.index.overlay import index_blobs
 

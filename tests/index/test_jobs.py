@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from gitutil import commit, defs, git, init, write
+
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
 from spyglass.index import builder as builder_mod
@@ -63,8 +63,8 @@ def test_a_job_is_journaled_and_observable_from_another_process(tmp_path: Path) 
     new = commit(root)
     conn = connect(root)
     after = last_event_id(conn)
-    child = subprocess.Popen([sys.executable, "-c", "from spyglass.query.facade import "
-                              f"CodeIntel; CodeIntel({str(root)!r}).index()"])
+    child = subprocess.Popen([sys.executable, "-c", ("from spyglass.query.facade import "
+                              f"CodeIntel; CodeIntel({str(root)!r}).index()")])
     event = wait_for_event(conn, after, timeout=120)
     child.wait(timeout=120)
     assert event is not None and event.kind == "code_graph_updated"
@@ -150,7 +150,8 @@ def test_cli_no_wait_reports_a_busy_lock(tmp_path: Path) -> None:
     CodeIntel(root).index()
     with writer_lock(root / ".spyglass"):
         proc = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "index",
-                               "--no-wait"], capture_output=True, text=True, timeout=120)
+                               "--no-wait"], capture_output=True, text=True, timeout=120,
+                              check=False)
     assert proc.returncode == 1 and "another index job is running" in proc.stderr
 
 
@@ -220,7 +221,7 @@ def test_status_reports_snapshot_overlay_and_freshness(tmp_path: Path) -> None:
                  "new.py": "def new():\n    pass\n"})
     git(root, "mv", "pkg/core.py", "pkg/base.py")
     proc = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "status"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     for expected in (f"snapshot   HEAD {head}", "ref        default: HEAD (branch main)",

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from gitutil import commit, defs, git, init, ref_sites, store_digest, write
+
 from spyglass.query.facade import CodeIntel
 
 BASE = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gitutil import commit, defs, git, init, store_digest, write
+
 from spyglass.errors import OutsideRoot
 from spyglass.query.facade import CodeIntel
 

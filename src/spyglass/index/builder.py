@@ -16,14 +16,22 @@ from pathlib import Path
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
 from spyglass.index import source as src
-from spyglass.index.store import FACT_INDEXES, STORE_DIR, SnapshotRow, drop_fact_indexes, \
-    latest_complete, log_event, snapshot_by_id, utcnow
+from spyglass.index.store import (
+    FACT_INDEXES,
+    STORE_DIR,
+    SnapshotRow,
+    drop_fact_indexes,
+    latest_complete,
+    log_event,
+    snapshot_by_id,
+    utcnow,
+)
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
 from spyglass.index.worker import SCRATCH_TABLES, ChunkItem, process_chunk
 from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
 from spyglass.types import FileContext
 
-__all__ = ["SnapshotBuilder", "Progress", "binary_or_undecodable", "contexts", "ctx_key"]
+__all__ = ["Progress", "SnapshotBuilder", "binary_or_undecodable", "contexts", "ctx_key"]
 
 CHUNK_FILES = int(os.environ.get("SPYGLASS_CHUNK_FILES", "64"))  # files per chunk/transaction
 # Seconds to pause after each persisted chunk: lets tests kill or race a build mid-way.

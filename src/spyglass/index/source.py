@@ -32,7 +32,7 @@ def git_env() -> dict[str, str]:
 def git(root: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
     """Run a read-only git command in `root` and return stdout."""
     proc = subprocess.run(["git", *GIT_SAFETY, *args], cwd=root, env=git_env(), input=input,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+                          capture_output=True, check=False)
     if check and proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         text = msg[-1] if msg else f"exit status {proc.returncode}"

@@ -30,7 +30,7 @@ def contexts(files: list[src.SourceFile], packs: dict[str, LanguagePack],
         if f.path in packs:
             by_lang.setdefault(packs[f.path].name, []).append(f.path)
     out: dict[str, FileContext] = {}
-    for language, paths in by_lang.items():
+    for paths in by_lang.values():
         module = resolver_for(packs[paths[0]].resolver)
         if module is None:
             out.update({p: FileContext(p, p.rsplit(".", 1)[0]) for p in paths})
