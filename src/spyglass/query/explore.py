@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from dataclasses import asdict, dataclass
@@ -223,14 +222,11 @@ def _edge(graph: Any, a: Key, b: Key) -> None:
 
 
 def pagerank(graph: Any, personalization: dict[Key, float]) -> dict[Key, float]:
+    """Personalised PageRank (networkx, which computes it with scipy)."""
     if graph.number_of_edges() == 0:
         return dict(personalization)
-    if importlib.util.find_spec("scipy") is not None:
-        return dict(nx.pagerank(graph, alpha=0.85, personalization=personalization,
-                                weight="weight", max_iter=100, tol=1e-4))
-    from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
-    return dict(_pagerank_python(graph, alpha=0.85, personalization=personalization,
-                                 weight="weight", max_iter=100, tol=1e-4))
+    return dict(nx.pagerank(graph, alpha=0.85, personalization=personalization,
+                            weight="weight", max_iter=100, tol=1e-4))
 
 
 def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
