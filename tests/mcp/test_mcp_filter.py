@@ -10,9 +10,8 @@ from mcp_harness import stdio
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.filter import resolve_tool_filter, warn_tool_filter
-from spyglass.mcp.tools import available
 
-EVERY = available(ALL_TOOLS)
+EVERY = list(ALL_TOOLS)
 
 # value (None = unset) → (selected tools, ignored names)
 MATRIX: list[tuple[str | None, list[str], list[str]]] = [

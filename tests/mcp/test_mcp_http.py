@@ -13,7 +13,6 @@ from mcp_harness import http_serving, payload, stdio
 
 from spyglass.config import ALL_TOOLS
 from spyglass.mcp.server import parse_address
-from spyglass.mcp.tools import available
 
 pytestmark = pytest.mark.anyio
 
@@ -72,7 +71,7 @@ async def test_require_index_without_index_serves_zero_tools(fresh_repo: Path,
 
 async def test_require_index_with_index_serves_everything(indexed_repo: Path) -> None:
     async with stdio(indexed_repo, "--require-index") as client:
-        assert [t.name for t in (await client.list_tools()).tools] == available(ALL_TOOLS)
+        assert [t.name for t in (await client.list_tools()).tools] == list(ALL_TOOLS)
 
 
 async def test_ast_query_over_http_needs_the_admin_token(indexed_repo: Path,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 import time
@@ -47,24 +46,6 @@ def tool_error(exc: BaseException) -> ToolError:
         text = f"cannot read {Path(exc.filename).name if exc.filename else 'file'}: " \
                f"{exc.strerror or exc}"
     return ToolError(text)
-
-
-def call_flexible(method: Callable[..., T], lead: str, **kwargs: Any) -> T:
-    """Call a facade method with the keyword arguments it accepts (None means "default").
-
-    The leading argument (`targets`, `query`) goes positionally when the method names it
-    differently, so the tool keeps working while the facade's signature settles."""
-    params = inspect.signature(method).parameters
-    var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    given = {k: v for k, v in kwargs.items() if v is not None}
-    call = {k: v for k, v in given.items() if k in params or var_kw}
-    args: list[Any] = []
-    if lead not in call and lead in given:
-        first = next(iter(params.values()), None)
-        if first is not None and first.kind in (inspect.Parameter.POSITIONAL_ONLY,
-                                                inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            args.append(given[lead])
-    return method(*args, **call)
 
 
 class Backend:

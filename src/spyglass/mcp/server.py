@@ -48,8 +48,8 @@ class Built:
     log: SessionLog | None = None
 
 
-def _reasons(flt: ToolFilter, available: list[str], host: tuple[str, ...],
-             narrowed: tuple[str, ...]) -> dict[str, str]:
+def _reasons(flt: ToolFilter, host: tuple[str, ...], narrowed: tuple[str, ...]
+             ) -> dict[str, str]:
     out: dict[str, str] = {}
     for name in ALL_TOOLS:
         if name not in host:
@@ -58,8 +58,6 @@ def _reasons(flt: ToolFilter, available: list[str], host: tuple[str, ...],
             out[name] = "denied by repository policy (spyglass.toml [policy] capabilities)"
         elif name not in flt.selected:
             out[name] = f"not selected by SPYGLASS_MCP_TOOLS={flt.raw!r}"
-        elif name not in available:
-            out[name] = "not implemented by this spyglass build yet"
     return out
 
 
@@ -86,7 +84,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
         refused = dict.fromkeys(ALL_TOOLS, "code intelligence is disabled in the host config")
     else:
         from spyglass.mcp.backend import Backend
-        from spyglass.mcp.tools import available, build_tools
+        from spyglass.mcp.tools import build_tools
         from spyglass.query.discovery import discover
 
         root, _store_root, has_index = discover(start)
@@ -98,9 +96,8 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
                                     "and found no .spyglass/ (run `spyglass index`)")
         else:
             backend = Backend(start, root, config, has_index)
-            can = available(ALL_TOOLS)
-            offered = [t for t in flt.selected if t in can and t in config.capabilities]
-            refused = _reasons(flt, can, host_config.capabilities, config.capabilities)
+            offered = [t for t in flt.selected if t in config.capabilities]
+            refused = _reasons(flt, host_config.capabilities, config.capabilities)
             backend.offered = offered
             tools = build_tools(backend, offered,
                                 admin_token=config.admin_token if http else None)

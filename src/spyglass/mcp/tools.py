@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import hmac
-import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -16,15 +13,12 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from spyglass.mcp import schemas as sc
-from spyglass.mcp.backend import Backend, call_flexible
+from spyglass.mcp.backend import Backend
 
 if TYPE_CHECKING:
     from spyglass.query.facade import CodeIntel
-    from spyglass.types import ToolResult
 
 ANNOTATIONS = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-OPTIONAL_METHODS = {"code_blast_radius": "blast_radius", "code_suggest_tests": "suggest_tests",
-                    "code_explore": "explore"}
 
 DESCRIPTIONS = {
     "code_explore": ("Start here when unsure where something lives: ranked definitions for a "
@@ -72,17 +66,6 @@ Diff = Annotated[str | None, Field(description="git revision or range to take th
 Depth = Annotated[int, Field(ge=1, le=10, description="call-graph hops")]
 
 
-_noted: list[str] = []
-
-
-def fallback_note(exc: BaseException) -> None:
-    """Say once on stderr that code_explore runs its own ranking instead of the facade's."""
-    if not _noted:
-        _noted.append(str(exc))
-        sys.stderr.write(f"spyglass: CodeIntel.explore unavailable ({exc}); code_explore uses "
-                         "the built-in ranking\n")
-
-
 class Span(BaseModel):
     path: str
     start_line: Annotated[int, Field(ge=1)]
@@ -112,16 +95,9 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
     ) -> CallToolResult:
         scope = b.scope(path)
 
-        def run() -> ToolResult | dict[str, Any]:
-            if facade_has("explore"):
-                try:
-                    return call_flexible(ci().explore, "query", query=query, budget=budget,
-                                         path=scope)
-                except (ImportError, NotImplementedError) as exc:  # a half-installed build
-                    fallback_note(exc)
-            from spyglass.mcp.explore import explore
-            return explore(ci(), query, scope, budget)
-        return await b.answer("code_explore", run, defaulted_scope=not path)
+        return await b.answer("code_explore",
+                              lambda: ci().explore(query=query, budget=budget, path=scope),
+                              defaulted_scope=not path)
 
     async def code_find_symbol(
         ctx: Context,
@@ -195,14 +171,14 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
     async def code_blast_radius(
         ctx: Context, targets: Targets = None, diff: Diff = None, depth: Depth = 3,
     ) -> CallToolResult:
-        return await b.answer("code_blast_radius", lambda: call_flexible(
-            ci().blast_radius, "targets", targets=targets or [], diff=diff, depth=depth))
+        return await b.answer("code_blast_radius",
+                              lambda: ci().blast_radius(targets or [], diff, depth))
 
     async def code_suggest_tests(
         ctx: Context, targets: Targets = None, diff: Diff = None, depth: Depth = 3,
     ) -> CallToolResult:
-        return await b.answer("code_suggest_tests", lambda: call_flexible(
-            ci().suggest_tests, "targets", targets=targets or [], diff=diff, depth=depth))
+        return await b.answer("code_suggest_tests",
+                              lambda: ci().suggest_tests(targets or [], diff, depth))
 
     handlers: dict[str, Callable[..., Any]] = {
         "code_explore": code_explore, "code_find_symbol": code_find_symbol,
@@ -213,7 +189,7 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
         "code_ast_query": code_ast_query,
     }
     tools: list[Tool] = []
-    for name in available(names):
+    for name in names:
         tool = Tool.from_function(handlers[name], name=name, description=DESCRIPTIONS[name],
                                   annotations=ANNOTATIONS)
         tool.parameters = sc.compact(tool.parameters)
@@ -222,36 +198,3 @@ def build_tools(b: Backend, names: Iterable[str], *, admin_token: str | None = N
     return tools
 
 
-def available(names: Iterable[str]) -> list[str]:
-    """The names the facade can back (code_explore always; the optional three need their
-    facade method)."""
-    return [n for n in names if n == "code_explore" or n not in OPTIONAL_METHODS
-            or facade_has(OPTIONAL_METHODS[n])]
-
-
-def facade_has(method: str) -> bool:
-    """Whether CodeIntel defines `method`: asked of the class when the facade is imported,
-    else read from its source, so registering tools does not import the engine."""
-    module = sys.modules.get("spyglass.query.facade")
-    if module is not None:
-        return hasattr(module.CodeIntel, method)
-    return method in _facade_methods()
-
-
-@functools.cache
-def _facade_methods() -> frozenset[str]:
-    import ast
-    import importlib.util
-
-    spec = importlib.util.find_spec("spyglass.query.facade")
-    try:
-        assert spec is not None and spec.origin is not None
-        tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
-    except (AssertionError, OSError, SyntaxError, ValueError):
-        tree = ast.Module(body=[], type_ignores=[])
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "CodeIntel" and not node.bases:
-            return frozenset(n.name for n in node.body
-                             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))
-    from spyglass.query.facade import CodeIntel  # not statically clear: import it
-    return frozenset(dir(CodeIntel))
