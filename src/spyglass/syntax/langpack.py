@@ -9,7 +9,7 @@ import importlib.metadata
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,10 @@ _REQUIRED_KEYS = {"name": str, "pack_version": str, "extensions": list, "grammar
 
 @dataclass(frozen=True)
 class LanguagePack:
-    """One language: its grammar, compiled queries and file conventions."""
+    """One language: its grammar, queries and file conventions.
+
+    Queries are compiled (and validated) on first use, so a process pays only for the
+    languages it meets; `validate()` compiles them all at once."""
 
     name: str
     pack_version: str
@@ -51,11 +54,32 @@ class LanguagePack:
     grammar_module: str
     grammar_version: str
     language: Language
-    queries: dict[str, Query]
     manifest: dict[str, Any]
     digest: str  # hash of manifest + queries: part of every fact's cache key
-    structure: Query  # definitions + imports + scopes in one query: one tree traversal
-    structure_offsets: tuple[int, int]  # first pattern index of imports, of scopes
+    folder: Path
+    texts: dict[str, str]  # query file texts, base pack's first when the manifest extends
+
+    @cached_property
+    def queries(self) -> dict[str, Query]:
+        return {stem: _compile(self.language, self.folder, stem, self.texts[stem])
+                for stem in QUERY_FILES}
+
+    @cached_property
+    def structure(self) -> Query:
+        """Definitions + imports + scopes in one query: one tree traversal for all three."""
+        self.queries  # validate first: errors name the file
+        return Query(self.language, "\n".join(
+            self.texts[s] for s in ("definitions", "imports", "scopes")))
+
+    @cached_property
+    def structure_offsets(self) -> tuple[int, int]:
+        """First pattern index of the imports, and of the scopes, within `structure`."""
+        n_defs = _count(self.queries["definitions"], "pattern_count")
+        return n_defs, n_defs + _count(self.queries["imports"], "pattern_count")
+
+    def validate(self) -> None:
+        """Compile every query now (raises LanguagePackError on the first bad file)."""
+        _ = self.structure
 
     @property
     def self_names(self) -> frozenset[str]:
@@ -162,7 +186,7 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
 
 
 def load_pack(folder: Path) -> LanguagePack:
-    """Load and validate one language pack folder."""
+    """Load one language pack folder: manifest checked now, queries on first use."""
     manifest_path = folder / "manifest.toml"
     manifest = _read_manifest(folder)
     for key, typ in _REQUIRED_KEYS.items():
@@ -172,18 +196,13 @@ def load_pack(folder: Path) -> LanguagePack:
         manifest["grammar"], str(manifest.get("grammar_function", "language"))
     )
     digest = hashlib.sha256(repr(sorted(manifest.items())).encode())
-    queries: dict[str, Query] = {}
     texts: dict[str, str] = {}
     for stem in QUERY_FILES:
         texts[stem] = _query_text(folder, stem, manifest)
-        queries[stem] = _compile(language, folder, stem, texts[stem])
         digest.update(texts[stem].encode())
     resolver = folder.parent / str(manifest.get("resolver", manifest["name"])) / "resolver.py"
     if resolver.is_file():
         digest.update(resolver.read_bytes())
-    structure = Query(language, "\n".join(texts[s] for s in ("definitions", "imports", "scopes")))
-    n_defs = _count(queries["definitions"], "pattern_count")
-    offsets = (n_defs, n_defs + _count(queries["imports"], "pattern_count"))
     return LanguagePack(
         name=manifest["name"],
         pack_version=manifest["pack_version"],
@@ -191,11 +210,10 @@ def load_pack(folder: Path) -> LanguagePack:
         grammar_module=manifest["grammar"],
         grammar_version=version,
         language=language,
-        queries=queries,
         manifest=manifest,
         digest=digest.hexdigest(),
-        structure=structure,
-        structure_offsets=offsets,
+        folder=folder,
+        texts=texts,
     )
 
 
