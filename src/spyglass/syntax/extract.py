@@ -6,8 +6,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, QueryCursor, Tree
 
+from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
 from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
 
@@ -20,10 +22,8 @@ MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
 _DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
-MAX_DIAGNOSTICS = 50
 
 _parsers: dict[str, Parser] = {}
-_diag_queries: dict[str, Query] = {}
 
 
 def parse(pack: LanguagePack, data: bytes) -> Tree:
@@ -47,92 +47,9 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
-def _segments(intervals: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
-    """Cut the line of byte offsets into segments with a constant innermost interval.
-
-    Returns (segment starts, innermost interval index of each segment or -1)."""
-    events: list[tuple[int, int, int]] = []  # (offset, 0 = end / 1 = start, index)
-    for i, (start, end) in enumerate(intervals):
-        events.append((start, 1, i))
-        events.append((end, 0, i))
-    events.sort(key=lambda e: (e[0], e[1], -e[2] if e[1] == 0 else e[2]))
-    starts: list[int] = [0]
-    owners: list[int] = [-1]
-    stack: list[int] = []
-    for offset, kind, i in events:
-        if kind == 1:
-            stack.append(i)
-        elif stack and stack[-1] == i:
-            stack.pop()
-        elif i in stack:
-            stack.remove(i)
-        owner = stack[-1] if stack else -1
-        if starts[-1] == offset:
-            owners[-1] = owner
-        else:
-            starts.append(offset)
-            owners.append(owner)
-    return starts, owners
-
-
-def _innermost(intervals: list[tuple[int, int]] | tuple[list[int], list[int]],
-               positions: list[int]) -> list[int]:
-    """For each position, the index of the innermost interval containing it (or -1).
-
-    `intervals` must be sorted by (start, -end) and properly nested, or be the
-    precomputed `_segments` of such intervals."""
-    if not intervals:
-        return [-1] * len(positions)
-    starts, owners = intervals if isinstance(intervals, tuple) else _segments(intervals)
-    return [owners[bisect_right(starts, pos) - 1] for pos in positions]
-
-
-def _parents(intervals: list[tuple[int, int]]) -> list[int]:
-    """Parent of each interval (sorted by (start, -end)) in the nesting forest."""
-    parents = [-1] * len(intervals)
-    stack: list[int] = []
-    for i, (start, end) in enumerate(intervals):
-        while stack and intervals[stack[-1]][1] <= start and not (
-            intervals[stack[-1]][0] == start and intervals[stack[-1]][1] >= end
-        ):
-            stack.pop()
-        while stack and not (intervals[stack[-1]][0] <= start and end <= intervals[stack[-1]][1]):
-            stack.pop()
-        while stack and intervals[stack[-1]] == (start, end):
-            stack.pop()  # identical spans (``a, b = 1, 2``) are siblings, not nested
-        parents[i] = stack[-1] if stack else -1
-        stack.append(i)
-    return parents
-
-
 def _text(node: Node) -> str:
     raw = node.text
     return raw.decode("utf-8", "replace") if raw is not None else ""
-
-
-def _diagnostics(pack: LanguagePack, root: Node) -> list[Diagnostic]:
-    if not root.has_error:
-        return []
-    query = _diag_queries.get(pack.name)
-    if query is None:
-        query = _diag_queries[pack.name] = Query(pack.language, "(ERROR) @error (MISSING) @missing")
-    cursor = QueryCursor(query, match_limit=256)
-    out: list[Diagnostic] = []
-    for name, nodes in cursor.captures(root).items():
-        for node in nodes:
-            if len(out) >= MAX_DIAGNOSTICS:
-                break
-            if name == "missing":
-                msg = f"missing {node.type}"
-            else:
-                snippet = (node.text or b"")[:30].decode("utf-8", "replace").split("\n")[0]
-                msg = f"syntax error near {snippet!r}"
-            out.append(Diagnostic(node.start_point[0] + 1, node.end_point[0] + 1,
-                                  node.start_point[1], msg))
-    if not out:
-        out.append(Diagnostic(1, 1, 0, "syntax error"))
-    out.sort(key=lambda d: (d.line, d.col))
-    return out
 
 
 class _Extractor:
@@ -179,7 +96,7 @@ class _Extractor:
             definitions=tuple(defs),
             references=tuple(refs),
             imports=tuple(imports),
-            diagnostics=tuple(_diagnostics(self.pack, self.root)),
+            diagnostics=tuple(diagnostics(self.pack, self.root)),
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
         )
@@ -213,12 +130,12 @@ class _Extractor:
                     best[key] = (*prev[:5], prev[5] + bases)
         rows = sorted(best.values(), key=lambda r: (r[2].start_byte, -r[2].end_byte))
         intervals = [(r[2].start_byte, r[2].end_byte) for r in rows]
-        parents = _parents(intervals)
+        parent_of = parents(intervals)
         defs: list[Definition] = []
         const_re = self.pack.manifest.get("const_pattern")
         for i, (_, kind, node, name_node, receiver, bases) in enumerate(rows):
             name = _text(name_node)
-            parent = parents[i]
+            parent = parent_of[i]
             pkind = defs[parent].kind if parent >= 0 else ""
             if kind == "func" and pkind in MEMBER_PARENTS:
                 kind = "method"
@@ -246,7 +163,7 @@ class _Extractor:
         raw = sorted(set(raw), key=lambda s: (s[0], -s[1]))
         scopes = [_Scope(s, e, k) for s, e, k in raw]
         intervals = [(s.start, s.end) for s in scopes]
-        for i, parent in enumerate(_parents(intervals)):
+        for i, parent in enumerate(parents(intervals)):
             scopes[i].parent = parent
         by_range = {(s.start, s.end): i for i, s in enumerate(scopes)}
         scope_of_def: dict[int, int] = {}
@@ -255,10 +172,10 @@ class _Extractor:
             if si is not None:
                 scopes[si].owner = d
                 scope_of_def[d] = si
-        segments = _segments(intervals)
+        scope_segs = segments(intervals)
         for kind in ("local.definition", "local.self", "local.global", "local.nonlocal"):
             nodes = caps.get(kind, [])
-            where = _innermost(segments, [n.start_byte for n in nodes])
+            where = innermost(scope_segs, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
                 name = _text(node)
                 if si < 0:
@@ -273,7 +190,7 @@ class _Extractor:
                     scopes[si].bindings[name] = "self"
                 else:
                     scopes[si].bindings.setdefault(name, "local")
-        self._scope_segments = segments
+        self._scope_segments = scope_segs
         return scopes, scope_of_def
 
     def type_text(self, node: Node) -> str:
@@ -303,7 +220,7 @@ class _Extractor:
                     if prev is None or pattern < prev[0]:
                         best[node.start_byte] = (pattern, node, type_node, member)
         items = [(n, t, m) for _, n, t, m in sorted(best.values(), key=lambda b: b[1].start_byte)]
-        where = _innermost(self._scope_segments, [n.start_byte for n, _, _ in items])
+        where = innermost(self._scope_segments, [n.start_byte for n, _, _ in items])
         for (node, type_node, member), si in zip(items, where):
             text = self.type_text(type_node)
             if member:
@@ -390,7 +307,7 @@ class _Extractor:
                          reexport="import.reexport" in caps)
             found.append((anchor, imp, name_node.start_byte if name_node is not None else -1))
         found.sort(key=lambda f: f[0].start_byte)
-        where = _innermost(self._scope_segments, [f[0].start_byte for f in found])
+        where = innermost(self._scope_segments, [f[0].start_byte for f in found])
         imports: list[Import] = []
         import_at: dict[int, int] = {}
         for (anchor, imp, name_start), si in zip(found, where):
@@ -424,7 +341,7 @@ class _Extractor:
 
     def _bind_definitions(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                           scopes: list[_Scope], scope_of_def: dict[int, int]) -> None:
-        where = _innermost(self._scope_segments, [s for s, _ in def_nodes])
+        where = innermost(self._scope_segments, [s for s, _ in def_nodes])
         for d, si in enumerate(where):
             if scope_of_def.get(d) == si and si >= 0:
                 si = scopes[si].parent
@@ -459,10 +376,10 @@ class _Extractor:
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
         keys = sorted(k for k in role_at if k not in skip)
-        scope_idx = _innermost(self._scope_segments, keys)
+        scope_idx = innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
-        encl = _innermost([rng for _, rng in enclosing_ivs], keys)
+        encl = innermost([rng for _, rng in enclosing_ivs], keys)
         memo: dict[tuple[str, int], str] = {}
         self_heads: dict[int, str] = {}
         modbind = self._module_bindings()

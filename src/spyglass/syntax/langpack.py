@@ -67,7 +67,7 @@ class LanguagePack:
     @cached_property
     def structure(self) -> Query:
         """Definitions + imports + scopes in one query: one tree traversal for all three."""
-        self.queries  # validate first: errors name the file
+        _ = self.queries  # validate first: errors name the file
         return Query(self.language, "\n".join(
             self.texts[s] for s in ("definitions", "imports", "scopes")))
 
