@@ -1,12 +1,11 @@
-"""Go, JavaScript, TypeScript and TSX packs: fixtures end to end, facts and resolvers in detail."""
+"""Go, JavaScript, TypeScript and TSX packs: facts and resolvers in detail (end-to-end
+fixtures live with the others under tests/fixtures/<language>/)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from fixture import parse_fixture
 
 from spyglass.index.worker import process, resolver_for
 from spyglass.syntax.extract import extract
@@ -20,24 +19,6 @@ def keys(resolver: str, paths: list[str], read: Callable[[str], bytes | None]
     assert module is not None
     out: dict[str, FileContext] = module.module_keys(paths, read)
     return out
-
-FIXTURES = sorted((Path(__file__).parent / "fixtures").rglob("*.fixture"))
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(p.parents[1])) for p in FIXTURES])
-def test_fixture(path: Path, tmp_path: Path) -> None:
-    from test_fixtures import CHECKS
-
-    from spyglass.query.facade import CodeIntel
-
-    fx = parse_fixture(path.read_text(encoding="utf-8"))
-    assert fx.checks, f"{path}: first line must be '#! CHECK ...'"
-    fx.write(tmp_path)
-    ci = CodeIntel(tmp_path)
-    ci.index()
-    for check in fx.checks:
-        CHECKS[check](fx, ci)
-
 
 # -- packs -----------------------------------------------------------------------------------
 
