@@ -306,3 +306,14 @@ error: budget must be between
 @pytest.mark.parametrize("name", list(CASES))
 def test_python_impact(name: str, tmp_path: Path) -> None:
     check(CASES[name], tmp_path / "repo")
+
+
+def test_explore_cites_callers_at_the_call_and_callees_at_their_definition(
+        tmp_path: Path) -> None:
+    from impact_fixture import build, parse
+
+    ci = build(parse(LIBRARY), tmp_path / "repo")
+    symbols = dict(ci.explore("g", budget=2000).extra)["symbols"]
+    (g,) = [s for s in symbols if s.symbol == "pkg.b.g"]  # type: ignore[attr-defined]
+    assert [(c.path, c.line) for c in g.callees] == [("pkg/a.py", 1)]
+    assert ("pkg/c.py", 5) in {(c.path, c.line) for c in g.callers}

@@ -168,7 +168,8 @@ def neighbourhood(view: View, defs: list[DefRow]) -> tuple[Near, Near, dict[Key,
     callees: Near = {}
     for caller, r, callee in edges.callees(view, defs):
         if key(callee) != key(caller):
-            callees.setdefault(key(caller), []).append((callee, r.line))
+            # Cite the callee where it is defined: the call site's line is in another file.
+            callees.setdefault(key(caller), []).append((callee, callee.start_line))
     return callers, callees, summaries
 
 
