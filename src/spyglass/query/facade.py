@@ -295,8 +295,12 @@ class CodeIntel:
                         rows.append((r, True, f"{why}; matched by name: {n_same} definition(s) "
                                      f"named {d.name!r}"))
             for r, uncertain, evidence in rows:
-                if calls_only and not is_call(r):
+                how = is_call(r) if calls_only else None
+                if calls_only and how is None:
                     continue
+                if how == "indirect":
+                    uncertain, evidence = True, ("used as a value (a callback or handler), "
+                                                 "called indirectly from here")
                 key = (r.path, r.line, r.col)
                 if key in out and not out[key].uncertain:
                     continue

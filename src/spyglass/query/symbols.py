@@ -13,6 +13,7 @@ DEF_COLS = ("d.unit, d.idx, d.name, d.qualname, d.full, d.kind, d.start_line, d.
             "d.name_line, d.name_col, d.parent, f.path, f.language, f.source, f.stale")
 DEF_FROM = "FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit"
 MEMBER_KINDS = frozenset({"method", "field"})
+VALUE_CALLABLE = frozenset({"func", "method", "test"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
 
 
@@ -203,13 +204,27 @@ def is_property(view: View, d: DefRow) -> bool:
                           "b.base = 'builtins.property'", (d.unit, d.idx)))
 
 
-def call_filter(view: View, d: DefRow) -> Callable[[RefRow], bool]:
-    """Which reference sites count as calls of `d`: call sites, and for a property every
-    read or write outside its own class body (``@prop.setter`` there is not a call)."""
+def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
+    """How a reference site of `d` counts as a call: "call" (a call site, or for a property
+    any read or write outside its own class body — ``@prop.setter`` there is not a call),
+    "indirect" (the function used as a value where the pack counts that as a caller), or
+    None (not a call)."""
     if d.kind in MEMBER_KINDS and is_property(view, d):
-        return lambda r: r.role == "call" or (r.role in ("read", "write") and not (
-            r.unit == d.unit and r.scope == d.parent))
-    return lambda r: r.role == "call"
+        return lambda r: "call" if r.role == "call" or (r.role in ("read", "write") and not (
+            r.unit == d.unit and r.scope == d.parent)) else None
+    if d.kind in VALUE_CALLABLE and _value_uses_are_calls(d.language):
+        # A function used as a value (a callback, a handler in a table) is called from
+        # wherever it is passed; where the language's pack says so (its language server
+        # counts those sites as incoming calls), they are callers too, flagged uncertain.
+        return lambda r: "call" if r.role == "call" else (
+            "indirect" if r.role == "read" and r.target is not None else None)
+    return lambda r: "call" if r.role == "call" else None
+
+
+def _value_uses_are_calls(language: str) -> bool:
+    from spyglass.syntax.langpack import all_packs
+    pack = all_packs().get(language)
+    return bool(pack and pack.manifest.get("callers_include_value_uses", False))
 
 
 def redefinitions(view: View, d: DefRow) -> list[RefRow]:
