@@ -277,6 +277,10 @@ class CodeIntel:
             is_call = sym.call_filter(view, d)  # a property is called by reading it
             rows: list[tuple[RefRow, bool, str]] = []
             found = sym.exact_refs(view, names)
+            cls = sym.constructed_class(view, d)
+            if cls is not None:  # `new C()` calls C's constructor
+                found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
+                          if r.role == "call"]
             if not calls_only:
                 found += sym.redefinitions(view, d)
             for r in found:

@@ -221,10 +221,24 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
     return lambda r: "call" if r.role == "call" else None
 
 
-def _value_uses_are_calls(language: str) -> bool:
+def _manifest(language: str, key: str) -> object:
     from spyglass.syntax.langpack import all_packs
     pack = all_packs().get(language)
-    return bool(pack and pack.manifest.get("callers_include_value_uses", False))
+    return pack.manifest.get(key) if pack else None
+
+
+def _value_uses_are_calls(language: str) -> bool:
+    return bool(_manifest(language, "callers_include_value_uses"))
+
+
+def constructed_class(view: View, d: DefRow) -> DefRow | None:
+    """The class a constructor belongs to, when `d` is one by its pack's
+    `constructor_names`: then calling the class (`new C()`) calls `d`."""
+    names = _manifest(d.language, "constructor_names")
+    if d.kind != "method" or d.parent < 0 or not isinstance(names, list) or d.name not in names:
+        return None
+    parent = def_by_unit(view, d.unit, d.parent)
+    return parent if parent is not None and parent.kind == "class" else None
 
 
 def redefinitions(view: View, d: DefRow) -> list[RefRow]:
