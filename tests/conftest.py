@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parent.parent
 
-from fixture import commit_all  # noqa: E402
+from fixture import commit_all
 
 
 def _fetch_module():  # type: ignore[no-untyped-def]

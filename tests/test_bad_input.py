@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fixture import commit_all
 
 from spyglass.errors import OutsideRoot
 from spyglass.query.facade import CodeIntel
-from fixture import commit_all
 
 MakeRepo = Callable[..., Path]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from fixture import Expect, Fixture, parse_fixture
+
 from spyglass.query.facade import CodeIntel
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").rglob("*.fixture"))

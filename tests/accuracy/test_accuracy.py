@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from accuracy.compare import ORACLE_DIR, measure, prepare_root  # noqa: E402
+from accuracy.compare import ORACLE_DIR, measure, prepare_root
 
 FLOORS: dict[str, dict[str, dict[str, float]]] = json.loads(
     (ORACLE_DIR / "floors.json").read_text())

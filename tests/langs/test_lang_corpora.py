@@ -60,9 +60,11 @@ def test_cobra(corpus: Callable[[str], Path]) -> None:
     assert used["github.com/spf13/cobra#Command.Flags"] > 10  # c.Flags() in methods
     assert used["github.com/spf13/cobra#Command"] > 100
     assert used["github.com/spf13/pflag#FlagSet"] > 0  # imported package, external
-    resolved = sum(used.values())
-    bound = sum(n for t, n in used.items() if t in full)
-    assert bound / resolved > 0.7
+    # Of the targets inside cobra's own packages, most bind to a definition (the rest are
+    # members reached through values: fields of structs, methods of embedded types).
+    own = {t: n for t, n in used.items() if t.startswith("github.com/spf13/cobra")}
+    bound = sum(n for t, n in own.items() if t in full)
+    assert bound / sum(own.values()) > 0.7
 
 
 def test_trpc_server(corpus: Callable[[str], Path]) -> None:

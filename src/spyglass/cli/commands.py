@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from spyglass.cli.main import EXIT_OK, dump, position, start_dir
 from spyglass.config import load_config
 from spyglass.errors import BadInput
 from spyglass.types import ToolResult
 from spyglass.wire import plain, result_json
-
-from spyglass.cli.main import EXIT_OK, dump, position, start_dir
 
 if TYPE_CHECKING:  # the query layer (tree-sitter, SQLite) loads only for commands using it
     from spyglass.query.facade import CodeIntel

@@ -8,17 +8,26 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Self
 
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, LimitExceeded, OutsideRoot
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
-from spyglass.index.store import SCHEMA, JobRow, SnapshotRow, connect, find_store, latest_job, \
-    latest_snapshot, locate
+from spyglass.index.store import (
+    SCHEMA,
+    JobRow,
+    SnapshotRow,
+    connect,
+    find_store,
+    latest_job,
+    latest_snapshot,
+    locate,
+)
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
-from spyglass.query.results import DefRow, StatusReport
+from spyglass.query.results import DefRow
 from spyglass.query.symbols import RefRow
 from spyglass.query.view import View
 from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
@@ -50,7 +59,7 @@ class CallLock:
         self.fresh = False
         self._on_release = on_release  # runs when the outermost block is left
 
-    def __enter__(self) -> CallLock:
+    def __enter__(self) -> Self:
         self._lock.acquire()
         self.depth += 1
         if self.depth == 1:
@@ -288,16 +297,17 @@ class CodeIntel:
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
                                  if several else ""))
                 elif not exact_only:
-                    rows.append((r, True, f"inferred ({r.head.split(':')[0]} binding): "
-                                 f"resolved to {r.target}"))
+                    why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
+                    rows.append((r, True, why))
             if not exact_only:
                 loose = sym.unresolved_refs(view, d)
                 if loose:
                     n_same = len(sym.find_defs(view, d.name))
                     for r in loose:
                         why = ("receiver type unknown" if r.qualifier else "unresolved name")
-                        rows.append((r, True, f"{why}; matched by name: {n_same} definition(s) "
-                                     f"named {d.name!r}"))
+                        why = (f"{why}; matched by name: {n_same} definition(s) "
+                               f"named {d.name!r}")
+                        rows.append((r, True, why))
             for r, uncertain, evidence in rows:
                 how = is_call(r) if calls_only else None
                 if calls_only and how is None:

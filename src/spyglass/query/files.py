@@ -11,8 +11,7 @@ from tree_sitter import Query, QueryCursor
 from spyglass.errors import BadInput, LimitExceeded
 from spyglass.index.builder import binary_or_undecodable
 from spyglass.query import symbols as sym
-from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, \
-    StatusReport
+from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.extract import extract, parse
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult

@@ -273,8 +273,7 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
                     "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
                     (sub.unit, sub.idx, member))
                 if not overrides:
-                    sep = "." if "#" not in sub.full else "."
-                    out.add(f"{sub.full}{sep}{member}")
+                    out.add(f"{sub.full}.{member}")
                     nxt.append(sub.full)
         frontier = nxt
     return out
@@ -302,9 +301,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     keep: list[RefRow] = []
     for r in rows:
         if r.qualifier and (r.head in ("local", "expr", "free") or r.head.startswith("inst:")) \
-                and member:
-            keep.append(r)
-        elif not r.qualifier and r.head == "free" and not member:
+                and member or not r.qualifier and r.head == "free" and not member:
             keep.append(r)
     return keep
 

@@ -116,6 +116,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             if ref.qualifier:
                 target = f"{key}#{arg}.{chain}"
                 conf = "inferred" if rest else "exact"
+        elif head == "inst":  # a receiver whose declared or built type is known
+            target = _instance(arg, ref.qualifier, ref.name, key, imports)
+            conf = "inferred"
         elif head == "free":
             if not ref.qualifier:
                 target = f"{key}#{ref.name}"  # same package, another file
@@ -145,6 +148,23 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         else:
             bases.append(resolved)
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Import, ...]
+              ) -> str | None:
+    """``inst:<consumed>|<type head>|<type>`` → ``pkg#Type.member``: the type's package from
+    its head (an import, or this package for a local or free type name)."""
+    consumed, type_head, type_text = arg.split("|", 2)
+    kind, _, val = type_head.partition(":")
+    parts = type_text.split(".")
+    if kind == "import":
+        base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
+    elif kind in ("def", "free"):
+        base = f"{key}#{type_text}"
+    else:
+        return None
+    rest = qualifier.split(".")[int(consumed):]
+    return ".".join([base, *rest, name])
 
 
 def _resolve_type(text: str, key: str, imports: tuple[Import, ...],

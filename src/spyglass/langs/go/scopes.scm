@@ -30,3 +30,18 @@
 (statement_list (var_declaration (var_spec name: (identifier) @local.definition)))
 (statement_list (var_declaration (var_spec_list (var_spec name: (identifier) @local.definition))))
 (statement_list (const_declaration (const_spec (identifier) @local.definition)))
+
+; Typed locals (@local.type): a parameter's or variable's declared type, or the struct a
+; composite literal builds (`x := &T{}`), so `x.M()` resolves to T.M (inferred). Only a
+; single name on the left: `a, b := X{}, Y{}` stays untyped rather than mismatched.
+(parameter_declaration name: (identifier) @local.definition
+  type: [(type_identifier) (qualified_type) (pointer_type)] @local.type)
+(var_spec name: (identifier) @local.definition
+  type: [(type_identifier) (qualified_type) (pointer_type)] @local.type)
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (composite_literal type: [(type_identifier) (qualified_type)] @local.type) .))
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (unary_expression operator: "&"
+    operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type)) .))
