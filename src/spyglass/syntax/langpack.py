@@ -21,6 +21,8 @@ from spyglass.types import DEF_KINDS, ROLES
 LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
+# Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
+ENGINE_VERSION = 2
 
 # The capture names each query file may use; anything else is a pack error.
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
@@ -95,7 +97,9 @@ class LanguagePack:
 
     @property
     def cache_key(self) -> str:
-        return f"{self.name}:{self.pack_version}:{self.grammar_version}:{self.digest[:12]}"
+        """What a unit's facts depend on: pack, grammar, and the engine's own version."""
+        return (f"{self.name}:{self.pack_version}:{self.grammar_version}:{self.digest[:12]}:"
+                f"e{ENGINE_VERSION}")
 
     def is_test_file(self, path: str) -> bool:
         """Whether `path` follows this language's test-file conventions."""
