@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from machine import cpu_model  # bench/ is on sys.path when a benchmark runs
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
@@ -54,14 +56,7 @@ def corpus_copy(work: Path) -> Path:
 
 
 def machine() -> dict[str, Any]:
-    cpu = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     return {"platform": platform.platform(), "cpu": cpu, "cpus": os.cpu_count(),
             "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
             "git": git(Path.cwd(), "--version"), "loadavg_start": list(os.getloadavg())}

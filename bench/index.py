@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from machine import cpu_model  # bench/ is on sys.path when a benchmark runs
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FETCH_SCRIPT = REPO_ROOT / "scripts" / "fetch_corpus.py"
 SKIP_DIRS = frozenset({
@@ -178,14 +180,7 @@ def spyglass_index(template: Path, workdir: Path, run: int, timeout: float, row:
 
 
 def machine_info() -> dict[str, Any]:
-    cpu = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     versions: dict[str, str | None] = {}
     for dist in ("tree-sitter", "tree-sitter-python", "spyglass"):
         try:
@@ -205,7 +200,7 @@ def machine_info() -> dict[str, Any]:
         "cpu_model": cpu,
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "packages": versions,
         "ctags": ctags_version,
         "spyglass_commit": commit or None,

@@ -19,8 +19,8 @@ ALLOWED = {
     "cli": {"cli", "query", "mcp", "web"},
     "web": {"web", "query"},
 }
-SHARED = {"types", "errors", "config", "wire"}
-OUTER_ONLY = {"wire"}  # serialisation: only mcp, cli and web may use it
+SHARED = {"types", "errors", "config", "wire", "net"}
+OUTER_ONLY = {"wire", "net"}  # serialisation and sockets: only mcp, cli and web use them
 
 
 def _imports(path: Path) -> list[str]:

@@ -231,12 +231,6 @@ def snapshot_by_id(conn: sqlite3.Connection, snap: int) -> SnapshotRow | None:
     return _row(row) if row else None
 
 
-def completed_snapshots(conn: sqlite3.Connection) -> list[SnapshotRow]:
-    """Every completed snapshot, newest first."""
-    return [_row(r) for r in conn.execute(
-        f"SELECT {_SNAP_COLS} FROM snapshots WHERE state='completed' ORDER BY id DESC")]
-
-
 @dataclass(frozen=True, slots=True)
 class JobRow:
     """One index job of the journal: accepted, progress, completed, unavailable or failed."""
@@ -266,11 +260,6 @@ _JOB_COLS = ("id, snapshot, repo, worktree, ref, ref_source, commit_sha, state, 
 def latest_job(conn: sqlite3.Connection) -> JobRow | None:
     """The newest index job in any state (the current or the last one)."""
     row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs ORDER BY id DESC LIMIT 1").fetchone()
-    return JobRow(*row) if row else None
-
-
-def job_by_id(conn: sqlite3.Connection, job: int) -> JobRow | None:
-    row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs WHERE id=?", (job,)).fetchone()
     return JobRow(*row) if row else None
 
 

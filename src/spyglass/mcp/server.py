@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from spyglass.config import ALL_TOOLS
 from spyglass.errors import BadInput
 from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
+from spyglass.net import LOOPBACK, listen
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from spyglass.mcp.middleware import SessionLog
 
 NAME = "spyglass"
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 INSTRUCTIONS = """\
 spyglass answers structural questions about this repository from a tree-sitter code graph; \
@@ -152,14 +151,7 @@ def serve_http(built: Built, address: str, err: TextIO) -> None:
     import uvicorn
 
     host, port = parse_address(address)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        raise BadInput(f"--http {address}: cannot bind: {exc.strerror}") from exc
-    sock.listen(128)
+    sock = listen(host, port)
     port = sock.getsockname()[1]
     if host not in LOOPBACK:
         err.write(f"spyglass: warning: MCP over HTTP is exposed on {host}; only Host/Origin "

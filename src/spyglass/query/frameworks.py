@@ -258,10 +258,6 @@ class Frameworks:
                      for fw, its in groups.items())
 
 
-def _inside(path: str, root: str) -> bool:
-    return not root or path.startswith(root + "/")
-
-
 def _relative(path: str, root: str) -> str:
     return path[len(root) + 1:] if root and path.startswith(root + "/") else path
 

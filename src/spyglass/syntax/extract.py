@@ -447,9 +447,6 @@ class _Extractor:
             self._line_starts = starts
         return self._line_starts
 
-    def _name_start(self, d: Definition) -> int:
-        return self._lines()[d.name_line - 1] + d.name_col
-
     def _lookup(self, name: str, si: int, scopes: list[_Scope], modbind: dict[str, str]) -> str:
         first = True
         encloses = self._encloses

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -15,7 +14,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spyglass.config import load_config
-from spyglass.errors import BadInput
+from spyglass.net import listen
 from spyglass.query.facade import CodeIntel
 from spyglass.web import api, tools
 from spyglass.web.http import WebState
@@ -81,20 +80,6 @@ def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
     return app
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port (port 0 picks a free one)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
-    sock.listen(128)
-    return sock
-
-
 def run_web(start: Path, host: str, port: int, config_path: str | None,
             err: TextIO = sys.stderr) -> int:
     """`spyglass web`: serve the page and API until interrupted."""
@@ -106,7 +91,7 @@ def run_web(start: Path, host: str, port: int, config_path: str | None,
     if config_path:
         ci.config = load_config(Path(config_path), repo_root=ci.root)
     host = host.strip("[]") or "127.0.0.1"
-    sock = bind(host, port)
+    sock = listen(host, port)
     port = sock.getsockname()[1]
     app = create_app(ci, host, port)
     shown = f"[{host}]" if ":" in host else host

@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+from spyglass.net import LOOPBACK as loopback_names
+
+LOOPBACK = frozenset(loopback_names)
 WILDCARD = frozenset({"0.0.0.0", "::", ""})
 SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
