@@ -89,11 +89,11 @@ def test_failed_job_keeps_the_previous_snapshot_and_can_be_retried(
     commit(root)
     calls = []
 
-    def flaky(items: list[builder_mod.ChunkItem], scratch: str) -> tuple[str, int]:
-        calls.append(scratch)
+    def flaky(items: list[builder_mod.ChunkItem], store: str) -> int:
+        calls.append(store)
         if len(calls) == 2:
             raise RuntimeError("disk on fire")
-        return real(items, scratch)
+        return real(items, store)
     real = builder_mod.process_chunk
     monkeypatch.setattr(builder_mod, "process_chunk", flaky)
     monkeypatch.setattr(builder_mod, "CHUNK_FILES", 2)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -27,7 +25,7 @@ from spyglass.index.store import (
     utcnow,
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
-from spyglass.index.worker import SCRATCH_TABLES, ChunkItem, process_chunk
+from spyglass.index.worker import ChunkItem, process_chunk
 from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
 from spyglass.types import FileContext
 
@@ -304,70 +302,53 @@ class SnapshotBuilder:
     def _parse_and_store(self, snap: int, commit: str | None, todo: list[WorkItem],
                          contents: dict[str, bytes], membership: dict[str, int],
                          skipped: dict[str, str]) -> int:
-        """Parse in worker processes that write scratch databases; this process is the one
-        writer and copies each finished chunk into the store in its own transaction."""
+        """Parse in worker processes, each inserting its chunk's facts into the store in
+        one transaction of its own; this process journals progress after every chunk."""
         items = list(self._items(commit, todo, contents, skipped))
         conn = self.conn
         base = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
-        blobs: dict[int, str] = {}
         chunks: list[list[ChunkItem]] = []
         for k, (item, data) in enumerate(items):
-            uid = base + 1 + k
-            blobs[uid] = item.blob
             if k % CHUNK_FILES == 0:
                 chunks.append([])
-            chunks[-1].append((uid, item.path, data, item.language, pack_key(item.language),
-                               item.ctx, item.ctx_key))
-        scratch_dir = Path(tempfile.mkdtemp(prefix="build-", dir=self.store))
+            chunks[-1].append((base + 1 + k, item.path, item.blob, data, item.language,
+                               pack_key(item.language), item.ctx, item.ctx_key))
+        store = str(conn.execute("PRAGMA database_list").fetchone()[2])
         persisted = 0
         pool: ProcessPoolExecutor | None = None
         try:
-            names = [str(scratch_dir / f"chunk-{i}.db") for i in range(len(chunks))]
-            done: Iterator[tuple[str, int]]
+            done: Iterator[tuple[list[ChunkItem], int]]
             if len(items) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
                 pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
                                            mp_context=multiprocessing.get_context("fork"))
-                futures = [pool.submit(process_chunk, c, n) for c, n in zip(chunks, names)]
-                done = (f.result() for f in as_completed(futures))
+                futures = {pool.submit(process_chunk, c, store): c for c in chunks}
+                done = ((futures[f], f.result()) for f in as_completed(futures))
             else:
-                done = (process_chunk(c, n) for c, n in zip(chunks, names))
-            for path, count in done:
+                done = ((c, process_chunk(c, store)) for c in chunks)
+            for chunk, count in done:
                 persisted += count
-                self._copy_chunk(path, blobs, membership, snap, persisted, len(items))
-                self.progress("parse", persisted, len(items), persisted)
+                membership.update((item[1], item[0]) for item in chunk)
+                self._journal_chunk(snap, persisted, len(items))
                 if CHUNK_DELAY:
                     time.sleep(CHUNK_DELAY)
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
-            shutil.rmtree(scratch_dir, ignore_errors=True)
         return persisted
 
-    def _copy_chunk(self, path: str, blobs: dict[int, str], membership: dict[str, int],
-                    snap: int, persisted: int, total: int) -> None:
-        """Copy one scratch database into the store: one transaction, one statement a table,
-        with the job's progress counters and a progress event."""
+    def _journal_chunk(self, snap: int, persisted: int, total: int) -> None:
+        """After a chunk is in the store: the job's progress counters and a progress event."""
         conn = self.conn
-        conn.execute("ATTACH DATABASE ? AS chunk", (path,))
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for uid, upath in conn.execute("SELECT id, path FROM chunk.units").fetchall():
-                    membership[str(upath)] = int(uid)
-                    conn.execute("UPDATE chunk.units SET blob=? WHERE id=?", (blobs[int(uid)], uid))
-                for table, cols in SCRATCH_TABLES.items():
-                    conn.execute(f"INSERT OR REPLACE INTO main.{table}({cols}) "
-                                 f"SELECT {cols} FROM chunk.{table}")
-                conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
-                             (persisted, persisted, snap))
-                conn.execute("UPDATE jobs SET persisted=?, parsed=? WHERE id=?",
-                             (persisted, persisted, self.job))
-                log_event(conn, snap, "progress", job=self.job, parsed=persisted,
-                          persisted=persisted, total=total)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        finally:
-            conn.execute("DETACH DATABASE chunk")
-        os.unlink(path)
+            conn.execute("UPDATE snapshots SET persisted=?, parsed=? WHERE id=?",
+                         (persisted, persisted, snap))
+            conn.execute("UPDATE jobs SET persisted=?, parsed=? WHERE id=?",
+                         (persisted, persisted, self.job))
+            log_event(conn, snap, "progress", job=self.job, parsed=persisted,
+                      persisted=persisted, total=total)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        self.progress("parse", persisted, total, persisted)

@@ -64,8 +64,8 @@ def gc(store_root: Path, keep: int) -> GcStats:
 
 
 def recover(conn: sqlite3.Connection, folder: Path) -> int:
-    """Mark jobs whose process died (kill -9, power loss) as failed and remove their scratch
-    files. Called with the writer lock held, so no live job can be mistaken for dead."""
+    """Mark jobs whose process died (kill -9, power loss) as failed and remove scratch
+    folders that builds of earlier versions left behind. Called with the writer lock held, so no live job can be mistaken for dead."""
     stale = conn.execute("SELECT id, snapshot, pid FROM jobs WHERE state IN "
                          "('accepted', 'progress')").fetchall()
     for job, snap, pid in stale:

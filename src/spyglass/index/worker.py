@@ -73,7 +73,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             base_rows)
 
 
-SCRATCH_TABLES = {
+FACT_TABLES = {
     "units": "id, path, blob, pack, ctx, language, module, lines, size, package",
     "defs": "unit, idx, name, qualname, full, kind, start_line, end_line, name_line, name_col, "
             "parent",
@@ -84,33 +84,40 @@ SCRATCH_TABLES = {
     "diags": "unit, line, end_line, col, message, severity",
 }
 
-# One chunk of work: (unit id, path, bytes, language, pack cache key, context, context key).
-ChunkItem = tuple[int, str, bytes, str, str, FileContext, str]
+# One chunk of work: (unit id, path, blob id, bytes, language, pack cache key, context,
+# context key).
+ChunkItem = tuple[int, str, str, bytes, str, str, FileContext, str]
 
 
-def process_chunk(items: list[ChunkItem], scratch: str) -> tuple[str, int]:
-    """Parse a chunk of files and write their facts, with final unit ids, to a scratch
-    SQLite file that the single writer then copies into the store in one statement a table.
-    Returns (scratch path, files written)."""
+def process_chunk(items: list[ChunkItem], store: str) -> int:
+    """Parse a chunk of files and insert their facts, with final unit ids, into the store
+    in one transaction of this process's own connection. The build's writer lock covers
+    the workers too (they inherit its descriptor), and the rows stay invisible until the
+    snapshot that names them completes. Returns the number of files written."""
     import sqlite3
 
-    conn = sqlite3.connect(scratch, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=OFF")
-    conn.execute("PRAGMA synchronous=OFF")
-    for table, cols in SCRATCH_TABLES.items():
-        conn.execute(f"CREATE TABLE {table}({cols})")
-    tables: dict[str, list[tuple[object, ...]]] = {t: [] for t in SCRATCH_TABLES}
-    for uid, path, data, language, pack_key, ctx, ctx_key in items:
+    tables: dict[str, list[tuple[object, ...]]] = {t: [] for t in FACT_TABLES}
+    for uid, path, blob, data, language, pack_key, ctx, ctx_key in items:
         meta, defs, refs, imports, aliases, diags, bases = process((path, data, language, ctx))
-        tables["units"].append((uid, path, "", pack_key, ctx_key, *meta))
+        tables["units"].append((uid, path, blob, pack_key, ctx_key, *meta))
         for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
                            ("imports", imports), ("aliases", aliases), ("diags", diags)):
             tables[name].extend((uid, *r) for r in rows)
-    conn.execute("BEGIN")
-    for table, rows in tables.items():
-        if rows:
-            marks = ",".join("?" * len(rows[0]))
-            conn.executemany(f"INSERT INTO {table} VALUES({marks})", rows)
-    conn.execute("COMMIT")
-    conn.close()
-    return scratch, len(items)
+    conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout=600000")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for table, rows in tables.items():
+                if rows:
+                    marks = ",".join("?" * len(rows[0]))
+                    conn.executemany(f"INSERT OR REPLACE INTO {table}({FACT_TABLES[table]}) "
+                                     f"VALUES({marks})", rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.close()
+    return len(items)
