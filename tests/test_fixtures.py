@@ -21,13 +21,37 @@ def check_references(fx: Fixture, ci: CodeIntel) -> None:
     path, line, col = fx.cursor
     result = ci.references(path=path, line=line, column=col)
     roles = {"call", "import", "type", "read", "write", "ref"}
-    want = {(e.path, e.line, e.words[0], "uncertain" in e.words)
-            for e in _expects(fx, *roles)}
+    expects = _expects(fx, *roles)
+    want = {(e.path, e.line, e.words[0], bool(UNCERTAIN & set(e.words))) for e in expects}
     got = {(r.path, r.start_line, r.kind, r.uncertain) for r in result.results}  # type: ignore[attr-defined]
     assert got == want
     for r in result.results:
         if r.uncertain:  # type: ignore[attr-defined]
             assert r.evidence, "an uncertain result must say why"  # type: ignore[attr-defined]
+    check_confidence(expects, result.results)
+    # The exact-only parameter returns exactly the sites not marked uncertain.
+    exact = ci.references(path=path, line=line, column=col, exact_only=True)
+    assert {(r.path, r.start_line, r.kind) for r in exact.results} == {  # type: ignore[attr-defined]
+        (p, ln, k) for p, ln, k, unsure in want if not unsure}
+
+
+# Words after a site's role: `uncertain` (any class), or the class itself. `inferred`: one
+# binding guessed by a rule (a unique name, a receiver type); the evidence names the rule.
+# `ambiguous`: several candidates (definitions, or a receiver of unknown type matched by
+# name); the evidence names them.
+UNCERTAIN = {"uncertain", "inferred", "ambiguous"}
+
+
+def check_confidence(expects: list[Expect], results: tuple[object, ...]) -> None:
+    by_site = {(r.path, r.start_line): r for r in results}  # type: ignore[attr-defined]
+    for e in expects:
+        r = by_site.get((e.path, e.line))
+        assert r is not None
+        evidence = r.evidence or ""  # type: ignore[attr-defined]
+        if "inferred" in e.words:
+            assert evidence.startswith("inferred"), (e, evidence)
+        if "ambiguous" in e.words:
+            assert "candidate" in evidence or "matched by name" in evidence, (e, evidence)
 
 
 def check_callers(fx: Fixture, ci: CodeIntel) -> None:

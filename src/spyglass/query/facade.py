@@ -293,6 +293,8 @@ class CodeIntel:
             if not calls_only:
                 found += sym.redefinitions(view, d)
             for r in found:
+                if r.conf == "exact" and several and exact_only:
+                    continue  # bound, but to one of several candidates: not exact
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
                                  if several else ""))
