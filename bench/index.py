@@ -147,11 +147,13 @@ def scalars(obj: Any, depth: int = 2) -> Any:
     return obj if isinstance(obj, (str, int, float, bool)) else None
 
 
-def spyglass_index(template: Path, workdir: Path, run: int, timeout: float, row: Row) -> None:
-    """(c) A full `spyglass index` of a fresh copy of the corpus (git repository, no .spyglass/)."""
+def spyglass_index(template: Path, workdir: Path, run: int, timeout: float, row: Row,
+                   src: Path = REPO_ROOT / "src") -> None:
+    """(c) A full `spyglass index` of a fresh copy of the corpus (git repository, no .spyglass/),
+    with the spyglass source tree `src` (this checkout's, or a baseline's)."""
     copy = workdir / f"run-{run}"
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT / "src"), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(src), env.get("PYTHONPATH")) if p)
     cmd = [sys.executable, "-m", "spyglass", "-C", str(copy), "index", "--json"]
     try:
         shutil.copytree(template, copy, symlinks=True)
@@ -246,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dest", type=Path, default=None, help="corpora cache (default: fetch_corpus default)")
     ap.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per spyglass index run")
     ap.add_argument("--json-only", action="store_true", help="print only the JSON report")
+    ap.add_argument("--baseline-src", type=Path, default=None,
+                    help="another spyglass src/ folder (e.g. a worktree of an older commit) "
+                         "measured in the same runs, for a before/after ratio")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -257,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench: cannot fetch corpus {args.corpus!r}: {exc}", file=sys.stderr)
         return 1
     parse, tags, index = Row("tree-sitter parse"), Row("ctags"), Row("spyglass index")
+    baseline = Row("spyglass index (baseline)")
     with tempfile.TemporaryDirectory(prefix="spyglass-bench-") as tmp:
         template = Path(tmp) / "template" / root.name
         try:
@@ -271,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
             ctags(root, tags)
             if index.error is None or index.seconds:
                 spyglass_index(template, Path(tmp), run, args.timeout, index)
+            if args.baseline_src and (baseline.error is None or baseline.seconds):
+                spyglass_index(template, Path(tmp), run, args.timeout, baseline,
+                               args.baseline_src.resolve())
 
     report: dict[str, Any] = {
         "corpus": {"name": args.corpus, "path": str(root)},
@@ -281,9 +290,15 @@ def main(argv: list[str] | None = None) -> int:
         "spyglass_index": index.to_json(),
         "ratios": {"index_over_bare_parse": ratio(index, parse), "ctags_over_bare_parse": ratio(tags, parse)},
     }
+    rows = [parse, tags, index]
+    if args.baseline_src:
+        report["baseline"] = {"src": str(args.baseline_src), **baseline.to_json()}
+        report["ratios"]["baseline_over_bare_parse"] = ratio(baseline, parse)
+        report["ratios"]["index_over_baseline"] = ratio(index, baseline)
+        rows.append(baseline)
     print(json.dumps(report, indent=2))
     if not args.json_only:
-        print_table(report, [parse, tags, index])
+        print_table(report, rows)
     return 0
 
 
