@@ -187,7 +187,7 @@ def closure(view: View, d: DefRow) -> set[str]:
                         names.add(new)
                         frontier.append(new)
         for name in current:
-            for i in range(name.find("#") + 1, len(name)):
+            for i in range(max(name.find("#"), 0), len(name)):  # `mod#` prefixes included
                 if name[i] not in ".#" or name[:i + 1] not in stars:
                     continue
                 for alias in stars[name[:i + 1]]:
