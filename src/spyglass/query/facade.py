@@ -290,8 +290,11 @@ class CodeIntel:
             if cls is not None:  # `new C()` calls C's constructor
                 found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
                           if r.role == "call"]
-            if not calls_only:
+            declared = sym.declaration_sites(d.language, include_declaration)
+            if not calls_only and "redefinition" not in declared:
                 found += sym.redefinitions(view, d)
+            if "import" in declared:
+                found = [r for r in found if not sym.keeps_name(view, r)]
             for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"

@@ -241,6 +241,23 @@ def constructed_class(view: View, d: DefRow) -> DefRow | None:
     return parent if parent is not None and parent.kind == "class" else None
 
 
+def declaration_sites(language: str, listed: bool = False) -> frozenset[str]:
+    """Sites the language's pack counts as declarations rather than references (manifest
+    `declaration_sites`): "import" (an import or re-export that keeps the imported name)
+    and "redefinition" (another declaration of the same full name: an overload signature,
+    a merged declaration). `references` leaves them out unless declarations are `listed`."""
+    sites = None if listed else _manifest(language, "declaration_sites")
+    return frozenset(str(s) for s in sites) if isinstance(sites, list) else frozenset()
+
+
+def keeps_name(view: View, r: RefRow) -> bool:
+    """An import site that binds the imported name under the same name (`import { a }`,
+    `export { a } from`), not a renaming one (`import { a as b }`, a default import)."""
+    return r.role == "import" and bool(view.each(
+        "SELECT 1 FROM {imports} i WHERE i.unit = ? AND i.line = ? AND i.col = ? AND "
+        "i.name = i.alias", (r.unit, r.line, r.col)))
+
+
 def redefinitions(view: View, d: DefRow) -> list[RefRow]:
     """Other definitions with the same full name (re-assignments, property setters,
     overloads), as exact ``write`` sites of `d`."""
