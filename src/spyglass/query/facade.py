@@ -26,6 +26,7 @@ from spyglass.index.store import (
     locate,
 )
 from spyglass.query import files as file_ops
+from spyglass.query import related
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import RefRow
@@ -293,8 +294,10 @@ class CodeIntel:
             declared = sym.declaration_sites(d.language, include_declaration)
             if not calls_only and "redefinition" not in declared:
                 found += sym.redefinitions(view, d)
+            linked = [] if exact_only else related.related_sites(view, d, names)
             if "import" in declared:
                 found = [r for r in found if not sym.keeps_name(view, r)]
+                linked = [(r, why) for r, why in linked if not sym.keeps_name(view, r)]
             for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
@@ -302,6 +305,7 @@ class CodeIntel:
                 elif not exact_only:
                     why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
                     rows.append((r, True, why))
+            rows += [(r, True, why) for r, why in linked]
             if not exact_only:
                 loose = sym.unresolved_refs(view, d)
                 if loose:

@@ -160,6 +160,12 @@ def closure(view: View, d: DefRow) -> set[str]:
         parent = def_by_unit(view, d.unit, d.parent)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
+    return closure_names(view, names)
+
+
+def closure_names(view: View, names: set[str]) -> set[str]:
+    """`names` and every target string meaning one of them through aliases (see closure)."""
+    names = set(names)
     frontier = sorted(names)
     stars: dict[str, list[str]] = {}  # wildcard target prefix ("pkg.mod.") → alias prefixes
     for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
@@ -261,15 +267,14 @@ def keeps_name(view: View, r: RefRow) -> bool:
 def redefinitions(view: View, d: DefRow) -> list[RefRow]:
     """Other definitions with the same full name (re-assignments, property setters,
     overloads), as exact ``write`` sites of `d`."""
-    out: list[RefRow] = []
-    for other in defs_by_full(view, [d.full]):
-        if (other.unit, other.idx) == (d.unit, d.idx) or other.name_line == d.name_line:
-            continue
-        out.append(RefRow(other.unit, other.name, other.name_line, other.name_col,
-                          other.name_col + len(other.name), "write", other.parent, "", "def",
-                          other.full, "exact", other.path, other.language, other.source,
-                          other.stale))
-    return out
+    return [def_site(other) for other in defs_by_full(view, [d.full])
+            if (other.unit, other.idx) != (d.unit, d.idx) and other.name_line != d.name_line]
+
+
+def def_site(d: DefRow) -> RefRow:
+    """A definition's name as a ``write`` site (it sets the name it defines)."""
+    return RefRow(d.unit, d.name, d.name_line, d.name_col, d.name_col + len(d.name), "write",
+                  d.parent, "", "def", d.full, "exact", d.path, d.language, d.source, d.stale)
 
 
 def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:

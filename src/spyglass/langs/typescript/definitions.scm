@@ -28,6 +28,12 @@
 (interface_declaration name: (type_identifier) @name
   (extends_type_clause type: (generic_type name: (_) @base))) @definition.interface
 (interface_declaration name: (type_identifier) @name) @definition.interface
+; A type alias's value is its @base (`type AnyBuilder = Builder<any>`), so that members
+; reached through the alias are the aliased type's members.
+(type_alias_declaration name: (type_identifier) @name
+  value: [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)]) @definition.type
+(type_alias_declaration name: (type_identifier) @name
+  value: (intersection_type [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.type
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
 (enum_body name: (property_identifier) @name @definition.const)
@@ -116,6 +122,16 @@
   (variable_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
   (export_statement declaration: (lexical_declaration
     (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var))])
+
+; Typed object literals in function bodies (`const self: Observable<T> = { … }`) define
+; f.self: their members implement the declared type's members, as at module level.
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    value: (object)) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    value: (object)) @definition.var)])
 
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`
 ; defines api.get (scopes.scm makes such objects class scopes, so they bind no bare names).
