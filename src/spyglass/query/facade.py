@@ -294,7 +294,7 @@ class CodeIntel:
             declared = sym.declaration_sites(d.language, include_declaration)
             if not calls_only and "redefinition" not in declared:
                 found += sym.redefinitions(view, d)
-            linked = [] if exact_only else related.related_sites(view, d, names)
+            linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
             if "import" in declared:
                 found = [r for r in found if not sym.keeps_name(view, r)]
                 linked = [(r, why) for r, why in linked if not sym.keeps_name(view, r)]

@@ -1,10 +1,11 @@
-"""Members related through declared types: an object's member implements its type's member."""
+"""Members related through types: implemented, overridden and sibling members (tsc's rule)."""
 
 from __future__ import annotations
 
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import (
     MEMBER_KINDS,
+    VALUE_CALLABLE,
     RefRow,
     closure,
     closure_names,
@@ -12,18 +13,26 @@ from spyglass.query.symbols import (
     def_site,
     defs_by_full,
     exact_refs,
+    manifest_value,
 )
 from spyglass.query.view import View
 
-OBJECT_KINDS = frozenset({"var", "const"})  # a member of an object literal sits in one
+OBJECT_KINDS = frozenset({"var", "const", "field"})  # an object literal's member sits in one
 MAX_STEPS = 6
+MAX_OVERRIDERS = 200
+
+
+def applies(language: str) -> bool:
+    """The pack's `references_through_types`: a member's references include the uses of
+    the members it implements or overrides, and of their other implementations."""
+    return bool(manifest_value(language, "references_through_types"))
 
 
 def implemented(view: View, d: DefRow) -> list[str]:
-    """Full names of the members `d` implements: `d` is a member of an object whose declared
-    type maps its members (the instance alias ``m#obj.*`` → ``m#Type.*`` makes ``m#obj.f``
-    implement ``m#Type.f``), followed through type aliases and bases of a type that does not
-    declare the member itself (``type Any = Builder<…>`` reaches ``Builder.f``)."""
+    """Full names of the members `d` implements or overrides: as a member of an object whose
+    declared type maps its members (the instance alias ``m#obj.*`` → ``m#Type.*`` makes
+    ``m#obj.f`` implement ``m#Type.f``), or of a type with bases (``B.f`` for ``C.f`` when
+    ``C`` extends ``B``; a type alias's value is its base), transitively."""
     if d.kind not in MEMBER_KINDS:
         return []
     seen = {d.full}
@@ -59,10 +68,7 @@ def _declared(view: View, name: str) -> list[str]:
 
 
 def _through_bases(view: View, name: str) -> list[str]:
-    """``m#Alias.f`` → ``n#Base.f`` when no definition is named ``m#Alias.f`` and the
-    definition ``m#Alias`` has bases (a type alias's value, an interface's extends)."""
-    if defs_by_full(view, [name]):
-        return []
+    """``m#C.f`` → ``n#B.f`` for each base ``n#B`` of the definition ``m#C``."""
     owner, dot, member = name.rpartition(".")
     if not dot or "#" not in owner:
         return []
@@ -74,17 +80,45 @@ def _through_bases(view: View, name: str) -> list[str]:
     return out
 
 
-def related_names(view: View, d: DefRow, names: set[str]) -> tuple[list[str], set[str]]:
-    """(declared members `d` implements, every name meaning them that `names` lacks)."""
+def _overriders(view: View, root: DefRow) -> list[DefRow]:
+    """Members of the same name declared in subtypes of `root`'s owner, transitively."""
+    owner = def_by_unit(view, root.unit, root.parent) if root.parent >= 0 else None
+    if owner is None:
+        return []
+    out: list[DefRow] = []
+    seen = {owner.full}
+    frontier = [owner.full]
+    while frontier and len(out) < MAX_OVERRIDERS:
+        nxt: list[str] = []
+        for base in frontier:
+            for unit, idx in view.each("SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f "
+                                       "ON f.unit = b.unit WHERE b.base = ?", (base,)):
+                sub = def_by_unit(view, int(str(unit)), int(str(idx)))
+                if sub is None or sub.full in seen:
+                    continue
+                seen.add(sub.full)
+                nxt.append(sub.full)
+                out += defs_by_full(view, [f"{sub.full}.{root.name}"])
+        frontier = nxt
+    return out
+
+
+def related_names(view: View, d: DefRow, names: set[str]) -> tuple[list[str], bool, set[str]]:
+    """(members `d` implements or overrides, whether one of them is callable, every name
+    meaning them or another implementation of them that `names` lacks)."""
     roots = implemented(view, d)
     out: set[str] = set()
+    callable_root = False
     for root in roots:
         hits = defs_by_full(view, [root])
         for hit in hits:
+            callable_root = callable_root or hit.kind in VALUE_CALLABLE
             out |= closure(view, hit)
+            for other in _overriders(view, hit):
+                out |= closure(view, other)
         if not hits:
             out |= closure_names(view, {root})
-    return roots, out - names
+    return roots, callable_root, out - names
 
 
 def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
@@ -102,13 +136,20 @@ def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
     return out
 
 
-def related_sites(view: View, d: DefRow, names: set[str]) -> list[tuple[RefRow, str]]:
-    """Sites tied to `d` through a declared type, each with its evidence: uses of the
-    members `d` implements, and object members implementing `d` (or what `d` implements)."""
-    roots, extra = related_names(view, d, names)
+def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
+                  ) -> list[tuple[RefRow, str]]:
+    """Sites tied to `d` through types, each with its evidence: uses of the members `d`
+    implements or overrides (and of their other implementations), and object members
+    implementing `d` or what it implements. For `calls`, uses count only when what `d`
+    implements is a method (calling a property of function type calls its value)."""
+    if not applies(d.language):
+        return []
+    roots, callable_root, extra = related_names(view, d, names)
     via = ", ".join(r.rsplit("#", 1)[-1] for r in roots)
-    out = [(r, f"a use of {via}, which this object member implements (declared type)")
-           for r in exact_refs(view, extra)]
+    out: list[tuple[RefRow, str]] = []
+    if callable_root or not calls:
+        out += [(r, f"through the type: a use of {r.target}, related to {via} like this member")
+                for r in exact_refs(view, extra)]
     what = via or d.full.rsplit("#", 1)[-1]
     why = f"implements {what}: a member of an object declared with that type"
     out += [(def_site(other), why) for other in implementations(view, d, names | extra, roots)]

@@ -227,20 +227,20 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
     return lambda r: "call" if r.role == "call" else None
 
 
-def _manifest(language: str, key: str) -> object:
+def manifest_value(language: str, key: str) -> object:
     from spyglass.syntax.langpack import all_packs
     pack = all_packs().get(language)
     return pack.manifest.get(key) if pack else None
 
 
 def _value_uses_are_calls(language: str) -> bool:
-    return bool(_manifest(language, "callers_include_value_uses"))
+    return bool(manifest_value(language, "callers_include_value_uses"))
 
 
 def constructed_class(view: View, d: DefRow) -> DefRow | None:
     """The class a constructor belongs to, when `d` is one by its pack's
     `constructor_names`: then calling the class (`new C()`) calls `d`."""
-    names = _manifest(d.language, "constructor_names")
+    names = manifest_value(d.language, "constructor_names")
     if d.kind != "method" or d.parent < 0 or not isinstance(names, list) or d.name not in names:
         return None
     parent = def_by_unit(view, d.unit, d.parent)
@@ -252,7 +252,7 @@ def declaration_sites(language: str, listed: bool = False) -> frozenset[str]:
     `declaration_sites`): "import" (an import or re-export that keeps the imported name)
     and "redefinition" (another declaration of the same full name: an overload signature,
     a merged declaration). `references` leaves them out unless declarations are `listed`."""
-    sites = None if listed else _manifest(language, "declaration_sites")
+    sites = None if listed else manifest_value(language, "declaration_sites")
     return frozenset(str(s) for s in sites) if isinstance(sites, list) else frozenset()
 
 

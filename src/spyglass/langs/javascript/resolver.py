@@ -168,6 +168,23 @@ def _bind(imp: Import, mod: str) -> str:
     return f"{mod}#{imp.name}"
 
 
+def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Import, ...],
+              bound: list[str]) -> str | None:
+    """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
+    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``."""
+    consumed, type_head, type_text = arg.split("|", 2)
+    kind, _, val = type_head.partition(":")
+    member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[int(consumed):], name])
+    if kind == "def":
+        return f"{key}#{val}.{member}"
+    if kind != "import":
+        return None
+    n = int(val)
+    if imports[n].name is not None:
+        return f"{bound[n]}.{member}"
+    return f"{bound[n]}#{member}" if "." in type_text else None
+
+
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     """Resolve every reference of one file to ``module#Qual.name``, or None."""
     key = ctx.module
@@ -206,6 +223,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
         elif head == "free" and ref.qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
+        elif head == "inst":  # a typed or constructed local: x.m() → Type.m
+            target, conf = _instance(arg, ref.qualifier, ref.name, key, facts.imports,
+                                     bound), "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
 

@@ -67,6 +67,9 @@
        (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field]))))
  (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
 (method_signature name: (property_identifier) @name) @definition.method
+; A property's declared type is its @base, as for class fields (`input: Transformer`).
+(property_signature name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.field
 (property_signature name: (property_identifier) @name) @definition.field
 
 ; Module-level variables: functions and classes by their value, then everything else
@@ -141,6 +144,10 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+
+; Members of object literals nested in a defined property: `{ input: { parse() {} } }`.
+(pair key: (property_identifier) value: (object (method_definition name: (property_identifier) @name) @definition.method))
+(pair key: (property_identifier) value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 
 ; Properties of module-level object literals: `export const config = { debug: false }`
 ; defines config.debug (after the method patterns above, which win for function values).
