@@ -63,6 +63,7 @@ class _Extractor:
         self._builtins = frozenset(pack.manifest.get("builtins", ()))
         self._encloses = pack.class_scope_encloses
         self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
+        self._extern = bool(pack.manifest.get("builtin_types_external"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -256,7 +257,7 @@ class _Extractor:
         type_first = text.split(".", 1)[0]
         type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
-            return head
+            return "extern" if self._extern else head  # "extern": never a project member
         if not type_head.startswith(("def:", "import:", "self:", "free")):
             return head
         return f"inst:{consumed}|{type_head}|{text}"
