@@ -295,9 +295,9 @@ class CodeIntel:
             if not calls_only and "redefinition" not in declared:
                 found += sym.redefinitions(view, d)
             linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
-            if "import" in declared:
-                found = [r for r in found if not sym.keeps_name(view, r)]
-                linked = [(r, why) for r, why in linked if not sym.keeps_name(view, r)]
+            keep = sym.site_filter(view, d, declared)
+            found = [r for r in found if keep(r)]
+            linked = [(r, why) for r, why in linked if keep(r)]
             for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"

@@ -256,6 +256,33 @@ def declaration_sites(language: str, listed: bool = False) -> frozenset[str]:
     return frozenset(str(s) for s in sites) if isinstance(sites, list) else frozenset()
 
 
+TYPE_ONLY_KINDS = frozenset({"type", "interface"})
+VALUE_ONLY_KINDS = frozenset({"var", "const", "func"})
+
+
+def namespace_roles(view: View, d: DefRow) -> frozenset[str]:
+    """Roles that mean the other namespace's definition of `d`'s name, in a pack with
+    `type_namespace` where a type and a value share that name (`const X = 1; type X =
+    typeof X`): type positions for the value, value positions for the type."""
+    if d.kind not in TYPE_ONLY_KINDS | VALUE_ONLY_KINDS or not manifest_value(
+            d.language, "type_namespace"):
+        return frozenset()
+    other = TYPE_ONLY_KINDS if d.kind in VALUE_ONLY_KINDS else VALUE_ONLY_KINDS
+    if not any(o.kind in other for o in defs_by_full(view, [d.full])):
+        return frozenset()
+    if d.kind in VALUE_ONLY_KINDS:
+        return frozenset({"type"})
+    return frozenset({"call", "read", "write"})
+
+
+def site_filter(view: View, d: DefRow, declared: frozenset[str]) -> Callable[[RefRow], bool]:
+    """Which sites found for `d` are its references: not declarations by `declared`
+    (see declaration_sites), not uses of the other namespace's definition of its name."""
+    other = namespace_roles(view, d)
+    imports = "import" in declared
+    return lambda r: r.role not in other and not (imports and keeps_name(view, r))
+
+
 def keeps_name(view: View, r: RefRow) -> bool:
     """An import site that binds the imported name under the same name (`import { a }`,
     `export { a } from`), not a renaming one (`import { a as b }`, a default import)."""
