@@ -17,7 +17,8 @@ from spyglass.query.symbols import (
 )
 from spyglass.query.view import View
 
-OBJECT_KINDS = frozenset({"var", "const", "field"})  # an object literal's member sits in one
+# An object literal's member sits in one of these (a function: a returned object).
+OBJECT_KINDS = frozenset({"var", "const", "field", "func"})
 MAX_STEPS = 6
 MAX_OVERRIDERS = 200
 

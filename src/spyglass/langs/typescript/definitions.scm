@@ -3,6 +3,10 @@
 ; @base records `extends` / `implements` types (one match per type; the engine merges
 ; them). Re-exports (`export default x`, `export {a as b}`) are in imports.scm.
 
+; A function's declared return type is its @base: the resolver maps the members of what it
+; returns (`f.*`) to the type's, for `const x = f(); x.m()` and `return { m() {} }`.
+(function_declaration name: (identifier) @name
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (generator_function_declaration name: (identifier) @name) @definition.func
 (function_signature name: (identifier) @name) @definition.func
@@ -144,6 +148,10 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+
+; Members of a returned object literal: `return { add() {} }` in f defines f.add.
+(return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
+(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 
 ; Members of object literals nested in a defined property: `{ input: { parse() {} } }`.
 (pair key: (property_identifier) value: (object (method_definition name: (property_identifier) @name) @definition.method))

@@ -65,3 +65,10 @@
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))])
+; A local set from a call of a named function has the type the function returns
+; (`f.*`, mapped by the resolver when f declares its return type).
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (identifier) @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (identifier) @local.type)))])
