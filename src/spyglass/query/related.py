@@ -104,22 +104,33 @@ def _overriders(view: View, root: DefRow) -> list[DefRow]:
     return out
 
 
-def related_names(view: View, d: DefRow, names: set[str]) -> tuple[list[str], bool, set[str]]:
-    """(members `d` implements or overrides, whether one of them is callable, every name
-    meaning them or another implementation of them that `names` lacks)."""
+def related_names(view: View, d: DefRow, names: set[str]
+                  ) -> tuple[list[str], set[str], set[str]]:
+    """(members `d` implements or overrides; the names meaning them or another
+    implementation of them, or an override of `d`, that `names` lacks; those of them
+    whose calls call `d`: through a method `d` implements, or `d` is a method itself and
+    the name is an override of it)."""
     roots = implemented(view, d)
     out: set[str] = set()
-    callable_root = False
+    calls: set[str] = set()
+    if d.kind in MEMBER_KINDS:
+        for other in _overriders(view, d):
+            found = closure(view, other)
+            out |= found
+            if d.kind in VALUE_CALLABLE:
+                calls |= found
     for root in roots:
         hits = defs_by_full(view, [root])
         for hit in hits:
-            callable_root = callable_root or hit.kind in VALUE_CALLABLE
-            out |= closure(view, hit)
+            found = closure(view, hit)
             for other in _overriders(view, hit):
-                out |= closure(view, other)
+                found |= closure(view, other)
+            out |= found
+            if hit.kind in VALUE_CALLABLE:
+                calls |= found
         if not hits:
             out |= closure_names(view, {root})
-    return roots, callable_root, out - names
+    return roots, out - names, calls - names
 
 
 def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
@@ -140,18 +151,15 @@ def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
 def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
                   ) -> list[tuple[RefRow, str]]:
     """Sites tied to `d` through types, each with its evidence: uses of the members `d`
-    implements or overrides (and of their other implementations), and object members
-    implementing `d` or what it implements. For `calls`, uses count only when what `d`
-    implements is a method (calling a property of function type calls its value)."""
+    implements or overrides (and of their other implementations), uses of its overrides,
+    and object members implementing `d` or what it implements. For `calls`, uses count
+    through methods only (calling a property of function type calls its value, not `d`)."""
     if not applies(d.language):
         return []
-    roots, callable_root, extra = related_names(view, d, names)
-    via = ", ".join(r.rsplit("#", 1)[-1] for r in roots)
-    out: list[tuple[RefRow, str]] = []
-    if callable_root or not calls:
-        out += [(r, f"through the type: a use of {r.target}, related to {via} like this member")
-                for r in exact_refs(view, extra)]
-    what = via or d.full.rsplit("#", 1)[-1]
-    why = f"implements {what}: a member of an object declared with that type"
+    roots, extra, called = related_names(view, d, names)
+    via = ", ".join(r.rsplit("#", 1)[-1] for r in roots) or d.full.rsplit("#", 1)[-1]
+    out = [(r, f"through the type: a use of {r.target}, related to {via} like this member")
+           for r in exact_refs(view, called if calls else extra)]
+    why = f"implements {via}: a member of an object declared with that type"
     out += [(def_site(other), why) for other in implementations(view, d, names | extra, roots)]
     return out
