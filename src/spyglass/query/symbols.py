@@ -138,12 +138,27 @@ def resolve_target(view: View, target: str) -> list[DefRow]:
         hits = defs_by_full(view, frontier)
         if hits:
             return hits
-        rows = [r for t in frontier for r in view.each(
-            "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-            "WHERE a.alias = ?", (t,))]
-        frontier = [str(r[0]) for r in rows if str(r[0]) not in seen]
+        nxt: list[str] = []
+        for t in frontier:
+            nxt += [str(r[0]) for r in view.each(
+                "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+                "WHERE a.alias = ?", (t,))]
+            nxt += _through_stars(view, t)
+        frontier = [t for t in dict.fromkeys(nxt) if t not in seen]
         seen.update(frontier)
     return []
+
+
+def _through_stars(view: View, target: str) -> list[str]:
+    """``m#a.b`` → ``n#a.b`` for each wildcard alias ``m#*`` → ``n#*`` (or ``m#a.*``)."""
+    start = max(target.find("#"), 0)
+    prefixes = [target[:i + 1] + "*" for i in range(start, len(target)) if target[i] in ".#"]
+    if not prefixes:
+        return []
+    marks = ",".join("?" * len(prefixes))
+    return [str(t)[:-1] + target[len(str(a)) - 1:] for a, t in view.each(
+        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+        f"WHERE a.alias IN ({marks}) AND a.target LIKE '%*'", tuple(prefixes))]
 
 
 MAX_CLOSURE = 5000
