@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import (
     MEMBER_KINDS,
@@ -104,33 +106,39 @@ def _overriders(view: View, root: DefRow) -> list[DefRow]:
     return out
 
 
-def related_names(view: View, d: DefRow, names: set[str]
-                  ) -> tuple[list[str], set[str], set[str]]:
-    """(members `d` implements or overrides; the names meaning them or another
-    implementation of them, or an override of `d`, that `names` lacks; those of them
-    whose calls call `d`: through a method `d` implements, or `d` is a method itself and
-    the name is an override of it)."""
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Names related to a member through types, none of them a name of the member itself."""
+
+    roots: list[str]  # the members it implements or overrides
+    overrides: set[str]  # names of members overriding or implementing it
+    through_roots: set[str]  # names of the roots and of their other implementations
+    called: set[str]  # those whose calls call it (through methods only)
+
+
+def related_names(view: View, d: DefRow, names: set[str]) -> Related:
+    """What `d` is related to through types (see Related); `names` are `d`'s own names."""
     roots = implemented(view, d)
-    out: set[str] = set()
+    overrides: set[str] = set()
+    through: set[str] = set()
     calls: set[str] = set()
     if d.kind in MEMBER_KINDS:
         for other in _overriders(view, d):
-            found = closure(view, other)
-            out |= found
-            if d.kind in VALUE_CALLABLE:
-                calls |= found
+            overrides |= closure(view, other)
+        if d.kind in VALUE_CALLABLE:
+            calls |= overrides
     for root in roots:
         hits = defs_by_full(view, [root])
         for hit in hits:
             found = closure(view, hit)
             for other in _overriders(view, hit):
                 found |= closure(view, other)
-            out |= found
+            through |= found
             if hit.kind in VALUE_CALLABLE:
                 calls |= found
         if not hits:
-            out |= closure_names(view, {root})
-    return roots, out - names, calls - names
+            through |= closure_names(view, {root})
+    return Related(roots, overrides - names, through - names - overrides, calls - names)
 
 
 def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
@@ -156,10 +164,18 @@ def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
     through methods only (calling a property of function type calls its value, not `d`)."""
     if not applies(d.language):
         return []
-    roots, extra, called = related_names(view, d, names)
-    via = ", ".join(r.rsplit("#", 1)[-1] for r in roots) or d.full.rsplit("#", 1)[-1]
-    out = [(r, f"through the type: a use of {r.target}, related to {via} like this member")
-           for r in exact_refs(view, called if calls else extra)]
-    why = f"implements {via}: a member of an object declared with that type"
-    out += [(def_site(other), why) for other in implementations(view, d, names | extra, roots)]
+    rel = related_names(view, d, names)
+    via = ", ".join(r.rsplit("#", 1)[-1] for r in rel.roots)
+    out: list[tuple[RefRow, str]] = []
+    for r in exact_refs(view, rel.overrides | rel.through_roots):
+        if calls and r.target not in rel.called:
+            continue
+        out.append((r, f"a use of {r.target}, which overrides or implements this member"
+                    if r.target in rel.overrides else
+                    f"a use of {r.target}, related through {via}, which this member "
+                    "implements or overrides"))
+    why = f"implements {via or d.full.rsplit('#', 1)[-1]}: a member of an object declared " \
+          "with that type"
+    extra = names | rel.overrides | rel.through_roots
+    out += [(def_site(o), why) for o in implementations(view, d, extra, rel.roots)]
     return out
