@@ -9,13 +9,13 @@ from spyglass.query.symbols import (
     MEMBER_KINDS,
     VALUE_CALLABLE,
     RefRow,
-    closure,
     closure_names,
     def_by_unit,
     def_site,
     defs_by_full,
     exact_refs,
     manifest_value,
+    seeds,
 )
 from spyglass.query.view import View
 
@@ -84,20 +84,21 @@ def _through_bases(view: View, name: str) -> list[str]:
 
 
 def _overriders(view: View, root: DefRow) -> list[DefRow]:
-    """Members of the same name declared in subtypes of `root`'s owner, transitively."""
+    """Members of the same name declared in subtypes of `root`'s owner, transitively (the
+    owner also under the names it is re-exported as)."""
     owner = def_by_unit(view, root.unit, root.parent) if root.parent >= 0 else None
     if owner is None:
         return []
     out: list[DefRow] = []
-    seen = {owner.full}
-    frontier = [owner.full]
+    frontier = sorted(closure_names(view, {owner.full}))
+    seen = set(frontier)
     while frontier and len(out) < MAX_OVERRIDERS:
         nxt: list[str] = []
         for base in frontier:
             for unit, idx in view.each("SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f "
                                        "ON f.unit = b.unit WHERE b.base = ?", (base,)):
                 sub = def_by_unit(view, int(str(unit)), int(str(idx)))
-                if sub is None or sub.full in seen:
+                if sub is None or sub.full in seen or len(seen) > MAX_OVERRIDERS * 4:
                     continue
                 seen.add(sub.full)
                 nxt.append(sub.full)
@@ -119,25 +120,26 @@ class Related:
 def related_names(view: View, d: DefRow, names: set[str]) -> Related:
     """What `d` is related to through types (see Related); `names` are `d`'s own names."""
     roots = implemented(view, d)
-    overrides: set[str] = set()
-    through: set[str] = set()
-    calls: set[str] = set()
+    over: set[str] = set()
     if d.kind in MEMBER_KINDS:
         for other in _overriders(view, d):
-            overrides |= closure(view, other)
-        if d.kind in VALUE_CALLABLE:
-            calls |= overrides
+            over |= seeds(view, other)
+    overrides = closure_names(view, over) if over else set()
+    through: set[str] = set()
+    called: set[str] = set()
     for root in roots:
         hits = defs_by_full(view, [root])
+        group = set() if hits else {root}
         for hit in hits:
-            found = closure(view, hit)
+            group |= seeds(view, hit)
             for other in _overriders(view, hit):
-                found |= closure(view, other)
-            through |= found
-            if hit.kind in VALUE_CALLABLE:
-                calls |= found
-        if not hits:
-            through |= closure_names(view, {root})
+                group |= seeds(view, other)
+        through |= group
+        if any(h.kind in VALUE_CALLABLE for h in hits):
+            called |= group
+    through = closure_names(view, through) if through else set()
+    calls = (closure_names(view, called) if called else set()) | (
+        overrides if d.kind in VALUE_CALLABLE else set())
     return Related(roots, overrides - names, through - names - overrides, calls - names)
 
 

@@ -170,12 +170,18 @@ def closure(view: View, d: DefRow) -> set[str]:
     ``pkg.mod.Cls.m``), wildcard re-exports and instance aliases (``mod.var.*`` →
     ``pkg.Cls.*``) and, for members, the same member reached through a subclass that does
     not override it."""
+    return closure_names(view, seeds(view, d))
+
+
+def seeds(view: View, d: DefRow) -> set[str]:
+    """`d`'s full name and, for a member, the same member reached through a subclass that
+    does not override it: the names closure_names expands."""
     names = {d.full}
     if d.kind in MEMBER_KINDS and d.parent >= 0:
         parent = def_by_unit(view, d.unit, d.parent)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
-    return closure_names(view, names)
+    return names
 
 
 def closure_names(view: View, names: set[str]) -> set[str]:
