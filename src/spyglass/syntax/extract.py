@@ -240,7 +240,7 @@ class _Extractor:
                        scopes: list[_Scope], modbind: dict[str, str], depth: int = 0) -> str:
         """``inst:<parts consumed>|<head of the type>|<type>`` when the receiver of a member
         access has a known type (a typed or constructed variable, a typed self member; with
-        the manifest's `typed_member_paths`, a local set from a member of a typed local:
+        the manifest's `typed_member_paths`, a local set from a typed local or its member:
         `const s = opts.signal` has the type ``Options.signal``)."""
         parts = qualifier.split(".")
         if head.startswith("self:"):
@@ -261,7 +261,7 @@ class _Extractor:
         type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
             return "extern" if self._extern else head  # "extern": never a project member
-        if type_head == "local" and self._paths and "." in text and depth < 3:
+        if type_head == "local" and self._paths and depth < 3:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)
             if inner == "extern" or not inner.startswith("inst:"):

@@ -72,10 +72,10 @@
     value: (call_expression function: (identifier) @local.type)))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: (call_expression function: (identifier) @local.type)))])
-; A local set from a member of a typed local has that member's type (manifest
-; `typed_member_paths`): `const s = opts.signal` with `opts: Options` is Options.signal.
+; A local set from a typed local or its member has its type (manifest `typed_member_paths`):
+; `const s = opts.signal` with `opts: Options` is Options.signal, `const t = s` too.
 (statement_block [
   (lexical_declaration (variable_declarator name: (identifier) @local.definition
-    value: (member_expression) @local.type))
+    value: [(member_expression) (identifier)] @local.type))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
-    value: (member_expression) @local.type))])
+    value: [(member_expression) (identifier)] @local.type))])
