@@ -26,6 +26,7 @@ from spyglass.index.store import (
     locate,
 )
 from spyglass.query import files as file_ops
+from spyglass.query import related
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import RefRow
@@ -290,8 +291,13 @@ class CodeIntel:
             if cls is not None:  # `new C()` calls C's constructor
                 found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
                           if r.role == "call"]
-            if not calls_only:
+            declared = sym.declaration_sites(d.language, include_declaration)
+            if not calls_only and "redefinition" not in declared:
                 found += sym.redefinitions(view, d)
+            linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
+            keep = sym.site_filter(view, d, declared)
+            found = [r for r in found if keep(r)]
+            linked = [(r, why) for r, why in linked if keep(r)]
             for r in found:
                 if r.conf == "exact" and several and exact_only:
                     continue  # bound, but to one of several candidates: not exact
@@ -301,6 +307,7 @@ class CodeIntel:
                 elif not exact_only:
                     why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
                     rows.append((r, True, why))
+            rows += [(r, True, why) for r, why in linked]
             if not exact_only:
                 loose = sym.unresolved_refs(view, d)
                 if loose:

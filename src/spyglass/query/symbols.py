@@ -138,12 +138,27 @@ def resolve_target(view: View, target: str) -> list[DefRow]:
         hits = defs_by_full(view, frontier)
         if hits:
             return hits
-        rows = [r for t in frontier for r in view.each(
-            "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-            "WHERE a.alias = ?", (t,))]
-        frontier = [str(r[0]) for r in rows if str(r[0]) not in seen]
+        nxt: list[str] = []
+        for t in frontier:
+            nxt += [str(r[0]) for r in view.each(
+                "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+                "WHERE a.alias = ?", (t,))]
+            nxt += _through_stars(view, t)
+        frontier = [t for t in dict.fromkeys(nxt) if t not in seen]
         seen.update(frontier)
     return []
+
+
+def _through_stars(view: View, target: str) -> list[str]:
+    """``m#a.b`` → ``n#a.b`` for each wildcard alias ``m#*`` → ``n#*`` (or ``m#a.*``)."""
+    start = max(target.find("#"), 0)
+    prefixes = [target[:i + 1] + "*" for i in range(start, len(target)) if target[i] in ".#"]
+    if not prefixes:
+        return []
+    marks = ",".join("?" * len(prefixes))
+    return [str(t)[:-1] + target[len(str(a)) - 1:] for a, t in view.each(
+        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+        f"WHERE a.alias IN ({marks}) AND a.target LIKE '%*'", tuple(prefixes))]
 
 
 MAX_CLOSURE = 5000
@@ -155,11 +170,23 @@ def closure(view: View, d: DefRow) -> set[str]:
     ``pkg.mod.Cls.m``), wildcard re-exports and instance aliases (``mod.var.*`` →
     ``pkg.Cls.*``) and, for members, the same member reached through a subclass that does
     not override it."""
+    return closure_names(view, seeds(view, d))
+
+
+def seeds(view: View, d: DefRow) -> set[str]:
+    """`d`'s full name and, for a member, the same member reached through a subclass that
+    does not override it: the names closure_names expands."""
     names = {d.full}
     if d.kind in MEMBER_KINDS and d.parent >= 0:
         parent = def_by_unit(view, d.unit, d.parent)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
+    return names
+
+
+def closure_names(view: View, names: set[str]) -> set[str]:
+    """`names` and every target string meaning one of them through aliases (see closure)."""
+    names = set(names)
     frontier = sorted(names)
     stars: dict[str, list[str]] = {}  # wildcard target prefix ("pkg.mod.") → alias prefixes
     for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
@@ -187,7 +214,7 @@ def closure(view: View, d: DefRow) -> set[str]:
                         names.add(new)
                         frontier.append(new)
         for name in current:
-            for i in range(name.find("#") + 1, len(name)):
+            for i in range(max(name.find("#"), 0), len(name)):  # `mod#` prefixes included
                 if name[i] not in ".#" or name[:i + 1] not in stars:
                     continue
                 for alias in stars[name[:i + 1]]:
@@ -221,38 +248,81 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
     return lambda r: "call" if r.role == "call" else None
 
 
-def _manifest(language: str, key: str) -> object:
+def manifest_value(language: str, key: str) -> object:
     from spyglass.syntax.langpack import all_packs
     pack = all_packs().get(language)
     return pack.manifest.get(key) if pack else None
 
 
 def _value_uses_are_calls(language: str) -> bool:
-    return bool(_manifest(language, "callers_include_value_uses"))
+    return bool(manifest_value(language, "callers_include_value_uses"))
 
 
 def constructed_class(view: View, d: DefRow) -> DefRow | None:
     """The class a constructor belongs to, when `d` is one by its pack's
     `constructor_names`: then calling the class (`new C()`) calls `d`."""
-    names = _manifest(d.language, "constructor_names")
+    names = manifest_value(d.language, "constructor_names")
     if d.kind != "method" or d.parent < 0 or not isinstance(names, list) or d.name not in names:
         return None
     parent = def_by_unit(view, d.unit, d.parent)
     return parent if parent is not None and parent.kind == "class" else None
 
 
+def declaration_sites(language: str, listed: bool = False) -> frozenset[str]:
+    """Sites the language's pack counts as declarations rather than references (manifest
+    `declaration_sites`): "import" (an import or re-export that keeps the imported name)
+    and "redefinition" (another declaration of the same full name: an overload signature,
+    a merged declaration). `references` leaves them out unless declarations are `listed`."""
+    sites = None if listed else manifest_value(language, "declaration_sites")
+    return frozenset(str(s) for s in sites) if isinstance(sites, list) else frozenset()
+
+
+TYPE_ONLY_KINDS = frozenset({"type", "interface"})
+VALUE_ONLY_KINDS = frozenset({"var", "const", "func"})
+
+
+def namespace_roles(view: View, d: DefRow) -> frozenset[str]:
+    """Roles that mean the other namespace's definition of `d`'s name, in a pack with
+    `type_namespace` where a type and a value share that name (`const X = 1; type X =
+    typeof X`): type positions for the value, value positions for the type."""
+    if d.kind not in TYPE_ONLY_KINDS | VALUE_ONLY_KINDS or not manifest_value(
+            d.language, "type_namespace"):
+        return frozenset()
+    other = TYPE_ONLY_KINDS if d.kind in VALUE_ONLY_KINDS else VALUE_ONLY_KINDS
+    if not any(o.kind in other for o in defs_by_full(view, [d.full])):
+        return frozenset()
+    if d.kind in VALUE_ONLY_KINDS:
+        return frozenset({"type"})
+    return frozenset({"call", "read", "write"})
+
+
+def site_filter(view: View, d: DefRow, declared: frozenset[str]) -> Callable[[RefRow], bool]:
+    """Which sites found for `d` are its references: not declarations by `declared`
+    (see declaration_sites), not uses of the other namespace's definition of its name."""
+    other = namespace_roles(view, d)
+    imports = "import" in declared
+    return lambda r: r.role not in other and not (imports and keeps_name(view, r))
+
+
+def keeps_name(view: View, r: RefRow) -> bool:
+    """An import site that binds the imported name under the same name (`import { a }`,
+    `export { a } from`), not a renaming one (`import { a as b }`, a default import)."""
+    return r.role == "import" and bool(view.each(
+        "SELECT 1 FROM {imports} i WHERE i.unit = ? AND i.line = ? AND i.col = ? AND "
+        "i.name = i.alias", (r.unit, r.line, r.col)))
+
+
 def redefinitions(view: View, d: DefRow) -> list[RefRow]:
     """Other definitions with the same full name (re-assignments, property setters,
     overloads), as exact ``write`` sites of `d`."""
-    out: list[RefRow] = []
-    for other in defs_by_full(view, [d.full]):
-        if (other.unit, other.idx) == (d.unit, d.idx) or other.name_line == d.name_line:
-            continue
-        out.append(RefRow(other.unit, other.name, other.name_line, other.name_col,
-                          other.name_col + len(other.name), "write", other.parent, "", "def",
-                          other.full, "exact", other.path, other.language, other.source,
-                          other.stale))
-    return out
+    return [def_site(other) for other in defs_by_full(view, [d.full])
+            if (other.unit, other.idx) != (d.unit, d.idx) and other.name_line != d.name_line]
+
+
+def def_site(d: DefRow) -> RefRow:
+    """A definition's name as a ``write`` site (it sets the name it defines)."""
+    return RefRow(d.unit, d.name, d.name_line, d.name_col, d.name_col + len(d.name), "write",
+                  d.parent, "", "def", d.full, "exact", d.path, d.language, d.source, d.stale)
 
 
 def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:

@@ -63,6 +63,8 @@ class _Extractor:
         self._builtins = frozenset(pack.manifest.get("builtins", ()))
         self._encloses = pack.class_scope_encloses
         self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
+        self._extern = bool(pack.manifest.get("builtin_types_external"))
+        self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -235,9 +237,11 @@ class _Extractor:
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
     def _instance_head(self, first: str, qualifier: str, head: str, si: int,
-                       scopes: list[_Scope], modbind: dict[str, str]) -> str:
+                       scopes: list[_Scope], modbind: dict[str, str], depth: int = 0) -> str:
         """``inst:<parts consumed>|<head of the type>|<type>`` when the receiver of a member
-        access has a known type (a typed or constructed variable, a typed self member)."""
+        access has a known type (a typed or constructed variable, a typed self member; with
+        the manifest's `typed_member_paths`, a local set from a typed local or its member:
+        `const s = opts.signal` has the type ``Options.signal``)."""
         parts = qualifier.split(".")
         if head.startswith("self:"):
             if len(parts) < 2:
@@ -256,7 +260,15 @@ class _Extractor:
         type_first = text.split(".", 1)[0]
         type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
-            return head
+            return "extern" if self._extern else head  # "extern": never a project member
+        if type_head == "local" and self._paths and depth < 3:
+            inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
+                                        depth + 1)
+            if inner == "extern" or not inner.startswith("inst:"):
+                return inner if inner == "extern" else head
+            used, inner_head, inner_type = inner[5:].split("|", 2)
+            path = ".".join([inner_type, *text.split(".")[int(used):]])
+            return f"inst:{consumed}|{inner_head}|{path}"
         if not type_head.startswith(("def:", "import:", "self:", "free")):
             return head
         return f"inst:{consumed}|{type_head}|{text}"

@@ -26,7 +26,8 @@ _COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
 _TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])', re.DOTALL)
 _MAX_EXTENDS = 5
 _EXPORTS_OBJECTS = frozenset({"exports", "module.exports"})
-_VALUE_KINDS = frozenset({"var", "const", "field"})
+# Kinds whose @base is the type of their value (for a function: of what it returns).
+_VALUE_KINDS = frozenset({"var", "const", "field", "func"})
 
 
 def normalize(path: str) -> str:
@@ -168,6 +169,29 @@ def _bind(imp: Import, mod: str) -> str:
     return f"{mod}#{imp.name}"
 
 
+def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
+              bound: list[str]) -> str | None:
+    """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
+    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``. A
+    local set from a call (`x = f()`) has f as its type: the member of what f returns,
+    reached through f's return-type alias, so only for a function of this file that
+    declares its return type; an imported lowercase name is taken for such a function of
+    unknown return type (no target: the use stays a candidate by name)."""
+    consumed, type_head, type_text = arg.split("|", 2)
+    kind, _, val = type_head.partition(":")
+    member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[int(consumed):], name])
+    if kind == "def":
+        funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
+        return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
+    if kind != "import":
+        return None
+    n = int(val)
+    imp = facts.imports[n]
+    if imp.name is not None:
+        return None if imp.alias[:1].islower() else f"{bound[n]}.{member}"
+    return f"{bound[n]}#{member}" if "." in type_text else None
+
+
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     """Resolve every reference of one file to ``module#Qual.name``, or None."""
     key = ctx.module
@@ -206,6 +230,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
         elif head == "free" and ref.qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
+        elif head == "inst":  # a typed or constructed local: x.m() → Type.m
+            target, conf = _instance(arg, ref.qualifier, ref.name, key, facts, bound), \
+                "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
 

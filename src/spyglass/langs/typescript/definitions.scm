@@ -3,6 +3,10 @@
 ; @base records `extends` / `implements` types (one match per type; the engine merges
 ; them). Re-exports (`export default x`, `export {a as b}`) are in imports.scm.
 
+; A function's declared return type is its @base: the resolver maps the members of what it
+; returns (`f.*`) to the type's, for `const x = f(); x.m()` and `return { m() {} }`.
+(function_declaration name: (identifier) @name
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (generator_function_declaration name: (identifier) @name) @definition.func
 (function_signature name: (identifier) @name) @definition.func
@@ -28,6 +32,12 @@
 (interface_declaration name: (type_identifier) @name
   (extends_type_clause type: (generic_type name: (_) @base))) @definition.interface
 (interface_declaration name: (type_identifier) @name) @definition.interface
+; A type alias's value is its @base (`type AnyBuilder = Builder<any>`), so that members
+; reached through the alias are the aliased type's members.
+(type_alias_declaration name: (type_identifier) @name
+  value: [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)]) @definition.type
+(type_alias_declaration name: (type_identifier) @name
+  value: (intersection_type [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.type
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
 (enum_body name: (property_identifier) @name @definition.const)
@@ -61,6 +71,9 @@
        (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field]))))
  (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
 (method_signature name: (property_identifier) @name) @definition.method
+; A property's declared type is its @base, as for class fields (`input: Transformer`).
+(property_signature name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.field
 (property_signature name: (property_identifier) @name) @definition.field
 
 ; Module-level variables: functions and classes by their value, then everything else
@@ -117,6 +130,16 @@
   (export_statement declaration: (lexical_declaration
     (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var))])
 
+; Typed object literals in function bodies (`const self: Observable<T> = { … }`) define
+; f.self: their members implement the declared type's members, as at module level.
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    value: (object)) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    value: (object)) @definition.var)])
+
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`
 ; defines api.get (scopes.scm makes such objects class scopes, so they bind no bare names).
 (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.method))
@@ -125,6 +148,14 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+
+; Members of a returned object literal: `return { add() {} }` in f defines f.add.
+(return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
+(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+
+; Members of object literals nested in a defined property: `{ input: { parse() {} } }`.
+(pair key: (property_identifier) value: (object (method_definition name: (property_identifier) @name) @definition.method))
+(pair key: (property_identifier) value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 
 ; Properties of module-level object literals: `export const config = { debug: false }`
 ; defines config.debug (after the method patterns above, which win for function values).

@@ -14,8 +14,7 @@
 (type_identifier) @reference.type
 (extends_clause value: (identifier) @reference.type)
 (extends_clause value: (member_expression property: (property_identifier) @reference.type))
-(type_query (identifier) @reference.type)
-(type_query (member_expression property: (property_identifier) @reference.type))
+; `typeof x` reads the value x (a read, by the patterns below), not a type.
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (member_expression property: [(property_identifier) (private_property_identifier)] @reference.write))

@@ -36,3 +36,46 @@
 ; `using x = …` / `await using x = …` (explicit resource management) parse as assignments.
 ((assignment_expression left: (identifier) @local.definition) @_using (#match? @_using "^using\\s"))
 (function_expression name: (identifier) @local.definition)
+
+; Typed locals (@local.type): a parameter's or local variable's declared type, or the class
+; a local is constructed from, so that `x.m()` resolves to Type.m (inferred). Typed object
+; literals are definitions instead (definitions.scm), and module-level variables reach
+; their type through the resolver's instance alias.
+(required_parameter pattern: (identifier) @local.definition
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(optional_parameter pattern: (identifier) @local.definition
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    !value))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    !value))])
+((statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    value: (_) @_value))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    value: (_) @_value))])
+ (#not-match? @_value "^\\{"))
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))])
+; A local set from a call of a named function has the type the function returns
+; (`f.*`, mapped by the resolver when f declares its return type).
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (identifier) @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (identifier) @local.type)))])
+; A local set from a typed local or its member has its type (manifest `typed_member_paths`):
+; `const s = opts.signal` with `opts: Options` is Options.signal, `const t = s` too.
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: [(member_expression) (identifier)] @local.type))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: [(member_expression) (identifier)] @local.type))])
