@@ -65,6 +65,21 @@
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))])
+; A receiver declared or cast with a predefined type (`x: string`, `p = y as any`) has no
+; project members (the manifest lists these type names as builtins): never a name match.
+(required_parameter pattern: (identifier) @local.definition
+  type: (type_annotation (predefined_type) @local.type))
+(optional_parameter pattern: (identifier) @local.definition
+  type: (type_annotation (predefined_type) @local.type))
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation (predefined_type) @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    type: (type_annotation (predefined_type) @local.type)))
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: (as_expression (predefined_type) @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: (as_expression (predefined_type) @local.type)))])
 ; A local set from a call of a named function has the type the function returns
 ; (`f.*`, mapped by the resolver when f declares its return type).
 (statement_block [
