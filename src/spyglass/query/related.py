@@ -135,7 +135,7 @@ def related_names(view: View, d: DefRow, names: set[str]) -> Related:
             for other in _overriders(view, hit):
                 group |= seeds(view, other)
         through |= group
-        if any(h.kind in VALUE_CALLABLE for h in hits):
+        if d.kind in VALUE_CALLABLE or any(h.kind in VALUE_CALLABLE for h in hits):
             called |= group
     through = closure_names(view, through) if through else set()
     calls = (closure_names(view, called) if called else set()) | (

@@ -142,20 +142,22 @@
 
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`
 ; defines api.get (scopes.scm makes such objects class scopes, so they bind no bare names).
+; A property holding a function (`{ get: () => 1 }`) is a field, as tsc says: calling an
+; interface member it implements does not call it (query/related.py).
 (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.method))
 (assignment_expression right: (object (method_definition name: (property_identifier) @name) @definition.method))
 (export_statement value: (object (method_definition name: (property_identifier) @name) @definition.method))
-(variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
-(assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
-(export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
+(assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
+(export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
 
 ; Members of a returned object literal: `return { add() {} }` in f defines f.add.
 (return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
-(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
 
 ; Members of object literals nested in a defined property: `{ input: { parse() {} } }`.
 (pair key: (property_identifier) value: (object (method_definition name: (property_identifier) @name) @definition.method))
-(pair key: (property_identifier) value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(pair key: (property_identifier) value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
 
 ; Properties of module-level object literals: `export const config = { debug: false }`
 ; defines config.debug (after the method patterns above, which win for function values).

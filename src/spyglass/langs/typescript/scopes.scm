@@ -80,6 +80,15 @@
     value: (as_expression (predefined_type) @local.type)))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: (as_expression (predefined_type) @local.type)))])
+; An array's element type stands for the array in member lookups (`signals: AbortSignal[]`:
+; `signals.map` is a builtin's member, never a project name match; wrong only where a
+; project element type defines an Array method's name), and a `for … of` variable over a
+; typed local has that element type (manifest type_unwrap strips the `[]`).
+(required_parameter pattern: (identifier) @local.definition
+  type: (type_annotation (array_type) @local.type))
+(optional_parameter pattern: (identifier) @local.definition
+  type: (type_annotation (array_type) @local.type))
+(for_in_statement left: (identifier) @local.definition operator: "of" right: (identifier) @local.type)
 ; A local set from a call of a named function has the type the function returns
 ; (`f.*`, mapped by the resolver when f declares its return type).
 (statement_block [
