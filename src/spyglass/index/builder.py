@@ -305,6 +305,9 @@ class SnapshotBuilder:
         """Parse in worker processes, each inserting its chunk's facts into the store in
         one transaction of its own; this process journals progress after every chunk."""
         items = list(self._items(commit, todo, contents, skipped))
+        # Largest files first: the last chunks are the light ones, so no worker is left
+        # finishing a heavy chunk while the others idle.
+        items.sort(key=lambda pair: -len(pair[1]))
         conn = self.conn
         base = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
         chunks: list[list[ChunkItem]] = []
