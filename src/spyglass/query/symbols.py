@@ -156,8 +156,8 @@ def closure(view: View, d: DefRow) -> set[str]:
     ``pkg.Cls.*``) and, for members, the same member reached through a subclass that does
     not override it."""
     names = {d.full}
-    if d.kind in MEMBER_KINDS and d.parent >= 0:
-        parent = def_by_unit(view, d.unit, d.parent)
+    if d.kind in MEMBER_KINDS:
+        parent = owner_class(view, d)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
     frontier = sorted(names)
@@ -196,6 +196,18 @@ def closure(view: View, d: DefRow) -> set[str]:
                         names.add(new)
                         frontier.append(new)
     return names
+
+
+def owner_class(view: View, d: DefRow) -> DefRow | None:
+    """The class-like definition a member belongs to: its enclosing definition, or for a
+    method declared outside the type's body (a Go method ``T.M``), the type by full name."""
+    if d.parent >= 0:
+        return def_by_unit(view, d.unit, d.parent)
+    if d.kind != "method" or "." not in d.qualname:
+        return None
+    owners = [o for o in defs_by_full(view, [d.full[:-len(d.name) - 1]])
+              if o.kind in CLASS_KINDS]
+    return owners[0] if owners else None
 
 
 def is_property(view: View, d: DefRow) -> bool:
@@ -271,7 +283,7 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
                 seen.add(sub.full)
                 overrides = view.each(
                     "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
-                    (sub.unit, sub.idx, member))
+                    (sub.unit, sub.idx, member)) or defs_by_full(view, [f"{sub.full}.{member}"])
                 if not overrides:
                     out.add(f"{sub.full}.{member}")
                     nxt.append(sub.full)
