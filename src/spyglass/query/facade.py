@@ -25,6 +25,7 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
+from spyglass.query import dispatch
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
@@ -292,6 +293,9 @@ class CodeIntel:
                           if r.role == "call"]
             if not calls_only:
                 found += sym.redefinitions(view, d)
+            through = {} if exact_only else dispatch.dispatched(view, d)
+            for r in sym.exact_refs(view, set(through) - names):
+                rows.append((r, True, f"{through[r.target or '']}; resolved to {r.target}"))
             for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
