@@ -308,7 +308,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                            (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
-    if member and not _distinctive_member(view, d):
+    if member and (not _distinctive_member(view, d) or _builtin_member(d)):
         return []
     keep: list[RefRow] = []
     for r in rows:
@@ -319,6 +319,13 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
 
 
 MAX_NAME_CANDIDATES = 2
+
+
+def _builtin_member(d: DefRow) -> bool:
+    """A member name that the language's predeclared types define (Go: ``error.Error``):
+    an unknown receiver using it is most likely such a value, not a candidate of `d`."""
+    names = _manifest(d.language, "builtin_members")
+    return isinstance(names, list) and d.name in names
 
 
 def _distinctive_member(view: View, d: DefRow) -> bool:

@@ -156,6 +156,11 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             bases.append(())
         else:
             bases.append(resolved)
+            if d.kind == "struct":  # an embedded type is also a field named after it
+                aliases.extend((f"{full}.{b.rsplit('.', 1)[-1]}.*", f"{r}.*")
+                               for b, r in zip(d.bases, (_resolve_type(b, key, imports,
+                                                                       builtins)
+                                                         for b in d.bases)) if "#" in r)
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
 
 
