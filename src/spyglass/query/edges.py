@@ -124,7 +124,8 @@ def closures(view: View, defs: list[DefRow], inherited: bool = True
             if alias not in names:
                 names[alias] = list(names.get(target, []))
                 frontier.append(alias)
-    members = [d for d in defs if d.kind in MEMBER_KINDS and d.parent >= 0 and inherited]
+    members = [d for d in defs if d.kind in MEMBER_KINDS and inherited and (
+        d.parent >= 0 or d.kind == "method" and "." in d.qualname)]
     for name, ds in _inherited(view, members).items():
         names.setdefault(name, []).extend(ds)
     return names
@@ -134,10 +135,13 @@ def _inherited(view: View, members: list[DefRow]) -> dict[str, list[DefRow]]:
     """`Sub.m` names for members `m` reached through subclasses that do not override them."""
     if not members:
         return {}
-    parents = defs_by_keys(view, [(m.unit, m.parent) for m in members])
+    parents = defs_by_keys(view, [(m.unit, m.parent) for m in members if m.parent >= 0])
+    owners = {o.full: o for o in defs_by_full(view, [_owner_full(m) for m in members
+                                                     if m.parent < 0])
+              if o.kind in CLASS_KINDS}
     by_class: dict[str, list[DefRow]] = {}
     for m in members:
-        p = parents.get((m.unit, m.parent))
+        p = parents.get((m.unit, m.parent)) if m.parent >= 0 else owners.get(_owner_full(m))
         if p is not None:
             by_class.setdefault(p.full, []).append(m)
     out: dict[str, list[DefRow]] = {}
@@ -154,12 +158,25 @@ def _inherited(view: View, members: list[DefRow]) -> dict[str, list[DefRow]]:
             if sub.full in seen:
                 continue
             seen.add(sub.full)
-            keep = [m for m in inherited[base] if m.name not in children.get(key(sub), set())]
+            body = children.get(key(sub), set())
+            outside = _declared_outside(view, [f"{sub.full}.{m.name}" for m in inherited[base]])
+            keep = [m for m in inherited[base] if m.name not in body
+                    and f"{sub.full}.{m.name}" not in outside]
             for m in keep:
                 out.setdefault(f"{sub.full}.{m.name}", []).append(m)
             if keep:
                 frontier.append((sub.full, keep))
     return out
+
+
+def _owner_full(m: DefRow) -> str:
+    """The type a method declared outside its type's body belongs to (``pkg#T`` of ``T.M``)."""
+    return m.full[:-len(m.name) - 1]
+
+
+def _declared_outside(view: View, fulls: list[str]) -> set[str]:
+    """Those of `fulls` that are defined (methods declared outside their type's body)."""
+    return {d.full for d in defs_by_full(view, fulls)}
 
 
 def _child_names(view: View, classes: list[DefRow]) -> dict[Key, set[str]]:

@@ -25,6 +25,7 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
+from spyglass.query import dispatch
 from spyglass.query import files as file_ops
 from spyglass.query import related
 from spyglass.query import symbols as sym
@@ -298,6 +299,10 @@ class CodeIntel:
             keep = sym.site_filter(view, d, declared)
             found = [r for r in found if keep(r)]
             linked = [(r, why) for r, why in linked if keep(r)]
+            through = {} if exact_only else dispatch.dispatched(view, d)
+            for r in sym.exact_refs(view, set(through) - names):
+                if keep(r):
+                    rows.append((r, True, f"{through[r.target or '']}; resolved to {r.target}"))
             for r in found:
                 if r.conf == "exact" and several and exact_only:
                     continue  # bound, but to one of several candidates: not exact

@@ -177,8 +177,8 @@ def seeds(view: View, d: DefRow) -> set[str]:
     """`d`'s full name and, for a member, the same member reached through a subclass that
     does not override it: the names closure_names expands."""
     names = {d.full}
-    if d.kind in MEMBER_KINDS and d.parent >= 0:
-        parent = def_by_unit(view, d.unit, d.parent)
+    if d.kind in MEMBER_KINDS:
+        parent = owner_class(view, d)
         if parent is not None:
             names |= _through_subclasses(view, parent, d.name)
     return names
@@ -223,6 +223,18 @@ def closure_names(view: View, names: set[str]) -> set[str]:
                         names.add(new)
                         frontier.append(new)
     return names
+
+
+def owner_class(view: View, d: DefRow) -> DefRow | None:
+    """The class-like definition a member belongs to: its enclosing definition, or for a
+    method declared outside the type's body (a Go method ``T.M``), the type by full name."""
+    if d.parent >= 0:
+        return def_by_unit(view, d.unit, d.parent)
+    if d.kind != "method" or "." not in d.qualname:
+        return None
+    owners = [o for o in defs_by_full(view, [d.full[:-len(d.name) - 1]])
+              if o.kind in CLASS_KINDS]
+    return owners[0] if owners else None
 
 
 def is_property(view: View, d: DefRow) -> bool:
@@ -341,7 +353,7 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
                 seen.add(sub.full)
                 overrides = view.each(
                     "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
-                    (sub.unit, sub.idx, member))
+                    (sub.unit, sub.idx, member)) or defs_by_full(view, [f"{sub.full}.{member}"])
                 if not overrides:
                     out.add(f"{sub.full}.{member}")
                     nxt.append(sub.full)
@@ -366,7 +378,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                            (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
-    if member and not _distinctive_member(view, d):
+    if member and (not _distinctive_member(view, d) or _builtin_member(d)):
         return []
     keep: list[RefRow] = []
     for r in rows:
@@ -377,6 +389,13 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
 
 
 MAX_NAME_CANDIDATES = 2
+
+
+def _builtin_member(d: DefRow) -> bool:
+    """A member name that the language's predeclared types define (Go: ``error.Error``):
+    an unknown receiver using it is most likely such a value, not a candidate of `d`."""
+    names = manifest_value(d.language, "builtin_members")
+    return isinstance(names, list) and d.name in names
 
 
 def _distinctive_member(view: View, d: DefRow) -> bool:

@@ -5,7 +5,26 @@
 
 (package_clause (package_identifier) @package)
 
+; A function's or method's (first) result type is its @base: the resolver turns it into an
+; alias `f.*` → `Type.*`, so that `x := f()` then `x.M()` reaches Type.M.
+(function_declaration name: (identifier) @name
+  result: [(type_identifier) @base (qualified_type) @base
+           (pointer_type [(type_identifier) (qualified_type)] @base)
+           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
+             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [(type_identifier) @receiver
+             (pointer_type (type_identifier) @receiver)
+             (generic_type type: (type_identifier) @receiver)
+             (pointer_type (generic_type type: (type_identifier) @receiver))]))
+  name: (field_identifier) @name
+  result: [(type_identifier) @base (qualified_type) @base
+           (pointer_type [(type_identifier) (qualified_type)] @base)
+           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
+             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.method
 
 (method_declaration
   receiver: (parameter_list
@@ -49,6 +68,11 @@
           (generic_type type: [(type_identifier) (qualified_type)] @base)
           (pointer_type (generic_type type: [(type_identifier) (qualified_type)] @base))]) @definition.field
 (field_declaration name: (field_identifier) @name) @definition.field
+(method_elem name: (field_identifier) @name
+  result: [(type_identifier) @base (qualified_type) @base
+           (pointer_type [(type_identifier) (qualified_type)] @base)
+           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
+             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.method
 (method_elem name: (field_identifier) @name) @definition.method
 
 ; Package-level constants and variables (function-local ones are scopes.scm bindings).
@@ -68,5 +92,7 @@
                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @base)
                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var)))
+(source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @base) .)) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @base) .)) @definition.var)))
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.var))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.var)))

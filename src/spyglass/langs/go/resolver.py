@@ -19,6 +19,8 @@ _MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILIN
 _MAJOR = re.compile(r"v\d+")
 _TYPE_KINDS = frozenset({"struct", "interface", "type"})
 _VALUE_KINDS = frozenset({"field", "var", "const"})
+_MEMBER_KINDS = frozenset({"field", "method"})
+_CALLABLE_KINDS = frozenset({"func", "method"})
 
 
 def _go_mod(folder: str, read: Callable[[str], bytes | None],
@@ -106,7 +108,12 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = f"{imp.module}#{chain}"
                 conf = "inferred" if rest else "exact"
         elif head == "def":
-            if not ref.qualifier:
+            if not ref.qualifier and kinds.get(arg) in _MEMBER_KINDS:
+                # A bare name is never a member (in `Desc() *Desc` or `Labels Labels` the
+                # type is the package-level one, which the type body's binding shadows).
+                target = f"{key}#{ref.name}"
+                conf = "inferred" if dot_imports else "exact"
+            elif not ref.qualifier:
                 target = f"{key}#{arg}"
             elif not rest and kinds.get(arg) in _TYPE_KINDS:
                 target = f"{key}#{arg}.{ref.name}"  # method expression / type member
@@ -142,11 +149,18 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if d.kind == "type":  # `type T = U`: an alias, not an embedding
             aliases.extend((full, r) for r in resolved)
             bases.append(())
-        elif d.kind in _VALUE_KINDS:  # a declared type: members reached through the value
+        elif d.kind in _VALUE_KINDS or d.kind in _CALLABLE_KINDS:
+            # A declared type (or a function's result type): members reached through the
+            # value (or through what a call returns) are the type's members.
             aliases.extend((f"{full}.*", f"{r}.*") for r in resolved if "#" in r)
             bases.append(())
         else:
             bases.append(resolved)
+            if d.kind == "struct":  # an embedded type is also a field named after it
+                aliases.extend((f"{full}.{b.rsplit('.', 1)[-1]}.*", f"{r}.*")
+                               for b, r in zip(d.bases, (_resolve_type(b, key, imports,
+                                                                       builtins)
+                                                         for b in d.bases)) if "#" in r)
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
 
 

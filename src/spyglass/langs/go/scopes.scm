@@ -45,3 +45,11 @@
   left: (expression_list . (identifier) @local.definition .)
   right: (expression_list . (unary_expression operator: "&"
     operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type)) .))
+; A variable set from a call (`x := NewT()`, `x, err := pkg.Open()`, `var x = f()`) has the
+; called function's name as its type; the function's result type (its @base, an alias
+; `f.*` → `Type.*`) carries `x.M()` on to Type.M.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @local.type) .))
+(var_spec name: (identifier) @local.definition .
+  value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @local.type) .))

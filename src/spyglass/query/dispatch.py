@@ -1,0 +1,110 @@
+"""Structural interfaces: a method and the interface methods its type satisfies, one hop."""
+
+from __future__ import annotations
+
+from spyglass.query.results import DefRow
+from spyglass.query.symbols import (
+    closure,
+    defs_by_full,
+    find_defs,
+    owner_class,
+)
+from spyglass.query.view import View
+
+MAX_DEPTH = 8  # embedding levels followed when collecting a method set
+MAX_CANDIDATES = 200  # same-named methods examined for one target
+
+
+def enabled(view: View, language: str) -> bool:
+    """Whether the language's pack says interfaces are satisfied structurally."""
+    from spyglass.syntax.langpack import all_packs
+    pack = all_packs().get(language)
+    return bool(pack and pack.manifest.get("structural_interfaces"))
+
+
+def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
+    """Method names of a type, each with the full name of its definition: declared in its
+    body, declared with it as receiver, and promoted from embedded project types. None when
+    an embedded interface is not a project type (its methods are unknown, so whether a type
+    satisfies it cannot be told)."""
+    names = {str(n): f"{t.full}.{n}" for n, in view.each(
+        "SELECT d.name FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.kind = 'method'",
+        (t.unit, t.idx))}
+    prefix = t.full + "."
+    esc = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    for n, f in view.each(
+            "SELECT d.name, d.full FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
+            "d.full LIKE ? ESCAPE '\\' AND d.kind = 'method'", (esc + "%",)):
+        if "." not in str(f)[len(prefix):]:
+            names[str(n)] = str(f)
+    bases = [str(b) for b, in view.each(
+        "SELECT b.base FROM {bases} b WHERE b.unit = ? AND b.idx = ?", (t.unit, t.idx))]
+    for base in bases:
+        found = [b for b in defs_by_full(view, [base]) if b.kind in ("struct", "interface",
+                                                                   "type")]
+        inner = _method_set(view, found[0], depth + 1) if found and depth < MAX_DEPTH else None
+        if inner is None:
+            if t.kind == "interface":
+                return None
+            continue
+        for n, f in inner.items():
+            names.setdefault(n, f)  # a method declared on the type hides a promoted one
+    return names
+
+
+def _results(view: View, fulls: list[str]) -> dict[str, str]:
+    """Recorded result types of methods (the pack's alias ``T.M.*`` → ``R.*``)."""
+    out: dict[str, str] = {}
+    for i in range(0, len(fulls), 400):
+        chunk = [f + ".*" for f in fulls[i:i + 400]]
+        marks = ",".join("?" * len(chunk))
+        for alias, target in view.each(
+                "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                f"f.unit = a.unit WHERE a.alias IN ({marks})", tuple(chunk)):
+            out[str(alias)[:-2]] = str(target)
+    return out
+
+
+def _satisfies(view: View, needed: dict[str, str], offered: dict[str, str]) -> bool:
+    """Every method of the interface is offered, and none with another result type (when
+    both result types are recorded)."""
+    if not needed or not set(needed) <= set(offered):
+        return False
+    results = _results(view, [*needed.values(), *offered.values()])
+    return all(results.get(needed[n]) == results.get(offered[n])
+               or needed[n] not in results or offered[n] not in results for n in needed)
+
+
+def dispatched(view: View, d: DefRow) -> dict[str, str]:
+    """Target names meaning `d` through an interface, each with its evidence: for a method
+    of a concrete type, the same-named method of each project interface the type satisfies;
+    for an interface method, the same-named method of each project type satisfying the
+    interface. Satisfaction is judged by method names (signatures are not recorded)."""
+    if d.kind != "method" or not enabled(view, d.language):
+        return {}
+    owner = owner_class(view, d)
+    if owner is None:
+        return {}
+    mine = _method_set(view, owner)
+    if not mine:
+        return {}
+    out: dict[str, str] = {}
+    others = [m for m in find_defs(view, d.name, kind="method")[:MAX_CANDIDATES]
+              if (m.unit, m.idx) != (d.unit, d.idx)]
+    for m in others:
+        other = owner_class(view, m)
+        if other is None or (other.kind == "interface") == (owner.kind == "interface"):
+            continue
+        theirs = _method_set(view, other)
+        if theirs is None:
+            continue
+        iface, concrete = (owner, other) if owner.kind == "interface" else (other, owner)
+        needed, offered = (mine, theirs) if iface is owner else (theirs, mine)
+        if _satisfies(view, needed, offered):
+            # Satisfaction is judged by method names: a name-level candidate, left out
+            # of the `resolved` view like the other name matches.
+            why = (f"interface dispatch: {concrete.qualname} has every method of "
+                   f"{iface.qualname}, matched by name")
+            for name in closure(view, m):
+                out.setdefault(name, why)
+    return out
