@@ -87,6 +87,7 @@ class _Extractor:
                     if cap not in ("local.type", "local.member"):
                         scope_caps.setdefault(cap, []).extend(nodes)
         defs, def_nodes, package = self._definitions(def_matches)
+        self._defs = defs
         scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
         if typed:
             self._typed_bindings(typed, scopes, defs)
@@ -261,6 +262,8 @@ class _Extractor:
         type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
             return "extern" if self._extern else head  # "extern": never a project member
+        if type_head == "self":  # a receiver bound by @local.self (a Go method's receiver)
+            type_head = self._self_head(at, scopes, self._defs)
         if type_head == "local" and self._paths and depth < 3:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)

@@ -175,6 +175,8 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
         base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
     elif kind in ("def", "free"):
         base = f"{key}#{type_text}"
+    elif kind == "self":  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
+        base = f"{key}#{'.'.join([val, *parts[1:]])}"
     else:
         return None
     rest = qualifier.split(".")[int(consumed):]
