@@ -119,7 +119,7 @@ def ctags(root: Path, row: Row) -> None:
         cmd = [exe, "-R", "--languages=Python", "--langmap=Python:.py", "--totals=yes",
                *(f"--exclude={d}" for d in sorted(SKIP_DIRS)), "-o", str(tags), str(root)]
         start = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         elapsed = time.perf_counter() - start
         if proc.returncode != 0:
             row.error = f"ctags exited {proc.returncode}: {tail(proc.stderr)}"
@@ -159,7 +159,7 @@ def spyglass_index(template: Path, workdir: Path, run: int, timeout: float, row:
         shutil.copytree(template, copy, symlinks=True)
         shutil.rmtree(copy / ".spyglass", ignore_errors=True)
         start = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
                               env=env, timeout=timeout)
         elapsed = time.perf_counter() - start
         if proc.returncode != 0:
@@ -192,10 +192,12 @@ def machine_info() -> dict[str, Any]:
     ctags_exe = shutil.which("ctags")
     ctags_version = None
     if ctags_exe:
-        out = subprocess.run([ctags_exe, "--version"], stdout=subprocess.PIPE, text=True).stdout
+        out = subprocess.run([ctags_exe, "--version"], stdout=subprocess.PIPE, text=True,
+                             check=False).stdout
         ctags_version = out.splitlines()[0] if out else None
     commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            check=False).stdout.strip()
     return {
         "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "cpu_count": os.cpu_count(),
@@ -258,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     fetch, make_git_repo = load_fetch()
     try:
         root = fetch(args.corpus, args.dest)
-    except Exception as exc:  # the fetch script's errors are reported, not raised
+    except Exception as exc:  # noqa: BLE001 - the fetch script's errors are reported
         print(f"bench: cannot fetch corpus {args.corpus!r}: {exc}", file=sys.stderr)
         return 1
     parse, tags, index = Row("tree-sitter parse"), Row("ctags"), Row("spyglass index")
@@ -268,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             shutil.copytree(root, template, symlinks=True)
             make_git_repo(template)  # spyglass indexes from git objects
-        except Exception as exc:  # the index row reports it; the other rows still run
+        except Exception as exc:  # noqa: BLE001 - reported in the index row; others still run
             index.error = f"cannot make a git copy of the corpus: {str(exc)[:300]}"
         for run in range(args.runs):
             if not args.json_only:

@@ -299,8 +299,8 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
 
 def markdown(results: list[CorpusResult]) -> str:
     """The README table: per language and per corpus, refs and callers, three views."""
-    out = ["| language / corpus | question | sites | all P | all R | resolved P | resolved R "
-           "| exact P | exact R |", "|---|---|---|---|---|---|---|---|---|"]
+    out = [("| language / corpus | question | sites | all P | all R | resolved P | resolved R "
+            "| exact P | exact R |"), "|---|---|---|---|---|---|---|---|---|"]
     rows = [(f"**{lang}**", s) for lang, s in by_language(results).items()] + [
         (f"{r.name} ({r.targets} targets)", r.scores) for r in results]
     for name, scores in rows:
@@ -319,8 +319,8 @@ def markdown(results: list[CorpusResult]) -> str:
             for tp, _, fn in scores[(q, "all")].by_kind.values():
                 cells.append(f"{tp / (tp + fn):.3f} ({tp + fn})" if tp + fn else "–")
             out.append(f"| {lang} | {q} | " + " | ".join(cells) + " |")
-    out += ["", "Misses of the default answer by category (fn: oracle site spyglass lacks; "
-            "fp: spyglass site the oracle lacks):", ""]
+    out += ["", ("Misses of the default answer by category (fn: oracle site spyglass lacks; "
+                 "fp: spyglass site the oracle lacks):"), ""]
     for r in results:
         for key, counter in sorted(r.misses.items()):
             if "/all " in key:

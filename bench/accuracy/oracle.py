@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ MAX_ASKS = 6
 
 def _version(cmd: list[str]) -> str:
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False).stdout
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return out.strip().splitlines()[0] if out.strip() else "unknown"

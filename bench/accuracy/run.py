@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from accuracy.compare import ORACLE_DIR, fetch_corpus, markdown, measure, render  # noqa: E402
-from accuracy.corpora import CORPORA  # noqa: E402
+from accuracy.compare import ORACLE_DIR, fetch_corpus, markdown, measure, render
+from accuracy.corpora import CORPORA
 
 
 def dump_oracle(doc: dict[str, object]) -> str:

@@ -25,9 +25,8 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
-from spyglass.query import dispatch
+from spyglass.query import dispatch, related
 from spyglass.query import files as file_ops
-from spyglass.query import related
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import RefRow
