@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 .venv/bin/mypy
+.venv/bin/python -m ruff check src tests bench
 if [ -f scripts/inspector_check.sh ]; then
   bash scripts/inspector_check.sh
 fi
