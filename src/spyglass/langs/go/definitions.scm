@@ -67,6 +67,15 @@
           (pointer_type [(type_identifier) (qualified_type)] @base)
           (generic_type type: [(type_identifier) (qualified_type)] @base)
           (pointer_type (generic_type type: [(type_identifier) (qualified_type)] @base))]) @definition.field
+; A container field (`[]T`, `map[K]T`, `chan T`) has its element type as @base: ranging
+; over it or receiving from it yields a T (containers have no methods of their own).
+(field_declaration name: (field_identifier) @name
+  type: [(slice_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (map_type value: [(type_identifier) @base (qualified_type) @base
+                           (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (channel_type value: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])]) @definition.field
 (field_declaration name: (field_identifier) @name) @definition.field
 (method_elem name: (field_identifier) @name
   result: [(type_identifier) @base (qualified_type) @base

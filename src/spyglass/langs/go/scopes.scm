@@ -5,6 +5,10 @@
 (function_declaration) @scope
 (method_declaration) @scope
 (func_literal) @scope
+; A `for` statement and a `select` case scope the variables they declare (`for _, m :=
+; range ms`, `case x := <-ch:`), so two loops may bind the same name to different types.
+(for_statement) @scope
+(communication_case) @scope
 (type_spec) @scope.class
 
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @local.self)))
@@ -45,6 +49,15 @@
   left: (expression_list . (identifier) @local.definition .)
   right: (expression_list . (unary_expression operator: "&"
     operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type)) .))
+; `make([]T, n)`, `make(map[K]T)`, `make(chan T)` build a container of T (before the
+; call-result rule below, which would take `make` for a function).
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (call_expression function: (identifier) @_make
+    arguments: (argument_list . [(slice_type element: (_) @local.type)
+                                 (map_type value: (_) @local.type)
+                                 (channel_type value: (_) @local.type)])) .))
+ (#eq? @_make "make"))
 ; A variable set from a call (`x := NewT()`, `x, err := pkg.Open()`, `var x = f()`) has the
 ; called function's name as its type; the function's result type (its @base, an alias
 ; `f.*` → `Type.*`) carries `x.M()` on to Type.M.
@@ -53,3 +66,23 @@
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @local.type) .))
 (var_spec name: (identifier) @local.definition .
   value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @local.type) .))
+
+; Containers stand for their element type (`[]T`, `map[K]T`, `chan T`, `make(chan T)`): the
+; value variable of a `range` (the second, or the only one) and a received value (`x :=
+; <-ch`, `case x := <-ch:`) get the element type of what they range over or receive from.
+(parameter_declaration name: (identifier) @local.definition
+  type: [(slice_type element: (_) @local.type) (map_type value: (_) @local.type)
+         (channel_type value: (_) @local.type)])
+(var_spec name: (identifier) @local.definition
+  type: [(slice_type element: (_) @local.type) (map_type value: (_) @local.type)
+         (channel_type value: (_) @local.type)])
+(range_clause left: (expression_list (identifier) . (identifier) @local.definition)
+  right: [(identifier) (selector_expression)] @local.type)
+(range_clause left: (expression_list . (identifier) @local.definition .)
+  right: [(identifier) (selector_expression)] @local.type)
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (unary_expression operator: "<-"
+    operand: [(identifier) (selector_expression)] @local.type) .))
+(receive_statement left: (expression_list . (identifier) @local.definition .)
+  right: (unary_expression operator: "<-" operand: [(identifier) (selector_expression)] @local.type))
