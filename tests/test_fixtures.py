@@ -28,6 +28,14 @@ def check_references(fx: Fixture, ci: CodeIntel) -> None:
     for r in result.results:
         if r.uncertain:  # type: ignore[attr-defined]
             assert r.evidence, "an uncertain result must say why"  # type: ignore[attr-defined]
+    # Optional confidence words: "inferred" (bound by a rule) or "matched" (a name-matched
+    # candidate) after "uncertain".
+    by_site = {(r.path, r.start_line): r for r in result.results}  # type: ignore[attr-defined]
+    for e in _expects(fx, *roles):
+        for word, matched in (("inferred", False), ("matched", True)):
+            if word in e.words:
+                r = by_site[(e.path, e.line)]
+                assert ("matched by name" in r.evidence) is matched, (e, r.evidence)
 
 
 def check_callers(fx: Fixture, ci: CodeIntel) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -264,7 +265,8 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
         for base in frontier:
             for unit, idx in view.each(
                     "SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit "
-                    "WHERE b.base = ?", (base,)):
+                    "WHERE b.base IN (SELECT value FROM json_each(?))",
+                    (json.dumps(sorted(_reexports(view, base))),)):
                 sub = def_by_unit(view, int(str(unit)), int(str(idx)))
                 if sub is None or sub.full in seen:
                     continue
@@ -277,6 +279,27 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
                     nxt.append(sub.full)
         frontier = nxt
     return out
+
+
+def _reexports(view: View, full: str) -> set[str]:
+    """`full` and the names that re-export it (``pkg.Cls`` for ``pkg.mod.Cls``, directly
+    or through a wildcard re-export of its module), as a subclass may name its base."""
+    names = {full}
+    frontier = [full]
+    while frontier and len(names) < 50:
+        name = frontier.pop()
+        cuts = [i for i in range(name.find("#") + 1, len(name)) if name[i] in ".#"]
+        stars = {name[:i + 1] + "*": name[i + 1:] for i in cuts}
+        for alias, target in view.each(
+                "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                "f.unit = a.unit WHERE a.target IN (SELECT value FROM json_each(?))",
+                (json.dumps([name, *stars]),)):
+            t, a = str(target), str(alias)
+            new = a if t == name else a[:-1] + stars[t]
+            if new not in names:
+                names.add(new)
+                frontier.append(new)
+    return names
 
 
 def exact_refs(view: View, names: set[str]) -> list[RefRow]:

@@ -110,7 +110,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             if typ:
                 aliases.append((f"{full}.*", f"{_resolve_base(typ, facts, bound, prefix)}.*"))
         else:
-            bases.append(tuple(_resolve_base(b, facts, bound, prefix) for b in d.bases))
+            bases.append(tuple(_resolve_base(b, facts, bound, prefix, d.parent)
+                               for b in d.bases))
     for imp, target, absmod in zip(facts.imports, bound, absmods):
         if imp.scope >= 0:
             continue
@@ -154,9 +155,21 @@ def _is_property(decorator: str) -> bool:
     return last.endswith("property") or last in ("setter", "getter", "deleter")
 
 
-def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str) -> str:
+def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str,
+                  scope: int = -1) -> str:
+    """A base-class expression as a dotted target, looked up lexically from `scope` (the
+    definition enclosing the class, -1: module level): a class or an import in an
+    enclosing function comes before the module's names."""
     head, _, rest = text.partition(".")
-    for i, imp in enumerate(facts.imports):
-        if imp.alias == head and imp.name != "*" and imp.scope < 0:
-            return f"{bound[i]}.{rest}" if rest else bound[i]
+    defs = facts.definitions
+    while True:
+        for i, imp in enumerate(facts.imports):
+            if imp.alias == head and imp.name != "*" and imp.scope == scope:
+                return f"{bound[i]}.{rest}" if rest else bound[i]
+        if scope < 0:
+            break
+        for d in defs:
+            if d.name == head and d.parent == scope and d.kind not in ("var", "const"):
+                return f"{prefix}{d.qualname}.{rest}" if rest else f"{prefix}{d.qualname}"
+        scope = defs[scope].parent
     return f"{prefix}{text}"
