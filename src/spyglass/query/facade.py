@@ -290,8 +290,7 @@ class CodeIntel:
             if cls is not None:  # `new C()` calls C's constructor
                 found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
                           if r.role == "call"]
-            if not calls_only:
-                found += sym.redefinitions(view, d)
+            found += sym.redefinitions(view, d)  # a call only where is_call says so
             for r in found:
                 if r.conf == "exact":
                     rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"

@@ -18,3 +18,32 @@
 (decorated_definition
   (decorator [(identifier) (attribute)] @base)
   definition: (function_definition name: (identifier) @name) @definition.func)
+; Attributes assigned through `self` in `__init__` are fields of the class (@receiver names
+; it); @base is their declared type or the class they are constructed from.
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name))
+         @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self"))
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         type: (type) @base) @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self"))
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         right: [(call function: [(identifier) (attribute)] @base)
+                 (conditional_expression . (call function: [(identifier) (attribute)] @base))])
+         @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self")
+ (#match? @base "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+; @base of a class-body field: its declared type.
+(class_definition body: (block (expression_statement
+  (assignment left: (identifier) @name type: (type) @base) @definition.field)))

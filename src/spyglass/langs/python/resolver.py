@@ -89,6 +89,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target = f"{prefix}{arg}.{tail}" if tail else f"{prefix}{arg}"
         elif head == "self" and len(rest) == 0 and ref.qualifier:
             target = f"{prefix}{arg}.{ref.name}"
+        elif head == "self" and ref.qualifier:
+            # a member of a member (``self.url.host``): reached through the member's type
+            # (an instance alias ``Cls.url.*`` → ``URL.*`` from its field definition)
+            target, conf = f"{prefix}{arg}.{tail}", "inferred"
         elif head == "free" and not ref.qualifier and stars:
             # one of the wildcard imports binds it: this module's name, reached from the
             # definition through the wildcard aliases
