@@ -166,6 +166,7 @@ def closure(view: View, d: DefRow) -> set[str]:
     for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
                           "f.unit = a.unit WHERE a.target LIKE '%*'"):
         stars.setdefault(str(t)[:-1], []).append(str(a)[:-1])
+    inherited: dict[str, list[str]] = {}
     while frontier and len(names) < MAX_CLOSURE:
         current = frontier
         frontier = []
@@ -192,11 +193,29 @@ def closure(view: View, d: DefRow) -> set[str]:
                 if name[i] not in ".#" or name[:i + 1] not in stars:
                     continue
                 for alias in stars[name[:i + 1]]:
-                    new = alias + name[i + 1:]
-                    if new not in names:
-                        names.add(new)
-                        frontier.append(new)
+                    for prefix in [alias, *_inherited_members(view, alias[:-1], inherited)]:
+                        new = prefix + name[i + 1:]
+                        if new not in names:
+                            names.add(new)
+                            frontier.append(new)
     return names
+
+
+def _inherited_members(view: View, full: str, memo: dict[str, list[str]]) -> list[str]:
+    """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
+    or a method's result), the same member reached through subclasses that do not
+    override it (``pkg.App.config.``)."""
+    if full not in memo:
+        out: set[str] = set()
+        for m in defs_by_full(view, [full]):
+            parent = def_by_unit(view, m.unit, m.parent) if m.parent >= 0 else None
+            while parent is not None and parent.kind not in CLASS_KINDS:
+                parent = def_by_unit(view, parent.unit, parent.parent) \
+                    if parent.parent >= 0 else None
+            if parent is not None and m.kind in MEMBER_KINDS | VALUE_CALLABLE:
+                out |= _through_subclasses(view, parent, m.name)
+        memo[full] = [f"{n}." for n in sorted(out)]
+    return memo[full]
 
 
 def is_property(view: View, d: DefRow) -> bool:
@@ -271,9 +290,9 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
                 if sub is None or sub.full in seen:
                     continue
                 seen.add(sub.full)
-                overrides = view.each(
-                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
-                    (sub.unit, sub.idx, member))
+                overrides = view.each(  # by qualname: fields set in __init__ count too
+                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.qualname = ?",
+                    (sub.unit, f"{sub.qualname}.{member}"))
                 if not overrides:
                     out.add(f"{sub.full}.{member}")
                     nxt.append(sub.full)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from spyglass.types import FileContext, FileFacts, Import, Resolution
+from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 SEP = "."
 PROPERTY = "builtins.property"
 _UNWRAP = [re.compile(p) for p in (
     r"[\"'](.*)[\"']", r"(?:\w+\.)?(?:Optional|ClassVar|Final)\[(.*)\]", r"(.*)\|None",
-    r"None\|(.*)")]
+    r"None\|(.*)", r"([A-Za-z_][\w.]*)\[.*\]")]  # last: a generic ``Cls[T]`` is a ``Cls``
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -107,12 +107,20 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
         if d.kind in ("func", "method"):
-            bases.append((PROPERTY,) if any(_is_property(b) for b in d.bases) else ())
+            decorators = [b[1:] for b in d.bases if b.startswith("@")]
+            bases.append((PROPERTY,) if any(_is_property(b) for b in decorators) else ())
+            returns = [_unwrap(b) for b in d.bases if not b.startswith("@")]
+            if returns and returns[0]:
+                # the result of calling it: ``mod.f.*`` → ``mod.Ret.*``
+                ret = _typed(returns[0], d, facts, bound, prefix)
+                if ret:
+                    aliases.append((f"{full}.*", f"{ret}.*"))
         elif d.kind in ("var", "const", "field"):
             bases.append(())
             typ = _unwrap(d.bases[0]) if d.bases else ""
-            if typ:
-                aliases.append((f"{full}.*", f"{_resolve_base(typ, facts, bound, prefix)}.*"))
+            ret = _typed(typ, d, facts, bound, prefix) if typ else ""
+            if ret:
+                aliases.append((f"{full}.*", f"{ret}.*"))
         else:
             bases.append(tuple(_resolve_base(b, facts, bound, prefix, d.parent)
                                for b in d.bases))
@@ -157,6 +165,42 @@ def _unwrap(text: str) -> str:
 def _is_property(decorator: str) -> bool:
     last = decorator.rsplit(".", 1)[-1]
     return last.endswith("property") or last in ("setter", "getter", "deleter")
+
+
+def _typed(text: str, d: Definition, facts: FileFacts, bound: list[str], prefix: str
+           ) -> str:
+    """A declared type, a constructed class or a called function (its result, through the
+    function's own return alias) as a target; ``self.m``/``Self`` in a class mean that
+    class; "" for builtin types."""
+    head, _, rest = text.partition(".")
+    owner = _owner_class(d, facts)
+    if owner is not None and (head in ("self", "cls") and rest or text in _SELF_TYPES):
+        cls = f"{prefix}{facts.definitions[owner].qualname}"
+        return f"{cls}.{rest}" if head in ("self", "cls") else cls
+    if head in _BUILTIN_TYPES and not rest:
+        return ""
+    return _resolve_base(text, facts, bound, prefix, d.parent)
+
+
+_SELF_TYPES = frozenset({"Self", "typing.Self", "te.Self", "typing_extensions.Self"})
+_BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "dict", "list", "tuple",
+                            "set", "frozenset", "None", "object", "type", "Any", "t.Any",
+                            "typing.Any"})
+
+
+def _owner_class(d: Definition, facts: FileFacts) -> int | None:
+    """The class a method or field belongs to (a field placed by @receiver names it)."""
+    defs = facts.definitions
+    i = d.parent
+    while i >= 0:
+        if defs[i].kind == "class":
+            return i
+        i = defs[i].parent
+    if d.kind == "field" and "." in d.qualname:
+        cls = d.qualname.rsplit(".", 1)[0]
+        return next((j for j, c in enumerate(defs) if c.qualname == cls and c.kind == "class"),
+                    None)
+    return None
 
 
 def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str,
