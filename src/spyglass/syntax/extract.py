@@ -85,6 +85,7 @@ class _Extractor:
                     if cap not in ("local.type", "local.member"):
                         scope_caps.setdefault(cap, []).extend(nodes)
         defs, def_nodes, package = self._definitions(def_matches)
+        self._defs = defs
         scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
         if typed:
             self._typed_bindings(typed, scopes, defs)
@@ -231,6 +232,8 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
+            if not member and text.startswith(f"{name}."):
+                continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
@@ -254,7 +257,10 @@ class _Extractor:
             return head
         text, at = found
         type_first = text.split(".", 1)[0]
-        type_head = self._lookup(type_first, at, scopes, modbind)
+        if type_first in self.pack.self_names and "." in text:  # `x = self.m()`
+            type_head = self._self_head(at, scopes, self._defs)
+        else:
+            type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
             return head
         if not type_head.startswith(("def:", "import:", "self:", "free")):
