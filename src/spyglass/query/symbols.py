@@ -342,7 +342,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     keep: list[RefRow] = []
     for r in rows:
-        if r.qualifier and (r.head in ("local", "expr", "free") or r.head.startswith("inst:")) \
+        if r.qualifier and (r.head in ("local", "expr", "free")
+                            or r.head.startswith(("inst:", "super:"))) \
                 and member or not r.qualifier and r.head == "free" and not member:
             keep.append(r)
     return keep

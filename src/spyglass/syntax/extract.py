@@ -395,6 +395,7 @@ class _Extractor:
         typed = bool(self._modtypes or self._member_types
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, int], str] = {}
+        supers = {t.encode() for t in self.pack.manifest.get("super_receivers", ())}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -412,6 +413,10 @@ class _Extractor:
                 head = f"import:{import_at[key]}"
             elif qualifier == "?":
                 head = "expr"
+                if supers and data[qs:key].rstrip(_SEPARATORS) in supers:  # `super().m`
+                    owner = self._self_head(si, scopes, defs)
+                    if owner.startswith("self:"):
+                        head = f"super:{owner[5:]}"
             else:
                 first = qualifier.split(".", 1)[0] if qualifier else name
                 if qualifier and first in self_names:

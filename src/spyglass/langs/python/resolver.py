@@ -98,6 +98,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             # definition through the wildcard aliases
             target, conf = f"{prefix}{ref.name}" if prefix else f"{stars[0]}.{ref.name}", \
                 "inferred"
+        elif head == "super" and ref.qualifier == "?":
+            target = _super_target(arg, ref.name, facts, bound, prefix)
+            conf = "inferred"
         elif head == "inst":
             target, conf = _instance(arg, ref.qualifier, ref.name, bound, prefix), "inferred"
         targets.append(target)
@@ -186,6 +189,18 @@ _SELF_TYPES = frozenset({"Self", "typing.Self", "te.Self", "typing_extensions.Se
 _BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "dict", "list", "tuple",
                             "set", "frozenset", "None", "object", "type", "Any", "t.Any",
                             "typing.Any"})
+
+
+def _super_target(cls: str, name: str, facts: FileFacts, bound: list[str], prefix: str
+                  ) -> str | None:
+    """``super().name`` in class `cls`: the member of its only base (several bases: the
+    method resolution order is not followed, so no single target)."""
+    for d in facts.definitions:
+        if d.qualname == cls and d.kind == "class":
+            if len(d.bases) != 1:
+                return None
+            return f"{_resolve_base(d.bases[0], facts, bound, prefix, d.parent)}.{name}"
+    return None
 
 
 def _owner_class(d: Definition, facts: FileFacts) -> int | None:
