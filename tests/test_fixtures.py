@@ -39,7 +39,7 @@ def check_references(fx: Fixture, ci: CodeIntel) -> None:
 # binding guessed by a rule (a unique name, a receiver type); the evidence names the rule.
 # `ambiguous`: several candidates (definitions, or a receiver of unknown type matched by
 # name); the evidence names them.
-UNCERTAIN = {"uncertain", "inferred", "ambiguous"}
+UNCERTAIN = {"uncertain", "inferred", "ambiguous", "matched"}
 
 
 def check_confidence(expects: list[Expect], results: tuple[object, ...]) -> None:
@@ -52,6 +52,8 @@ def check_confidence(expects: list[Expect], results: tuple[object, ...]) -> None
             assert evidence.startswith("inferred"), (e, evidence)
         if "ambiguous" in e.words:
             assert "candidate" in evidence or "matched by name" in evidence, (e, evidence)
+        if "matched" in e.words:  # ambiguous: a name-matched candidate
+            assert "matched by name" in evidence, (e, evidence)
 
 
 def check_callers(fx: Fixture, ci: CodeIntel) -> None:

@@ -292,8 +292,8 @@ class CodeIntel:
                 found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
                           if r.role == "call"]
             declared = sym.declaration_sites(d.language, include_declaration)
-            if not calls_only and "redefinition" not in declared:
-                found += sym.redefinitions(view, d)
+            if "redefinition" not in declared:
+                found += sym.redefinitions(view, d)  # a call only where is_call says so
             linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
             keep = sym.site_filter(view, d, declared)
             found = [r for r in found if keep(r)]

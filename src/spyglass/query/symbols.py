@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -192,6 +193,7 @@ def closure_names(view: View, names: set[str]) -> set[str]:
     for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
                           "f.unit = a.unit WHERE a.target LIKE '%*'"):
         stars.setdefault(str(t)[:-1], []).append(str(a)[:-1])
+    inherited: dict[str, list[str]] = {}
     while frontier and len(names) < MAX_CLOSURE:
         current = frontier
         frontier = []
@@ -218,10 +220,11 @@ def closure_names(view: View, names: set[str]) -> set[str]:
                 if name[i] not in ".#" or name[:i + 1] not in stars:
                     continue
                 for alias in stars[name[:i + 1]]:
-                    new = alias + name[i + 1:]
-                    if new not in names:
-                        names.add(new)
-                        frontier.append(new)
+                    for prefix in [alias, *_inherited_members(view, alias[:-1], inherited)]:
+                        new = prefix + name[i + 1:]
+                        if new not in names:
+                            names.add(new)
+                            frontier.append(new)
     return names
 
 
@@ -235,6 +238,23 @@ def owner_class(view: View, d: DefRow) -> DefRow | None:
     owners = [o for o in defs_by_full(view, [d.full[:-len(d.name) - 1]])
               if o.kind in CLASS_KINDS]
     return owners[0] if owners else None
+
+
+def _inherited_members(view: View, full: str, memo: dict[str, list[str]]) -> list[str]:
+    """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
+    or a method's result), the same member reached through subclasses that do not
+    override it (``pkg.App.config.``)."""
+    if full not in memo:
+        out: set[str] = set()
+        for m in defs_by_full(view, [full]):
+            parent = def_by_unit(view, m.unit, m.parent) if m.parent >= 0 else None
+            while parent is not None and parent.kind not in CLASS_KINDS:
+                parent = def_by_unit(view, parent.unit, parent.parent) \
+                    if parent.parent >= 0 else None
+            if parent is not None and m.kind in MEMBER_KINDS | VALUE_CALLABLE:
+                out |= _through_subclasses(view, parent, m.name)
+        memo[full] = [f"{n}." for n in sorted(out)]
+    return memo[full]
 
 
 def is_property(view: View, d: DefRow) -> bool:
@@ -346,19 +366,42 @@ def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
         for base in frontier:
             for unit, idx in view.each(
                     "SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit "
-                    "WHERE b.base = ?", (base,)):
+                    "WHERE b.base IN (SELECT value FROM json_each(?))",
+                    (json.dumps(sorted(_reexports(view, base))),)):
                 sub = def_by_unit(view, int(str(unit)), int(str(idx)))
                 if sub is None or sub.full in seen:
                     continue
                 seen.add(sub.full)
-                overrides = view.each(
-                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.name = ?",
-                    (sub.unit, sub.idx, member)) or defs_by_full(view, [f"{sub.full}.{member}"])
+                overrides = view.each(  # by qualname: fields set in __init__ count too
+                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.qualname = ?",
+                    (sub.unit, f"{sub.qualname}.{member}")) or defs_by_full(
+                        view, [f"{sub.full}.{member}"])  # a Go method outside its type body
                 if not overrides:
                     out.add(f"{sub.full}.{member}")
                     nxt.append(sub.full)
         frontier = nxt
     return out
+
+
+def _reexports(view: View, full: str) -> set[str]:
+    """`full` and the names that re-export it (``pkg.Cls`` for ``pkg.mod.Cls``, directly
+    or through a wildcard re-export of its module), as a subclass may name its base."""
+    names = {full}
+    frontier = [full]
+    while frontier and len(names) < 50:
+        name = frontier.pop()
+        cuts = [i for i in range(name.find("#") + 1, len(name)) if name[i] in ".#"]
+        stars = {name[:i + 1] + "*": name[i + 1:] for i in cuts}
+        for alias, target in view.each(
+                "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
+                "f.unit = a.unit WHERE a.target IN (SELECT value FROM json_each(?))",
+                (json.dumps([name, *stars]),)):
+            t, a = str(target), str(alias)
+            new = a if t == name else a[:-1] + stars[t]
+            if new not in names:
+                names.add(new)
+                frontier.append(new)
+    return names
 
 
 def exact_refs(view: View, names: set[str]) -> list[RefRow]:
@@ -382,7 +425,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     keep: list[RefRow] = []
     for r in rows:
-        if r.qualifier and (r.head in ("local", "expr", "free") or r.head.startswith("inst:")) \
+        if r.qualifier and (r.head in ("local", "expr", "free")
+                            or r.head.startswith(("inst:", "super:"))) \
                 and member or not r.qualifier and r.head == "free" and not member:
             keep.append(r)
     return keep

@@ -234,6 +234,8 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
+            if not member and text.startswith(f"{name}."):
+                continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
@@ -259,7 +261,10 @@ class _Extractor:
             return head
         text, at = found
         type_first = text.split(".", 1)[0]
-        type_head = self._lookup(type_first, at, scopes, modbind)
+        if type_first in self.pack.self_names and "." in text:  # `x = self.m()`
+            type_head = self._self_head(at, scopes, self._defs)
+        else:
+            type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
             return "extern" if self._extern else head  # "extern": never a project member
         if type_head == "self":  # a receiver bound by @local.self (a Go method's receiver)
@@ -404,6 +409,7 @@ class _Extractor:
         typed = bool(self._modtypes or self._member_types
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, int], str] = {}
+        supers = {t.encode() for t in self.pack.manifest.get("super_receivers", ())}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -421,6 +427,10 @@ class _Extractor:
                 head = f"import:{import_at[key]}"
             elif qualifier == "?":
                 head = "expr"
+                if supers and data[qs:key].rstrip(_SEPARATORS) in supers:  # `super().m`
+                    owner = self._self_head(si, scopes, defs)
+                    if owner.startswith("self:"):
+                        head = f"super:{owner[5:]}"
             else:
                 first = qualifier.split(".", 1)[0] if qualifier else name
                 if qualifier and first in self_names:

@@ -14,7 +14,38 @@
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @base)
   (#match? @base "(^|\\.)_*[A-Z][A-Za-z0-9_]*$")) @definition.var))
-; @base of a function: its decorators (the resolver keeps the property-like ones).
+; @base of a function: its decorators, as written with their "@" (the resolver keeps the
+; property-like ones), and its return type (no "@": the type of calling it or, for a
+; property, of reading it).
 (decorated_definition
-  (decorator [(identifier) (attribute)] @base)
+  (decorator) @base
   definition: (function_definition name: (identifier) @name) @definition.func)
+(function_definition name: (identifier) @name return_type: (type) @base) @definition.func
+; Attributes assigned through `self` in `__init__` are fields of the class (@receiver names
+; it); @base is their declared type or the class they are constructed from.
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name))
+         @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self"))
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         type: (type) @base) @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self"))
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         right: [(call function: [(identifier) (attribute)] @base)
+                 (conditional_expression . (call function: [(identifier) (attribute)] @base))])
+         @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self"))
+; @base of a class-body field: its declared type.
+(class_definition body: (block (expression_statement
+  (assignment left: (identifier) @name type: (type) @base) @definition.field)))

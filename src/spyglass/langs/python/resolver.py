@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from spyglass.types import FileContext, FileFacts, Import, Resolution
+from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 SEP = "."
 PROPERTY = "builtins.property"
 _UNWRAP = [re.compile(p) for p in (
     r"[\"'](.*)[\"']", r"(?:\w+\.)?(?:Optional|ClassVar|Final)\[(.*)\]", r"(.*)\|None",
-    r"None\|(.*)")]
+    r"None\|(.*)", r"([A-Za-z_][\w.]*)\[.*\]")]  # last: a generic ``Cls[T]`` is a ``Cls``
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -89,11 +89,18 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target = f"{prefix}{arg}.{tail}" if tail else f"{prefix}{arg}"
         elif head == "self" and len(rest) == 0 and ref.qualifier:
             target = f"{prefix}{arg}.{ref.name}"
+        elif head == "self" and ref.qualifier:
+            # a member of a member (``self.url.host``): reached through the member's type
+            # (an instance alias ``Cls.url.*`` → ``URL.*`` from its field definition)
+            target, conf = f"{prefix}{arg}.{tail}", "inferred"
         elif head == "free" and not ref.qualifier and stars:
             # one of the wildcard imports binds it: this module's name, reached from the
             # definition through the wildcard aliases
             target, conf = f"{prefix}{ref.name}" if prefix else f"{stars[0]}.{ref.name}", \
                 "inferred"
+        elif head == "super" and ref.qualifier == "?":
+            target = _super_target(arg, ref.name, facts, bound, prefix)
+            conf = "inferred"
         elif head == "inst":
             target, conf = _instance(arg, ref.qualifier, ref.name, bound, prefix), "inferred"
         targets.append(target)
@@ -103,14 +110,23 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
         if d.kind in ("func", "method"):
-            bases.append((PROPERTY,) if any(_is_property(b) for b in d.bases) else ())
+            decorators = [b[1:] for b in d.bases if b.startswith("@")]
+            bases.append((PROPERTY,) if any(_is_property(b) for b in decorators) else ())
+            returns = [_unwrap(b) for b in d.bases if not b.startswith("@")]
+            if returns and returns[0]:
+                # the result of calling it: ``mod.f.*`` → ``mod.Ret.*``
+                ret = _typed(returns[0], d, facts, bound, prefix)
+                if ret:
+                    aliases.append((f"{full}.*", f"{ret}.*"))
         elif d.kind in ("var", "const", "field"):
             bases.append(())
             typ = _unwrap(d.bases[0]) if d.bases else ""
-            if typ:
-                aliases.append((f"{full}.*", f"{_resolve_base(typ, facts, bound, prefix)}.*"))
+            ret = _typed(typ, d, facts, bound, prefix) if typ else ""
+            if ret:
+                aliases.append((f"{full}.*", f"{ret}.*"))
         else:
-            bases.append(tuple(_resolve_base(b, facts, bound, prefix) for b in d.bases))
+            bases.append(tuple(_resolve_base(b, facts, bound, prefix, d.parent)
+                               for b in d.bases))
     for imp, target, absmod in zip(facts.imports, bound, absmods):
         if imp.scope >= 0:
             continue
@@ -154,9 +170,69 @@ def _is_property(decorator: str) -> bool:
     return last.endswith("property") or last in ("setter", "getter", "deleter")
 
 
-def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str) -> str:
+def _typed(text: str, d: Definition, facts: FileFacts, bound: list[str], prefix: str
+           ) -> str:
+    """A declared type, a constructed class or a called function (its result, through the
+    function's own return alias) as a target; ``self.m``/``Self`` in a class mean that
+    class; "" for builtin types."""
     head, _, rest = text.partition(".")
-    for i, imp in enumerate(facts.imports):
-        if imp.alias == head and imp.name != "*" and imp.scope < 0:
-            return f"{bound[i]}.{rest}" if rest else bound[i]
+    owner = _owner_class(d, facts)
+    if owner is not None and (head in ("self", "cls") and rest or text in _SELF_TYPES):
+        cls = f"{prefix}{facts.definitions[owner].qualname}"
+        return f"{cls}.{rest}" if head in ("self", "cls") else cls
+    if head in _BUILTIN_TYPES and not rest:
+        return ""
+    return _resolve_base(text, facts, bound, prefix, d.parent)
+
+
+_SELF_TYPES = frozenset({"Self", "typing.Self", "te.Self", "typing_extensions.Self"})
+_BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "dict", "list", "tuple",
+                            "set", "frozenset", "None", "object", "type", "Any", "t.Any",
+                            "typing.Any"})
+
+
+def _super_target(cls: str, name: str, facts: FileFacts, bound: list[str], prefix: str
+                  ) -> str | None:
+    """``super().name`` in class `cls`: the member of its only base (several bases: the
+    method resolution order is not followed, so no single target)."""
+    for d in facts.definitions:
+        if d.qualname == cls and d.kind == "class":
+            if len(d.bases) != 1:
+                return None
+            return f"{_resolve_base(d.bases[0], facts, bound, prefix, d.parent)}.{name}"
+    return None
+
+
+def _owner_class(d: Definition, facts: FileFacts) -> int | None:
+    """The class a method or field belongs to (a field placed by @receiver names it)."""
+    defs = facts.definitions
+    i = d.parent
+    while i >= 0:
+        if defs[i].kind == "class":
+            return i
+        i = defs[i].parent
+    if d.kind == "field" and "." in d.qualname:
+        cls = d.qualname.rsplit(".", 1)[0]
+        return next((j for j, c in enumerate(defs) if c.qualname == cls and c.kind == "class"),
+                    None)
+    return None
+
+
+def _resolve_base(text: str, facts: FileFacts, bound: list[str], prefix: str,
+                  scope: int = -1) -> str:
+    """A base-class expression as a dotted target, looked up lexically from `scope` (the
+    definition enclosing the class, -1: module level): a class or an import in an
+    enclosing function comes before the module's names."""
+    head, _, rest = text.partition(".")
+    defs = facts.definitions
+    while True:
+        for i, imp in enumerate(facts.imports):
+            if imp.alias == head and imp.name != "*" and imp.scope == scope:
+                return f"{bound[i]}.{rest}" if rest else bound[i]
+        if scope < 0:
+            break
+        for d in defs:
+            if d.name == head and d.parent == scope and d.kind not in ("var", "const"):
+                return f"{prefix}{d.qualname}.{rest}" if rest else f"{prefix}{d.qualname}"
+        scope = defs[scope].parent
     return f"{prefix}{text}"

@@ -34,6 +34,15 @@
   left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type)
   (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+; A call of a method of the same class (`x = self.m()`): the method's return type.
+(assignment
+  left: (identifier) @local.definition
+  right: [(call function: (attribute object: (identifier) @_self) @local.type)
+          (await (call function: (attribute object: (identifier) @_self) @local.type))]
+  (#eq? @_self "self"))
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: [(identifier) (attribute)] @local.type))
 (typed_parameter (identifier) @local.definition type: (type) @local.type)
 (typed_default_parameter name: (identifier) @local.definition type: (type) @local.type)
 (assignment
