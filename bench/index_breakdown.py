@@ -43,7 +43,7 @@ from index import load_fetch, python_files
 from tree_sitter import QueryCursor
 
 from spyglass.index.store import FACT_INDEXES, SCHEMA
-from spyglass.index.worker import FACT_TABLES, process, resolve
+from spyglass.index.worker import chunk_rows, insert_rows, resolve
 from spyglass.langs.python.resolver import module_keys
 from spyglass.syntax.extract import extract, parse
 from spyglass.syntax.langpack import all_packs
@@ -70,7 +70,10 @@ def stages(root: Path) -> dict[str, Callable[[], object]]:
         for tree in trees:
             QueryCursor(pack.queries["references"]).captures(tree.root_node)
 
-    shaped = [process((path, data, "python", ctxs[path])) for path, data in files]
+    ctx_key = ""
+    chunks = [chunk_rows([(uid, path, "", data, "python", "", ctxs[path], ctx_key)
+                          for uid, (path, data) in enumerate(files[i:i + CHUNK], i + 1)])
+              for i in range(0, len(files), CHUNK)]
 
     def store() -> None:
         with tempfile.TemporaryDirectory(prefix="spyglass-breakdown-") as tmp:
@@ -78,22 +81,8 @@ def stages(root: Path) -> dict[str, Callable[[], object]]:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.executescript(SCHEMA)
-            for start in range(0, len(files), CHUNK):
-                tables: dict[str, list[tuple[object, ...]]] = {t: [] for t in FACT_TABLES}
-                for uid in range(start + 1, min(start + CHUNK, len(files)) + 1):
-                    meta, defs, refs, imports, aliases, diags, bases = shaped[uid - 1]
-                    tables["units"].append((uid, files[uid - 1][0], "", "", "", *meta))
-                    for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
-                                       ("imports", imports), ("aliases", aliases),
-                                       ("diags", diags)):
-                        tables[name].extend((uid, *r) for r in rows)
-                conn.execute("BEGIN")
-                for table, rows in tables.items():
-                    if rows:
-                        marks = ",".join("?" * len(rows[0]))
-                        conn.executemany(f"INSERT INTO {table}({FACT_TABLES[table]}) "
-                                         f"VALUES({marks})", rows)
-                conn.execute("COMMIT")
+            for tables in chunks:
+                insert_rows(conn, tables)
             conn.executescript(FACT_INDEXES)
             conn.close()
 

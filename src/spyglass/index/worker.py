@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sqlite3
 from functools import cache
 from types import ModuleType
 
@@ -89,35 +90,47 @@ FACT_TABLES = {
 ChunkItem = tuple[int, str, str, bytes, str, str, FileContext, str]
 
 
-def process_chunk(items: list[ChunkItem], store: str) -> int:
-    """Parse a chunk of files and insert their facts, with final unit ids, into the store
-    in one transaction of this process's own connection. The build's writer lock covers
-    the workers too (they inherit its descriptor), and the rows stay invisible until the
-    snapshot that names them completes. Returns the number of files written."""
-    import sqlite3
+Tables = dict[str, list[tuple[object, ...]]]
 
-    tables: dict[str, list[tuple[object, ...]]] = {t: [] for t in FACT_TABLES}
+
+def chunk_rows(items: list[ChunkItem]) -> Tables:
+    """Parse a chunk of files: each fact table's rows, with final unit ids."""
+    tables: Tables = {t: [] for t in FACT_TABLES}
     for uid, path, blob, data, language, pack_key, ctx, ctx_key in items:
         meta, defs, refs, imports, aliases, diags, bases = process((path, data, language, ctx))
         tables["units"].append((uid, path, blob, pack_key, ctx_key, *meta))
         for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
                            ("imports", imports), ("aliases", aliases), ("diags", diags)):
             tables[name].extend((uid, *r) for r in rows)
+    return tables
+
+
+def insert_rows(conn: sqlite3.Connection, tables: Tables) -> None:
+    """Insert one chunk's rows in one transaction (the caller's connection, autocommit)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for table, rows in tables.items():
+            if rows:
+                marks = ",".join("?" * len(rows[0]))
+                conn.executemany(f"INSERT OR REPLACE INTO {table}({FACT_TABLES[table]}) "
+                                 f"VALUES({marks})", rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def process_chunk(items: list[ChunkItem], store: str) -> int:
+    """Parse a chunk of files and insert their facts, with final unit ids, into the store
+    in one transaction of this process's own connection. The build's writer lock covers
+    the workers too (they inherit its descriptor), and the rows stay invisible until the
+    snapshot that names them completes. Returns the number of files written."""
+    tables = chunk_rows(items)
     conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
     try:
         conn.execute("PRAGMA busy_timeout=600000")
         conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for table, rows in tables.items():
-                if rows:
-                    marks = ",".join("?" * len(rows[0]))
-                    conn.executemany(f"INSERT OR REPLACE INTO {table}({FACT_TABLES[table]}) "
-                                     f"VALUES({marks})", rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        insert_rows(conn, tables)
     finally:
         conn.close()
     return len(items)
