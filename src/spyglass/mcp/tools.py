@@ -28,7 +28,8 @@ DESCRIPTIONS = {
                          "and path."),
     "code_references": ("Every use of a symbol (call, import, type, read, write), by name or by "
                         "path+line[+column] of a definition or use. Use before renaming or "
-                        "changing a signature."),
+                        "changing a signature (for a rename pass include_declaration: "
+                        "declarations and name-keeping imports too)."),
     "code_callers": ("Direct callers, one per call site; symbol = the calling function. Use "
                      "before changing behaviour."),
     "code_structure": "Outline of the symbols in a file or folder. Cheaper than reading files.",
