@@ -7,6 +7,7 @@ from spyglass.query.symbols import (
     closure,
     defs_by_full,
     find_defs,
+    manifest_value,
     owner_class,
 )
 from spyglass.query.view import View
@@ -15,11 +16,9 @@ MAX_DEPTH = 8  # embedding levels followed when collecting a method set
 MAX_CANDIDATES = 200  # same-named methods examined for one target
 
 
-def enabled(view: View, language: str) -> bool:
+def enabled(language: str) -> bool:
     """Whether the language's pack says interfaces are satisfied structurally."""
-    from spyglass.syntax.langpack import all_packs
-    pack = all_packs().get(language)
-    return bool(pack and pack.manifest.get("structural_interfaces"))
+    return bool(manifest_value(language, "structural_interfaces"))
 
 
 def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
@@ -80,7 +79,7 @@ def dispatched(view: View, d: DefRow) -> dict[str, str]:
     of a concrete type, the same-named method of each project interface the type satisfies;
     for an interface method, the same-named method of each project type satisfying the
     interface. Satisfaction is judged by method names (signatures are not recorded)."""
-    if d.kind != "method" or not enabled(view, d.language):
+    if d.kind != "method" or not enabled(d.language):
         return {}
     owner = owner_class(view, d)
     if owner is None:

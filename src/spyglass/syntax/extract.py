@@ -65,6 +65,7 @@ class _Extractor:
         self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
         self._extern = bool(pack.manifest.get("builtin_types_external"))
         self._paths = bool(pack.manifest.get("typed_member_paths"))
+        self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -261,13 +262,11 @@ class _Extractor:
             return head
         text, at = found
         type_first = text.split(".", 1)[0]
-        if type_first in self.pack.self_names and "." in text:  # `x = self.m()`
-            type_head = self._self_head(at, scopes, self._defs)
-        else:
-            type_head = self._lookup(type_first, at, scopes, modbind)
+        type_head = self._lookup(type_first, at, scopes, modbind)
         if type_head == "free" and type_first in self._builtins:
             return "extern" if self._extern else head  # "extern": never a project member
-        if type_head == "self":  # a receiver bound by @local.self (a Go method's receiver)
+        # A call on the receiver (`x = self.m()`, Go `u := r.client.URL()`): its class.
+        if type_head == "self" or (type_first in self.pack.self_names and "." in text):
             type_head = self._self_head(at, scopes, self._defs)
         if type_head == "local" and self._paths and depth < 3:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
@@ -409,7 +408,6 @@ class _Extractor:
         typed = bool(self._modtypes or self._member_types
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, int], str] = {}
-        supers = {t.encode() for t in self.pack.manifest.get("super_receivers", ())}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -427,7 +425,7 @@ class _Extractor:
                 head = f"import:{import_at[key]}"
             elif qualifier == "?":
                 head = "expr"
-                if supers and data[qs:key].rstrip(_SEPARATORS) in supers:  # `super().m`
+                if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`
                     owner = self._self_head(si, scopes, defs)
                     if owner.startswith("self:"):
                         head = f"super:{owner[5:]}"
