@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = Path.home() / ".cache" / "spyglass" / "tools"
 WORK = Path.home() / ".cache" / "spyglass" / "accuracy"
 MAX_ASKS = 6
+# gopls 0.16.1 and Go 1.24 unpacked from Debian trixie by get_gopls.sh; else the system's.
+GOPLS_HOME = TOOLS / "gopls"
 
 
 def _version(cmd: list[str]) -> str:
@@ -35,7 +38,11 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
     if corpus.language == "go":
         gopath = WORK / f"gopath-{corpus.name}"
         root = gopath / "src" / corpus.go_import_path
-        env = {"GO111MODULE": "off", "GOPATH": f"{gopath}:/usr/share/gocode", "GOPROXY": "off"}
+        env = {"GO111MODULE": "off", "GOPATH": f"{gopath}:/usr/share/gocode", "GOPROXY": "off",
+               "GOTOOLCHAIN": "local"}
+        goroot = GOPLS_HOME / "usr" / "lib" / "go-1.24"
+        if (goroot / "bin" / "go").exists():
+            env |= {"GOROOT": str(goroot), "PATH": f"{goroot / 'bin'}:{os.environ['PATH']}"}
     else:
         root = WORK / corpus.name
     _copy(source, root)
@@ -46,6 +53,10 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
         return (root, [str(exe / "basedpyright-langserver"), "--stdio"], env,
                 _version([str(exe / "basedpyright"), "--version"]))
     if corpus.language == "go":
+        gopls = GOPLS_HOME / "usr" / "bin" / "gopls"
+        if gopls.exists():
+            return root, [str(gopls)], env, _version([str(gopls), "version"]).replace(
+                "golang.org/x/tools/gopls v", "gopls ")
         return root, ["gopls"], env, "gopls " + _version(
             ["dpkg-query", "-W", "-f", "${Version}", "gopls"])
     tsc = TOOLS / "node_modules" / ".bin" / "tsc"

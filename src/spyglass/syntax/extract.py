@@ -47,6 +47,50 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
+def _call_path(raw: bytes, brackets: bytes) -> bytes:
+    """A chain of calls as the dotted path of its callees (the manifest's `call_chains`
+    names the bracket pairs to drop): ``New(url, "job").Collector(c)`` → ``New.Collector``,
+    whose result types carry a member on to its class; with ``[]`` also ``ms[i].Desc`` →
+    ``ms.Desc`` (a container stands for its element type). A type assertion starts the path
+    afresh at its type (``x.(*T).M`` → ``T.M``). b"" when anything else separates the
+    names (a parenthesised expression, an operator, a literal)."""
+    out = bytearray()
+    assertion = bytearray()
+    depth = 0
+    quote = 0
+    opens, closes = brackets[0::2], brackets[1::2]
+    for c in raw:
+        if quote:
+            if c == quote:
+                quote = 0
+        elif c in b"\"'`":
+            if not depth:
+                return b""
+            quote = c  # escapes inside literals are not followed: the path is dropped
+        elif c in opens:
+            if not depth:
+                if out.endswith(b".") and c == 0x28:  # `.(T)`: a type assertion
+                    assertion.clear()
+                    depth = -1
+                    continue
+                if not out or not (out[-1:].isalnum() or out[-1:] in b"_$]"):
+                    return b""  # a parenthesised expression, not a call or an index
+            depth += 1
+        elif c in closes:
+            if depth == -1:
+                out[:] = assertion.lstrip(b"*").strip()
+                depth = 0
+                continue
+            depth -= 1
+            if depth < 0:
+                return b""
+        elif depth == -1:
+            assertion.append(c)
+        elif not depth:
+            out.append(c)
+    return bytes(out) if not depth and not quote else b""
+
+
 def _text(node: Node) -> str:
     raw = node.text
     return raw.decode("utf-8", "replace") if raw is not None else ""
@@ -66,6 +110,7 @@ class _Extractor:
         self._extern = bool(pack.manifest.get("builtin_types_external"))
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
+        self._chains = str(pack.manifest.get("call_chains", "")).encode()
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -417,6 +462,8 @@ class _Extractor:
             qs = qual_start.get(end)
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
+                if not _DOTTED.match(raw) and self._chains:
+                    raw = _call_path(raw, self._chains)
                 if _DOTTED.match(raw):
                     qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:

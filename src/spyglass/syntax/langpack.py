@@ -22,7 +22,7 @@ LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 5
+ENGINE_VERSION = 6
 
 # The capture names each query file may use; anything else is a pack error.
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {

@@ -6,12 +6,17 @@
 (package_clause (package_identifier) @package)
 
 ; A function's or method's (first) result type is its @base: the resolver turns it into an
-; alias `f.*` → `Type.*`, so that `x := f()` then `x.M()` reaches Type.M.
+; alias `f.*` → `Type.*`, so that `x := f()` then `x.M()` reaches Type.M. A slice result
+; `[]T` stands for T, as containers do elsewhere (`ms := f(); ms[0].M()`).
 (function_declaration name: (identifier) @name
   result: [(type_identifier) @base (qualified_type) @base
            (pointer_type [(type_identifier) (qualified_type)] @base)
+           (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
            (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.func
+             (pointer_type [(type_identifier) (qualified_type)] @base)
+             (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (method_declaration
   receiver: (parameter_list
@@ -23,8 +28,12 @@
   name: (field_identifier) @name
   result: [(type_identifier) @base (qualified_type) @base
            (pointer_type [(type_identifier) (qualified_type)] @base)
+           (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
            (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.method
+             (pointer_type [(type_identifier) (qualified_type)] @base)
+             (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.method
 
 (method_declaration
   receiver: (parameter_list
@@ -80,8 +89,12 @@
 (method_elem name: (field_identifier) @name
   result: [(type_identifier) @base (qualified_type) @base
            (pointer_type [(type_identifier) (qualified_type)] @base)
+           (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
            (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)]))]) @definition.method
+             (pointer_type [(type_identifier) (qualified_type)] @base)
+             (slice_type element: [(type_identifier) @base (qualified_type) @base
+                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.method
 (method_elem name: (field_identifier) @name) @definition.method
 
 ; Package-level constants and variables (function-local ones are scopes.scm bindings).
