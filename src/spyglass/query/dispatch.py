@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import (
+    REF_COLS,
+    REF_FROM,
+    RefRow,
+    _refs,
     closure,
     defs_by_full,
     find_defs,
     manifest_value,
     owner_class,
+    resolve_target,
 )
 from spyglass.query.view import View
 
 MAX_DEPTH = 8  # embedding levels followed when collecting a method set
 MAX_CANDIDATES = 200  # same-named methods examined for one target
+MAX_PREDECLARED_SITES = 5000  # uses of a predeclared interface's method examined
 
 
 def enabled(language: str) -> bool:
@@ -107,3 +113,55 @@ def dispatched(view: View, d: DefRow) -> dict[str, str]:
             for name in closure(view, m):
                 out.setdefault(name, why)
     return out
+
+
+def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
+    """Uses of `d` through a predeclared interface (the pack's `builtin_interfaces`, Go's
+    ``error``) that `d`'s type satisfies: member uses of the same name whose receiver is not
+    known to be of another type. A receiver of unknown type, or one whose type is a project
+    name without such a member (`f().Error()` with f returning ``error``), counts; one
+    resolved to a project definition, or to an external type (``t.Error`` on a
+    ``*testing.T``), does not. Only uses in the type's own package (folder) are listed, as
+    gopls does: elsewhere any error value could be one."""
+    table = manifest_value(d.language, "builtin_interfaces")
+    if d.kind != "method" or not isinstance(table, dict):
+        return []
+    owner = owner_class(view, d)
+    if owner is None or owner.kind == "interface":
+        return []
+    mine = _method_set(view, owner) or {}
+    names = [str(i) for i, methods in table.items()
+             if isinstance(methods, list) and d.name in methods and set(methods) <= set(mine)]
+    if not names:
+        return []
+    why = (f"interface dispatch: {owner.qualname} satisfies the predeclared "
+           f"{' and '.join(names)} interface, and the receiver is not known to be of another "
+           "type; matched by name")
+    rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.name = ? AND "
+                           "r.qualifier != '' AND f.language = ? LIMIT ?",
+                           (d.name, d.language, MAX_PREDECLARED_SITES)))
+    out: list[tuple[RefRow, str]] = []
+    verdicts: dict[str, bool] = {}
+    folder = d.path.rsplit("/", 1)[0] if "/" in d.path else ""
+    for r in rows:
+        if (r.path.rsplit("/", 1)[0] if "/" in r.path else "") != folder:
+            continue  # every `err.Error()` anywhere would be a candidate: its package only
+        if r.target:
+            verdict = verdicts.get(r.target)
+            if verdict is None:
+                verdict = verdicts[r.target] = _unbound_project_member(view, r.target)
+            if not verdict:
+                continue
+        out.append((r, why))
+    return out
+
+
+def _unbound_project_member(view: View, target: str) -> bool:
+    """A target that names no definition but starts at a project definition (its package
+    part and first name exist): the member of a value whose type the index does not know."""
+    if resolve_target(view, target):
+        return False
+    package, sep, path = target.partition("#")
+    if not sep or "." not in path:
+        return False
+    return bool(defs_by_full(view, [f"{package}#{path.split('.', 1)[0]}"]))

@@ -302,6 +302,9 @@ class CodeIntel:
             for r in sym.exact_refs(view, set(through) - names):
                 if keep(r):
                     rows.append((r, True, f"{through[r.target or '']}; resolved to {r.target}"))
+            if not exact_only:
+                rows += [(r, True, why) for r, why in dispatch.predeclared_sites(view, d)
+                         if keep(r)]
             for r in found:
                 if r.conf == "exact" and several and exact_only:
                     continue  # bound, but to one of several candidates: not exact
