@@ -5,7 +5,6 @@ from __future__ import annotations
 from spyglass.query.results import DefRow
 from spyglass.query.symbols import (
     REF_COLS,
-    REF_FROM,
     RefRow,
     _refs,
     closure,
@@ -137,15 +136,19 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
     why = (f"interface dispatch: {owner.qualname} satisfies the predeclared "
            f"{' and '.join(names)} interface, and the receiver is not known to be of another "
            "type; matched by name")
-    rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.name = ? AND "
-                           "r.qualifier != '' AND f.language = ? LIMIT ?",
-                           (d.name, d.language, MAX_PREDECLARED_SITES)))
+    folder = d.path.rsplit("/", 1)[0] + "/" if "/" in d.path else ""
+    esc = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    # Every `err.Error()` anywhere would be a candidate: the type's package only. The files
+    # come first (a scan of the package's units by primary key, not of every ref).
+    rows = _refs(view.each(f"SELECT {REF_COLS} FROM temp.vfiles f CROSS JOIN {{refs}} r ON "
+                           "r.unit = f.unit WHERE f.path LIKE ? ESCAPE '\\' AND "
+                           "f.language = ? AND r.name = ? AND r.qualifier != '' LIMIT ?",
+                           (esc + "%", d.language, d.name, MAX_PREDECLARED_SITES)))
     out: list[tuple[RefRow, str]] = []
     verdicts: dict[str, bool] = {}
-    folder = d.path.rsplit("/", 1)[0] if "/" in d.path else ""
     for r in rows:
-        if (r.path.rsplit("/", 1)[0] if "/" in r.path else "") != folder:
-            continue  # every `err.Error()` anywhere would be a candidate: its package only
+        if not r.path.startswith(folder) or "/" in r.path[len(folder):]:
+            continue  # a subfolder's package (or a LIKE match differing in case)
         if r.target:
             verdict = verdicts.get(r.target)
             if verdict is None:
