@@ -19,6 +19,9 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
+# Heads of names bound in a function: "param" is a parameter without a declared type
+# (@local.parameter), "local" any other local name.
+_LOCAL = frozenset({"local", "param"})
 _DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
@@ -222,13 +225,15 @@ class _Extractor:
                 scopes[si].owner = d
                 scope_of_def[d] = si
         scope_segs = segments(intervals)
-        for kind in ("local.definition", "local.self", "local.global", "local.nonlocal"):
+        # A parameter first: re-assigning it in the body keeps it a parameter.
+        for kind in ("local.parameter", "local.definition", "local.self", "local.global",
+                     "local.nonlocal"):
             nodes = caps.get(kind, [])
             where = innermost(scope_segs, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
                 name = _text(node)
                 if si < 0:
-                    if kind == "local.definition":
+                    if kind in ("local.definition", "local.parameter"):
                         self._module_bindings().setdefault(name, "local")
                     continue
                 if kind == "local.global":
@@ -237,6 +242,8 @@ class _Extractor:
                     scopes[si].nonlocals.add(name)
                 elif kind == "local.self":
                     scopes[si].bindings[name] = "self"
+                elif kind == "local.parameter":
+                    scopes[si].bindings.setdefault(name, "param")
                 else:
                     scopes[si].bindings.setdefault(name, "local")
         self._scope_segments = scope_segs
@@ -497,7 +504,7 @@ class _Extractor:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
                                                                      scopes, modbind)
                     head = inst
-            if not qualifier and (head == "local" or (head == "free" and name in builtins)
+            if not qualifier and (head in _LOCAL or (head == "free" and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition
             line = bisect_right(line_starts, key) - 1
