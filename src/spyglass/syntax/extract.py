@@ -496,6 +496,8 @@ class _Extractor:
                         memo[(first, si)] = head
                     if head == "self":  # a receiver bound by @local.self
                         head = self._self_head(si, scopes, defs) if qualifier else "local"
+                    elif head == "param" and "." in qualifier:
+                        head = "local"  # "param": a member used on the parameter itself
                 if typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
                     mkey = (head, member if head.startswith("self:") else first, si)
