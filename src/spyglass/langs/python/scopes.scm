@@ -63,3 +63,7 @@
   (call function: [(identifier) (attribute)] @local.type)
   alias: (as_pattern_target (identifier) @local.definition))
   (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+; `with f() as x`: what the call returns (a `@contextmanager` function: what it yields).
+(with_item value: (as_pattern
+  (call function: [(identifier) (attribute)] @local.type)
+  alias: (as_pattern_target (identifier) @local.definition)))
