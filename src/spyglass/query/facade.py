@@ -354,8 +354,8 @@ class CodeIntel:
                     symbol, kind = display(d), r.role
                 out[key] = self.location(r.path, r.line, r.line, symbol, kind, r.source,
                                          r.stale, uncertain, evidence)
-        found = sorted(out.values(), key=lambda c: (c.path, c.start_line))
-        return found, unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out],
+        listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
+        return listed, unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out],
                                     calls_only)
 
     def structure(self, path: str) -> ToolResult:
