@@ -166,7 +166,7 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
         return f"site not a call for spyglass ({r.role})"
     if r.target:
         return "resolved to another target"
-    if r.head in ("local", "expr") and r.qualifier:
+    if r.head in ("local", "expr", "param") and r.qualifier:
         return f"receiver type unknown ({r.head})"
     if r.head == "free":
         return "unbound name"

@@ -36,8 +36,9 @@ class Reference(NamedTuple):
     """A use of a name. `head` says what the first identifier of `qualifier + name` is bound to.
 
     head kinds: ``def:<local qualname>`` (a definition in this file), ``import:<index>``,
-    ``self:<class qualname>``, ``local`` (a local variable, receiver unknown), ``free``
-    (no binding in this file), ``expr`` (the receiver is not a plain name).
+    ``self:<class qualname>``, ``local`` (a local variable, receiver unknown), ``param``
+    (a member used on a parameter without a declared type), ``free`` (no binding in this
+    file), ``expr`` (the receiver is not a plain name).
     """
 
     name: str

@@ -211,14 +211,15 @@ def refs_to(view: View, names: Iterable[str]) -> list[RefRow]:
     return out
 
 
-KEPT = {True: "r.qualifier != '' AND r.head IN ('local', 'expr', 'free')",
+KEPT = {True: "r.qualifier != '' AND r.head IN ('local', 'expr', 'free', 'param')",
         False: "r.qualifier = '' AND r.head = 'free'"}
 
 
 def name_matches(view: View, wanted: set[tuple[str, bool]], listed: int
                  ) -> dict[tuple[str, bool], tuple[int, list[RefRow]]]:
     """Unresolved sites whose name matches, kept by the same rules as the references tool
-    (a qualified site with an unknown receiver for members, a free bare name otherwise):
+    (a qualified site with an unknown receiver for members, a free bare name otherwise;
+    parameters of unknown type included, which the references tool counts but does not list):
     (name, member) → (how many, the first `listed`)."""
     state = _state(view)
     cache = _COUNTS.get(view)

@@ -243,7 +243,7 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
     for name, member, n in view.each(
             "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f ON "
             f"f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND ("
-            "(r.qualifier != '' AND r.head IN ('local', 'expr', 'free')) OR "
+            "(r.qualifier != '' AND r.head IN ('local', 'expr', 'free', 'param')) OR "
             "(r.qualifier = '' AND r.head = 'free')) GROUP BY r.name, r.qualifier != ''",
             tuple(by_name)):
         k2 = (str(name), bool(member))

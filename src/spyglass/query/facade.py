@@ -7,6 +7,7 @@ import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
@@ -200,9 +201,13 @@ class CodeIntel:
                         limitations=tuple(limitations), languages=tuple(sorted(langs)))
 
     def _envelope(self, results: list[object], paths: list[str] | None = None,
-                  extra: tuple[tuple[str, object], ...] = ()) -> ToolResult:
+                  extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = ()
+                  ) -> ToolResult:
         limit = self.config.limits.max_matches_per_request
-        return ToolResult(tuple(results[:limit]), len(results) > limit, self.coverage(paths),
+        coverage = self.coverage(paths)
+        if notes:
+            coverage = replace(coverage, limitations=coverage.limitations + notes)
+        return ToolResult(tuple(results[:limit]), len(results) > limit, coverage,
                           self.provenance(), extra)
 
     def location(self, path: str, start: int, end: int, symbol: str, kind: str, source: str,
@@ -263,20 +268,25 @@ class CodeIntel:
                    include_declaration: bool = False, exact_only: bool = False) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            locations = self._reference_locations(targets, include_declaration, exact_only,
-                                                  calls_only=False)
-            return self._envelope(list(locations))
+            locations, notes = self._reference_locations(targets, include_declaration,
+                                                         exact_only, calls_only=False)
+            return self._envelope(list(locations), notes=notes)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            return self._envelope(list(self._reference_locations(targets, False, exact_only,
-                                                                 calls_only=True)))
+            locations, notes = self._reference_locations(targets, False, exact_only,
+                                                         calls_only=True)
+            return self._envelope(list(locations), notes=notes)
 
     def _reference_locations(self, targets: list[DefRow], include_declaration: bool,
-                             exact_only: bool, calls_only: bool) -> list[CodeLocation]:
+                             exact_only: bool, calls_only: bool
+                             ) -> tuple[list[CodeLocation], tuple[str, ...]]:
+        """The sites, and notes on name-matched sites left out: members used on parameters
+        without a type annotation (most hold other classes' objects), counted not listed."""
         view = self.view()
+        unlisted: dict[tuple[str, int, int], RefRow] = {}
         several = len(targets) > 1
         cands = ", ".join(f"{d.path}:{d.start_line}" for d in targets[:5])
         out: dict[tuple[str, int, int], CodeLocation] = {}
@@ -316,7 +326,12 @@ class CodeIntel:
                     rows.append((r, True, why))
             rows += [(r, True, why) for r, why in linked]
             if not exact_only:
-                loose = sym.unresolved_refs(view, d)
+                loose: list[RefRow] = []
+                for r in sym.unresolved_refs(view, d):
+                    if r.head != sym.PARAM:
+                        loose.append(r)
+                    elif not calls_only or is_call(r) is not None:
+                        unlisted[(r.path, r.line, r.col)] = r
                 if loose:
                     n_same = len(sym.find_defs(view, d.name))
                     for r in loose:
@@ -342,7 +357,9 @@ class CodeIntel:
                     symbol, kind = display(d), r.role
                 out[key] = self.location(r.path, r.line, r.line, symbol, kind, r.source,
                                          r.stale, uncertain, evidence)
-        return sorted(out.values(), key=lambda c: (c.path, c.start_line))
+        listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
+        return listed, unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out],
+                                    calls_only)
 
     def structure(self, path: str) -> ToolResult:
         with self.lock:
@@ -455,6 +472,26 @@ class CodeIntel:
         with self.lock:
             self.view()
             return explore.explore(self, query, budget, path)
+
+
+MAX_UNLISTED_SHOWN = 3
+
+
+def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
+    """One limitation per member name for name-matched sites on parameters without a type
+    annotation, which the answer leaves out: how many, why, and the first few."""
+    by_name: dict[str, list[RefRow]] = {}
+    for r in rows:
+        by_name.setdefault(r.name, []).append(r)
+    notes = []
+    for name, sites in sorted(by_name.items()):
+        what = "call" if calls else "use"
+        first = ", ".join(f"{r.path}:{r.line}" for r in sites[:MAX_UNLISTED_SHOWN])
+        more = ", ..." if len(sites) > MAX_UNLISTED_SHOWN else ""
+        notes.append(f"{len(sites)} {what}(s) of `.{name}` on parameters without a type "
+                     f"annotation not listed: the receiver's type is unknown and such "
+                     f"parameters mostly hold other objects ({first}{more})")
+    return tuple(notes)
 
 
 def display(d: DefRow) -> str:

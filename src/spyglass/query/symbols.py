@@ -416,8 +416,18 @@ def exact_refs(view: View, names: set[str]) -> list[RefRow]:
     return out
 
 
+# Heads of receivers of unknown type whose same-name members are candidates. "param" (a
+# parameter without a type annotation) is kept apart: the references tools count those
+# sites but do not list them (most such receivers hold other classes' objects: fixtures,
+# callbacks' arguments); change impact keeps them all.
+UNKNOWN_RECEIVERS = ("local", "expr", "free", "param")
+PARAM = "param"
+
+
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
-    """Uses of the same name that could not be resolved: candidates, never certain."""
+    """Uses of the same name that could not be resolved: candidates, never certain.
+    Members used on a parameter of unknown type (head "param") are among them: callers
+    that list candidates decide whether to show those."""
     rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                            (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
@@ -425,7 +435,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     keep: list[RefRow] = []
     for r in rows:
-        if r.qualifier and (r.head in ("local", "expr", "free")
+        if r.qualifier and (r.head in UNKNOWN_RECEIVERS
                             or r.head.startswith(("inst:", "super:"))) \
                 and member or not r.qualifier and r.head == "free" and not member:
             keep.append(r)

@@ -19,6 +19,9 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
+# Heads of names bound in a function: "param" is a parameter without a declared type
+# (@local.parameter), "local" any other local name.
+_LOCAL = frozenset({"local", "param"})
 _DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
@@ -47,13 +50,14 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
-def _call_path(raw: bytes, brackets: bytes) -> bytes:
+def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
     """A chain of calls as the dotted path of its callees (the manifest's `call_chains`
     names the bracket pairs to drop): ``New(url, "job").Collector(c)`` → ``New.Collector``,
     whose result types carry a member on to its class; with ``[]`` also ``ms[i].Desc`` →
     ``ms.Desc`` (a container stands for its element type). A type assertion starts the path
     afresh at its type (``x.(*T).M`` → ``T.M``). b"" when anything else separates the
-    names (a parenthesised expression, an operator, a literal)."""
+    names (a parenthesised expression, an operator, a literal). With `mark`, each dropped
+    argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``)."""
     out = bytearray()
     assertion = bytearray()
     depth = 0
@@ -84,6 +88,8 @@ def _call_path(raw: bytes, brackets: bytes) -> bytes:
             depth -= 1
             if depth < 0:
                 return b""
+            if mark and not depth and c == 0x29:
+                out += b"()"
         elif depth == -1:
             assertion.append(c)
         elif not depth:
@@ -111,6 +117,9 @@ class _Extractor:
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._chains = str(pack.manifest.get("call_chains", "")).encode()
+        # Qualifiers keep ``()`` after a called name, for the resolver to tell a call's
+        # result from an attribute; constructed types follow such chains too.
+        self._marked = bool(pack.manifest.get("call_chains_marked"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -222,13 +231,15 @@ class _Extractor:
                 scopes[si].owner = d
                 scope_of_def[d] = si
         scope_segs = segments(intervals)
-        for kind in ("local.definition", "local.self", "local.global", "local.nonlocal"):
+        # A parameter first: re-assigning it in the body keeps it a parameter.
+        for kind in ("local.parameter", "local.definition", "local.self", "local.global",
+                     "local.nonlocal"):
             nodes = caps.get(kind, [])
             where = innermost(scope_segs, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
                 name = _text(node)
                 if si < 0:
-                    if kind == "local.definition":
+                    if kind in ("local.definition", "local.parameter"):
                         self._module_bindings().setdefault(name, "local")
                     continue
                 if kind == "local.global":
@@ -237,6 +248,8 @@ class _Extractor:
                     scopes[si].nonlocals.add(name)
                 elif kind == "local.self":
                     scopes[si].bindings[name] = "self"
+                elif kind == "local.parameter":
+                    scopes[si].bindings.setdefault(name, "param")
                 else:
                     scopes[si].bindings.setdefault(name, "local")
         self._scope_segments = scope_segs
@@ -246,6 +259,8 @@ class _Extractor:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
         ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
         text = _SPACE.sub("", _text(node))
+        if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
+            text = _call_path(text.encode(), self._chains).decode("utf-8", "replace")
         changed = True
         while changed and text:
             changed = False
@@ -459,11 +474,14 @@ class _Extractor:
             end = end_at[key]
             name = data[key:end].decode("utf-8", "replace")
             qualifier = ""
+            stored = b""  # the qualifier with `()` marks (manifest `call_chains_marked`)
             qs = qual_start.get(end)
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
-                if not _DOTTED.match(raw) and self._chains:
-                    raw = _call_path(raw, self._chains)
+                if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
+                    if self._marked:
+                        stored = _call_path(raw, self._chains, mark=True)
+                    raw = _call_path(raw, self._chains) if stored or not self._marked else b""
                 if _DOTTED.match(raw):
                     qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:
@@ -489,6 +507,8 @@ class _Extractor:
                         memo[(first, si)] = head
                     if head == "self":  # a receiver bound by @local.self
                         head = self._self_head(si, scopes, defs) if qualifier else "local"
+                    elif head == "param" and "." in qualifier:
+                        head = "local"  # "param": a member used on the parameter itself
                 if typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
                     mkey = (head, member if head.startswith("self:") else first, si)
@@ -497,11 +517,13 @@ class _Extractor:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
                                                                      scopes, modbind)
                     head = inst
-            if not qualifier and (head == "local" or (head == "free" and name in builtins)
+            if not qualifier and (head in _LOCAL or (head == "free" and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition
             line = bisect_right(line_starts, key) - 1
             col = key - line_starts[line]
+            if stored and qualifier != "?":
+                qualifier = _SPACE.sub("", stored.decode("utf-8", "replace"))
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
                                   enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs

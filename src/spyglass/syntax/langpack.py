@@ -22,7 +22,7 @@ LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 6
+ENGINE_VERSION = 7
 
 # The capture names each query file may use; anything else is a pack error.
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
@@ -36,7 +36,7 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     ),
     "scopes": frozenset(
         {"scope", "scope.class", "local.definition", "local.global", "local.self",
-         "local.type", "local.member", "local.nonlocal"}
+         "local.type", "local.member", "local.nonlocal", "local.parameter"}
     ),
 }
 

@@ -75,10 +75,14 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     confidence: list[str] = []
     for ref in facts.references:
         head, _, arg = ref.head.partition(":")
-        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
-        tail = ".".join([*rest, ref.name]) if ref.qualifier else ""
+        # `f().x`, `Cls().m`: a member of a call's result (its class, the callee's return
+        # annotation through the `f.*` alias) is inferred
+        called = "()" in ref.qualifier
+        qualifier = ref.qualifier.replace("()", "") if called else ref.qualifier
+        rest = qualifier.split(".")[1:] if qualifier else []
+        tail = ".".join([*rest, ref.name]) if qualifier else ""
         target: str | None = None
-        conf = "exact"
+        conf = "inferred" if called else "exact"
         if head == "import":
             base = bound[int(arg)]
             if ref.role == "import":
@@ -87,9 +91,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = f"{base}.{tail}" if tail else base
         elif head == "def":
             target = f"{prefix}{arg}.{tail}" if tail else f"{prefix}{arg}"
-        elif head == "self" and len(rest) == 0 and ref.qualifier:
+        elif head == "self" and len(rest) == 0 and qualifier:
             target = f"{prefix}{arg}.{ref.name}"
-        elif head == "self" and ref.qualifier:
+        elif head == "self" and qualifier:
             # a member of a member (``self.url.host``): reached through the member's type
             # (an instance alias ``Cls.url.*`` → ``URL.*`` from its field definition)
             target, conf = f"{prefix}{arg}.{tail}", "inferred"
@@ -102,7 +106,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target = _super_target(arg, ref.name, facts, bound, prefix)
             conf = "inferred"
         elif head == "inst":
-            target, conf = _instance(arg, ref.qualifier, ref.name, bound, prefix), "inferred"
+            target, conf = _instance(arg, qualifier, ref.name, bound, prefix), "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(f"{prefix}{d.qualname}" for d in facts.definitions)
@@ -112,7 +116,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if d.kind in ("func", "method"):
             decorators = [b[1:] for b in d.bases if b.startswith("@")]
             bases.append((PROPERTY,) if any(_is_property(b) for b in decorators) else ())
-            returns = [_unwrap(b) for b in d.bases if not b.startswith("@")]
+            managed = any(b.rsplit(".", 1)[-1].endswith("contextmanager") for b in decorators)
+            returns = [_unwrap(_yielded(b) if managed else b)
+                       for b in d.bases if not b.startswith("@")]
             if returns and returns[0]:
                 # the result of calling it: ``mod.f.*`` → ``mod.Ret.*``
                 ret = _typed(returns[0], d, facts, bound, prefix)
@@ -165,6 +171,17 @@ def _unwrap(text: str) -> str:
     return text if _DOTTED.fullmatch(text) else ""
 
 
+_GENERATOR = re.compile(r"(?:[\w.]+\.)?(?:Async)?(?:Iterator|Generator|Iterable)\[\s*"
+                        r"([^,\[\]]+(?:\[[^\]]*\])?)\s*(?:,.*)?\]")
+
+
+def _yielded(text: str) -> str:
+    """What a ``@contextmanager`` generator yields, from its ``Iterator[T]`` /
+    ``Generator[T, ...]`` return annotation: ``with f() as x`` binds a ``T``."""
+    m = _GENERATOR.fullmatch(text.strip())
+    return m.group(1) if m else text
+
+
 def _is_property(decorator: str) -> bool:
     last = decorator.rsplit(".", 1)[-1]
     return last.endswith("property") or last in ("setter", "getter", "deleter")
@@ -177,12 +194,14 @@ def _typed(text: str, d: Definition, facts: FileFacts, bound: list[str], prefix:
     class; "" for builtin types."""
     head, _, rest = text.partition(".")
     owner = _owner_class(d, facts)
-    if owner is not None and (head in ("self", "cls") and rest or text in _SELF_TYPES):
+    resolved = _resolve_base(text, facts, bound, prefix, d.parent)
+    if owner is not None and (head in ("self", "cls") and rest or text in _SELF_TYPES
+                              or resolved in _SELF_TYPES):  # `import typing as t`: t.Self
         cls = f"{prefix}{facts.definitions[owner].qualname}"
         return f"{cls}.{rest}" if head in ("self", "cls") else cls
     if head in _BUILTIN_TYPES and not rest:
         return ""
-    return _resolve_base(text, facts, bound, prefix, d.parent)
+    return resolved
 
 
 _SELF_TYPES = frozenset({"Self", "typing.Self", "te.Self", "typing_extensions.Self"})

@@ -4,14 +4,17 @@
 (lambda) @scope
 [(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @scope
 (class_definition) @scope.class
-(parameters (identifier) @local.definition)
-(parameters (default_parameter name: (identifier) @local.definition))
+; @local.parameter: a parameter without a type annotation (its value comes from callers;
+; nothing says what it holds). `self`/`cls` are the manifest's self_names.
+((parameters (identifier) @local.parameter) (#not-any-of? @local.parameter "self" "cls"))
+((parameters (identifier) @local.definition) (#any-of? @local.definition "self" "cls"))
+(parameters (default_parameter name: (identifier) @local.parameter))
 (parameters (typed_parameter (identifier) @local.definition))
 (parameters (typed_default_parameter name: (identifier) @local.definition))
-(parameters (list_splat_pattern (identifier) @local.definition))
-(parameters (dictionary_splat_pattern (identifier) @local.definition))
-(lambda_parameters (identifier) @local.definition)
-(lambda_parameters (default_parameter name: (identifier) @local.definition))
+(parameters (list_splat_pattern (identifier) @local.parameter))
+(parameters (dictionary_splat_pattern (identifier) @local.parameter))
+(lambda_parameters (identifier) @local.parameter)
+(lambda_parameters (default_parameter name: (identifier) @local.parameter))
 (assignment left: (identifier) @local.definition)
 (assignment left: (pattern_list (identifier) @local.definition))
 (assignment left: (tuple_pattern (identifier) @local.definition))
@@ -60,3 +63,7 @@
   (call function: [(identifier) (attribute)] @local.type)
   alias: (as_pattern_target (identifier) @local.definition))
   (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+; `with f() as x`: what the call returns (a `@contextmanager` function: what it yields).
+(with_item value: (as_pattern
+  (call function: [(identifier) (attribute)] @local.type)
+  alias: (as_pattern_target (identifier) @local.definition)))
