@@ -336,6 +336,8 @@ class _Extractor:
             used, inner_head, inner_type = inner[5:].split("|", 2)
             path = ".".join([inner_type, *text.split(".")[int(used):]])
             return f"inst:{consumed}|{inner_head}|{path}"
+        if type_head == "param":
+            return "param"  # set from a parameter of unknown type (`c = app.test_client()`)
         if not type_head.startswith(("def:", "import:", "self:", "free")):
             return head
         return f"inst:{consumed}|{type_head}|{text}"
@@ -507,8 +509,6 @@ class _Extractor:
                         memo[(first, si)] = head
                     if head == "self":  # a receiver bound by @local.self
                         head = self._self_head(si, scopes, defs) if qualifier else "local"
-                    elif head == "param" and "." in qualifier:
-                        head = "local"  # "param": a member used on the parameter itself
                 if typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
                     mkey = (head, member if head.startswith("self:") else first, si)
