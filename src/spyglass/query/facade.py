@@ -479,7 +479,8 @@ MAX_UNLISTED_SHOWN = 3
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
     """One limitation per member name for name-matched sites on parameters without a type
-    annotation, which the answer leaves out: how many, why, and the first few."""
+    annotation (or values taken from them: `c = client.get()`), which the answer leaves
+    out: how many, why, and the first few."""
     by_name: dict[str, list[RefRow]] = {}
     for r in rows:
         by_name.setdefault(r.name, []).append(r)
@@ -489,8 +490,9 @@ def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
         first = ", ".join(f"{r.path}:{r.line}" for r in sites[:MAX_UNLISTED_SHOWN])
         more = ", ..." if len(sites) > MAX_UNLISTED_SHOWN else ""
         notes.append(f"{len(sites)} {what}(s) of `.{name}` on parameters without a type "
-                     f"annotation not listed: the receiver's type is unknown and such "
-                     f"parameters mostly hold other objects ({first}{more})")
+                     f"annotation (or values taken from them) not listed: the receiver's "
+                     f"type is unknown and such parameters mostly hold other objects "
+                     f"({first}{more})")
     return tuple(notes)
 
 
