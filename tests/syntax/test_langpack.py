@@ -55,3 +55,22 @@ def test_extends_names_an_existing_pack(tmp_path: Path) -> None:
     (folder / "manifest.toml").write_text('extends = "cobol"\nname = "x"\n')
     with pytest.raises(LanguagePackError, match="extends names no language pack"):
         load_pack(folder)
+
+
+def test_include_names_an_existing_fragment(tmp_path: Path) -> None:
+    folder = _copy_pack(tmp_path)
+    with (folder / "scopes.scm").open("a") as fh:
+        fh.write("\n; include: _ecma/no-such-fragment\n")
+    with pytest.raises(LanguagePackError, match=r"scopes\.scm: cannot include "
+                                                r"_ecma/no-such-fragment"):
+        load_pack(folder)
+
+
+def test_included_fragment_stands_where_the_include_line_is() -> None:
+    js, ts = all_packs()["javascript"], all_packs()["typescript"]
+    for pack in (js, ts):
+        raw = (LANGS_DIR / pack.name / "imports.scm").read_text()
+        assert raw.startswith(raw.split("\n")[0] + "\n; include: _ecma/imports-modules\n")
+        fragment = (LANGS_DIR / "_ecma" / "imports-modules.scm").read_text().rstrip("\n")
+        assert pack.texts["imports"].startswith(raw.split("\n")[0] + "\n" + fragment + "\n")
+        assert "; include:" not in pack.texts["imports"]

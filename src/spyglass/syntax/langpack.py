@@ -149,10 +149,26 @@ def _query_text(folder: Path, stem: str, manifest: dict[str, Any]) -> str:
         parts.append(_query_text(folder.parent / str(base), stem, _read_manifest(
             folder.parent / str(base))))
     if path.is_file():
-        parts.append(path.read_text(encoding="utf-8"))
+        parts.append(_expand_includes(path, path.read_text(encoding="utf-8")))
     elif not base:
         raise LanguagePackError(f"{path}: missing query file")
     return "\n".join(parts)
+
+
+_INCLUDE = re.compile(r"^; include: ([\w-]+/[\w-]+)$", re.MULTILINE)
+
+
+def _expand_includes(path: Path, text: str) -> str:
+    """Replace each `; include: folder/name` line with the text of `langs/folder/name.scm`:
+    patterns several packs share verbatim (JavaScript and TypeScript), kept once and
+    inserted where they stand, since a pattern's position decides which match wins."""
+    def fragment(m: re.Match[str]) -> str:
+        source = LANGS_DIR / f"{m.group(1)}.scm"
+        try:
+            return source.read_text(encoding="utf-8").rstrip("\n")
+        except OSError as exc:
+            raise LanguagePackError(f"{path}: cannot include {m.group(1)}: {exc}") from exc
+    return _INCLUDE.sub(fragment, text)
 
 
 def _compile(language: Language, folder: Path, stem: str, text: str) -> Query:

@@ -22,48 +22,7 @@
   value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.field)
 (class_body (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
 
-; Module-level variables: functions and classes by their value, then everything else
-; (the lowest pattern wins the kind). `require(…)` results are imports, not variables.
-(program [
-  (lexical_declaration (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func)
-  (variable_declaration (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func)
-  (export_statement declaration: (lexical_declaration (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)]) @definition.func))])
-(program [
-  (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)
-  (variable_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)
-  (export_statement declaration: (lexical_declaration
-    (variable_declarator name: (identifier) @name value: (class)) @definition.class))])
-((program [
-  (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.var)
-  (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.var)])
- (#not-match? @_value "^require\\s*\\("))
-(program (export_statement declaration: (lexical_declaration
-  (variable_declarator name: (identifier) @name) @definition.var)))
-(program (export_statement declaration: (variable_declaration
-  (variable_declarator name: (identifier) @name) @definition.var)))
-((program [
-  (lexical_declaration (variable_declarator
-    name: (object_pattern [
-      (shorthand_property_identifier_pattern) @name
-      (pair_pattern value: (identifier) @name)
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)])
-    value: (_) @_value) @definition.var)
-  (variable_declaration (variable_declarator
-    name: (object_pattern [
-      (shorthand_property_identifier_pattern) @name
-      (pair_pattern value: (identifier) @name)
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name)])
-    value: (_) @_value) @definition.var)])
- (#not-match? @_value "^require\\s*\\("))
-(program [
-  (lexical_declaration (variable_declarator name: (array_pattern (identifier) @name)) @definition.var)
-  (variable_declaration (variable_declarator name: (array_pattern (identifier) @name)) @definition.var)])
+; include: _ecma/definitions-module-variables
 
 ; Module-level variables constructed with `new`: `const registry = new Registry()`.
 (program [
@@ -100,24 +59,4 @@
  (#eq? @_ctor "constructor"))
 
 ; CommonJS: `exports.f = …`, `module.exports.f = …`, `Foo.prototype.bar = function`.
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (class)]) @definition.func)
-  (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (class)]) @definition.func)
-  (#eq? @_module "module") (#eq? @_exports "exports"))
-; `exports.x = value` (not the `exports.x = void 0` / `exports.a = exports.b` preamble).
-((program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-  right: (_) @_value) @definition.var))
-  (#eq? @_exports "exports") (#not-match? @_value "^(void 0|exports\\.)"))
-(program (expression_statement (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto)
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression)]) @definition.method)
-  (#eq? @_proto "prototype"))
+; include: _ecma/definitions-commonjs

@@ -19,12 +19,4 @@
 (object_pattern (pair_pattern value: (assignment_pattern left: (identifier) @local.definition)))
 (array_pattern (identifier) @local.definition)
 (array_pattern (assignment_pattern left: (identifier) @local.definition))
-(rest_pattern (identifier) @local.definition)
-
-; Variables, loop variables, catch parameters, local functions and classes.
-(variable_declarator name: (identifier) @local.definition)
-(for_in_statement left: (identifier) @local.definition)
-(catch_clause parameter: (identifier) @local.definition)
-; `using x = …` / `await using x = …` (explicit resource management) parse as assignments.
-((assignment_expression left: (identifier) @local.definition) @_using (#match? @_using "^using\\s"))
-(function_expression name: (identifier) @local.definition)
+; include: _ecma/scopes-variables

@@ -27,15 +27,7 @@
 (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.definition))
 (object_pattern (pair_pattern value: (identifier) @local.definition))
 (array_pattern (identifier) @local.definition)
-(rest_pattern (identifier) @local.definition)
-
-; Variables, loop variables, catch parameters, local functions and classes.
-(variable_declarator name: (identifier) @local.definition)
-(for_in_statement left: (identifier) @local.definition)
-(catch_clause parameter: (identifier) @local.definition)
-; `using x = …` / `await using x = …` (explicit resource management) parse as assignments.
-((assignment_expression left: (identifier) @local.definition) @_using (#match? @_using "^using\\s"))
-(function_expression name: (identifier) @local.definition)
+; include: _ecma/scopes-variables
 
 ; Typed locals (@local.type): a parameter's or local variable's declared type, or the class
 ; a local is constructed from, so that `x.m()` resolves to Type.m (inferred). Typed object
