@@ -10,6 +10,7 @@ from spyglass.query.symbols import (
     closure,
     defs_by_full,
     find_defs,
+    like_escape,
     manifest_value,
     owner_class,
     resolve_target,
@@ -35,7 +36,7 @@ def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
         "SELECT d.name FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.kind = 'method'",
         (t.unit, t.idx))}
     prefix = t.full + "."
-    esc = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    esc = like_escape(prefix)
     for n, f in view.each(
             "SELECT d.name, d.full FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
             "d.full LIKE ? ESCAPE '\\' AND d.kind = 'method'", (esc + "%",)):
@@ -137,7 +138,7 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
            f"{' and '.join(names)} interface, and the receiver is not known to be of another "
            "type; matched by name")
     folder = d.path.rsplit("/", 1)[0] + "/" if "/" in d.path else ""
-    esc = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    esc = like_escape(folder)
     # Every `err.Error()` anywhere would be a candidate: the type's package only. The files
     # come first (a scan of the package's units by primary key, not of every ref).
     rows = _refs(view.each(f"SELECT {REF_COLS} FROM temp.vfiles f CROSS JOIN {{refs}} r ON "

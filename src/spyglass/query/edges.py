@@ -13,6 +13,7 @@ from spyglass.query.symbols import (
     DEF_COLS,
     DEF_FROM,
     MEMBER_KINDS,
+    NAME_MATCH_SQL,
     REF_COLS,
     REF_FROM,
     RefRow,
@@ -211,8 +212,7 @@ def refs_to(view: View, names: Iterable[str]) -> list[RefRow]:
     return out
 
 
-KEPT = {True: "r.qualifier != '' AND r.head IN ('local', 'expr', 'free', 'param')",
-        False: "r.qualifier = '' AND r.head = 'free'"}
+KEPT = NAME_MATCH_SQL
 
 
 def name_matches(view: View, wanted: set[tuple[str, bool]], listed: int

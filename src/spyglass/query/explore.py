@@ -243,8 +243,8 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
     for name, member, n in view.each(
             "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f ON "
             f"f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND ("
-            "(r.qualifier != '' AND r.head IN ('local', 'expr', 'free', 'param')) OR "
-            "(r.qualifier = '' AND r.head = 'free')) GROUP BY r.name, r.qualifier != ''",
+            f"({sym.NAME_MATCH_SQL[True]}) OR ({sym.NAME_MATCH_SQL[False]})) "
+            "GROUP BY r.name, r.qualifier != ''",
             tuple(by_name)):
         k2 = (str(name), bool(member))
         counts[k2] = counts.get(k2, 0) + int(str(n))

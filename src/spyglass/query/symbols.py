@@ -24,6 +24,11 @@ def _defs(rows: Iterable[tuple[object, ...]]) -> list[DefRow]:
     return out
 
 
+def like_escape(text: str) -> str:
+    """`text` as a literal inside a `LIKE ? ESCAPE '\\'` pattern."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def find_defs(view: View, name: str, kind: str | None = None, path: str | None = None
               ) -> list[DefRow]:
     """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``) or a
@@ -35,8 +40,7 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
         params += [name, name]
     elif "." in name or "#" in name or "/" in name:
         clauses.append("(d.full = ? OR d.qualname = ? OR d.full LIKE ? ESCAPE '\\')")
-        esc = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        params += [name, name, f"%.{esc}"]
+        params += [name, name, f"%.{like_escape(name)}"]
     else:
         clauses.append("d.name = ?")
         params.append(name)
@@ -422,6 +426,9 @@ def exact_refs(view: View, names: set[str]) -> list[RefRow]:
 # callbacks' arguments); change impact keeps them all.
 UNKNOWN_RECEIVERS = ("local", "expr", "free", "param")
 PARAM = "param"
+# The same rule in SQL: a qualified site on such a receiver, or a free bare name.
+NAME_MATCH_SQL = {True: f"r.qualifier != '' AND r.head IN {UNKNOWN_RECEIVERS!r}",
+                  False: "r.qualifier = '' AND r.head = 'free'"}
 
 
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:

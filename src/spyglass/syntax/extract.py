@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, Parser, QueryCursor, Tree
@@ -95,6 +96,20 @@ def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
         elif not depth:
             out.append(c)
     return bytes(out) if not depth and not quote else b""
+
+
+def unwrap_type(text: str, patterns: Sequence[re.Pattern[str]]) -> str:
+    """A type written without spaces as one dotted name: the pack's `type_unwrap` patterns
+    (optional wrappers, pointers, quotes, generics) applied until none matches; "" if what
+    is left is not a dotted name."""
+    changed = True
+    while changed and text:
+        changed = False
+        for pattern in patterns:
+            m = pattern.fullmatch(text)
+            if m:
+                text, changed = m.group(1), True
+    return text if _DOTTED.match(text.encode()) else ""
 
 
 def _text(node: Node) -> str:
@@ -261,14 +276,7 @@ class _Extractor:
         text = _SPACE.sub("", _text(node))
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = _call_path(text.encode(), self._chains).decode("utf-8", "replace")
-        changed = True
-        while changed and text:
-            changed = False
-            for pattern in self._unwrap:
-                m = pattern.fullmatch(text)
-                if m:
-                    text, changed = m.group(1), True
-        return text if _DOTTED.match(text.encode()) else ""
+        return unwrap_type(text, self._unwrap)
 
     def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
                         scopes: list[_Scope], defs: list[Definition]) -> None:
@@ -481,9 +489,9 @@ class _Extractor:
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
                 if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
-                    if self._marked:
-                        stored = _call_path(raw, self._chains, mark=True)
-                    raw = _call_path(raw, self._chains) if stored or not self._marked else b""
+                    raw = _call_path(raw, self._chains, mark=self._marked)
+                    if self._marked:  # match with the path, store it with its `()` marks
+                        stored, raw = raw, raw.replace(b"()", b"")
                 if _DOTTED.match(raw):
                     qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:

@@ -9,14 +9,8 @@
 ; alias `f.*` → `Type.*`, so that `x := f()` then `x.M()` reaches Type.M. A slice result
 ; `[]T` stands for T, as containers do elsewhere (`ms := f(); ms[0].M()`).
 (function_declaration name: (identifier) @name
-  result: [(type_identifier) @base (qualified_type) @base
-           (pointer_type [(type_identifier) (qualified_type)] @base)
-           (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
-           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)
-             (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.func
+; include: _go/result-type
+  ) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (method_declaration
   receiver: (parameter_list
@@ -26,14 +20,8 @@
              (generic_type type: (type_identifier) @receiver)
              (pointer_type (generic_type type: (type_identifier) @receiver))]))
   name: (field_identifier) @name
-  result: [(type_identifier) @base (qualified_type) @base
-           (pointer_type [(type_identifier) (qualified_type)] @base)
-           (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
-           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)
-             (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.method
+; include: _go/result-type
+  ) @definition.method
 
 (method_declaration
   receiver: (parameter_list
@@ -87,14 +75,8 @@
                                (pointer_type [(type_identifier) (qualified_type)] @base)])]) @definition.field
 (field_declaration name: (field_identifier) @name) @definition.field
 (method_elem name: (field_identifier) @name
-  result: [(type_identifier) @base (qualified_type) @base
-           (pointer_type [(type_identifier) (qualified_type)] @base)
-           (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                 (pointer_type [(type_identifier) (qualified_type)] @base)])
-           (parameter_list . (parameter_declaration type: [(type_identifier) @base (qualified_type) @base
-             (pointer_type [(type_identifier) (qualified_type)] @base)
-             (slice_type element: [(type_identifier) @base (qualified_type) @base
-                                   (pointer_type [(type_identifier) (qualified_type)] @base)])]))]) @definition.method
+; include: _go/result-type
+  ) @definition.method
 (method_elem name: (field_identifier) @name) @definition.method
 
 ; Package-level constants and variables (function-local ones are scopes.scm bindings).

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 
+from spyglass.syntax.extract import unwrap_type
+from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 SEP = "."
 PROPERTY = "builtins.property"
-_UNWRAP = [re.compile(p) for p in (
-    r"[\"'](.*)[\"']", r"(?:\w+\.)?(?:Optional|ClassVar|Final)\[(.*)\]", r"(.*)\|None",
-    r"None\|(.*)", r"([A-Za-z_][\w.]*)\[.*\]")]  # last: a generic ``Cls[T]`` is a ``Cls``
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
@@ -159,16 +158,14 @@ def _instance(arg: str, qualifier: str, name: str, bound: list[str], prefix: str
     return ".".join(parts)
 
 
+@cache
+def _type_patterns() -> tuple[re.Pattern[str], ...]:
+    """The Python pack's `type_unwrap` patterns: the extractor reduces types by them too."""
+    return tuple(re.compile(str(p)) for p in all_packs()["python"].manifest.get("type_unwrap", ()))
+
+
 def _unwrap(text: str) -> str:
-    text = re.sub(r"\s+", "", text)
-    changed = True
-    while changed:
-        changed = False
-        for pattern in _UNWRAP:
-            m = pattern.fullmatch(text)
-            if m:
-                text, changed = m.group(1), True
-    return text if _DOTTED.fullmatch(text) else ""
+    return unwrap_type(re.sub(r"\s+", "", text), _type_patterns())
 
 
 _GENERATOR = re.compile(r"(?:[\w.]+\.)?(?:Async)?(?:Iterator|Generator|Iterable)\[\s*"
