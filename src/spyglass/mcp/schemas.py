@@ -1,14 +1,17 @@
-"""JSON schemas of the tools: compact input schemas and the result-envelope output schemas."""
+"""JSON schemas of the tools: compact input schemas and the result-envelope output schemas
+(the item fields come from the result type the tool surface declares)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-LOCATION = ("path", "start_line", "end_line", "symbol", "kind", "source", "stale", "uncertain")
-SPAN = ("path", "start_line", "end_line", "content_hash", "text", "truncated")
-DIAGNOSTIC = ("path", "start_line", "end_line", "column", "severity", "message")
-AST_MATCH = ("path", "capture", "node_type", "start_line", "end_line", "text")
-STATUS = ("root", "indexed", "fresh", "tools", "hint")
+
+def required_fields(result: type) -> tuple[str, ...]:
+    """The fields every item of a result type carries: its dataclass fields without a
+    default (the ones with a default were added later and may be absent in older answers)."""
+    return tuple(f.name for f in dataclasses.fields(result)
+                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
 
 
 def item(required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -19,15 +22,14 @@ def item(required: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def envelope(results: dict[str, Any]) -> dict[str, Any]:
-    """SPEC §2's result object: results, truncated, coverage, provenance (more keys allowed)."""
+    """The result envelope of docs/mcp.md: results, truncated, coverage, provenance (more keys
+    allowed; coverage and provenance are required, their shape is the wire's)."""
     return {
         "type": "object",
         "required": ["results", "truncated", "coverage", "provenance"],
         "properties": {
             "results": {"type": "array", "items": results},
             "truncated": {"type": "boolean"},
-            "coverage": {"type": "object"},
-            "provenance": {"type": "object"},
         },
     }
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Self
 
 from spyglass.config import Config, load_config
-from spyglass.errors import BadInput, LimitExceeded, OutsideRoot
+from spyglass.errors import BadInput, IndexUnavailable, LimitExceeded, OutsideRoot
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -29,7 +29,7 @@ from spyglass.index.store import (
 from spyglass.query import dispatch, related
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
-from spyglass.query.results import DefRow
+from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.symbols import RefRow
 from spyglass.query.view import View
 from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
@@ -472,6 +472,38 @@ class CodeIntel:
         with self.lock:
             self.view()
             return explore.explore(self, query, budget, path)
+
+    # -- run views (query/baseline.py) -----------------------------------------------------
+    def overlay_diff(self) -> ToolResult:
+        """The workspace overlay against the baseline snapshot: one FileChange per path;
+        extra `base` (BaseSnapshot), `workspace_digest`, `summary` (OverlaySummary)."""
+        from spyglass.query import baseline
+        from spyglass.query.changeset import from_workspace
+        with self.lock:
+            view = self.view()
+            base = baseline.base_of(view)
+            if base is None:
+                raise IndexUnavailable("no baseline snapshot yet: index the repository first")
+            owners: dict[tuple[str, str], str] = {}
+            if view.changes.added or view.changes.modified or view.changes.deleted:
+                for seed in from_workspace(self).seeds:
+                    if not seed.removed:
+                        owners.setdefault((seed.d.path, seed.d.full), seed.why)
+            files, truncated = baseline.overlay_files(
+                view, self.config.limits.max_files_per_request, owners,
+                lambda d, uncertain, why: self.def_location(d, uncertain, why))
+            analysed = [f.path for f in files if f.definitions is not None
+                        and f.status != "deleted"]
+            return ToolResult(tuple(files), truncated, self.coverage(analysed or None),
+                              self.provenance(), (("base", base[0]),
+                                                  ("workspace_digest", view.changes.digest()),
+                                                  ("summary", base[1])))
+
+    def diagnostics_summary(self) -> DiagnosticsSummary:
+        """Parse diagnostics of every analysed file in the view, bounded (the web summary)."""
+        from spyglass.query import baseline
+        with self.lock:
+            return baseline.diagnostics_summary(self.view())
 
 
 MAX_UNLISTED_SHOWN = 3

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spyglass.types import CodeLocation
+
 
 @dataclass(frozen=True, slots=True)
 class DefRow:
@@ -107,3 +109,50 @@ class StatusReport:
     workspace_digest: str | None = None
     job_parsed: int | None = None
     job_persisted: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DefinitionChanges:
+    """Definitions of one file added, removed or changed against the baseline snapshot."""
+
+    added: tuple[CodeLocation, ...]
+    removed: tuple[CodeLocation, ...]
+    changed: tuple[CodeLocation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One path of the workspace overlay; `definitions` is None past the file limit."""
+
+    path: str
+    status: str  # added, modified, deleted
+    language: str | None
+    definitions: DefinitionChanges | None
+
+
+@dataclass(frozen=True, slots=True)
+class BaseSnapshot:
+    """The baseline snapshot an overlay diff is taken against."""
+
+    commit: str | None
+    ref: str
+    indexed_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OverlaySummary:
+    """How many paths the overlay adds, modifies and deletes."""
+
+    added: int
+    modified: int
+    deleted: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticsSummary:
+    """Parse diagnostics of every analysed file in the view, the first few listed."""
+
+    count: int
+    files: int
+    items: tuple[DiagnosticItem, ...]
+    truncated: bool

@@ -1,0 +1,209 @@
+"""The tool surface, declared once: each tool's name, description, parameters (type, default,
+bounds, help), result type and facade method. MCP (schemas and handlers), HTTP (query
+parameters) and the CLI (subcommands, options, help) are derived from it (docs/mcp.md,
+docs/web.md). Plain data: importing it loads neither the engine nor a front end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from spyglass.errors import BadInput
+from spyglass.query.results import AstMatch, DiagnosticItem, SourceSpan, StatusReport
+from spyglass.types import CodeLocation
+
+Kind = Literal["str", "int", "bool", "strs", "spans"]
+Span = tuple[str, int, int]  # path, first line, last line (1-based, inclusive)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One argument of a tool. `name` is the MCP argument, the facade keyword and the CLI
+    destination; `http` and `cli` rename it for those front ends (None: not offered there)."""
+
+    name: str
+    kind: Kind
+    help: str = ""
+    default: object = None
+    required: bool = False
+    ge: int | None = None
+    le: int | None = None
+    positional: bool = False  # CLI: a positional argument (lists take any number)
+    cli: str | None = ""  # CLI option ("" = --name-with-dashes); None = not on the CLI
+    http: str | None = ""  # query parameter or body key ("" = name); None = not over HTTP
+    scoped: bool = False  # MCP: left out, it is the server's start directory
+    facade: bool = True  # passed to the facade method (False: the front end acts on it)
+
+    @property
+    def http_name(self) -> str:
+        return self.http or self.name
+
+    @property
+    def option(self) -> str:
+        return self.cli or "--" + self.name.replace("_", "-")
+
+    def check(self, value: object) -> None:
+        """Bounds of an integer argument (MCP checks them through its schema)."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            return
+        if (self.ge is not None and value < self.ge) or (self.le is not None and value > self.le):
+            low = "" if self.ge is None else f" >= {self.ge}"
+            high = "" if self.le is None else f" <= {self.le}"
+            both = " and".join(x for x in (low, high) if x)
+            raise BadInput(f"{self.name} must be{both}, got {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool: MCP name and description, parameters, result item type, facade method,
+    CLI subcommand and one-line help, HTTP route under /api/v1/code/repos/{repo_id}."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    result: type
+    method: str
+    command: str | None
+    summary: str
+    route: str | None
+    post: bool = False  # HTTP: a POST with a JSON body (else GET with query parameters)
+    at: bool = False  # a position (name, or path + line [+ column]); CLI: --at PATH:LINE[:COL]
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+    def call(self, target: object, values: Mapping[str, Any]) -> Any:
+        """Call the facade method with the values of the parameters it takes."""
+        kwargs = {p.name: values[p.name] for p in self.params if p.facade and p.name in values}
+        return getattr(target, self.method)(**kwargs)
+
+
+# -- parameters shared by several tools --------------------------------------------------------
+SYMBOL = Param("name", "str", "symbol name or qualified name", positional=True)
+WHERE = Param("path", "str", "file or folder (relative to the root)", cli=None)
+LINE = Param("line", "int", "1-based line, with path", ge=1, cli=None)
+COLUMN = Param("column", "int", "1-based column, with path and line", ge=1, cli=None)
+EXACT = Param("exact_only", "bool", "only resolved (certain) results", default=False,
+              cli="--exact")
+TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbol names "
+                "(default: the workspace diff)", positional=True, http="target")
+DIFF = Param("diff", "str", "git revision or range to take the change from")
+DEPTH = Param("depth", "int", "call-graph hops", default=3, ge=1, le=10)
+PATHS = Param("paths", "strs", "files or folders (default: start dir)", positional=True,
+              http="path", scoped=True)
+
+TOOLS: dict[str, Tool] = {t.name: t for t in (
+    Tool("code_explore",
+         "Start here when unsure where something lives: ranked definitions for a name, words "
+         "or a path, with callers, tests and path:line citations. No source text.",
+         (Param("query", "str", "symbol name, words, or a path", required=True,
+                positional=True, http="q"),
+          Param("path", "str", "only under this folder", scoped=True),
+          Param("budget", "int", "answer size in tokens", default=2000, ge=200, le=20000)),
+         CodeLocation, "explore", "explore", "bounded discovery from a query, path or symbol",
+         "explore"),
+    Tool("code_find_symbol",
+         "Find definitions by name, qualified name or glob, optionally by kind and path.",
+         (Param("name", "str", "name, qualified name (mod.Class.meth) or glob (*Conf*)",
+                required=True, positional=True, http="q"),
+          Param("kind", "str", "func, method, class, struct, interface, type, const, var, "
+                "field, test…"),
+          Param("path", "str", "only under this file or folder", scoped=True)),
+         CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
+    Tool("code_references",
+         "Every use of a symbol (call, import, type, read, write), by name or by "
+         "path+line[+column] of a definition or use. Use before renaming or changing a "
+         "signature.",
+         (SYMBOL, WHERE, LINE, COLUMN,
+          Param("include_declaration", "bool", "also declarations and name-keeping imports "
+                "(for a rename pass)", default=False),
+          EXACT),
+         CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
+    Tool("code_callers",
+         "Direct callers, one per call site; symbol = the calling function. Use before "
+         "changing behaviour.",
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT),
+         CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
+    Tool("code_structure",
+         "Outline of the symbols in a file or folder. Cheaper than reading files.",
+         (Param("path", "str", "file or folder (relative to the root)", positional=True,
+                scoped=True),),
+         CodeLocation, "structure", "structure", "symbols in a file or package", "structure"),
+    Tool("code_blast_radius",
+         "Conservative set of symbols, files, packages and tests a change affects, each with "
+         "evidence. Use before a non-trivial edit.",
+         (TARGETS, DIFF, DEPTH),
+         CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
+    Tool("code_suggest_tests",
+         "Focused tests to run for a change, with evidence and a runnable command. Use after "
+         "editing.",
+         (TARGETS, DIFF, DEPTH),
+         CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
+    Tool("code_status",
+         "Index state: snapshot, freshness, languages, skipped files, limits, enabled tools; "
+         "index=true builds or updates the index.",
+         (Param("index", "bool", "build/update the index first (progress notifications; "
+                "cancellable)", default=False, cli=None, http=None, facade=False),),
+         StatusReport, "status", "status", "index state", None),
+    Tool("code_context",
+         "Current source of line spans, live from disk, with a content hash. Read spans this "
+         "way before editing; never edit from index results.",
+         (Param("spans", "spans", "spans to read", required=True, positional=True),),
+         SourceSpan, "context", "context", "current source of PATH:START[-END] spans",
+         "context"),
+    Tool("code_diagnostics",
+         "Syntax errors (tree-sitter) in files or folders; check after editing.",
+         (PATHS,),
+         DiagnosticItem, "diagnostics", "diagnostics", "parse diagnostics for paths",
+         "diagnostics"),
+    Tool("code_ast_query",
+         "Run a tree-sitter query over files; captures with positions. For structural "
+         "searches the other tools do not cover.",
+         (Param("query", "str", "tree-sitter query, e.g. (call) @c", required=True,
+                positional=True),
+          PATHS),
+         AstMatch, "ast_query", "ast-query", "an ad hoc tree-sitter query over paths",
+         "ast-query", post=True),
+)}
+
+
+# -- argument forms shared by the front ends ---------------------------------------------------
+def check_position(name: str | None, path: str | None, line: int | None,
+                   column: int | None, hint: str) -> None:
+    """A position is a name, or path + line [+ column]; `hint` spells that for the front end."""
+    if column is not None and line is None:
+        raise BadInput(f"column needs line and path: {hint}")
+    if line is not None and not path:
+        raise BadInput(f"line needs path: {hint}")
+    if not name and line is None:
+        raise BadInput(hint)
+
+
+def parse_position(text: str) -> tuple[str, int, int | None]:
+    """PATH:LINE[:COL] (1-based) → parts."""
+    parts = text.rsplit(":", 2)
+    try:
+        if len(parts) == 3 and parts[2].isdigit() and parts[1].isdigit():
+            return parts[0], int(parts[1]), int(parts[2])
+        path, line = text.rsplit(":", 1)
+        return path, int(line), None
+    except ValueError:
+        raise BadInput(f"--at wants PATH:LINE[:COL], got {text!r}") from None
+
+
+def parse_span(text: str) -> Span:
+    """PATH:START[-END] (1-based, inclusive) → (path, start, end)."""
+    path, _, lines = text.rpartition(":")
+    start, _, end = lines.partition("-")
+    if not path or not start.isdigit() or (end and not end.isdigit()):
+        raise BadInput(f"a span is PATH:START[-END], got {text!r}")
+    return check_span(path, int(start), int(end or start))
+
+
+def check_span(path: str, start: int, end: int) -> Span:
+    if start < 1:
+        raise BadInput(f"{path}: start_line must be >= 1, got {start}")
+    if end < start:
+        raise BadInput(f"{path}: end_line {end} is before start_line {start}")
+    return path, start, end
