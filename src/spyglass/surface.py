@@ -31,7 +31,7 @@ class Param:
     le: int | None = None
     positional: bool = False  # CLI: a positional argument (lists take any number)
     cli: str | None = ""  # CLI option ("" = --name-with-dashes); None = not on the CLI
-    http: str | None = ""  # query parameter or body key ("" = name); None = not over HTTP
+    http: str | None = ""  # query parameter ("" = name; a POST body uses name); None: not HTTP
     scoped: bool = False  # MCP: left out, it is the server's start directory
     facade: bool = True  # passed to the facade method (False: the front end acts on it)
 

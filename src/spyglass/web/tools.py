@@ -1,148 +1,102 @@
-"""Tool endpoints: SPEC §3's tools over HTTP, each answering with a result envelope."""
+"""Tool endpoints: the tools of the surface (spyglass.surface) over HTTP, each answering with
+a result envelope; query parameters (or a POST body) parsed as the surface declares them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
+from spyglass import surface
 from spyglass.errors import BadInput
-from spyglass.web.http import (
-    allowed,
-    blocking,
-    call_optional,
-    error,
-    flag,
-    guarded,
-    number,
-    repo,
-    text,
-)
+from spyglass.web.http import allowed, blocking, error, flag, guarded, number, repo, text
 from spyglass.web.overlay import diagnostics_summary
 
-
-@guarded
-async def symbols(request: Request) -> Response:
-    """GET …/symbols?q=NAME&kind=K&path=P (code_find_symbol)."""
-    st = repo(request)
-    allowed(st, "code_find_symbol")
-    q = text(request, "q", required=True)
-    kind, path = text(request, "kind"), text(request, "path")
-    assert q is not None
-    return await blocking(lambda: st.ci.find_symbol(q, kind, path))
+POSITION_HINT = "give name=SYMBOL, or path=FILE&line=N[&column=C]"
+KINDS = {"str": str, "int": int, "bool": bool}
 
 
-def _position(request: Request) -> dict[str, Any]:
-    name, path = text(request, "name"), text(request, "path")
-    line, column = number(request, "line"), number(request, "column")
-    if name is None and (path is None or line is None):
-        raise BadInput("give name=SYMBOL, or path=FILE&line=N[&column=C]")
-    return {"name": name, "path": path, "line": line, "column": column}
-
-
-@guarded
-async def references(request: Request) -> Response:
-    """GET …/references?name= or ?path=&line=&column= (code_references)."""
-    st = repo(request)
-    allowed(st, "code_references")
-    pos = _position(request)
-    decl, exact = flag(request, "include_declaration"), flag(request, "exact_only")
-    return await blocking(lambda: st.ci.references(**pos, include_declaration=decl,
-                                                   exact_only=exact))
-
-
-@guarded
-async def callers(request: Request) -> Response:
-    """GET …/callers?name= or ?path=&line=&column= (code_callers)."""
-    st = repo(request)
-    allowed(st, "code_callers")
-    pos = _position(request)
-    exact = flag(request, "exact_only")
-    return await blocking(lambda: st.ci.callers(**pos, exact_only=exact))
-
-
-@guarded
-async def structure(request: Request) -> Response:
-    """GET …/structure?path=P (code_structure)."""
-    st = repo(request)
-    allowed(st, "code_structure")
+def query_value(request: Request, p: surface.Param) -> Any:
+    """One declared parameter from the query string (a span: path, start and end)."""
+    name = p.http_name
+    if p.kind == "str":
+        return text(request, name, required=p.required)
+    if p.kind == "int":
+        value = number(request, name, p.default if isinstance(p.default, int) else None)
+        p.check(value)
+        return value
+    if p.kind == "bool":
+        return flag(request, name)
+    if p.kind == "strs":
+        return request.query_params.getlist(name)
     path = text(request, "path", required=True)
     assert path is not None
-    return await blocking(lambda: st.ci.structure(path))
-
-
-@guarded
-async def diagnostics(request: Request) -> Response:
-    """GET …/diagnostics?path=P[&path=Q] (code_diagnostics; no path: bounded summary)."""
-    st = repo(request)
-    allowed(st, "code_diagnostics")
-    paths = request.query_params.getlist("path")
-    if not paths:
-        return await blocking(lambda: diagnostics_summary(st.ci))
-    return await blocking(lambda: st.ci.diagnostics(paths))
-
-
-@guarded
-async def context(request: Request) -> Response:
-    """GET …/context?path=P&start=N&end=M (code_context: live source span)."""
-    st = repo(request)
-    allowed(st, "code_context")
-    path = text(request, "path", required=True)
     start = number(request, "start", 1) or 1
-    end = number(request, "end", start) or start
-    assert path is not None
-    return await blocking(lambda: st.ci.context([(path, start, end)]))
+    return [surface.check_span(path, start, number(request, "end", start) or start)]
 
 
-@guarded
-async def ast_query(request: Request) -> Response:
-    """POST …/ast-query {"query", "paths"} (code_ast_query; admin-gated when a token is set)."""
-    st = repo(request)
-    problem = st.guard.mutation_problem(request)
-    if problem:
-        return error(problem, 403)
-    allowed(st, "code_ast_query")
-    try:
-        data = await request.json()
-    except ValueError:
-        raise BadInput("the request body must be JSON {\"query\": ..., \"paths\": [...]}") \
-            from None
-    query, paths = data.get("query"), data.get("paths", [])
-    if not isinstance(query, str) or not isinstance(paths, list) or not all(
-            isinstance(p, str) for p in paths):
-        raise BadInput("query must be a string and paths a list of strings")
-    return await blocking(lambda: st.ci.ast_query(query, paths))
+def body_value(data: dict[str, Any], p: surface.Param) -> Any:
+    """One declared parameter from a JSON body (keys are the MCP names), type-checked."""
+    value = data.get(p.name, p.default)
+    if value is None:
+        if p.required:
+            raise BadInput(f"the body needs {p.name!r}")
+        return [] if p.kind == "strs" else None
+    if p.kind == "strs":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise BadInput(f"{p.name} must be a list of strings")
+        return value
+    want = KINDS.get(p.kind)
+    if want is None or not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        raise BadInput(f"{p.name} must be a {p.kind}")
+    p.check(value)
+    return value
 
 
-@guarded
-async def blast_radius(request: Request) -> Response:
-    """GET …/blast-radius?target=T[&target=U]&diff=REV&depth=N (code_blast_radius)."""
-    st = repo(request)
-    allowed(st, "code_blast_radius")
-    targets = request.query_params.getlist("target")
-    diff, depth = text(request, "diff"), number(request, "depth")
-    return await blocking(lambda: call_optional(st.ci, "blast_radius", "targets",
-                                                targets=targets, diff=diff, depth=depth))
+async def arguments(request: Request, tool: surface.Tool) -> dict[str, Any]:
+    """The values of the tool's parameters offered over HTTP."""
+    offered = [p for p in tool.params if p.http is not None]
+    if not tool.post:
+        values = {p.name: query_value(request, p) for p in offered}
+    else:
+        try:
+            data = await request.json()
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            names = ", ".join(f'"{p.name}": ...' for p in offered)
+            raise BadInput(f"the request body must be JSON {{{names}}}")
+        values = {p.name: body_value(data, p) for p in offered}
+    if tool.at:
+        surface.check_position(values.get("name"), values.get("path"), values.get("line"),
+                               values.get("column"), POSITION_HINT)
+    return values
 
 
-@guarded
-async def suggest_tests(request: Request) -> Response:
-    """GET …/tests?target=T&diff=REV (code_suggest_tests)."""
-    st = repo(request)
-    allowed(st, "code_suggest_tests")
-    targets = request.query_params.getlist("target")
-    diff = text(request, "diff")
-    return await blocking(lambda: call_optional(st.ci, "suggest_tests", "targets",
-                                                targets=targets, diff=diff))
+def endpoint(tool: surface.Tool) -> Callable[[Request], Any]:
+    """GET (or POST) …/<route>: the tool's facade method on the parsed parameters."""
+
+    async def handle(request: Request) -> Response:
+        st = repo(request)
+        if tool.post:  # mutating-call guards (Origin, admin token) apply to POSTs
+            problem = st.guard.mutation_problem(request)
+            if problem:
+                return error(problem, 403)
+        allowed(st, tool.name)
+        values = await arguments(request, tool)
+        if tool.name == "code_diagnostics" and not values["paths"]:
+            return await blocking(lambda: diagnostics_summary(st.ci))
+        return await blocking(lambda: tool.call(st.ci, values))
+
+    handle.__name__ = tool.method
+    handle.__doc__ = f"{'POST' if tool.post else 'GET'} …/{tool.route} ({tool.name})"
+    return guarded(handle)
 
 
-@guarded
-async def explore(request: Request) -> Response:
-    """GET …/explore?q=QUERY&path=P&budget=N (code_explore)."""
-    st = repo(request)
-    allowed(st, "code_explore")
-    q = text(request, "q", required=True)
-    path, budget = text(request, "path"), number(request, "budget")
-    return await blocking(lambda: call_optional(st.ci, "explore", "query", query=q,
-                                                path=path, budget=budget))
+def routes(prefix: str) -> list[Route]:
+    """One route per tool the surface offers over HTTP (docs/web.md lists them)."""
+    return [Route(f"{prefix}/{t.route}", endpoint(t), methods=["POST" if t.post else "GET"])
+            for t in surface.TOOLS.values() if t.route]
