@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -15,7 +15,14 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.edges import Key, key
 from spyglass.query.names import name_index, words
-from spyglass.query.results import DefRow
+from spyglass.query.results import (
+    Citation,
+    DefRow,
+    ExploreDiagnostic,
+    ExploreInfo,
+    ExploreItem,
+    RefSummary,
+)
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -30,57 +37,6 @@ DEFS_PER_NAME = 6
 NEIGHBOURS = 8  # callers and callees per candidate taken into the ranking graph
 LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the budget)
 STOP = frozenset(["a", "an", "the", "of", "to", "in", "for", "and", "or", "is", "are", "how", "where", "what", "which", "who", "does", "do", "with", "on", "by", "from", "this", "that", "it", "be", "find", "show", "me", "get", "all", "code", "use", "used"])
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """Where something is: path and line, and the symbol there. Never source text."""
-
-    path: str
-    line: int
-    symbol: str
-
-
-@dataclass(frozen=True, slots=True)
-class RefSummary:
-    """How a symbol is used: reference sites by role, files, and how many are uncertain."""
-
-    total: int
-    files: int
-    uncertain: int
-    by_role: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ExploreItem:
-    """The neighbourhood of one likely symbol (aligned with the result of the same index)."""
-
-    symbol: str
-    score: float
-    callers: tuple[Citation, ...]
-    callees: tuple[Citation, ...]
-    references: RefSummary
-    tests: tuple[Citation, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ExploreDiagnostic:
-    """A parse problem in a file of a listed symbol (position and kind only)."""
-
-    path: str
-    line: int
-    column: int
-    severity: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class ExploreInfo:
-    """How the query was read and what the answer cost."""
-
-    query: str
-    mode: str  # text | symbol | path | position
-    budget: int
-    tokens: int
-    candidates: int
 
 
 def tokens_of(value: object) -> int:

@@ -8,11 +8,11 @@ import re
 import shlex
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spyglass.query import symbols as sym
+from spyglass.query.results import Framework, TestCommand
 from spyglass.query.view import View
 from spyglass.syntax.langpack import LanguagePack
 
@@ -22,27 +22,6 @@ JS_CONFIGS = {"vitest": ("vitest.config", "vitest.workspace"), "jest": ("jest.co
 JS_EXTS = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".json")
 GO_RUN = re.compile(r"^(Test|Example|Fuzz)")
 GO_BENCH = re.compile(r"^Benchmark")
-
-
-@dataclass(frozen=True, slots=True)
-class Framework:
-    """A test runner for part of the repository: its name, the folder its commands run in
-    (relative to the root, "" for the root) and the configuration file that says so."""
-
-    name: str
-    root: str
-    config: str
-    evidence: str
-
-
-@dataclass(frozen=True, slots=True)
-class TestCommand:
-    """One command running every suggested target of one framework (and project root)."""
-
-    framework: str
-    command: str
-    targets: int
-    config: str
 
 
 Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)

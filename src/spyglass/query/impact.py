@@ -9,7 +9,7 @@ from spyglass.errors import BadInput
 from spyglass.query import edges
 from spyglass.query.changeset import ChangeSet, ModuleChange, collect
 from spyglass.query.edges import Key, key
-from spyglass.query.results import DefRow
+from spyglass.query.results import AffectedFile, AffectedPackage, DefRow
 from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
 from spyglass.query.view import View
 from spyglass.types import CodeLocation, ToolResult
@@ -67,28 +67,6 @@ class Hit:
         if not hops:
             return f"distance 0: changed ({self.origin})"
         return f"distance {self.distance}: {hops}; {seed} changed ({self.origin})"
-
-
-@dataclass(frozen=True, slots=True)
-class AffectedFile:
-    """A file holding affected symbols, at its smallest distance from the change."""
-
-    path: str
-    distance: int
-    symbols: int
-    uncertain: bool
-    test: bool
-
-
-@dataclass(frozen=True, slots=True)
-class AffectedPackage:
-    """A folder (package) holding affected files."""
-
-    path: str
-    language: str
-    distance: int
-    files: int
-    uncertain: bool
 
 
 @dataclass

@@ -156,3 +156,126 @@ class DiagnosticsSummary:
     files: int
     items: tuple[DiagnosticItem, ...]
     truncated: bool
+
+
+# -- sections of blast radius, test suggestions and explore answers (ToolResult.extra) --
+@dataclass(frozen=True, slots=True)
+class Framework:
+    """A test runner for part of the repository: its name, the folder its commands run in
+    (relative to the root, "" for the root) and the configuration file that says so."""
+
+    name: str
+    root: str
+    config: str
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestCommand:
+    """One command running every suggested target of one framework (and project root)."""
+
+    framework: str
+    command: str
+    targets: int
+    config: str
+
+
+@dataclass(frozen=True, slots=True)
+class AffectedFile:
+    """A file holding affected symbols, at its smallest distance from the change."""
+
+    path: str
+    distance: int
+    symbols: int
+    uncertain: bool
+    test: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AffectedPackage:
+    """A folder (package) holding affected files."""
+
+    path: str
+    language: str
+    distance: int
+    files: int
+    uncertain: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TestTarget:
+    """A test to run: a test function or class (`symbol`), or a whole file (`symbol` "")."""
+
+    path: str
+    symbol: str
+    start_line: int
+    end_line: int
+    framework: str
+    command: str
+    reason: str  # changed | reference | convention | fixture | package
+    relevance: float  # higher ranks first
+    uncertain: bool
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSummary:
+    """What the answer started from."""
+
+    origin: str
+    files: tuple[str, ...]
+    symbols: int
+    unsupported: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where something is: path and line, and the symbol there. Never source text."""
+
+    path: str
+    line: int
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefSummary:
+    """How a symbol is used: reference sites by role, files, and how many are uncertain."""
+
+    total: int
+    files: int
+    uncertain: int
+    by_role: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreItem:
+    """The neighbourhood of one likely symbol (aligned with the result of the same index)."""
+
+    symbol: str
+    score: float
+    callers: tuple[Citation, ...]
+    callees: tuple[Citation, ...]
+    references: RefSummary
+    tests: tuple[Citation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreDiagnostic:
+    """A parse problem in a file of a listed symbol (position and kind only)."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreInfo:
+    """How the query was read and what the answer cost."""
+
+    query: str
+    mode: str  # text | symbol | path | position
+    budget: int
+    tokens: int
+    candidates: int

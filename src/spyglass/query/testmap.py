@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from spyglass.query import edges
 from spyglass.query.changeset import ChangeSet, changed_defs, collect
-from spyglass.query.frameworks import Framework, Frameworks, TestCommand
+from spyglass.query.frameworks import Frameworks
 from spyglass.query.impact import Hit, Radius, walk
-from spyglass.query.results import DefRow
+from spyglass.query.results import ChangeSummary, DefRow, Framework, TestCommand, TestTarget
 from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
 from spyglass.types import CodeLocation, ToolResult
@@ -32,32 +32,6 @@ SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
 FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
 FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
 MAX_FIXTURE_FILES = 400
-
-
-@dataclass(frozen=True, slots=True)
-class TestTarget:
-    """A test to run: a test function or class (`symbol`), or a whole file (`symbol` "")."""
-
-    path: str
-    symbol: str
-    start_line: int
-    end_line: int
-    framework: str
-    command: str
-    reason: str  # changed | reference | convention | fixture | package
-    relevance: float  # higher ranks first
-    uncertain: bool
-    evidence: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeSummary:
-    """What the answer started from."""
-
-    origin: str
-    files: tuple[str, ...]
-    symbols: int
-    unsupported: tuple[str, ...]
 
 
 @dataclass
