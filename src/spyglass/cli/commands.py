@@ -1,17 +1,21 @@
-"""CLI commands: call the query facade, print JSON or aligned rows for people."""
+"""CLI commands: the surface's tools called on the facade, printed as JSON or as the
+renderer's rows (spyglass.render); `index`, `serve` and `web` besides."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spyglass.cli.main import EXIT_OK, dump, position, start_dir
+from spyglass import surface
+from spyglass.cli.args import COMMANDS, EXIT_OK
 from spyglass.config import load_config
 from spyglass.errors import BadInput
+from spyglass.render import render
 from spyglass.types import ToolResult
-from spyglass.wire import plain, result_json
+from spyglass.wire import result_json
 
 if TYPE_CHECKING:  # the query layer (tree-sitter, SQLite) loads only for commands using it
     from spyglass.query.facade import CodeIntel
@@ -26,49 +30,46 @@ def _intel(args: argparse.Namespace) -> CodeIntel:
     return ci
 
 
-def _rows(result: ToolResult) -> list[tuple[str, str, str, str]]:
-    rows = []
-    for r in result.results:
-        d = plain(r)
-        if "start_line" in d and "symbol" in d:
-            flag = "?" if d.get("uncertain") else ("~" if d.get("stale") else "")
-            rows.append((f"{d['path']}:{d['start_line']}", d["kind"], d["symbol"], flag))
-        elif "message" in d:
-            rows.append((f"{d['path']}:{d['start_line']}:{d['column']}", d["severity"],
-                         d["message"], ""))
-        elif "text" in d and "content_hash" in d:
-            rows.append((f"{d['path']}:{d['start_line']}-{d['end_line']}", "source",
-                         d["text"].rstrip("\n"), ""))
-        else:
-            rows.append(("", "", str(d), ""))
-    return rows
+def dump(obj: object) -> None:
+    json.dump(obj, sys.stdout, indent=2)
+    sys.stdout.write("\n")
 
 
-def _print(result: ToolResult, as_json: bool) -> int:
+def start_dir(args: argparse.Namespace) -> Path:
+    path = Path(args.directory)
+    if not path.is_dir():
+        raise BadInput(f"-C {args.directory}: not a directory")
+    return path
+
+
+def _print(result: ToolResult, tool: surface.Tool, as_json: bool) -> int:
     if as_json:
         dump(result_json(result))
-        return EXIT_OK
-    from rich.console import Console
-    console = Console(highlight=False, soft_wrap=True)
-    rows = _rows(result)
-    width = max((len(r[0]) for r in rows), default=0)
-    kwidth = max((len(r[1]) for r in rows), default=0)
-    for loc, kind, symbol, flag in rows:
-        mark = f"  [yellow]{'uncertain' if flag == '?' else 'stale'}[/]" if flag else ""
-        console.print(f"[cyan]{loc.ljust(width)}[/]  [magenta]{kind.ljust(kwidth)}[/]  "
-                      f"{_escape(symbol)}{mark}")
-    if not rows:
-        console.print("no results", style="dim")
-    for limitation in result.coverage.limitations:
-        console.print(f"note: {limitation}", style="yellow")
-    if result.truncated:
-        console.print("(truncated: raise max_matches_per_request to see more)", style="yellow")
+    else:
+        print(render(result, tool.name, people=True))
     return EXIT_OK
 
 
-def _escape(text: str) -> str:
-    from rich.markup import escape
-    return escape(text)
+def values(tool: surface.Tool, args: argparse.Namespace) -> dict[str, Any]:
+    """The tool's parameter values from the command line, checked as the surface says."""
+    out: dict[str, Any] = {p.name: getattr(args, p.name) for p in tool.params
+                           if p.cli is not None}
+    for p in tool.params:
+        value = out.get(p.name)
+        p.check(value)
+        if p.kind == "spans":
+            out[p.name] = [surface.parse_span(text) for text in value or ()]
+        elif p.scoped and not value:
+            out[p.name] = ["."] if p.kind == "strs" else "."
+        elif p.kind == "strs":
+            out[p.name] = list(value or ())
+    if tool.at:
+        if args.at:
+            out["path"], out["line"], out["column"] = surface.parse_position(args.at)
+        surface.check_position(out.get("name"), out.get("path"), out.get("line"),
+                               out.get("column"),
+                               f"{tool.command} wants a NAME or --at PATH:LINE[:COL]")
+    return out
 
 
 def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
@@ -106,61 +107,6 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _status(ci: CodeIntel, args: argparse.Namespace) -> int:
-    result = ci.status()
-    if args.json:
-        dump(result_json(result))
-        return EXIT_OK
-    report = plain(result.results[0])
-    print(f"root       {report['root']}")
-    print(f"repo       {report['repo']}")
-    if report["indexed"]:
-        print(f"snapshot   {report['snapshot_ref']} {report['snapshot_commit'] or '(disk)'} "
-              f"indexed {report['indexed_at']}")
-        if report.get("snapshot_ref_source"):
-            print(f"ref        {report['snapshot_ref_source']}")
-    else:
-        print(f"snapshot   none: {report['hint']}")
-    if report.get("job_state"):
-        error = f": {report['job_error']}" if report.get("job_error") else ""
-        print(f"last job   {report['job_state']} ({report.get('job_parsed') or 0} parsed, "
-              f"{report.get('job_persisted') or 0} persisted){error}")
-    if report.get("head"):
-        base = (report.get("overlay_base") or "none")[:12]
-        print(f"workspace  {report['head']}, merge-base {base}")
-    for lang in report["languages"]:
-        print(f"language   {lang['language']:<12} {lang['files']:>6} files {lang['lines']:>8} lines")
-    for reason, n in report["skipped_by_reason"]:
-        print(f"skipped    {n:>6}  {reason}")
-    changed = len(report["overlay_added"]) + len(report["overlay_modified"]) + len(
-        report["overlay_deleted"])
-    print(f"overlay    {len(report['overlay_added'])} added, {len(report['overlay_modified'])} "
-          f"modified, {len(report['overlay_deleted'])} deleted")
-    for kind, paths in report.get("overlay_kinds") or []:
-        if paths:
-            shown = ", ".join(paths[:5]) + (f", … ({len(paths)} in all)" if len(paths) > 5 else "")
-            print(f"  {kind:<9}  {shown}")
-    for old, new in report.get("overlay_renamed") or []:
-        print(f"  renamed    {old} -> {new}")
-    print(f"freshness  {'fresh' if not changed else 'overlay applied (answers follow disk)'}")
-    if report["worktree_mismatch"]:
-        print(f"mismatch   {report['worktree_mismatch']}")
-    return EXIT_OK
-
-
-def _spans(texts: list[str]) -> list[tuple[str, int, int]]:
-    out = []
-    for text in texts:
-        path, _, lines = text.rpartition(":")
-        if not path:
-            raise BadInput(f"context wants PATH:START[-END], got {text!r}")
-        start, _, end = lines.partition("-")
-        if not start.isdigit() or (end and not end.isdigit()):
-            raise BadInput(f"context wants PATH:START[-END], got {text!r}")
-        out.append((path, int(start), int(end or start)))
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
     command = args.command
@@ -174,29 +120,7 @@ def run(args: argparse.Namespace) -> int:
     ci = _intel(args)
     if command == "index":
         return _index(ci, args)
-    if command == "status":
-        return _status(ci, args)
-    if command == "find":
-        return _print(ci.find_symbol(args.name, args.kind, args.path), args.json)
-    if command in ("refs", "callers"):
-        path = line = column = None
-        if args.at:
-            path, line, column = position(args.at)
-        elif not args.name:
-            raise BadInput(f"{command} wants a NAME or --at PATH:LINE[:COL]")
-        if command == "refs":
-            result = ci.references(args.name, path, line, column, args.include_declaration,
-                                   args.exact)
-        else:
-            result = ci.callers(args.name, path, line, column, args.exact)
-        return _print(result, args.json)
-    if command == "structure":
-        return _print(ci.structure(args.path), args.json)
-    if command == "diagnostics":
-        return _print(ci.diagnostics(args.paths), args.json)
-    if command == "context":
-        return _print(ci.context(_spans(args.spans)), args.json)
-    if command in ("blast-radius", "tests", "explore"):
-        from spyglass.cli import impact
-        return impact.run(ci, args, _print)
-    raise BadInput(f"unknown command {command}")
+    tool = COMMANDS.get(command)
+    if tool is None:
+        raise BadInput(f"unknown command {command}")
+    return _print(tool.call(ci, values(tool, args)), tool, args.json)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,7 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from spyglass.errors import IndexUnavailable, LimitExceeded, OutsideRoot, SpyglassError
-from spyglass.mcp.render import render
+from spyglass.render import render
 
 if TYPE_CHECKING:
     from spyglass.config import Config
@@ -119,14 +121,16 @@ class Backend:
         `defaulted_scope`: the call was limited to the start directory because it named no
         path; an empty answer then says so, since the symbol may live elsewhere."""
         result = await self.run(fn)
-        payload = result if isinstance(result, dict) else to_json(result)
-        if defaulted_scope and self.start_rel and not payload.get("results"):
-            coverage = payload.setdefault("coverage", {})
+        if isinstance(result, dict):
+            return CallToolResult(content=[TextContent(type="text", text=json.dumps(result))],
+                                  structured_content=result)
+        if defaulted_scope and self.start_rel and not result.results:
             note = (f"searched only under {self.start_rel}/ (the server's start directory); "
                     "pass path='.' to search the whole repository")
-            coverage["limitations"] = [*coverage.get("limitations", []), note]
-        return CallToolResult(content=[TextContent(type="text", text=render(payload, tool))],
-                              structured_content=payload)
+            result = replace(result, coverage=replace(
+                result.coverage, limitations=(*result.coverage.limitations, note)))
+        return CallToolResult(content=[TextContent(type="text", text=render(result, tool))],
+                              structured_content=to_json(result))
 
     async def build_index(self, ctx: Context) -> None:
         """Build or update the snapshot, reporting progress; cancelling the call stops it."""

@@ -1,0 +1,229 @@
+"""Text for people and models, chosen by result type: MCP's text content and the CLI's rows.
+
+Every string taken from an answer goes through `escape_text`, so file contents, symbol names
+and messages cannot carry terminal control sequences (docs/mcp.md, text content)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterable
+from functools import singledispatch
+
+from spyglass.query.results import (
+    AffectedFile,
+    AffectedPackage,
+    AstMatch,
+    ChangeSummary,
+    DiagnosticItem,
+    ExploreDiagnostic,
+    ExploreItem,
+    SourceSpan,
+    StatusReport,
+    TestCommand,
+)
+from spyglass.types import CodeLocation, ToolResult
+
+MAX_ROWS = 200
+MAX_TEXT = 200
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (tab and newline kept), DEL, C1
+
+
+def escape_text(text: object) -> str:
+    """`text` with C0/C1 control characters (ESC included) written as `\\x..`."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def _cut(text: object, limit: int = MAX_TEXT) -> str:
+    flat = " ".join(escape_text(text).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
+def _span(path: str, start: int, end: int | None = None) -> str:
+    where = f"{escape_text(path)}:{start}"
+    return where if end in (None, start) else f"{where}-{end}"
+
+
+def _more(values: Iterable[str], total: int, shown: int) -> str:
+    return ", ".join(values) + (f" (+{total - shown} more)" if total > shown else "")
+
+
+# -- one result item ---------------------------------------------------------------------------
+@singledispatch
+def rows(item: object) -> list[str]:
+    """The lines of one result item (unknown types: compact JSON)."""
+    value = dataclasses.asdict(item) if dataclasses.is_dataclass(item) and not isinstance(
+        item, type) else item
+    return [_cut(json.dumps(value, separators=(",", ":"), default=str), 400)]
+
+
+@rows.register
+def _(item: CodeLocation) -> list[str]:
+    return [location(item)]
+
+
+def location(item: CodeLocation, width: int = 0, kind_width: int = 0,
+             span: bool = True) -> str:
+    """`path:start-end  kind  symbol  [flags]  (evidence)`, columns padded to the widths
+    given; `span` False: the first line only (rows for people)."""
+    where = _span(item.path, item.start_line, item.end_line if span else None).ljust(width)
+    row = f"{where}  {escape_text(item.kind).ljust(kind_width)}  {escape_text(item.symbol)}"
+    row = row.rstrip()
+    flags = [f for f, on in (("stale", item.stale), ("uncertain", item.uncertain)) if on]
+    if flags:
+        row += f"  [{', '.join(flags)}]"
+    if item.evidence:
+        row += f"  ({_cut(item.evidence, 160)})"
+    return row
+
+
+@rows.register
+def _(item: SourceSpan) -> list[str]:
+    head = f"{_span(item.path, item.start_line, item.end_line)}  sha1:{item.content_hash[:12]}"
+    if item.truncated:
+        head += "  [truncated at max_capture_bytes]"
+    return [head, escape_text(item.text).rstrip("\n")]
+
+
+@rows.register
+def _(item: DiagnosticItem) -> list[str]:
+    where = f"{_span(item.path, item.start_line)}:{item.column}"
+    return [f"{where}  {escape_text(item.severity)}  {_cut(item.message)}"]
+
+
+@rows.register
+def _(item: AstMatch) -> list[str]:
+    where = f"{_span(item.path, item.start_line, item.end_line)}:{item.start_column}"
+    return [f"{where}  @{escape_text(item.capture)}  {escape_text(item.node_type)}  "
+            + _cut(item.text, 120)]
+
+
+@rows.register
+def _(item: StatusReport) -> list[str]:
+    e = escape_text
+    out = [f"root       {e(item.root)}", f"repo       {e(item.repo)}"]
+    if item.indexed:
+        out.append(f"snapshot   {e(item.snapshot_ref)} {e(item.snapshot_commit or '(disk)')} "
+                   f"indexed {item.indexed_at}")
+        if item.snapshot_ref_source:
+            out.append(f"ref        {e(item.snapshot_ref_source)}")
+    else:
+        out.append(f"snapshot   none: {e(item.hint)}")
+    if item.job_state:
+        error = f": {_cut(item.job_error, 300)}" if item.job_error else ""
+        out.append(f"last job   {item.job_state} ({item.job_parsed or 0} parsed, "
+                   f"{item.job_persisted or 0} persisted){error}")
+    if item.head:
+        out.append(f"workspace  {e(item.head)}, merge-base {(item.overlay_base or 'none')[:12]}")
+    for lang in item.languages:
+        out.append(f"language   {lang.language:<12} {lang.files:>6} files {lang.lines:>8} lines")
+    for reason, n in item.skipped_by_reason:
+        out.append(f"skipped    {n:>6}  {e(reason)}")
+    out.append(f"overlay    {len(item.overlay_added)} added, {len(item.overlay_modified)} "
+               f"modified, {len(item.overlay_deleted)} deleted")
+    for kind, paths in item.overlay_kinds:
+        if paths:
+            out.append(f"  {kind:<9}  " + _more((e(p) for p in paths[:5]), len(paths), 5))
+    for old, new in item.overlay_renamed:
+        out.append(f"  renamed    {e(old)} -> {e(new)}")
+    out.append(f"freshness  {'fresh' if item.fresh else 'overlay applied (answers follow disk)'}")
+    if item.worktree_mismatch:
+        out.append(f"mismatch   {e(item.worktree_mismatch)}")
+    if item.tools:
+        out.append("tools      " + ", ".join(item.tools))
+    return out
+
+
+# -- the sections next to the results (ToolResult.extra) ----------------------------------------
+@singledispatch
+def section(value: object, key: str) -> list[str]:
+    """The lines of one extra section, chosen by its type (tuples: by their items' type)."""
+    if isinstance(value, tuple) and value:
+        return section_of(value[0], key, value)
+    return []
+
+
+@singledispatch
+def section_of(first: object, key: str, items: tuple[object, ...]) -> list[str]:
+    return []  # sections the results already show (tests), or internal (frameworks)
+
+
+@section_of.register
+def _(first: str, key: str, items: tuple[str, ...]) -> list[str]:
+    return [f"note: {_cut(n, 300)}" for n in items[:5]]
+
+
+@section.register
+def _(value: ChangeSummary, key: str) -> list[str]:
+    if not value.files:
+        return []
+    files = _more((escape_text(f) for f in value.files[:8]), len(value.files), 8)
+    return [f"change ({_cut(value.origin, 120)}; {value.symbols} symbol(s)): {files}"]
+
+
+@section_of.register
+def _(first: AffectedPackage, key: str, items: tuple[AffectedPackage, ...]) -> list[str]:
+    return ["packages: " + _more((f"{escape_text(p.path) or '.'} (d{p.distance})"
+                                  for p in items[:12]), len(items), 12)]
+
+
+@section_of.register
+def _(first: AffectedFile, key: str, items: tuple[AffectedFile, ...]) -> list[str]:
+    tests = sum(1 for f in items if f.test)
+    return [f"files: {len(items)} affected, {tests} of them tests"]
+
+
+@section_of.register
+def _(first: ExploreItem, key: str, items: tuple[ExploreItem, ...]) -> list[str]:
+    out = []
+    for item in items[:5]:
+        callers = ", ".join(_span(c.path, c.line) for c in item.callers[:6]) or "-"
+        callees = ", ".join(_span(c.path, c.line) for c in item.callees[:6]) or "-"
+        out.append(f"{escape_text(item.symbol)}: callers {callers}; callees {callees}")
+    return out
+
+
+@section_of.register
+def _(first: ExploreDiagnostic, key: str, items: tuple[ExploreDiagnostic, ...]) -> list[str]:
+    return [f"diagnostic: {_span(d.path, d.line)} {_cut(d.message, 120)}" for d in items[:5]]
+
+
+@section_of.register
+def _(first: TestCommand, key: str, items: tuple[TestCommand, ...]) -> list[str]:
+    return [f"run: {_cut(c.command, 1000)}" for c in items[:5]]
+
+
+# -- a whole answer ------------------------------------------------------------------------------
+def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
+    """A few lines per result, the extra sections, truncation and limitations. For models
+    (MCP) locations carry their line span and a provenance line closes the text; for people
+    (the CLI) locations are aligned columns with their first line."""
+    items = result.results[:MAX_ROWS]
+    locations = [r for r in items if isinstance(r, CodeLocation)]
+    width = max((len(_span(r.path, r.start_line)) for r in locations), default=0) if people else 0
+    kinds = max((len(escape_text(r.kind)) for r in locations), default=0) if people else 0
+    lines: list[str] = []
+    for r in items:
+        lines += ([location(r, width, kinds, span=not people)] if isinstance(r, CodeLocation)
+                  else rows(r))
+    if len(result.results) > MAX_ROWS:
+        lines.append(f"… {len(result.results) - MAX_ROWS} more rows in the structured result")
+    if not result.results:
+        lines.append("no results")
+    for key, value in result.extra:
+        lines += section(value, key)
+    if result.truncated:
+        lines.append("truncated at the token budget: raise budget or narrow with path"
+                     if tool == "code_explore" else
+                     "truncated: narrow the request (path, kind) or raise the limits")
+    lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
+    prov = result.provenance
+    if prov.worktree_mismatch:
+        lines.append(f"warning: worktree mismatch: {escape_text(prov.worktree_mismatch)}")
+    if not people:
+        snap = (f"snapshot {str(prov.commit)[:12]} indexed_at {prov.indexed_at}"
+                if prov.indexed_at else "no index (live parsing)")
+        lines.append(f"[{len(result.results)} result(s); {escape_text(prov.repo)}@"
+                     f"{escape_text(prov.ref)}; {snap}]")
+    return "\n".join(lines)
