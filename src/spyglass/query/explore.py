@@ -13,6 +13,7 @@ from spyglass.errors import BadInput
 from spyglass.query import edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
+from spyglass.query.display import display
 from spyglass.query.edges import Key, key
 from spyglass.query.names import name_index, words
 from spyglass.query.results import (
@@ -220,7 +221,6 @@ def _summary(sites: list[sym.RefRow], loose: int) -> RefSummary:
 
 
 def _cite(items: list[tuple[DefRow, int]], n: int) -> tuple[Citation, ...]:
-    from spyglass.query.facade import display
     seen: dict[tuple[str, str], Citation] = {}
     for d, line in items:
         seen.setdefault((d.path, d.full), Citation(d.path, line, display(d)))
@@ -248,7 +248,6 @@ def _tests(d: DefRow, callers: list[tuple[DefRow, int]], tests: list[str]) -> li
 
 
 def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolResult:
-    from spyglass.query.facade import display
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise BadInput(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens")
     view = ci.view()

@@ -29,6 +29,7 @@ from spyglass.index.store import (
 from spyglass.query import dispatch, related
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
+from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.symbols import RefRow
 from spyglass.query.view import View
@@ -447,15 +448,15 @@ class CodeIntel:
             raise LimitExceeded(f"{len(paths)} paths asked for; max_files_per_request is "
                                 f"{self.config.limits.max_files_per_request}")
 
-    # -- change impact (query/impact.py, testmap.py, explore.py) ------------------------------
+    # -- change impact (query/blast.py, testmap.py, explore.py) ------------------------------
     def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
                      ) -> ToolResult:
         """Affected symbols, files, packages and tests of a change (targets, a diff, or the
         workspace's changes against the snapshot), by distance, each with its evidence."""
-        from spyglass.query import impact
+        from spyglass.query import blast
         with self.lock:
             self.view()
-            return impact.blast_radius(self, targets, diff, depth)
+            return blast.blast_radius(self, targets, diff, depth)
 
     def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
                       ) -> ToolResult:
@@ -526,17 +527,3 @@ def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
                      f"type is unknown and such parameters mostly hold other objects "
                      f"({first}{more})")
     return tuple(notes)
-
-
-def display(d: DefRow) -> str:
-    """The qualified name shown to people: ``pkg.mod.Class.method`` / ``pkgname.Type.M``."""
-    if "#" in d.full:
-        module, _, qual = d.full.partition("#")
-        short = module.rstrip("/").rsplit("/", 1)[-1]
-        return f"{short}.{qual}" if short else qual
-    return d.full
-
-
-def module_symbol(path: str) -> str:
-    return path.rsplit(".", 1)[0].replace("/", ".")
-

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
 from spyglass.query import edges
-from spyglass.query.changeset import ChangeSet, ModuleChange, collect
+from spyglass.query.changeset import ChangeSet, ModuleChange
+from spyglass.query.display import display
 from spyglass.query.edges import Key, key
 from spyglass.query.results import AffectedFile, AffectedPackage, DefRow
 from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, ToolResult
+from spyglass.types import CodeLocation
 
 if TYPE_CHECKING:
     from spyglass.query.facade import CodeIntel
@@ -78,11 +79,6 @@ class Radius:
     hits: list[Hit] = field(default_factory=list)
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
-
-
-def display(d: DefRow) -> str:
-    from spyglass.query.facade import display as show
-    return show(d)
 
 
 def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
@@ -280,16 +276,3 @@ def grouped(radius: Radius) -> tuple[tuple[AffectedFile, ...], tuple[AffectedPac
     order = sorted(files.values(), key=lambda f: (f.distance, f.uncertain, f.path))
     porder = sorted(packages.values(), key=lambda p: (p.distance, p.uncertain, p.path))
     return tuple(order), tuple(porder)
-
-
-def blast_radius(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
-                 ) -> ToolResult:
-    from spyglass.query import testmap
-    cs = collect(ci, targets, diff)
-    radius = walk(ci, cs, depth)
-    plan = testmap.plan(ci, radius, same_file=False)
-    files, packages = grouped(radius)
-    extra: tuple[tuple[str, object], ...] = (
-        ("change", testmap.change_summary(cs)), ("files", files), ("packages", packages),
-        ("tests", plan.targets), ("commands", plan.commands), ("notes", tuple(radius.notes)))
-    return testmap.envelope(ci, cs, list(locations(ci, radius)), radius.truncated, extra)
