@@ -55,7 +55,10 @@ def test_no_results_is_success(repo: Path) -> None:
 
 @pytest.mark.parametrize("args", [("refs",), ("refs", "--at", "pkg/core.py:x"),
                                   ("refs", "unknown_symbol"), ("structure", "../outside.py"),
-                                  ("bogus-command",), ("refs", "--at", "pkg/core.py:99")])
+                                  ("bogus-command",), ("refs", "--at", "pkg/core.py:99"),
+                                  ("blast-radius", "--depth", "11"), ("explore", "x", "--budget",
+                                                                      "5"),
+                                  ("context", "pkg/core.py:5-2"), ("context", "pkg/core.py")])
 def test_bad_arguments_exit_2_with_one_line(repo: Path, args: tuple[str, ...]) -> None:
     proc = run(repo, *args)
     assert proc.returncode == 2, proc
@@ -78,3 +81,21 @@ def test_status_json(repo: Path) -> None:
     proc = run(repo, "status", "--json")
     (report,) = json.loads(proc.stdout)["results"]
     assert report["indexed"] and report["languages"][0]["language"] == "python"
+
+
+def test_every_tool_of_the_surface_is_a_command(repo: Path) -> None:
+    proc = run(repo, "ast-query", "(function_definition name: (identifier) @name)", "pkg")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["pkg/core.py:1:5  @name  identifier  helper",
+                                        "pkg/core.py:5:5  @name  identifier  main"]
+    proc = run(repo, "context", "pkg/core.py:5-6")
+    assert proc.stdout.splitlines()[1:] == ["def main():", "    return helper()"]
+
+
+def test_status_for_people(repo: Path) -> None:
+    proc = run(repo, "status")
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("root ") and any(line.startswith("language   python")
+                                                 for line in lines)
+    assert "freshness  fresh" in lines

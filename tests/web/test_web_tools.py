@@ -112,6 +112,9 @@ def test_paths_outside_the_root_are_400(web: Any, tail: str, params: dict[str, A
     ("/references", {"path": "pkg/util.py", "line": 999}, "out of range"),
     ("/callers", {"name": "no_such_symbol"}, "no definition named"),
     ("/structure", {"path": "missing.py"}, "does not exist"),
+    ("/blast-radius", {"depth": 11}, "depth must be >= 1 and <= 10"),
+    ("/explore", {"q": "helper", "budget": 5}, "budget must be >= 200"),
+    ("/context", {"path": "pkg/util.py", "start": 5, "end": 2}, "before start_line"),
 ])
 def test_bad_input_is_400(web: Any, tail: str, params: dict[str, Any], words: str) -> None:
     r = web.get(tail, **params)
