@@ -91,7 +91,7 @@ def test_http_routes_follow_the_surface() -> None:
     paths = {r.path: r.methods for r in routes("/r")}
     for tool in surface.TOOLS.values():
         if tool.route:
-            assert ("POST" if tool.post else "GET") in (paths[f"/r/{tool.route}"] or set())
+            assert ("POST" if tool.gated else "GET") in (paths[f"/r/{tool.route}"] or set())
     assert len(paths) == sum(1 for t in surface.TOOLS.values() if t.route)
 
 

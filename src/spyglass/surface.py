@@ -67,7 +67,7 @@ class Tool:
     command: str | None
     summary: str
     route: str | None
-    post: bool = False  # HTTP: a POST with a JSON body (else GET with query parameters)
+    gated: bool = False  # over HTTP needs the admin token when one is set: a POST there
     at: bool = False  # a position (name, or path + line [+ column]); CLI: --at PATH:LINE[:COL]
 
     def param(self, name: str) -> Param:
@@ -164,7 +164,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                 positional=True),
           PATHS),
          AstMatch, "ast_query", "ast-query", "an ad hoc tree-sitter query over paths",
-         "ast-query", post=True),
+         "ast-query", gated=True),
 )}
 
 

@@ -51,12 +51,12 @@ def output_schema(tool: surface.Tool) -> dict[str, Any]:
     return sc.envelope(sc.item(sc.required_fields(tool.result)))
 
 
-def _admin(ctx: Context, token: str) -> None:
+def _admin(ctx: Context, token: str, name: str) -> None:
     headers = ctx.headers or {}
     given = headers.get("x-spyglass-admin-token") or \
         headers.get("authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(given.encode(), token.encode()):
-        raise ToolError("code_ast_query over HTTP needs the admin token "
+        raise ToolError(f"{name} over HTTP needs the admin token "
                         "(Authorization: Bearer …); use the other tools instead")
 
 
@@ -78,8 +78,8 @@ def handler(b: Backend, tool: surface.Tool, admin_token: str | None
             elif p.kind == "spans":
                 values[p.name] = [(s.path, s.start_line, s.end_line or s.start_line)
                                   for s in values[p.name]]
-        if tool.name == "code_ast_query" and admin_token is not None:
-            _admin(ctx, admin_token)
+        if tool.gated and admin_token is not None:
+            _admin(ctx, admin_token, tool.name)
         if tool.name == "code_status":
             if values.get("index"):
                 await b.build_index(ctx)

@@ -59,8 +59,11 @@ def body_value(data: dict[str, Any], p: surface.Param) -> Any:
 async def arguments(request: Request, tool: surface.Tool) -> dict[str, Any]:
     """The values of the tool's parameters offered over HTTP."""
     offered = [p for p in tool.params if p.http is not None]
-    if not tool.post:
+    if not tool.gated:
         values = {p.name: query_value(request, p) for p in offered}
+        for p in offered:  # the web server's start is the root: a scope defaults to all of it
+            if p.scoped and p.kind == "str" and not values[p.name]:
+                values[p.name] = "."
     else:
         try:
             data = await request.json()
@@ -81,7 +84,7 @@ def endpoint(tool: surface.Tool) -> Callable[[Request], Any]:
 
     async def handle(request: Request) -> Response:
         st = repo(request)
-        if tool.post:  # mutating-call guards (Origin, admin token) apply to POSTs
+        if tool.gated:  # a POST: the mutating-call guards (Origin, admin token) apply
             problem = st.guard.mutation_problem(request)
             if problem:
                 return error(problem, 403)
@@ -92,11 +95,11 @@ def endpoint(tool: surface.Tool) -> Callable[[Request], Any]:
         return await blocking(lambda: tool.call(st.ci, values))
 
     handle.__name__ = tool.method
-    handle.__doc__ = f"{'POST' if tool.post else 'GET'} …/{tool.route} ({tool.name})"
+    handle.__doc__ = f"{'POST' if tool.gated else 'GET'} …/{tool.route} ({tool.name})"
     return guarded(handle)
 
 
 def routes(prefix: str) -> list[Route]:
     """One route per tool the surface offers over HTTP (docs/web.md lists them)."""
-    return [Route(f"{prefix}/{t.route}", endpoint(t), methods=["POST" if t.post else "GET"])
+    return [Route(f"{prefix}/{t.route}", endpoint(t), methods=["POST" if t.gated else "GET"])
             for t in surface.TOOLS.values() if t.route]
