@@ -83,7 +83,9 @@ def test_cli_options_and_help_are_the_declared_parameters() -> None:
             if not p.positional:
                 assert action.option_strings == [p.option]
             if p.help and p.kind != "spans":
-                assert action.help == p.help
+                assert action.help is not None and action.help.startswith(p.help)
+            if p.kind == "int" and p.le is not None:
+                assert f"{p.ge}..{p.le}" in str(action.help)
         assert ("at" in actions) == tool.at
 
 

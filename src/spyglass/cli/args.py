@@ -33,7 +33,12 @@ def _add(c: argparse.ArgumentParser, p: surface.Param) -> None:
     elif p.kind == "bool":
         c.add_argument(p.option, dest=p.name, action="store_true", help=help_text)
     elif p.kind == "int":
-        c.add_argument(p.option, dest=p.name, type=int, default=p.default, help=help_text)
+        bounds = [f"default {p.default}"] if p.default is not None else []
+        if p.ge is not None or p.le is not None:
+            bounds.append(f"{'' if p.ge is None else p.ge}..{'' if p.le is None else p.le}")
+        extra = f" ({', '.join(bounds)})" if bounds else ""
+        c.add_argument(p.option, dest=p.name, type=int, default=p.default, metavar="N",
+                       help=f"{p.help}{extra}")
     else:
         c.add_argument(p.option, dest=p.name, help=help_text)
 
@@ -60,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
             if param.cli is not None:
                 _add(c, param)
         if tool.at:
-            c.add_argument("--at", help="PATH:LINE[:COL], 1-based (instead of a name)")
+            c.add_argument("--at", metavar="PATH:LINE[:COL]", help="a position, 1-based "
+                           "(instead of a name)")
     c = cmd("serve", "MCP server over stdio (or --http)", json_output=False)
     c.add_argument("--http", metavar="HOST:PORT")
     c.add_argument("--require-index", action="store_true")
