@@ -13,7 +13,7 @@ from spyglass import surface
 from spyglass.cli.args import COMMANDS, EXIT_OK
 from spyglass.config import load_config
 from spyglass.errors import BadInput
-from spyglass.render import render
+from spyglass.render import escape_text, render
 from spyglass.types import ToolResult
 from spyglass.wire import result_json
 
@@ -86,7 +86,7 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
             bar.update(task, completed=done, total=total or None,
                        description=f"parsing ({persisted} persisted)")
     def waiting(message: str) -> None:
-        sys.stderr.write(f"spyglass: {message}\n")
+        sys.stderr.write(f"spyglass: {escape_text(message)}\n")
     try:
         snap = ci.index(args.ref, progress_cb, wait=not getattr(args, "no_wait", False),
                         on_wait=waiting)
@@ -101,9 +101,9 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     if args.json:
         dump(info)
     else:
-        print(f"indexed {ci.repo} at {snap.ref} ({(snap.commit or 'working tree')[:12]}; "
-              f"{snap.ref_source}): {snap.files} files, {snap.parsed} parsed, "
-              f"{snap.reused} reused")
+        print(escape_text(f"indexed {ci.repo} at {snap.ref} "
+                          f"({(snap.commit or 'working tree')[:12]}; {snap.ref_source}): "
+                          f"{snap.files} files, {snap.parsed} parsed, {snap.reused} reused"))
     return EXIT_OK
 
 
