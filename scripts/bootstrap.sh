@@ -9,6 +9,12 @@ if ! command -v git >/dev/null 2>&1; then
     echo "bootstrap: git is required" >&2; exit 1
   fi
 fi
+# bubblewrap: the sandbox language servers run in (execution = "sandbox", docs/bridge.md).
+if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && apt-get install -y -qq bubblewrap) >&2 \
+    || echo "bootstrap: could not install bubblewrap; sandboxed bridges will not start" >&2
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

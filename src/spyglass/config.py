@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -40,6 +41,20 @@ class LspServer:
     env: tuple[str, ...] = ()
     execution: str = "sandbox"
     allow_host_mcp: bool = False
+    name: str = ""  # shown in status and notes; default: the command's file name
+    binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+    settings: str = "{}"  # JSON answered to workspace/configuration, by section
+
+    @property
+    def label(self) -> str:
+        return self.name or Path(self.command[0]).name
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The language packs this server answers for."""
+        if self.language in ("typescript", "javascript"):
+            return ("typescript", "tsx", "javascript")
+        return (self.language,)
 
 
 @dataclass(frozen=True)
@@ -55,6 +70,7 @@ class Config:
     live_reparse: bool = True
     keep_snapshots: int = 3
     capabilities: tuple[str, ...] = ALL_TOOLS
+    lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
 
 
 def default_config_path() -> Path:
@@ -78,14 +94,21 @@ def _positive(section: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
+def _budget(section: dict[str, Any]) -> int:
+    value = section.get("lsp_budget_ms", 2000)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 60000:
+        raise ConfigError("[codeintel] lsp_budget_ms must be an integer from 0 to 60000")
+    return value
+
+
 def _lsp(entry: dict[str, Any]) -> LspServer:
     command = entry.get("command")
     if isinstance(command, str):
         command = [command]
     if not isinstance(command, list) or not command:
         raise ConfigError("[[codeintel.lsp]] needs a command")
-    env = tuple(str(e) for e in entry.get("env", []))
-    for name in env:
+    env = tuple(str(e) for e in entry.get("env", []))  # NAME (copied) or NAME=value
+    for name in (e.partition("=")[0] for e in env):
         if any(marker in name.upper() for marker in SECRET_MARKERS):
             raise ConfigError(f"[[codeintel.lsp]] env may not pass secret-like variable {name}")
     execution = entry.get("execution", "sandbox")
@@ -94,8 +117,18 @@ def _lsp(entry: dict[str, Any]) -> LspServer:
     allow = bool(entry.get("allow_host_mcp", False))
     if execution == "host" and not allow:
         raise ConfigError("[[codeintel.lsp]] execution = 'host' needs allow_host_mcp = true")
-    return LspServer(str(entry.get("language", "")), tuple(map(str, command)), env, execution,
-                     allow)
+    language = entry.get("language")
+    if not isinstance(language, str) or not language:
+        raise ConfigError("[[codeintel.lsp]] needs a language (python, go, typescript, ...)")
+    binds = entry.get("binds", [])
+    if not isinstance(binds, list) or not all(isinstance(b, str) and b.startswith("/")
+                                              for b in binds):
+        raise ConfigError("[[codeintel.lsp]] binds must be a list of absolute paths")
+    settings = entry.get("settings", {})
+    if not isinstance(settings, dict):
+        raise ConfigError("[[codeintel.lsp]] settings must be a table")
+    return LspServer(language, tuple(map(str, command)), env, execution, allow,
+                     str(entry.get("name", "")), tuple(binds), json.dumps(settings))
 
 
 def load_config(path: Path | None = None, repo_root: Path | None = None) -> Config:
@@ -127,6 +160,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         live_reparse=bool(section.get("live_reparse", True)),
         keep_snapshots=_positive(section, "keep_snapshots", 3),
         capabilities=tuple(c for c in caps if c in ALL_TOOLS),
+        lsp_budget_ms=_budget(section),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)
@@ -138,7 +172,13 @@ def apply_policy(config: Config, repo_root: Path) -> Config:
     policy_path = repo_root / "spyglass.toml"
     if not policy_path.is_file():
         return config
-    policy = _read(policy_path).get("policy", {})
+    data = _read(policy_path)
+    if set(data) - {"policy"}:
+        raise ConfigError(f"{policy_path}: a repository may only narrow [policy] capabilities; "
+                          "language servers, their commands, environment and execution are "
+                          "set in the host config only (found: "
+                          + ", ".join(sorted(set(data) - {"policy"})) + ")")
+    policy = data.get("policy", {})
     if not isinstance(policy, dict):
         raise ConfigError(f"{policy_path}: [policy] must be a table")
     unknown = set(policy) - {"capabilities"}

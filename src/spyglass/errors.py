@@ -23,3 +23,7 @@ class LimitExceeded(BadInput):
 
 class IndexUnavailable(SpyglassError):
     """No usable index, or the repository cannot be read (bad ref, corrupt repository)."""
+
+
+class BridgeUnavailable(SpyglassError):
+    """A language server marked required (`[codeintel] required = true`) cannot answer."""

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
+from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, LimitExceeded, OutsideRoot
 from spyglass.index import source as src
@@ -30,6 +31,7 @@ from spyglass.query import dispatch, related
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
 from spyglass.query.display import display, module_symbol
+from spyglass.query.escalate import Escalator
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.symbols import RefRow
 from spyglass.query.view import View
@@ -93,6 +95,7 @@ class CodeIntel:
         self.lock = CallLock(self._end_read)
         self._conn: sqlite3.Connection | None = None
         self._view: View | None = None
+        self.escalator = Escalator(self.root, self.config)  # language servers (docs/bridge.md)
 
     # -- plumbing --------------------------------------------------------------------------
     @property
@@ -266,20 +269,37 @@ class CodeIntel:
 
     def references(self, name: str | None = None, path: str | None = None,
                    line: int | None = None, column: int | None = None,
-                   include_declaration: bool = False, exact_only: bool = False) -> ToolResult:
+                   include_declaration: bool = False, exact_only: bool = False,
+                   lsp_budget_ms: int | None = None) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            locations, notes = self._reference_locations(targets, include_declaration,
-                                                         exact_only, calls_only=False)
-            return self._envelope(list(locations), notes=notes)
+            return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
-                column: int | None = None, exact_only: bool = False) -> ToolResult:
+                column: int | None = None, exact_only: bool = False,
+                lsp_budget_ms: int | None = None) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            locations, notes = self._reference_locations(targets, False, exact_only,
-                                                         calls_only=True)
-            return self._envelope(list(locations), notes=notes)
+            return self._sites(targets, False, exact_only, True, lsp_budget_ms)
+
+    def _sites(self, targets: list[DefRow], include_declaration: bool, exact_only: bool,
+               calls_only: bool, lsp_budget_ms: int | None) -> ToolResult:
+        """The index answer, escalated to a configured language server within the budget
+        (query/escalate.py; `lsp_budget_ms` 0 = index only)."""
+        locations, notes = self.escalator.answer(
+            self.view(), targets, calls_only, include_declaration, lsp_budget_ms,
+            lambda: self._reference_locations(targets, include_declaration, exact_only,
+                                              calls_only))
+        return self._envelope(list(locations), notes=notes)
+
+    def start_bridges(self, wait: float = 180.0) -> None:
+        """Start the configured language servers now; with `[codeintel] required = true`
+        a server that cannot start raises BridgeUnavailable with the reason."""
+        if self.config.required:
+            self.escalator.start_all(wait)
+        else:
+            for bridge in self.escalator.bridges():
+                threading.Thread(target=_start_quietly, args=(bridge,), daemon=True).start()
 
     def _reference_locations(self, targets: list[DefRow], include_declaration: bool,
                              exact_only: bool, calls_only: bool
@@ -508,6 +528,13 @@ class CodeIntel:
 
 
 MAX_UNLISTED_SHOWN = 3
+
+
+def _start_quietly(bridge: Bridge) -> None:
+    try:
+        bridge.client(180.0)
+    except BridgeDown:
+        pass  # status and the answers' notes name the reason
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

@@ -189,5 +189,6 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
         overlay_base=overlay.base, overlay_kinds=overlay.kinds,
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
+        bridges=tuple(b.status() for b in ci.escalator.bridges()),
     )
     return ci._envelope([report])
