@@ -64,15 +64,31 @@ def find_binary(command: str, path: str) -> Path:
     return Path(found) if Path(found).is_absolute() else Path(found).absolute()
 
 
-def _prefix(exe: Path) -> Path | None:
-    """The installation an executable outside the system folders belongs to (a venv, a
-    node_modules tree): the folder above its bin/ (or its own folder)."""
-    for candidate in (exe, exe.resolve()):
+def _prefixes(exe: Path) -> list[str]:
+    """The installations an executable outside the system folders belongs to (a venv, a
+    node_modules tree, a pyenv Python): the folder above its bin/ (or its own folder), for
+    the file, its symlink target and a script's interpreter."""
+    candidates = [exe, exe.resolve()]
+    try:
+        with exe.open("rb") as fh:
+            first = fh.readline(256)
+        if first.startswith(b"#!"):
+            interp = Path(first[2:].decode("utf-8", "replace").split()[0])
+            candidates += [interp, interp.resolve()]
+    except (OSError, IndexError):
+        pass
+    out: list[str] = []
+    home = Path.home()
+    for candidate in candidates:
         if str(candidate).startswith(SYSTEM_DIRS):
             continue
         folder = candidate.parent
-        return folder.parent if folder.name == "bin" else folder
-    return None
+        prefix = folder.parent if folder.name == "bin" else folder
+        if prefix == home or prefix in home.parents:  # never expose the whole home
+            prefix = candidate
+        if str(prefix) not in out:
+            out.append(str(prefix))
+    return out
 
 
 def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[str]:
@@ -94,11 +110,13 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[st
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
              "--tmpfs", str(home or Path.home())]
-    extra = [str(p) for p in (_prefix(exe),) if p is not None] + list(spec.binds)
+    extra = _prefixes(exe) + list(spec.binds)
     for path in extra:
         args += ["--ro-bind-try", path, path]
     ws = str(spec.workspace)
-    args += ["--ro-bind", ws, ws, "--chdir", ws, "--", str(exe), *spec.command[1:]]
+    # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
+    args += ["--ro-bind", ws, ws, "--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
+             *spec.command[1:]]
     return args
 
 
