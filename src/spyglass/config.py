@@ -47,7 +47,13 @@ class LspServer:
 
     @property
     def label(self) -> str:
-        return self.name or Path(self.command[0]).name
+        """Its name, or the file name of the program (past an interpreter such as python)."""
+        if self.name:
+            return self.name
+        names = [Path(c).name for c in self.command if not c.startswith("-")]
+        program = next((n for n in names if not n.startswith(("python", "node", "env"))),
+                       names[0] if names else "lsp")
+        return program
 
     @property
     def languages(self) -> tuple[str, ...]:

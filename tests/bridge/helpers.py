@@ -35,9 +35,9 @@ def leaf(pid: int, deadline: float = 10.0) -> int:
         current = pid
         while kids := children(current):
             current = kids[0]
-        cmd = cmdline(current)
-        if current != pid and "guard.py" not in cmd and not cmd.startswith("bwrap") \
-                and "/bwrap" not in cmd.split(" ")[0]:
+        program = cmdline(current).split(" ")[0]
+        wrapper = "guard.py" in cmdline(current) or Path(program).name in ("bwrap", "env")
+        if current != pid and program and not wrapper:
             return current
         if time.monotonic() > end:
             raise AssertionError(f"no server process under {pid}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from spyglass.types import BridgeStatus
 BACKOFF_FIRST = 1.0
 BACKOFF_MAX = 60.0
 START_LIMIT = 180.0  # initialize + the first indexing pass
-QUIET = 1.0  # no work-done progress for this long = indexed
+QUIET = 0.5  # no work-done progress for this long = indexed
 
 
 class BridgeDown(SpyglassError):
@@ -122,12 +123,20 @@ class Bridge:
                 raise BridgeDown("still starting (indexing the workspace)")
             raise BridgeDown(self.last_error or self.state)
 
-    def note_failure(self, reason: str) -> None:
-        """A question broke the connection (malformed reply, crash): restart later."""
+    def note_failure(self, reason: str) -> str:
+        """A question broke the connection (malformed reply, crash): restart later.
+        Returns the diagnosis (the crash and its exit code when the server died)."""
+        child = self._child
+        if child is not None and self._client is not None and self._client.broken:
+            try:
+                child.proc.wait(timeout=0.5)  # EOF first, exit status a moment later
+            except subprocess.TimeoutExpired:
+                pass
         with self._lock:
             self._check()
             if self._client is not None and self._client.broken and self.state == "ready":
                 self._fail(reason)
+            return self.last_error if self.state == "failed" and self.last_error else reason
 
     def stop(self) -> None:
         with self._lock:

@@ -85,7 +85,7 @@ class Escalator:
         if pending is not None:
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
-            except FutureTimeout:
+            except (FutureTimeout, LspTimeout):
                 return self._down(locations, notes, label, f"no answer within {budget} ms")
             except (BridgeDown, LspError, OSError) as exc:
                 return self._down(locations, notes, label, str(exc))
@@ -144,8 +144,7 @@ class Escalator:
         except LspTimeout:
             raise
         except LspError as exc:
-            bridge.note_failure(str(exc))
-            raise
+            raise BridgeDown(bridge.note_failure(str(exc))) from exc
 
     @staticmethod
     def _sites(client: LspClient, q: Question, full: Path, line: int, col: int,
