@@ -60,8 +60,8 @@ def test_budget_must_be_in_range(tmp_path: Path, budget: str) -> None:
 @pytest.mark.parametrize("policy", [
     SERVER,
     '[codeintel]\nrequired = false\n',
-    '[policy]\ncapabilities = ["code_references"]\n[[codeintel.lsp]]\nlanguage = "go"\n'
-    'command = "gopls"\n',
+    ('[policy]\ncapabilities = ["code_references"]\n[[codeintel.lsp]]\nlanguage = "go"\n'
+     'command = "gopls"\n'),
 ])
 def test_repository_policy_can_never_name_a_server(tmp_path: Path, policy: str) -> None:
     repo = tmp_path / "repo"
@@ -88,7 +88,7 @@ def test_serve_refuses_to_start_when_a_required_server_cannot(tmp_path: Path) ->
                          'language = "python"\ncommand = ["no-such-lsp-xyz"]\n'
                          'name = "ghost"\nexecution = "host"\nallow_host_mcp = true\n')
     run = subprocess.run([sys.executable, "-m", "spyglass", "--config", str(cfg), "serve"],
-                         cwd=repo, capture_output=True, text=True, timeout=60, input="")
+                         cwd=repo, capture_output=True, text=True, timeout=60, input="", check=False)
     assert run.returncode == 2
     assert "ghost (python) is required but unavailable: binary not found" in run.stderr
     assert "Traceback" not in run.stderr
