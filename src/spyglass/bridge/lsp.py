@@ -180,7 +180,11 @@ class LspClient:
     def notify(self, method: str, params: Json) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def initialize(self, init_options: Json = None, timeout: float = 60.0) -> Json:
+    def initialize(self, init_options: Json = None, timeout: float = 60.0,
+                   process_id: int | None = -1) -> Json:
+        """initialize + initialized. `process_id` is the client's pid the server may watch
+        (-1: ours); None in a pid namespace, where our pid means nothing (or another
+        process) and a server polling it would exit."""
         caps = {
             "workspace": {"configuration": True, "workspaceFolders": True},
             "textDocument": {
@@ -191,7 +195,7 @@ class LspClient:
             "window": {"workDoneProgress": True},
         }
         result = self.request("initialize", {
-            "processId": os.getpid(), "rootUri": uri(self.root), "rootPath": str(self.root),
+            "processId": os.getpid() if process_id == -1 else process_id, "rootUri": uri(self.root), "rootPath": str(self.root),
             "capabilities": caps, "initializationOptions": init_options,
             "workspaceFolders": [{"uri": uri(self.root), "name": self.root.name}],
         }, timeout=timeout)

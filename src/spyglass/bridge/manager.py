@@ -71,7 +71,8 @@ class Bridge:
         with self._lock:
             self._child, self._client = child, client
         try:
-            client.initialize(timeout=60.0)
+            client.initialize(timeout=60.0, process_id=None if self.server.execution
+                              == "sandbox" else -1)
             client.wait_idle(quiet=QUIET, limit=START_LIMIT)
             if client.broken:
                 raise LspError(client.broken)
