@@ -95,9 +95,16 @@ class CodeIntel:
         self.lock = CallLock(self._end_read)
         self._conn: sqlite3.Connection | None = None
         self._view: View | None = None
-        self.escalator = Escalator(self.root, self.config)  # language servers (docs/bridge.md)
+        self._escalator: Escalator | None = None
 
     # -- plumbing --------------------------------------------------------------------------
+    @property
+    def escalator(self) -> Escalator:
+        """The language servers of this workspace (docs/bridge.md), for the current config."""
+        if self._escalator is None or self._escalator.config is not self.config:
+            self._escalator = Escalator(self.root, self.config)
+        return self._escalator
+
     @property
     def has_index(self) -> bool:
         return find_store(self.store_root) == self.store_root
