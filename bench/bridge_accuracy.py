@@ -16,15 +16,16 @@ import argparse
 import json
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy.compare import _Lines, _score, load_oracle, prepare_root
+from accuracy.compare import _fetch_module, _Lines, _score, fetch_corpus, load_oracle, prepare_root
 from accuracy.corpora import CORPORA
-from accuracy.oracle import TOOLS
+from accuracy.oracle import GOPLS_HOME, TOOLS
 
 from spyglass.bridge import manager
 from spyglass.config import Config, LspServer
@@ -35,7 +36,29 @@ from spyglass.types import ToolResult
 VENV_BIN = Path(sys.executable).parent
 
 
-def server_for(language: str, execution: str) -> LspServer:
+def prepare(name: str) -> tuple[Path, Path, tuple[str, ...], tuple[str, ...]]:
+    """A private git copy of the corpus: (root, folder to delete, server env, binds). Go
+    corpora sit under GOPATH/src/<import path>, gopls in GOPATH mode as for the oracle."""
+    corpus = CORPORA[name]
+    if corpus.language != "go":
+        root = prepare_root(name)
+        return root, root.parent, (), ()
+    work = Path(tempfile.mkdtemp(prefix=f"spyglass-bridge-{name}-"))
+    gopath = work / "gopath"
+    root = gopath / "src" / corpus.go_import_path
+    shutil.copytree(fetch_corpus(name), root, symlinks=True,
+                    ignore=shutil.ignore_patterns(".git", ".spyglass"))
+    for rel, text in corpus.config:
+        (root / rel).write_text(text)
+    _fetch_module().make_git_repo(root)
+    goroot = GOPLS_HOME / "usr" / "lib" / "go-1.24"
+    env = ("GO111MODULE=off", f"GOPATH={gopath}:/usr/share/gocode", "GOPROXY=off",
+           "GOTOOLCHAIN=local", f"GOROOT={goroot}", f"PATH={goroot / 'bin'}:/usr/bin:/bin")
+    return root, work, env, (str(gopath), str(TOOLS))
+
+
+def server_for(language: str, execution: str, env: tuple[str, ...] = (),
+               binds: tuple[str, ...] = ()) -> LspServer:
     host = execution == "host"
     if language == "python":
         return LspServer("python", (str(VENV_BIN / "basedpyright-langserver"), "--stdio"), (),
@@ -44,9 +67,9 @@ def server_for(language: str, execution: str) -> LspServer:
         tsc = TOOLS / "node_modules" / ".bin" / "tsc"
         return LspServer("typescript", (str(tsc), "--lsp", "--stdio"), (), execution, host,
                          "tsc", (str(TOOLS),))
-    gopls = TOOLS / "gopls" / "usr" / "bin" / "gopls"
-    return LspServer("go", (str(gopls) if gopls.exists() else "gopls",), (), execution, host,
-                     "gopls", (str(TOOLS),))
+    gopls = GOPLS_HOME / "usr" / "bin" / "gopls"
+    return LspServer("go", (str(gopls) if gopls.exists() else "gopls",), env, execution, host,
+                     "gopls", binds)
 
 
 class Timed:
@@ -87,9 +110,9 @@ def pct(values: list[float], q: float) -> float:
 def run(name: str, budget: int, execution: str) -> dict[str, Any]:
     corpus = CORPORA[name]
     doc = load_oracle(name)
-    root = prepare_root(name)
+    root, work, env, binds = prepare(name)
     try:
-        server = server_for(corpus.language, execution)
+        server = server_for(corpus.language, execution, env, binds)
         ci = CodeIntel(root, config=Config(lsp=(server,), lsp_budget_ms=budget))
         ci.index()
         lines = _Lines(root)
@@ -104,7 +127,7 @@ def run(name: str, budget: int, execution: str) -> dict[str, Any]:
         status = bridge.status()
     finally:
         manager.stop_all()
-        shutil.rmtree(root.parent, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     out: dict[str, Any] = {"corpus": name, "language": corpus.language, "oracle": doc["oracle"],
                            "server": status.version, "execution": execution, "budget_ms": budget,
                            "targets": len(doc["targets"]), "cold_start_s": round(cold, 2),

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import HERE, python
+from helpers import HERE, alive, python
 from test_escalation import ANSWERS, CORE, USE, server
 
 from spyglass.bridge import manager
@@ -113,3 +113,18 @@ def test_a_failed_server_waits_for_its_backoff(repo: Path) -> None:
 
 def test_fake_server_is_the_one_under_test() -> None:
     assert (HERE / "fake_lsp.py").is_file() and Path(python()).is_file()
+
+
+def test_a_hanging_server_is_restarted_after_repeated_timeouts(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server("hang"),)))
+    bridge = ci.escalator.bridges()[0]
+    bridge.client(10.0)
+    first = bridge.pid()
+    for _ in range(manager.UNRESPONSIVE):
+        out = ci.references("target", lsp_budget_ms=300)
+        assert any("no answer within 300 ms" in n for n in out.coverage.limitations)
+    report = ci.status().results[0]
+    assert isinstance(report, StatusReport)
+    b = report.bridges[0]
+    assert b.state == "failed" and "unresponsive" in (b.last_error or "")
+    assert first is not None and not alive(first)

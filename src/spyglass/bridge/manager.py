@@ -20,6 +20,7 @@ BACKOFF_FIRST = 1.0
 BACKOFF_MAX = 60.0
 START_LIMIT = 180.0  # initialize + the first indexing pass
 QUIET = 0.5  # no work-done progress for this long = indexed
+UNRESPONSIVE = 3  # questions in a row past their budget: the server is restarted
 
 
 class BridgeDown(SpyglassError):
@@ -43,6 +44,7 @@ class Bridge:
         self._backoff = BACKOFF_FIRST
         self._ready = threading.Event()
         self._lock = threading.Lock()
+        self._timeouts = 0  # questions in a row the server did not answer in time
 
     @property
     def name(self) -> str:
@@ -138,6 +140,15 @@ class Bridge:
             if self._client is not None and self._client.broken and self.state == "ready":
                 self._fail(reason)
             return self.last_error if self.state == "failed" and self.last_error else reason
+
+    def note_answer(self, in_time: bool) -> None:
+        """Count questions past their budget; a server that misses UNRESPONSIVE in a row
+        is killed and restarted after the backoff (a hang is a failure too)."""
+        with self._lock:
+            self._timeouts = 0 if in_time else self._timeouts + 1
+            if self._timeouts >= UNRESPONSIVE and self.state == "ready":
+                self._timeouts = 0
+                self._fail(f"unresponsive: {UNRESPONSIVE} questions in a row past the budget")
 
     def stop(self) -> None:
         with self._lock:

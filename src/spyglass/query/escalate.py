@@ -83,17 +83,25 @@ class Escalator:
         locations, notes = index_answer()
         label = f"language server {bridge.name} ({server.language})"
         if pending is not None:
+            pending.add_done_callback(lambda f: self._keep(key, f))  # late answers too
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
             except (FutureTimeout, LspTimeout):
+                bridge.note_answer(in_time=False)
                 return self._down(locations, notes, label, f"no answer within {budget} ms")
             except (BridgeDown, LspError, OSError) as exc:
                 return self._down(locations, notes, label, str(exc))
-            if len(self._cache) >= CACHE_MAX:
-                self._cache.clear()
-            self._cache[key] = cached
+            bridge.note_answer(in_time=True)
         assert cached is not None
         return self._merge(view, targets, calls, server, label, cached, locations, notes)
+
+    def _keep(self, key: tuple[object, ...], done: Future[frozenset[Site]]) -> None:
+        """Cache a verdict, also one that arrives after its question gave up waiting."""
+        if done.cancelled() or done.exception() is not None:
+            return
+        if len(self._cache) >= CACHE_MAX:
+            self._cache.clear()
+        self._cache[key] = done.result()
 
     def _down(self, locations: list[CodeLocation], notes: tuple[str, ...], label: str,
               reason: str) -> Answer:
