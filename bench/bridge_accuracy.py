@@ -52,7 +52,8 @@ def prepare(name: str) -> tuple[Path, Path, tuple[str, ...], tuple[str, ...]]:
         (root / rel).write_text(text)
     _fetch_module().make_git_repo(root)
     goroot = GOPLS_HOME / "usr" / "lib" / "go-1.24"
-    env = ("GO111MODULE=off", f"GOPATH={gopath}:/usr/share/gocode", "GOPROXY=off",
+    # HOME: go needs a build cache; in the sandbox $HOME is a private tmpfs.
+    env = ("HOME", "GO111MODULE=off", f"GOPATH={gopath}:/usr/share/gocode", "GOPROXY=off",
            "GOTOOLCHAIN=local", f"GOROOT={goroot}", f"PATH={goroot / 'bin'}:/usr/bin:/bin")
     return root, work, env, (str(gopath), str(TOOLS))
 

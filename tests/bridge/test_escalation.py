@@ -137,3 +137,22 @@ def test_escalation_under_the_sandbox(repo: Path) -> None:
     out = ci.references("target", lsp_budget_ms=10000)
     assert lines(out.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
                                   (13, "live-lsp", False)]
+
+
+MANY = ("from pkg.core import target\n\n\ndef a():\n    return target()\n\n\ndef b():\n"
+        "    return target()\n\n\ndef c():\n    return target()\n\n\ndef d():\n"
+        "    return target()\n")
+
+
+def test_a_server_denying_most_certain_sites_is_doubted(make_repo: Callable[..., Path]) -> None:
+    """A server with an incomplete view (it confirms 1 of 5 certain sites) does not empty
+    the answer: the denied sites stay as the index gave them, and the note says why."""
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": MANY})
+    (root / ".fake_answers.json").write_text(json.dumps({"refs": [["pkg/use.py", 4]]}))
+    ci = CodeIntel(root, config=Config(lsp=(server(),)))
+    index = ci.references("target", lsp_budget_ms=0)
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in out.results] == [c.start_line for c in index.results]
+    assert [c.source for c in out.results if c.start_line == 5] == ["live-lsp"]
+    assert any("denied 4 of the index's 5 certain site(s)" in n
+               for n in out.coverage.limitations)

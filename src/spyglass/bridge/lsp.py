@@ -203,7 +203,13 @@ class LspClient:
             raise LspError("initialize: malformed reply")
         info = result.get("serverInfo")
         if isinstance(info, dict):
-            self.server_info = f"{info.get('name', '')} {info.get('version', '')}".strip()
+            version = str(info.get("version", ""))
+            if version.startswith("{"):  # gopls: its build info as JSON
+                try:
+                    version = str(json.loads(version).get("Version", ""))
+                except (ValueError, AttributeError):
+                    version = ""
+            self.server_info = f"{info.get('name', '')} {version}".strip()[:80]
         self.notify("initialized", {})
         if self.settings:
             self.notify("workspace/didChangeConfiguration", {"settings": self.settings})

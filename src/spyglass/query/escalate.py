@@ -26,6 +26,7 @@ from spyglass.types import CodeLocation
 Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
 CACHE_MAX = 512
+DOUBTFUL_MIN = 3  # certain index sites a server must deny before its answer is doubted
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,12 +193,18 @@ class Escalator:
             why = (f"{label} found no sites for the target (it may not analyse this file); "
                    "the answer is the index's")
             return locations, notes + (why,)
+        certain = {(loc.path, loc.start_line) for loc in locations
+                   if not loc.uncertain and served(loc.path)}
+        denied = len(certain - sites)
+        # A server that denies most of the index's certain sites is more likely missing part
+        # of the workspace (a package it could not load) than right: keep what it denies.
+        doubtful = denied >= DOUBTFUL_MIN and denied * 2 > len(certain)
         out: list[CodeLocation] = []
         seen: set[Site] = set()
         confirmed = dropped = 0
         for loc in locations:
             site = (loc.path, loc.start_line)
-            if not served(loc.path):
+            if not served(loc.path) or (doubtful and site not in sites):
                 out.append(loc)
             elif site in sites:
                 confirmed += 1
@@ -222,6 +229,12 @@ class Escalator:
                 source="live-lsp", indexed_at=None, stale=False, uncertain=False,
                 evidence=f"found by {server.label}; not in the index's answer"))
         out.sort(key=lambda c: (c.path, c.start_line))
+        if doubtful:
+            note = (f"{label} denied {denied} of the index's {len(certain)} certain site(s): "
+                    "its view of the workspace looks incomplete (a package it could not "
+                    f"load?), so they are kept as the index gave them; {confirmed} site(s) "
+                    f"confirmed (live-lsp), {added} added")
+            return out, notes + (note,)
         note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index site(s) "
                 f"refuted and dropped, {added} site(s) only the server found added")
         return out, notes + (note,)
