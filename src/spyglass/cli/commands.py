@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spyglass.cli.main import EXIT_OK, dump, position, start_dir
+from spyglass.cli.main import EXIT_OK, dump, position, start_dir, terminal_safe
 from spyglass.config import load_config
 from spyglass.errors import BadInput
 from spyglass.types import ToolResult
@@ -55,20 +55,22 @@ def _print(result: ToolResult, as_json: bool) -> int:
     kwidth = max((len(r[1]) for r in rows), default=0)
     for loc, kind, symbol, flag in rows:
         mark = f"  [yellow]{'uncertain' if flag == '?' else 'stale'}[/]" if flag else ""
-        console.print(f"[cyan]{loc.ljust(width)}[/]  [magenta]{kind.ljust(kwidth)}[/]  "
-                      f"{_escape(symbol)}{mark}")
+        console.print(f"[cyan]{_escape(loc.ljust(width))}[/]  "
+                      f"[magenta]{_escape(kind.ljust(kwidth))}[/]  "
+                      f"{_escape(symbol, lines=kind == 'source')}{mark}")
     if not rows:
         console.print("no results", style="dim")
     for limitation in result.coverage.limitations:
-        console.print(f"note: {limitation}", style="yellow")
+        console.print(f"note: {_escape(limitation)}", style="yellow")
     if result.truncated:
         console.print("(truncated: raise max_matches_per_request to see more)", style="yellow")
     return EXIT_OK
 
 
-def _escape(text: str) -> str:
+def _escape(text: str, lines: bool = False) -> str:
+    """Repository text for rich: control characters escaped, markup brackets literal."""
     from rich.markup import escape
-    return escape(text)
+    return escape(terminal_safe(text, lines))
 
 
 def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
@@ -100,9 +102,9 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     if args.json:
         dump(info)
     else:
-        print(f"indexed {ci.repo} at {snap.ref} ({(snap.commit or 'working tree')[:12]}; "
-              f"{snap.ref_source}): {snap.files} files, {snap.parsed} parsed, "
-              f"{snap.reused} reused")
+        print(terminal_safe(f"indexed {ci.repo} at {snap.ref} "
+                            f"({(snap.commit or 'working tree')[:12]}; {snap.ref_source}): "
+                            f"{snap.files} files, {snap.parsed} parsed, {snap.reused} reused"))
     return EXIT_OK
 
 
@@ -112,39 +114,42 @@ def _status(ci: CodeIntel, args: argparse.Namespace) -> int:
         dump(result_json(result))
         return EXIT_OK
     report = plain(result.results[0])
-    print(f"root       {report['root']}")
-    print(f"repo       {report['repo']}")
+
+    def show(line: str) -> None:  # every line of the report, control characters escaped
+        print(terminal_safe(line))
+    show(f"root       {report['root']}")
+    show(f"repo       {report['repo']}")
     if report["indexed"]:
-        print(f"snapshot   {report['snapshot_ref']} {report['snapshot_commit'] or '(disk)'} "
+        show(f"snapshot   {report['snapshot_ref']} {report['snapshot_commit'] or '(disk)'} "
               f"indexed {report['indexed_at']}")
         if report.get("snapshot_ref_source"):
-            print(f"ref        {report['snapshot_ref_source']}")
+            show(f"ref        {report['snapshot_ref_source']}")
     else:
-        print(f"snapshot   none: {report['hint']}")
+        show(f"snapshot   none: {report['hint']}")
     if report.get("job_state"):
         error = f": {report['job_error']}" if report.get("job_error") else ""
-        print(f"last job   {report['job_state']} ({report.get('job_parsed') or 0} parsed, "
+        show(f"last job   {report['job_state']} ({report.get('job_parsed') or 0} parsed, "
               f"{report.get('job_persisted') or 0} persisted){error}")
     if report.get("head"):
         base = (report.get("overlay_base") or "none")[:12]
-        print(f"workspace  {report['head']}, merge-base {base}")
+        show(f"workspace  {report['head']}, merge-base {base}")
     for lang in report["languages"]:
-        print(f"language   {lang['language']:<12} {lang['files']:>6} files {lang['lines']:>8} lines")
+        show(f"language   {lang['language']:<12} {lang['files']:>6} files {lang['lines']:>8} lines")
     for reason, n in report["skipped_by_reason"]:
-        print(f"skipped    {n:>6}  {reason}")
+        show(f"skipped    {n:>6}  {reason}")
     changed = len(report["overlay_added"]) + len(report["overlay_modified"]) + len(
         report["overlay_deleted"])
-    print(f"overlay    {len(report['overlay_added'])} added, {len(report['overlay_modified'])} "
+    show(f"overlay    {len(report['overlay_added'])} added, {len(report['overlay_modified'])} "
           f"modified, {len(report['overlay_deleted'])} deleted")
     for kind, paths in report.get("overlay_kinds") or []:
         if paths:
             shown = ", ".join(paths[:5]) + (f", … ({len(paths)} in all)" if len(paths) > 5 else "")
-            print(f"  {kind:<9}  {shown}")
+            show(f"  {kind:<9}  {shown}")
     for old, new in report.get("overlay_renamed") or []:
-        print(f"  renamed    {old} -> {new}")
-    print(f"freshness  {'fresh' if not changed else 'overlay applied (answers follow disk)'}")
+        show(f"  renamed    {old} -> {new}")
+    show(f"freshness  {'fresh' if not changed else 'overlay applied (answers follow disk)'}")
     if report["worktree_mismatch"]:
-        print(f"mismatch   {report['worktree_mismatch']}")
+        show(f"mismatch   {report['worktree_mismatch']}")
     return EXIT_OK
 
 
@@ -167,10 +172,12 @@ def run(args: argparse.Namespace) -> int:
     if command == "serve":
         from spyglass.mcp.server import serve
         return serve(start_dir(args), http=args.http, require_index=args.require_index,
-                     session_log=args.session_log, config_path=args.config)
+                     session_log=args.session_log, config_path=args.config,
+                     allow_hosts=args.allow_host)
     if command == "web":
         from spyglass.web.app import run_web
-        return run_web(start_dir(args), args.host, args.port, args.config)
+        return run_web(start_dir(args), args.host, args.port, args.config,
+                       allow_hosts=args.allow_host)
     ci = _intel(args)
     if command == "index":
         return _index(ci, args)

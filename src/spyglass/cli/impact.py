@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from spyglass.cli.main import terminal_safe
 from spyglass.query.facade import CodeIntel
 from spyglass.types import ToolResult
 from spyglass.wire import plain
@@ -23,7 +24,7 @@ def run(ci: CodeIntel, args: argparse.Namespace, print_fn: PrintFn) -> int:
     code = print_fn(result, args.json)
     if not args.json:
         for line in extra_lines(result):
-            print(line)
+            print(terminal_safe(line))
     return code
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from spyglass.errors import BadInput, SpyglassError
+from spyglass.errors import BadInput, SpyglassError, input_fault, internal_reason
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -79,26 +80,73 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--http", metavar="HOST:PORT")
     c.add_argument("--require-index", action="store_true")
     c.add_argument("--session-log", metavar="FILE")
+    c.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also accept this Host name (besides loopback and the bound address)")
     c = cmd("web", "web page and HTTP API")
     c.add_argument("--host", default="127.0.0.1")
-    c.add_argument("--port", type=int, default=8765)
+    c.add_argument("--port", type=_port, default=8765)
+    c.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also accept this Host name (besides loopback and the bound address)")
     return p
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
+    return int(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse, dispatch, and turn every failure into one line on stderr and an exit code:
+    2 for bad input (also when found deep inside, e.g. a name the OS cannot take), 1 else."""
     args = build_parser().parse_args(argv)
     try:
         from spyglass.cli import commands
         return commands.run(args)
     except SpyglassError as exc:
         code = EXIT_USAGE if isinstance(exc, BadInput) else EXIT_FAIL
-        sys.stderr.write(f"spyglass: {exc}\n")
+        sys.stderr.write(f"spyglass: {one_line(str(exc))}\n")
         return code
     except KeyboardInterrupt:
         sys.stderr.write("spyglass: interrupted\n")
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - never a traceback; SPYGLASS_DEBUG shows it
+        fault = input_fault(exc)
+        if os.environ.get("SPYGLASS_DEBUG"):
+            import traceback
+            traceback.print_exception(exc, file=sys.stderr)
+        sys.stderr.write(f"spyglass: {one_line(fault or internal_reason(exc))}\n")
+        return EXIT_USAGE if fault else EXIT_FAIL
+
+
+def one_line(text: str) -> str:
+    """A message for stderr: control characters (newlines, escapes) shown escaped."""
+    return terminal_safe(text.strip())
+
+
+def terminal_safe(text: str, lines: bool = False) -> str:
+    """Text from a repository (file and symbol names, messages) made safe for a terminal:
+    control characters, escape sequences among them, become visible escapes (backslash x1b,
+    backslash n), and so do lone surrogates left by undecodable names; printable text is
+    unchanged. `lines`: source text, whose newlines and tabs stay. Every human renderer of
+    the CLI prints through this."""
+    if text.isprintable():
+        return text
+    keep = "\n\t" if lines else ""
+    return "".join(ch if ch.isprintable() or ch in keep else _visible(ch) for ch in text)
+
+
+def _visible(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: one undecodable byte
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def dump(obj: object) -> None:

@@ -15,6 +15,7 @@ from spyglass.web.http import (
     error,
     flag,
     guarded,
+    json_body,
     number,
     repo,
     text,
@@ -103,11 +104,7 @@ async def ast_query(request: Request) -> Response:
     if problem:
         return error(problem, 403)
     allowed(st, "code_ast_query")
-    try:
-        data = await request.json()
-    except ValueError:
-        raise BadInput("the request body must be JSON {\"query\": ..., \"paths\": [...]}") \
-            from None
+    data = await json_body(request, '{"query": "(call) @c", "paths": ["src"]}')
     query, paths = data.get("query"), data.get("paths", [])
     if not isinstance(query, str) or not isinstance(paths, list) or not all(
             isinstance(p, str) for p in paths):
