@@ -11,7 +11,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-from spyglass.errors import BadInput, SpyglassError
+from spyglass.errors import BadInput
 
 # The names of this machine's loopback interface, in the order Host headers are listed.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -23,10 +23,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class BodyTooLarge(SpyglassError):
-    """A request body larger than `max_request_bytes` (413), found while it streams in."""
 
 
 def is_loopback(host: str) -> bool:
@@ -120,28 +116,34 @@ class BodyCap:
                             [(b"connection", b"close")])
             return
         seen = 0
-        started = False
+        started = refused = False
 
         async def capped() -> Message:
-            nonlocal seen
+            # Over the cap: answer 413 now and tell the app the client went away, so it stops
+            # reading; nothing of the body is kept.
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise BodyTooLarge(reason)
+                    refused = True
+                    if not started:
+                        await send_json(send, 413, {"error": reason},
+                                        [(b"connection", b"close")])
+                    return {"type": "http.disconnect"}
             return message
 
         async def tracking(message: Message) -> None:
             nonlocal started
+            if refused:
+                return  # the 413 is the answer
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
-        try:
-            await self.app(scope, capped, tracking)
-        except BodyTooLarge as exc:
-            if not started:
-                await send_json(send, 413, {"error": str(exc)}, [(b"connection", b"close")])
+        await self.app(scope, capped, tracking)
 
 
 class TokenGate:

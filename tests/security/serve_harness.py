@@ -51,7 +51,7 @@ def env_for(home: Path) -> dict[str, str]:
 
 def run_cli(repo: Path, home: Path, *args: str, timeout: float = 60
             ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "spyglass", *args], cwd=repo,
+    return subprocess.run([sys.executable, "-m", "spyglass", *args], cwd=repo, check=False,
                           env=env_for(home), capture_output=True, text=True, timeout=timeout)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from spyglass.config import ConfigError
@@ -24,7 +24,7 @@ from spyglass.errors import (
     input_fault,
     internal_reason,
 )
-from spyglass.net import BodyTooLarge, json_depth_problem
+from spyglass.net import json_depth_problem
 from spyglass.query.facade import CodeIntel
 from spyglass.types import ToolResult
 from spyglass.web.jobs import Busy, Jobs
@@ -75,8 +75,8 @@ def error(message: str, status: int, **extra: Any) -> JSONResponse:
 def error_response(exc: Exception) -> JSONResponse:
     """Domain exceptions → status codes; bad input found deep inside → 400; anything else
     is a bug: a 500 with a one-line reason, logged (the traceback only with SPYGLASS_DEBUG)."""
-    if isinstance(exc, BodyTooLarge):
-        return error(str(exc), 413)
+    if isinstance(exc, ClientDisconnect):  # also what the body cap tells a reading handler
+        return error("the client went away (or the body exceeded max_request_bytes)", 400)
     if isinstance(exc, NotFound):
         return error(str(exc), 404)
     if isinstance(exc, Forbidden):
