@@ -9,7 +9,7 @@ import ipaddress
 import json
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from typing import Any
+from typing import Any, Literal
 
 from spyglass.errors import BadInput
 
@@ -187,3 +187,75 @@ def listen(host: str, port: int) -> socket.socket:
         raise BadInput(f"cannot listen on {host}:{port}: {exc}") from exc
     sock.listen(128)
     return sock
+
+
+class Shutdown:
+    """ASGI middleware: once the server is stopping, a request still reading (an event
+    stream waiting for its client to leave) is told the client left, and its response is
+    completed, so Ctrl-C ends the server at once and without a traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.stopping: Any = None  # an asyncio.Event, made on the server's loop
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        import asyncio
+        if scope["type"] != "http" or self.stopping is None:
+            await self.app(scope, receive, send)
+            return
+        stopping = self.stopping
+        started = complete = False
+
+        async def until_stopping() -> Message:
+            if stopping.is_set():
+                return {"type": "http.disconnect"}
+            got = asyncio.ensure_future(receive())
+            stop = asyncio.ensure_future(stopping.wait())
+            done, _ = await asyncio.wait({got, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if got in done:
+                stop.cancel()
+                return got.result()
+            got.cancel()
+            return {"type": "http.disconnect"}
+
+        async def tracking(message: Message) -> None:
+            nonlocal started, complete
+            if message["type"] == "http.response.start":
+                started = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                complete = True
+            await send(message)
+
+        await self.app(scope, until_stopping, tracking)
+        if started and not complete and stopping.is_set():
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def serve_until_stopped(app: ASGIApp, sock: socket.socket,
+                        lifespan: Literal["on", "off"]) -> None:
+    """Serve `app` on `sock` with uvicorn until SIGINT or SIGTERM, then stop promptly and
+    quietly (open streams end; no ASGI traceback)."""
+    import asyncio
+
+    import uvicorn
+
+    gate = Shutdown(app)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            if gate.stopping is not None:
+                gate.stopping.set()
+
+    async def main() -> None:
+        gate.stopping = asyncio.Event()
+        config = uvicorn.Config(gate, log_level="warning", lifespan=lifespan,
+                                timeout_graceful_shutdown=2)
+        await Server(config).serve(sockets=[sock])
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()

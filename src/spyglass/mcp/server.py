@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 from spyglass.config import ALL_TOOLS, Limits
 from spyglass.errors import BadInput
 from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
-from spyglass.net import BodyCap, TokenGate, allowed_names, is_loopback, listen, refuse_open_bind
+from spyglass.net import (
+    BodyCap,
+    TokenGate,
+    allowed_names,
+    is_loopback,
+    listen,
+    refuse_open_bind,
+    serve_until_stopped,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -164,28 +172,21 @@ def http_app(built: Built, host: str, port: int, token: str | None = None,
 
 def serve_http(built: Built, address: str, err: TextIO, token: str | None = None,
                extra_hosts: Sequence[str] = ()) -> None:
-    import asyncio
-
-    import uvicorn
-
     host, port = parse_address(address)
     refuse_open_bind(host, token, "spyglass serve --http")
     sock = listen(host, port)
     port = sock.getsockname()[1]
     app = http_app(built, host, port, token, extra_hosts)
     if not is_loopback(host):
+        configured = built.backend.config.allowed_hosts if built.backend else ()
+        names = ", ".join(sorted(allowed_names(host, (*configured, *extra_hosts))))
         err.write(f"spyglass: warning: MCP over HTTP is exposed on {host}; every request "
                   "needs the admin token (Authorization: Bearer …); Host names accepted: "
-                  f"{', '.join(sorted(allowed_names(host, extra_hosts)))} (port {port})\n")
+                  f"{names} (port {port})\n")
     shown = f"[{host}]" if ":" in host else host
     err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
     err.flush()
-    config = uvicorn.Config(app, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=2)
-    try:
-        asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
-    finally:
-        sock.close()
+    serve_until_stopped(app, sock, lifespan="on")
 
 
 def serve(start: Path, http: str | None = None, require_index: bool = False,

@@ -15,7 +15,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spyglass.config import load_config
-from spyglass.net import BodyCap, TokenGate, is_loopback, listen, refuse_open_bind
+from spyglass.net import (
+    BodyCap,
+    TokenGate,
+    is_loopback,
+    listen,
+    refuse_open_bind,
+    serve_until_stopped,
+)
 from spyglass.query.facade import CodeIntel
 from spyglass.web import api, tools
 from spyglass.web.http import WebState
@@ -92,10 +99,6 @@ def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
 def run_web(start: Path, host: str, port: int, config_path: str | None,
             err: TextIO = sys.stderr, allow_hosts: Sequence[str] = ()) -> int:
     """`spyglass web`: serve the page and API until interrupted."""
-    import asyncio
-
-    import uvicorn
-
     host = host.strip("[]") or "127.0.0.1"
     config = load_config(Path(config_path) if config_path else None)
     refuse_open_bind(host, config.admin_token, "spyglass web")  # before any work
@@ -112,12 +115,5 @@ def run_web(start: Path, host: str, port: int, config_path: str | None,
                   f"request needs the admin token; Host names accepted: {names}\n")
     err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
     err.flush()
-    server_config = uvicorn.Config(app, log_level="warning", lifespan="off",
-                                   timeout_graceful_shutdown=2)
-    try:
-        asyncio.run(uvicorn.Server(server_config).serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
+    serve_until_stopped(app, sock, lifespan="off")
     return 0
