@@ -237,3 +237,20 @@ def test_cli_bad_input_fuzz(repo: Path, capsys: pytest.CaptureFixture[str],
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_a_crash_outside_the_backend_still_has_a_reason(repo: Path) -> None:
+    built = build_server(repo, environ={})
+    assert built.backend is not None
+
+    def broken(path: str | None) -> str | None:
+        raise RuntimeError("boom")
+
+    built.backend.scope = broken  # type: ignore[method-assign]
+    async with Client(built.server, mode="legacy") as client:
+        result = await client.call_tool("code_structure", {})
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        assert result.is_error and "internal error" in text and not REASONLESS.match(text)
+        spans = {"spans": [{"path": "a.py", "start_line": 1}]}
+        assert not (await client.call_tool("code_context", spans)).is_error

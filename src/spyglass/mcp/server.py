@@ -76,7 +76,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     from mcp.server.mcpserver import MCPServer
 
     from spyglass.config import load_config
-    from spyglass.mcp.middleware import RefuseUnoffered, SessionLog, WarmUp
+    from spyglass.mcp.middleware import ReasonedErrors, RefuseUnoffered, SessionLog, WarmUp
 
     err = stderr or sys.stderr
     flt = resolve_tool_filter(os.environ if environ is None else environ)
@@ -117,6 +117,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     log = SessionLog(session_log) if session_log else None
     if log is not None:
         server.middleware.append(log)
+    server.middleware.append(ReasonedErrors())
     server.middleware.append(RefuseUnoffered(refused))
     if backend is not None:
         server.middleware.append(WarmUp(backend.warm_up))
@@ -196,10 +197,13 @@ def serve(start: Path, http: str | None = None, require_index: bool = False,
     import logging
 
     from spyglass.config import load_config
+    from spyglass.mcp.middleware import OneLineLogs
 
     err = sys.stderr
     logging.basicConfig(level=logging.WARNING, stream=err,
                         format="spyglass: %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(OneLineLogs())
     token: str | None = None
     if http is not None:  # refuse an open bind without a token before any work
         token = load_config(Path(config_path) if config_path else None).admin_token
