@@ -119,6 +119,9 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         max_capture_bytes=_positive(section, "max_capture_bytes", defaults.max_capture_bytes),
         max_request_bytes=_positive(section, "max_request_bytes", defaults.max_request_bytes),
     )
+    token = section.get("admin_token")
+    if token is not None and (not isinstance(token, str) or not token.strip()):
+        raise ConfigError("[codeintel] admin_token must be a non-empty string")
     hosts = section.get("allowed_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) and h for h in hosts):
         raise ConfigError("[codeintel] allowed_hosts must be a list of host names")

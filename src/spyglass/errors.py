@@ -32,7 +32,8 @@ def input_fault(exc: BaseException) -> str | None:
     import errno
     import sqlite3
     if isinstance(exc, UnicodeError):
-        return "the input holds characters that cannot be encoded (not valid UTF-8)"
+        return ("a name in the request or the repository is not valid UTF-8 and cannot be "
+                f"used here ({exc.reason})")
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply"
     if isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.EILSEQ):

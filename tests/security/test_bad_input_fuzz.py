@@ -254,3 +254,56 @@ async def test_a_crash_outside_the_backend_still_has_a_reason(repo: Path) -> Non
         assert result.is_error and "internal error" in text and not REASONLESS.match(text)
         spans = {"spans": [{"path": "a.py", "start_line": 1}]}
         assert not (await client.call_tool("code_context", spans)).is_error
+
+
+MCP_BODIES: list[bytes] = [
+    DEEP.encode(), b"[]", b"null", b'"x"', b"{", b"\xff\xfe", b"{}", b'{"jsonrpc": "2.0"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ' + DEEP.encode() + b"}",
+    json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "code_context", "arguments": {"spans": "x" * 900_000}}}).encode(),
+    json.dumps([{"jsonrpc": "2.0", "id": n, "method": "ping"} for n in range(2000)]).encode(),
+]
+
+
+def test_mcp_http_bad_input(tmp_path: Path) -> None:
+    import httpx2 as httpx
+    from serve_harness import serving
+
+    repo = make_repo(tmp_path / "repo")
+    rng = random.Random(SEED)
+    requests = server_errors = 0
+    bad: list[str] = []
+    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    with serving(repo, tmp_path, "serve", "--http", "127.0.0.1:0") as served, \
+            httpx.Client(timeout=60) as http:
+        for body in MCP_BODIES:
+            for headers in [{}, *rng.sample(HEADERS, 3)]:
+                if "Host" in headers or "Content-Length" in headers:
+                    continue  # the client library refuses to send these
+                r = http.post(served.url, content=body, headers={**base, **headers})
+                requests += 1
+                if r.status_code >= 500:
+                    server_errors += 1
+                    bad.append(f"{r.status_code} {headers} {body[:50]!r}: {r.text[:200]}")
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                           "clientInfo": {"name": "t", "version": "0"}}}
+        assert http.post(served.url, json=init, headers=base).status_code == 200
+        err = served.stderr.read_text(encoding="utf-8")
+    tracebacks = err.count("Traceback (most recent call last)")
+    print(f"bad-input fuzz (MCP-HTTP): {requests} requests, {tracebacks} tracebacks, "
+          f"{server_errors} 5xx")
+    assert (tracebacks, server_errors) == (0, 0), "\n".join(bad[:20]) + err[-2000:]
+
+
+@pytest.mark.anyio
+async def test_an_undecodable_file_name_never_gives_a_reasonless_error(repo: Path) -> None:
+    import os
+    os.close(os.open(os.path.join(os.fsencode(repo), b"bad\xff.py"), os.O_CREAT | os.O_WRONLY))
+    built = build_server(repo, environ={})
+    async with Client(built.server, mode="legacy") as client:
+        for tool, args in (("code_status", {}), ("code_explore", {"query": "f"}),
+                           ("code_find_symbol", {"name": "f"}), ("code_structure", {})):
+            result = await client.call_tool(tool, args)
+            text = " ".join(getattr(c, "text", "") for c in result.content)
+            assert not result.is_error or not REASONLESS.match(text), (tool, text)
