@@ -33,7 +33,7 @@ def input_fault(exc: BaseException) -> str | None:
     import sqlite3
     if isinstance(exc, UnicodeError):
         return ("a name in the request or the repository is not valid UTF-8 and cannot be "
-                f"used here ({exc.reason})")
+                f"used here ({getattr(exc, 'reason', exc)})")
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply"
     if isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.EILSEQ):
