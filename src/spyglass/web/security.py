@@ -111,10 +111,9 @@ class HostCheck:
         headers = dict(scope.get("headers") or [])
         raw = headers.get(b"host")
         if not self.guard.host_ok(raw.decode("latin-1") if raw is not None else None):
-            names = ", ".join(sorted(self.guard.names))
-            response = JSONResponse({"error": f"Host header is not this server; it answers "
-                                     f"to {names} (more: allowed_hosts in [codeintel])"},
-                                    status_code=421)
+            response = JSONResponse({"error": "Host header is not this server: use its "
+                                     "address, a loopback name, or a name in allowed_hosts "
+                                     "([codeintel]) or --allow-host"}, status_code=421)
             await response(scope, receive, send)
             return
 
