@@ -17,6 +17,7 @@ from spyglass.errors import BadInput
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = frozenset({"0.0.0.0", "::", ""})
 MAX_JSON_DEPTH = 64
+MAX_CONNECTIONS = 128  # beyond: 503 at once instead of an ever longer queue
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -250,7 +251,7 @@ def serve_until_stopped(app: ASGIApp, sock: socket.socket,
     async def main() -> None:
         gate.stopping = asyncio.Event()
         config = uvicorn.Config(gate, log_level="warning", lifespan=lifespan,
-                                timeout_graceful_shutdown=2)
+                                timeout_graceful_shutdown=2, limit_concurrency=MAX_CONNECTIONS)
         await Server(config).serve(sockets=[sock])
 
     try:

@@ -28,7 +28,7 @@ from spyglass.web.app import create_app
 SEED = 11
 PER_ROUTE = 16
 PER_TOOL = 14
-CLI_SAMPLE = 48
+CLI_SAMPLE = 36
 DEEP = "[" * 100_000
 NASTY: list[Any] = [
     "", "\0", "x" * 5000, "-1", "0", "1" * 40, "9" * 5000, "nan", "1e9", "../../etc/passwd",
@@ -197,6 +197,8 @@ CLI_CASES: list[list[str]] = [
     ["serve", "--http", "abc"], ["serve", "--http", "0.0.0.0:0"], ["serve", "--http", "h:99999"],
     ["-C", "/nonexistent", "status"], ["--config", "/nonexistent.toml", "status"],
     ["nosuchcommand"], [], ["--json"],
+    ["find", "\udcff"], ["structure", "bad\udcff.py"], ["refs", "--at", "bad\udcff.py:1"],
+    ["context", "bad\udcff.py:1"], ["explore", "\udcff\udcfe"], ["diagnostics", "\udcff"],
 ]
 
 
@@ -204,7 +206,14 @@ def test_cli_bad_input_fuzz(repo: Path, capsys: pytest.CaptureFixture[str],
                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     rng = random.Random(SEED)
-    sample = rng.sample(CLI_CASES, min(CLI_SAMPLE, len(CLI_CASES)))
+    firsts: dict[str, list[str]] = {}
+    for argv in CLI_CASES:  # every subcommand at least once, then a seeded sample
+        firsts.setdefault(argv[0] if argv else "", argv)
+    rest = [a for a in CLI_CASES if a not in firsts.values()]
+    sample = list(firsts.values()) + rng.sample(rest, min(CLI_SAMPLE, len(rest)))
+    assert {a[0] for a in sample if a} >= {"index", "find", "refs", "callers", "structure",
+                                           "blast-radius", "tests", "explore", "status",
+                                           "diagnostics", "context", "serve", "web"}
     runs = tracebacks = multi_line = 0
     codes: dict[int, int] = {}
     bad: list[str] = []
