@@ -59,6 +59,8 @@ def test_regex_bomb_answers_at_once_with_the_right_answer(ci: CodeIntel) -> None
     ("(identifier) @i " + ";" * adhoc.MAX_QUERY_CHARS, "characters"),
     ('((identifier) @i (#match? @i "unterminated', "unterminated string"),
     ("   ", "non-empty"),
+    (" ".join(f'((identifier) @i (#match? @i "a{n}"))' for n in range(adhoc.MAX_REGEXES + 1)),
+     "distinct regular expressions"),
 ])
 def test_refused_queries_say_why(ci: CodeIntel, query: str, reason: str) -> None:
     with pytest.raises(BadInput, match=reason.replace("?", r"\?").replace("[", r"\[")):

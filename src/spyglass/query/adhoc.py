@@ -29,7 +29,8 @@ from spyglass.errors import BadInput
 MAX_QUERY_CHARS = 8192
 MAX_QUANTIFIERS = 16  # 16 optional steps compile in ~0.1 s; 24 in ~0.35 s, 320 in 21 s
 TIME_BUDGET_SECONDS = 1.5
-REGEX_MEMORY = 8 << 20
+REGEX_MEMORY = 2 << 20  # per pattern: RE2's program and DFA cache (then it runs as an NFA)
+MAX_REGEXES = 32
 RENAMED = "spyglass-"
 REGEX_PREDICATES = frozenset({"match?", "not-match?", "any-match?", "any-not-match?"})
 NATIVE_PREDICATES = frozenset({"eq?", "not-eq?", "any-eq?", "any-not-eq?", "any-of?",
@@ -136,6 +137,8 @@ def prepare(text: str) -> tuple[str, dict[str, Any]]:
             args.append(arg)
         if [a.kind for a in args] != ["capture", "string"]:
             raise BadInput(f"#{name} takes a capture and a string: (#{name} @name \"regex\")")
+        if args[1].text not in patterns and len(patterns) >= MAX_REGEXES:
+            raise BadInput(f"the query has more than {MAX_REGEXES} distinct regular expressions")
         patterns.setdefault(args[1].text, compile_regex(args[1].text))
         pieces += [text[last:token.start], f"#{RENAMED}{name}"]
         last = token.end
