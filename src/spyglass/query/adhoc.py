@@ -28,9 +28,10 @@ from spyglass.errors import BadInput
 
 MAX_QUERY_CHARS = 8192
 MAX_QUANTIFIERS = 16  # 16 optional steps compile in ~0.1 s; 24 in ~0.35 s, 320 in 21 s
-TIME_BUDGET_SECONDS = 1.5
+TIME_BUDGET_SECONDS = 1.0  # matching; the parse of a file (<= max_file_bytes) comes on top
 REGEX_MEMORY = 2 << 20  # per pattern: RE2's program and DFA cache (then it runs as an NFA)
 MAX_REGEXES = 32
+MIN_SLICE_SECONDS = 0.1
 RENAMED = "spyglass-"
 REGEX_PREDICATES = frozenset({"match?", "not-match?", "any-match?", "any-not-match?"})
 NATIVE_PREDICATES = frozenset({"eq?", "not-eq?", "any-eq?", "any-not-eq?", "any-of?",
@@ -210,10 +211,8 @@ class AdHocQuery:
 
     def captures(self, query: Query, root: Node, match_limit: int) -> dict[str, list[Node]]:
         """The captures of `query` under `root` within what is left of the time budget."""
-        left = self.remaining()
-        if left <= 0:
-            self.timed_out = True
-            return {}
+        # A file already parsed gets at least a short slice: its parse is paid for.
+        left = max(self.remaining(), MIN_SLICE_SECONDS)
         with warnings.catch_warnings():  # the cursor timeout is deprecated for a progress
             warnings.simplefilter("ignore", DeprecationWarning)  # callback that segfaults
             cursor = QueryCursor(query, match_limit=match_limit,
