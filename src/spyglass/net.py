@@ -4,6 +4,7 @@ names, the Host allowlist, the admin token beyond loopback, the request-body cap
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -232,31 +233,50 @@ class Shutdown:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def serve_until_stopped(app: ASGIApp, sock: socket.socket,
-                        lifespan: Literal["on", "off"]) -> None:
+def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on", "off"],
+                        ready: Callable[[], None] | None = None) -> None:
     """Serve `app` on `sock` with uvicorn until SIGINT or SIGTERM, then stop promptly and
-    quietly (open streams end; no ASGI traceback)."""
+    quietly: open streams end, no ASGI traceback, exit status 0. The signal handlers are in
+    place before `ready` announces the server, so even an early signal stops it cleanly."""
     import asyncio
+    import signal
 
     import uvicorn
 
     gate = Shutdown(app)
+    gate.stopping = asyncio.Event()
+    loop: list[asyncio.AbstractEventLoop] = []
 
     class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            super().handle_exit(sig, frame)
-            if gate.stopping is not None:
+        def handle_exit(self, sig: int, frame: Any) -> None:  # uvicorn's, minus re-raising
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+            if loop:
+                loop[0].call_soon_threadsafe(gate.stopping.set)
+            else:
                 gate.stopping.set()
 
-    async def main() -> None:
-        gate.stopping = asyncio.Event()
-        config = uvicorn.Config(gate, log_level="warning", lifespan=lifespan,
-                                timeout_graceful_shutdown=2, limit_concurrency=MAX_CONNECTIONS)
-        await Server(config).serve(sockets=[sock])
+        def capture_signals(self) -> Any:  # ours are installed already (below)
+            return contextlib.nullcontext()
 
+    server = Server(uvicorn.Config(gate, log_level="warning", lifespan=lifespan,
+                                   timeout_graceful_shutdown=2,
+                                   limit_concurrency=MAX_CONNECTIONS))
+
+    async def main() -> None:
+        loop.append(asyncio.get_running_loop())
+        await server.serve(sockets=[sock])
+
+    previous = {sig: signal.signal(sig, server.handle_exit)
+                for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        if ready is not None:
+            ready()
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         sock.close()

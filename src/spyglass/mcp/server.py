@@ -185,9 +185,11 @@ def serve_http(built: Built, address: str, err: TextIO, token: str | None = None
                   "needs the admin token (Authorization: Bearer …); Host names accepted: "
                   f"{names} (port {port})\n")
     shown = f"[{host}]" if ":" in host else host
-    err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
-    err.flush()
-    serve_until_stopped(app, sock, lifespan="on")
+
+    def ready() -> None:
+        err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
+        err.flush()
+    serve_until_stopped(app, sock, lifespan="on", ready=ready)
 
 
 def serve(start: Path, http: str | None = None, require_index: bool = False,

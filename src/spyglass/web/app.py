@@ -113,7 +113,8 @@ def run_web(start: Path, host: str, port: int, config_path: str | None,
         names = ", ".join(sorted(app.state.web.guard.names))
         err.write(f"spyglass: warning: the web server is reachable on {host}; every API "
                   f"request needs the admin token; Host names accepted: {names}\n")
-    err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
-    err.flush()
-    serve_until_stopped(app, sock, lifespan="off")
+    def ready() -> None:
+        err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
+        err.flush()
+    serve_until_stopped(app, sock, lifespan="off", ready=ready)
     return 0
