@@ -49,3 +49,17 @@ def test_json_nested_past_the_bound_is_refused(client: TestClient) -> None:
     r = client.post(ast_url(client), content=json.dumps({"query": "(identifier) @i",
                                                          "paths": deep}).encode())
     assert r.status_code == 400 and "deeper than 64" in r.json()["error"]
+
+
+@pytest.mark.parametrize("headers", [{"Sec-Fetch-Site": "cross-site"},
+                                     {"Origin": "http://evil.example"}])
+def test_a_cross_site_read_of_the_api_is_refused(client: TestClient,
+                                                 headers: dict[str, str]) -> None:
+    repo_id = client.app.state.web.repo_id  # type: ignore[attr-defined]
+    r = client.get(f"/api/v1/code/repos/{repo_id}/tests", params={"diff": "HEAD"},
+                   headers=headers)
+    assert r.status_code == 403 and r.json()["error"]
+    assert client.get("/", headers=headers).status_code == 200  # a link to the page works
+    same = client.get(f"/api/v1/code/repos/{repo_id}", headers={"Origin": "http://127.0.0.1",
+                                                                 "Sec-Fetch-Site": "same-origin"})
+    assert same.status_code == 200

@@ -97,7 +97,8 @@ def page_path(path: str) -> bool:
 
 
 class HostCheck:
-    """ASGI middleware: refuse requests whose Host is not this server; add security headers."""
+    """ASGI middleware: refuse requests whose Host is not this server and API requests from
+    another site (Origin, Sec-Fetch-Site); add security headers."""
 
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
@@ -116,6 +117,13 @@ class HostCheck:
                                      "([codeintel]) or --allow-host"}, status_code=421)
             await response(scope, receive, send)
             return
+        if not page_path(scope.get("path", "")):
+            # A page on another site may not drive the API, reads included (a GET with
+            # ?diff= runs git): browsers mark such requests cross-site or with an Origin.
+            problem = self.guard.origin_problem(Request(scope))
+            if problem is not None:
+                await JSONResponse({"error": problem}, status_code=403)(scope, receive, send)
+                return
 
         async def send_with_headers(message: dict[str, object]) -> None:
             if message["type"] == "http.response.start":
