@@ -123,7 +123,8 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
             elif not removed:  # lines deleted between definitions: which is unknown
                 module_lines.append(a)
             continue
-        lines = {n for n in range(a, b + 1) if n > len(text) or text[n - 1].strip()}
+        hi = min(b, max(a, len(text) + 1))  # lines past the end are all alike: keep one
+        lines = {n for n in range(a, hi + 1) if n > len(text) or text[n - 1].strip()}
         for d in defs:
             if own(d, lines & set(range(starts[(d.unit, d.idx)], d.end_line + 1))):
                 chosen.setdefault(d.idx, []).append(hunk)
