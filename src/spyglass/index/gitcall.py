@@ -123,13 +123,18 @@ def environment(pairs: Iterable[tuple[str, str]] = ()) -> dict[str, str]:
     return env
 
 
+def static_options() -> list[str]:
+    """The `-c` options every git call carries, whatever the repository."""
+    out: list[str] = []
+    for key, value in STATIC:
+        out += ["-c", f"{key}={value}"]
+    return out
+
+
 def argv(*args: str) -> list[str]:
     """The command line of a git call: the static hardening, then the command."""
     _check(args)
-    out = [git_binary(), "--no-pager", "--no-replace-objects"]
-    for key, value in STATIC:
-        out += ["-c", f"{key}={value}"]
-    out += args[:1]
+    out = [git_binary(), "--no-pager", "--no-replace-objects", *static_options(), *args[:1]]
     if args[0] in ("diff-tree", "diff-index"):
         out += ["--no-textconv", "--no-ext-diff", "--ignore-submodules=all"]
     return out + list(args[1:])
