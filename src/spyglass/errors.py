@@ -23,3 +23,8 @@ class LimitExceeded(BadInput):
 
 class IndexUnavailable(SpyglassError):
     """No usable index, or the repository cannot be read (bad ref, corrupt repository)."""
+
+
+class GitRefused(IndexUnavailable):
+    """Git will not, or spyglass must not, read this repository as it is (dubious
+    ownership, a work tree configured elsewhere, an object a partial clone lacks)."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from gitutil import git, init
 
+from spyglass.errors import IndexUnavailable
 from spyglass.index import gitcall
 from spyglass.index import source as src
 
@@ -90,3 +91,19 @@ def test_git_never_reads_spyglass_stdin(tmp_path: Path) -> None:
 def test_a_plain_folder_is_not_a_repository(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     assert not src.is_git_repo(tmp_path)
+
+
+def test_a_fifo_in_the_config_cannot_hang_spyglass(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "repo"
+    init(root, {"a.py": "x = 1\n"})
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    git(root, "config", "core.excludesFile", str(fifo))  # read by ls-files --others
+    assert ("core.excludesFile", "") in gitcall.repo_config(root).pairs
+    assert b"a.py" in gitcall.run(root, "ls-files", "-z", "--others", "--cached",
+                                  "--exclude-standard")
+    git(root, "config", "include.path", str(fifo))  # read by every git command
+    monkeypatch.setattr(gitcall, "CONFIG_TIMEOUT", 1.0)
+    with pytest.raises(IndexUnavailable, match="did not finish within 1 s"):
+        gitcall.repo_config(root)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.errors import IndexUnavailable
+from spyglass.errors import GitRefused, IndexUnavailable
 
 # Plumbing only: none of these compares the working tree through git (so no clean filter,
 # textconv or external diff can apply), and none fetches, prints through a pager or runs a
@@ -28,6 +29,7 @@ PROTOCOLS = ("file", "git", "ssh", "http", "https", "ext", "fd", "ftp", "ftps")
 NO_PROTOCOL = "spyglass-allows-no-protocol"  # the only name GIT_ALLOW_PROTOCOL lets through
 MAX_NEUTRALISED = 2000  # config sections to neutralise before a repository is refused
 TIMEOUT = 600.0  # seconds one git command may take (a FIFO in an include must not hang us)
+CONFIG_TIMEOUT = 30.0  # reading config is instant unless an include is a FIFO
 PARTIAL_HINT = ("spyglass never fetches — run `git fetch`/`git backfill` yourself")
 
 STATIC = (
@@ -38,11 +40,6 @@ STATIC = (
     ("gc.auto", "0"), ("maintenance.auto", "false"), ("core.untrackedCache", "false"),
     ("protocol.allow", "never"),
     *((f"protocol.{p}.allow", "never") for p in PROTOCOLS))
-
-
-class GitRefused(IndexUnavailable):
-    """Git will not, or spyglass must not, read this repository as it is (dubious
-    ownership, a work tree configured elsewhere, an object a partial clone lacks)."""
 
 
 def partial_clone_error(what: str) -> GitRefused:
@@ -150,13 +147,13 @@ def _check(args: tuple[str, ...]) -> None:
 
 
 def _spawn(root: Path, args: tuple[str, ...], pairs: Iterable[tuple[str, str]],
-           input: bytes | None) -> Result:
+           input: bytes | None, timeout: float = TIMEOUT) -> Result:
     try:
         proc = subprocess.run(argv(*args), cwd=root, env=environment(pairs), input=input,
                               stdin=None if input is not None else subprocess.DEVNULL,
-                              capture_output=True, check=False, timeout=TIMEOUT)
+                              capture_output=True, check=False, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        raise IndexUnavailable(f"git {args[0]} did not finish within {TIMEOUT:.0f} s") from exc
+        raise IndexUnavailable(f"git {args[0]} did not finish within {timeout:.0f} s") from exc
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -177,19 +174,28 @@ def _watched(root: Path) -> list[Path]:
             xdg / "git" / "config"]
 
 
+def _regular(path: Path, base: Path) -> bool:
+    """Whether a configured file is missing or a regular file (not a FIFO or a device)."""
+    try:
+        return stat.S_ISREG(os.stat(path if path.is_absolute() else base / path).st_mode)
+    except OSError:
+        return True
+
+
 def repo_config(root: Path) -> RepoConfig:
     """Scan every config source git would read in `root` (includes and includeIf
     followed) for names it could run: kept until one of those files changes."""
     cached = _configs.get(str(root))
     if cached is not None and all(_stat(Path(p)) == k for p, k in cached.key):
         return cached
-    res = _spawn(root, ("config", "--list", "-z", "--show-origin", "--show-scope"), (), None)
+    res = _spawn(root, ("config", "--list", "-z", "--show-origin", "--show-scope"), (), None,
+                 CONFIG_TIMEOUT)
     if res.returncode not in (0, 1):  # 1: no config at all
         raise IndexUnavailable(f"git config failed: {res.last_line()}")
     fields = res.stdout.split(b"\0")
     names: dict[str, set[str]] = {s: set() for s in ("protocol", "remote", "filter", "diff",
                                                      "merge", "credential")}
-    promisor = False
+    promisor = excludes_unsafe = False
     files: set[Path] = set()
     for i in range(0, len(fields) - 2, 3):
         scope, origin, entry = fields[i], fields[i + 1], fields[i + 2]
@@ -208,12 +214,14 @@ def repo_config(root: Path) -> RepoConfig:
         if leaf == "path" and section in ("include", "includeif"):
             target = Path(os.path.expanduser(value))
             files.add(target if target.is_absolute() else base / target)
+        if key == "core.excludesfile" and not _regular(Path(os.path.expanduser(value)), base):
+            excludes_unsafe = True  # a FIFO or device would hang `ls-files --others`
         if sub and section in names:
             names[section].add(sub)
         if (section == "remote" and leaf == "promisor" and value.lower() in
                 ("true", "yes", "on", "1")) or key == "extensions.partialclone":
             promisor = True
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str]] = [("core.excludesFile", "")] if excludes_unsafe else []
     pairs += [(f"protocol.{n}.allow", "never") for n in sorted(names["protocol"])]
     for n in sorted(names["remote"]):
         pairs += [(f"remote.{n}.uploadpack", "git-upload-pack"),

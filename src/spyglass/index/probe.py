@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat as stat_module
 import time
@@ -197,8 +198,7 @@ class Probe:
             if entry is not None and gitindex.matches(entry, st):
                 blob = entry.blob
             else:
-                with open(full, "rb") as fh:
-                    blob = src.blob_hash(fh.read())
+                blob = _hash_file(full, st.st_size)
                 self.hashed += 1
         except OSError:
             return None
@@ -323,6 +323,15 @@ class Probe:
                 self._dirs.append((full, os.stat(full).st_mtime_ns))
             except OSError:
                 continue
+
+
+def _hash_file(full: str, size: int) -> str:
+    """The blob id of a file read in chunks (any size, bounded memory)."""
+    h = hashlib.sha1(b"blob %d\0" % size)
+    with open(full, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _walk_folders(root: Path, top: str) -> list[str]:

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pathspec
 
-from spyglass.errors import IndexUnavailable
+from spyglass.errors import GitRefused, IndexUnavailable
 from spyglass.index import gitcall
-from spyglass.index.gitcall import GitRefused
 
 SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",

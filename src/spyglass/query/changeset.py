@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
+from spyglass.errors import BadInput, GitRefused, IndexUnavailable, SpyglassError
 from spyglass.index import gitcall
 from spyglass.index import source as src
 from spyglass.query import symbols as sym
@@ -205,7 +205,7 @@ def hunks(old: bytes, new: list[str]) -> list[Hunk]:
 def _commit(ci: CodeIntel, rev: str, text: str) -> str:
     try:
         return src.resolve_commit(ci.root, rev or "HEAD", "--diff")
-    except gitcall.GitRefused:
+    except GitRefused:
         raise
     except (IndexUnavailable, OSError) as exc:
         reason = str(exc).split(" failed: ", 1)[-1]
