@@ -185,6 +185,20 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
     return files
 
 
+def tree_blobs(root: Path, commit: str) -> dict[str, str]:
+    """Path -> blob id of a commit's regular files (symlinks and submodules left out).
+    Reads trees only: no blob is opened, so a partial clone's missing blob costs nothing."""
+    out = gitcall.run(root, "ls-tree", "-r", "-z", "--full-tree", commit)
+    blobs: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        if entry:
+            meta, _, raw_path = entry.partition(b"\t")
+            mode, kind, oid = meta.split(None, 2)
+            if kind == b"blob" and mode != b"120000":
+                blobs[raw_path.decode("utf-8", "surrogateescape")] = oid.decode()
+    return blobs
+
+
 def _reason(path: str, mode: bytes, kind: bytes, size: int, max_bytes: int) -> str | None:
     if kind == b"commit":
         return "git submodule"

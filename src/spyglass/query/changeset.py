@@ -227,12 +227,6 @@ def _sides(ci: CodeIntel, rev: str) -> tuple[str, str | None]:
     return _commit(ci, rev, rev), None
 
 
-def _tree(ci: CodeIntel, commit: str) -> dict[str, str]:
-    """Regular files of a commit and their blob ids (symlinks and submodules left out)."""
-    return {f.path: f.blob for f in src.git_files(ci.root, commit, 1 << 62)
-            if f.skipped not in ("git submodule", "symlink (never followed)")}
-
-
 def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
     """Changed files and lines of a revision against the working tree (like ``git diff
     REV``), or of a range ``A..B`` / ``A...B``, mapped onto the current files.
@@ -243,16 +237,16 @@ def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
     workspace probe's blob ids — the overlay's machinery (docs/security.md, "Git")."""
     if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
         raise BadInput(f"--diff wants a git revision or range, got {rev!r}")
-    if not src.is_git_repo(ci.root):
+    if not ci.view().probe.is_git:
         raise BadInput(f"--diff needs a git repository; {ci.root} is not one")
     old_commit, new_commit = _sides(ci, rev)
-    old = _tree(ci, old_commit)
+    old = src.tree_blobs(ci.root, old_commit)
     if new_commit is None:
         probe = ci.view().probe
         new = {p: b for p in sorted(probe.tracked - probe.deleted)
                if (b := probe.blob_of(p)) is not None}
     else:
-        new = _tree(ci, new_commit)
+        new = old if new_commit == old_commit else src.tree_blobs(ci.root, new_commit)
     changed = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
     wanted = [old[p] for p in changed if p in old and p in new]
     if new_commit is not None:
