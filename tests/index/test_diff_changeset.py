@@ -17,7 +17,7 @@ V1 = {"a.py": "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
       "notes.txt": "one\ntwo\n",
       "sub/d.py": "def d():\n    return 4\n",
       "sub/keep.py": "def keep():\n    return 5\n"}
-HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.M)
+HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
 def _git_view(root: Path, rev: str) -> tuple[set[str], dict[str, set[int]]]:
