@@ -33,8 +33,10 @@ def plain_env(home: Path) -> dict[str, str]:
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@e", "LC_ALL": "C"}
 
 
-def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(["git", *args], cwd=root, env=plain_env(root.parent / "home"),
+def git(root: Path, *args: str, check: bool = True, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(["git", *args], cwd=root,
+                          env={**plain_env(root.parent / "home"), **(env or {})},
                           capture_output=True, text=True, check=False, timeout=60,
                           stdin=subprocess.DEVNULL)
     if check:
@@ -91,6 +93,10 @@ class Scenario:
     control: tuple[str, ...] | None
     partial: bool = False
     attributes: str | None = None
+    environ: tuple[tuple[str, str], ...] = ()  # spyglass's own environment ("CANARY" filled)
+
+    def environment(self, canary: Path) -> dict[str, str]:
+        return {k: v.replace("CANARY", str(canary)) for k, v in self.environ}
 
 
 def script(path: Path, canary: Path) -> str:
@@ -223,6 +229,13 @@ SCENARIOS = [
              attributes="*.py merge=evil\n"),
     *(Scenario(f"config-{how}", _include(how), DIFF_HEAD)
       for how in ("include", "gitdir", "onbranch")),
+    # Not the repository's doing, but what spyglass inherits: GIT_* variables are dropped.
+    Scenario("inherited-git-environment", lambda root, canary: None, DIFF_COMMITS, environ=(
+        ("GIT_EXTERNAL_DIFF", f"{TOUCH} CANARY"), ("GIT_SSH_COMMAND", f"{TOUCH} CANARY"),
+        ("GIT_CONFIG_PARAMETERS", f"'diff.external'='{TOUCH} CANARY'"),
+        ("GIT_CONFIG_COUNT", "1"), ("GIT_CONFIG_KEY_0", "core.fsmonitor"),
+        ("GIT_CONFIG_VALUE_0", f"{TOUCH} CANARY"), ("GIT_PAGER", f"{TOUCH} CANARY"),
+        ("GIT_ASKPASS", f"{TOUCH} CANARY"), ("SSH_ASKPASS", f"{TOUCH} CANARY"))),
 ]
 
 
@@ -244,7 +257,7 @@ def control(scenario: Scenario, root: Path, canary: Path) -> bool:
         return False
     copy = root.parent / "control" / NAME
     shutil.copytree(root, copy, symlinks=True)
-    git(copy, *scenario.control, check=False)
+    git(copy, *scenario.control, check=False, env=scenario.environment(canary))
     fired = canary.exists()
     canary.unlink(missing_ok=True)
     shutil.rmtree(copy.parent)

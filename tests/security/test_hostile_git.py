@@ -116,7 +116,8 @@ def fired(canaries: Path) -> list[str]:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
 def test_hostile_repository_runs_nothing(scenario: Scenario, isolated: Path,
-                                         record_property: Any) -> None:
+                                         record_property: Any,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     canaries = isolated / "canaries"
     canaries.mkdir()
     canary = canaries / scenario.name
@@ -125,6 +126,8 @@ def test_hostile_repository_runs_nothing(scenario: Scenario, isolated: Path,
     if scenario.control is not None:
         assert control(scenario, root, canary), \
             f"plain `git {' '.join(scenario.control)}` did not fire: the scenario is not armed"
+    for key, value in scenario.environment(canary).items():
+        monkeypatch.setenv(key, value)
     results = [*cli_surfaces(root, scenario.partial), *mcp_surfaces(root),
                *http_surfaces(root)]
     touched = fired(canaries)
@@ -217,8 +220,10 @@ ALONE = {"partial-clone": ("neutralised names", "static options", "GIT_ALLOW_PRO
          "external-diff": ("static options",), "config": ()}
 
 
-@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.control is not None],
-                         ids=[s.name for s in SCENARIOS if s.control is not None])
+LAYERED = [s for s in SCENARIOS if s.control is not None and not s.environ]
+
+
+@pytest.mark.parametrize("scenario", LAYERED, ids=[s.name for s in LAYERED])
 def test_each_hardening_layer_alone(scenario: Scenario, isolated: Path) -> None:
     import subprocess
 
