@@ -86,7 +86,7 @@ def partial_clone(root: Path) -> Path:
 class Scenario:
     """A hostile repository: how to arm it, and the plain git command (run in a copy) that
     proves the arming fires its canary — None when git fires it only in situations a test
-    cannot stage cheaply (a terminal for the pager, an HTTP server for credentials)."""
+    cannot stage cheaply (an HTTP server asking for credentials)."""
 
     name: str
     arm: Callable[[Path, Path], None]  # (repository, canary file)
@@ -94,6 +94,7 @@ class Scenario:
     partial: bool = False
     attributes: str | None = None
     environ: tuple[tuple[str, str], ...] = ()  # spyglass's own environment ("CANARY" filled)
+    tty: bool = False  # the control needs a terminal (git pages only to one)
 
     def environment(self, canary: Path) -> dict[str, str]:
         return {k: v.replace("CANARY", str(canary)) for k, v in self.environ}
@@ -212,7 +213,8 @@ SCENARIOS = [
     Scenario("hooks-path", _hooks_path, ("commit", "-q", "--allow-empty", "-m", "x")),
     Scenario("fsmonitor", _fsmonitor, ("status",)),
     Scenario("pager", _config(("core.pager", f"{TOUCH} CANARY; {CAT}"),
-                              ("pager.ls-files", "true"), ("pager.diff", "true")), None),
+                              ("pager.ls-files", "true"), ("pager.diff", "true")),
+             ("log", "-1"), tty=True),
     Scenario("textconv", _config(("diff.evil.textconv", f"{TOUCH} CANARY; {CAT}")),
              DIFF_COMMITS, attributes="*.py diff=evil\n"),
     Scenario("external-diff", _ext_diff, DIFF_COMMITS),
@@ -257,7 +259,17 @@ def control(scenario: Scenario, root: Path, canary: Path) -> bool:
         return False
     copy = root.parent / "control" / NAME
     shutil.copytree(root, copy, symlinks=True)
-    git(copy, *scenario.control, check=False, env=scenario.environment(canary))
+    if scenario.tty:
+        leader, follower = os.openpty()
+        try:
+            subprocess.run(["git", *scenario.control], cwd=copy, env=plain_env(copy),
+                           stdin=follower, stdout=follower, stderr=follower, timeout=30,
+                           check=False)
+        finally:
+            os.close(leader)
+            os.close(follower)
+    else:
+        git(copy, *scenario.control, check=False, env=scenario.environment(canary))
     fired = canary.exists()
     canary.unlink(missing_ok=True)
     shutil.rmtree(copy.parent)

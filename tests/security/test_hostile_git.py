@@ -220,7 +220,7 @@ ALONE = {"partial-clone": ("neutralised names", "static options", "GIT_ALLOW_PRO
          "external-diff": ("static options",), "config": ()}
 
 
-LAYERED = [s for s in SCENARIOS if s.control is not None and not s.environ]
+LAYERED = [s for s in SCENARIOS if s.control is not None and not s.environ and not s.tty]
 
 
 @pytest.mark.parametrize("scenario", LAYERED, ids=[s.name for s in LAYERED])
