@@ -3,13 +3,10 @@ repository configures is ever executed (docs/security.md, "Git")."""
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import stat
 import subprocess
-import tempfile
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +23,9 @@ REFUSED_OPTIONS = frozenset({"--filters", "--textconv", "--ext-diff", "-m", "--m
                              "--path", "--exec", "--upload-pack", "--edit", "-p", "--patch",
                              "--cc", "-c", "--textconv-batch"})
 PROTOCOLS = ("file", "git", "ssh", "http", "https", "ext", "fd", "ftp", "ftps")
+# git's exec path and PATH: a path below a file can never exist, so no git child process
+# (a lazy fetch, a remote helper, an upload-pack) can even be found; built-ins need none.
+NO_EXEC = "/dev/null/spyglass-runs-no-program"
 NO_PROTOCOL = "spyglass-allows-no-protocol"  # the only name GIT_ALLOW_PROTOCOL lets through
 MAX_NEUTRALISED = 2000  # config sections to neutralise before a repository is refused
 TIMEOUT = 600.0  # seconds one git command may take (a FIFO in an include must not hang us)
@@ -69,28 +69,8 @@ class RepoConfig:
     key: tuple[tuple[str, tuple[int, int, int] | None], ...]
 
 
-_lock = threading.Lock()
 _configs: dict[str, RepoConfig] = {}
 _state: dict[str, str] = {}
-
-
-def _no_exec_dir() -> str:
-    """An empty private folder used as git's exec path and PATH: no git child process
-    (a lazy fetch, a remote helper, an upload-pack) can even be found."""
-    with _lock:
-        if "noexec" not in _state:  # one per process tree: forked workers share it
-            folder = tempfile.mkdtemp(prefix="spyglass-noexec-")
-            _state["noexec"] = folder
-            atexit.register(_remove, folder, os.getpid())
-        return _state["noexec"]
-
-
-def _remove(folder: str, pid: int) -> None:
-    if os.getpid() == pid:
-        try:
-            os.rmdir(folder)
-        except OSError:
-            pass
 
 
 def git_binary() -> str:
@@ -104,14 +84,13 @@ def git_binary() -> str:
 def environment(pairs: Iterable[tuple[str, str]] = ()) -> dict[str, str]:
     """The environment of every git process: nothing inherited from GIT_*, no system
     config or attributes, no prompts, no transport, no lazy fetch, config pairs last."""
-    noexec = _no_exec_dir()
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("GIT_") and k not in ("SSH_ASKPASS", "PAGER", "PATH")}
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_ATTR_NOSYSTEM="1", GIT_TERMINAL_PROMPT="0",
                GIT_ASKPASS="", GIT_NO_LAZY_FETCH="1", GIT_ALLOW_PROTOCOL=NO_PROTOCOL,
                GIT_PROTOCOL_FROM_USER="0", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat",
-               PAGER="cat", GIT_SSH_COMMAND="false", GIT_SSH="false", GIT_EXEC_PATH=noexec,
-               PATH=noexec, GIT_NO_REPLACE_OBJECTS="1", LC_ALL="C")
+               PAGER="cat", GIT_SSH_COMMAND="false", GIT_SSH="false", GIT_EXEC_PATH=NO_EXEC,
+               PATH=NO_EXEC, GIT_NO_REPLACE_OBJECTS="1", LC_ALL="C")
     pairs = list(pairs)
     for i, (k, v) in enumerate(pairs):
         env[f"GIT_CONFIG_KEY_{i}"] = k
