@@ -162,80 +162,58 @@ def has_commit(root: Path, sha: str) -> bool:
     return gitcall.call(root, "cat-file", "-e", f"{sha}^{{commit}}").returncode == 0
 
 
-def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
-    """Complete file membership of a commit (ls-tree), with skip reasons. In a partial
-    clone, a blob that is not present locally is skipped with the reason (never fetched)."""
-    missing = gitcall.missing_objects(root, commit)
-    if missing:
-        return _partial_files(root, commit, max_bytes, missing)
-    out = gitcall.run(root, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-    files: list[SourceFile] = []
+TreeEntry = tuple[str, bytes, bytes, str, bytes]  # path, mode, type, object id, size text
+
+
+def tree_entries(root: Path, commit: str, sizes: bool = False) -> list[TreeEntry]:
+    """Every entry of a commit's tree (`ls-tree -r`). Without `sizes` only trees are read:
+    no blob is opened, so a partial clone's missing blob is never asked for."""
+    out = gitcall.run(root, "ls-tree", "-r", "-z", "--full-tree", *(["-l"] if sizes else []),
+                      commit)
+    entries: list[TreeEntry] = []
     for entry in out.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, raw_path = entry.partition(b"\t")
-        mode, kind, sha, size_text = meta.split(None, 3)
-        path = raw_path.decode("utf-8", "surrogateescape")
-        if size_text.strip() == b"BAD":
-            raise IndexUnavailable(f"git object {sha.decode()} ({path}) is missing or corrupt: "
-                                   "the repository is damaged (try `git fsck`)")
-        size = int(size_text) if size_text.strip() != b"-" else 0
-        files.append(SourceFile(path, sha.decode(), size, _reason(path, mode, kind, size,
-                                                                  max_bytes)))
-    return files
+        if entry:
+            meta, _, raw_path = entry.partition(b"\t")
+            mode, kind, oid, *size = meta.split(None, 3)
+            entries.append((raw_path.decode("utf-8", "surrogateescape"), mode, kind,
+                            oid.decode(), size[0].strip() if size else b"-"))
+    return entries
 
 
 def tree_blobs(root: Path, commit: str) -> dict[str, str]:
-    """Path -> blob id of a commit's regular files (symlinks and submodules left out).
-    Reads trees only: no blob is opened, so a partial clone's missing blob costs nothing."""
-    out = gitcall.run(root, "ls-tree", "-r", "-z", "--full-tree", commit)
-    blobs: dict[str, str] = {}
-    for entry in out.split(b"\0"):
-        if entry:
-            meta, _, raw_path = entry.partition(b"\t")
-            mode, kind, oid = meta.split(None, 2)
-            if kind == b"blob" and mode != b"120000":
-                blobs[raw_path.decode("utf-8", "surrogateescape")] = oid.decode()
-    return blobs
+    """Path -> blob id of a commit's regular files (symlinks and submodules left out)."""
+    return {path: oid for path, mode, kind, oid, _ in tree_entries(root, commit)
+            if kind == b"blob" and mode != b"120000"}
 
 
-def _reason(path: str, mode: bytes, kind: bytes, size: int, max_bytes: int) -> str | None:
-    if kind == b"commit":
-        return "git submodule"
-    if mode == b"120000":
-        return "symlink (never followed)"
-    return skip_reason(path, size, max_bytes)
-
-
-def _partial_files(root: Path, commit: str, max_bytes: int, missing: set[str]
-                   ) -> list[SourceFile]:
-    """git_files for a partial clone lacking some of the commit's objects: list without
-    sizes (trees only), size the present blobs, skip the missing ones."""
-    out = gitcall.run(root, "ls-tree", "-r", "-z", "--full-tree", commit)
-    entries: list[tuple[str, bytes, bytes, str]] = []
-    for entry in out.split(b"\0"):
-        if entry:
-            meta, _, raw_path = entry.partition(b"\t")
-            mode, kind, oid = meta.split(None, 2)
-            entries.append((raw_path.decode("utf-8", "surrogateescape"), mode, kind,
-                            oid.decode()))
-    present = [sha for _, _, kind, sha in entries if kind == b"blob" and sha not in missing]
+def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
+    """Complete file membership of a commit (ls-tree), with skip reasons. In a partial
+    clone, a blob that is not present locally is skipped with the reason (never fetched):
+    the tree is listed without sizes, and only the present blobs are sized."""
+    missing = gitcall.missing_objects(root, commit)
+    entries = tree_entries(root, commit, sizes=not missing)
     sizes: dict[str, int] = {}
-    if present:
+    present = [oid for _, _, kind, oid, _ in entries if kind == b"blob" and oid not in missing]
+    if missing and present:
         check = gitcall.run(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
-                            input="".join(f"{sha}\n" for sha in present).encode())
+                            input="".join(f"{oid}\n" for oid in present).encode())
         for line in check.decode().splitlines():
             parts = line.split()
             if len(parts) == 2 and parts[1].isdigit():
                 sizes[parts[0]] = int(parts[1])
     files: list[SourceFile] = []
-    for path, mode, kind, sha in entries:
-        if kind == b"blob" and sha in missing:
-            files.append(SourceFile(path, sha, 0, f"partial clone: blob {sha[:12]} is not "
+    for path, mode, kind, oid, size_text in entries:
+        if size_text == b"BAD":
+            raise IndexUnavailable(f"git object {oid} ({path}) is missing or corrupt: "
+                                   "the repository is damaged (try `git fsck`)")
+        if oid in missing:
+            files.append(SourceFile(path, oid, 0, f"partial clone: blob {oid[:12]} is not "
                                                   f"present locally; {gitcall.PARTIAL_HINT}"))
             continue
-        size = sizes.get(sha, 0)
-        files.append(SourceFile(path, sha, size, _reason(path, mode, kind, size, max_bytes)))
+        size = int(size_text) if size_text.isdigit() else sizes.get(oid, 0)
+        reason = ("git submodule" if kind == b"commit" else "symlink (never followed)"
+                  if mode == b"120000" else skip_reason(path, size, max_bytes))
+        files.append(SourceFile(path, oid, size, reason))
     return files
 
 
