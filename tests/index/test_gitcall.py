@@ -34,7 +34,10 @@ def test_no_module_but_the_gateway_spawns_a_process() -> None:
                                   ("diff-index", "HEAD"), ("ls-files", "-m"),
                                   ("cat-file", "--filters", "HEAD:a.py"),
                                   ("cat-file", "--textconv", "HEAD:a.py"),
-                                  ("diff-tree", "--ext-diff", "HEAD"), ("-c", "x=y", "log")])
+                                  ("diff-tree", "--ext-diff", "HEAD"), ("-c", "x=y", "log"),
+                                  ("cat-file", "--filt", "HEAD:a.py"),
+                                  ("diff-tree", "--output=/tmp/x", "HEAD"),
+                                  ("config", "core.pager", "evil"), ("config", "--unset", "x")])
 def test_porcelain_and_work_tree_reads_are_refused(args: tuple[str, ...]) -> None:
     with pytest.raises(ValueError):
         gitcall.argv(*args)

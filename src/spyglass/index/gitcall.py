@@ -21,7 +21,7 @@ COMMANDS = frozenset({"rev-parse", "symbolic-ref", "ls-tree", "cat-file", "ls-fi
                       "diff-tree", "diff-index", "merge-base", "rev-list", "config"})
 REFUSED_OPTIONS = frozenset({"--filters", "--textconv", "--ext-diff", "-m", "--modified",
                              "--path", "--exec", "--upload-pack", "--edit", "-p", "--patch",
-                             "--cc", "-c", "--textconv-batch"})
+                             "--cc", "-c", "--output", "--no-index"})
 PROTOCOLS = ("file", "git", "ssh", "http", "https", "ext", "fd", "ftp", "ftps")
 # git's exec path and PATH: a path below a file can never exist, so no git child process
 # (a lazy fetch, a remote helper, an upload-pack) can even be found; built-ins need none.
@@ -119,10 +119,21 @@ def argv(*args: str) -> list[str]:
 def _check(args: tuple[str, ...]) -> None:
     if not args or args[0] not in COMMANDS:
         raise ValueError(f"git {args[:1]}: not a command the git gateway runs")
-    bad = [a for a in args[1:] if a.split("=", 1)[0] in REFUSED_OPTIONS]
+    bad = [a for a in args[1:] if _refused(a)]
     if bad or (args[0] == "diff-index" and "--cached" not in args):
         raise ValueError(f"git {args[0]} {' '.join(bad) or 'without --cached'}: would read the "
-                         "work tree through git")
+                         "work tree through git, run a program or write")
+    if args[0] == "config" and (len(args) < 2 or args[1] not in ("--list", "--get")):
+        raise ValueError("git config: the gateway only reads configuration")
+
+
+def _refused(arg: str) -> bool:
+    """A refused option, also abbreviated (git accepts unambiguous prefixes of long ones)."""
+    name = arg.split("=", 1)[0]
+    if name in REFUSED_OPTIONS:
+        return True
+    return name.startswith("--") and len(name) > 3 and any(
+        r.startswith(name) for r in REFUSED_OPTIONS if r.startswith("--"))
 
 
 def _spawn(root: Path, args: tuple[str, ...], pairs: Iterable[tuple[str, str]],
