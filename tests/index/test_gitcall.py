@@ -110,3 +110,13 @@ def test_a_fifo_in_the_config_cannot_hang_spyglass(tmp_path: Path,
     monkeypatch.setattr(gitcall, "CONFIG_TIMEOUT", 1.0)
     with pytest.raises(IndexUnavailable, match="did not finish within 1 s"):
         gitcall.repo_config(root)
+
+
+@pytest.mark.parametrize("ref", ["--output={tmp}/out", "--exec=touch {tmp}/out", "-c",
+                                 "--upload-pack=touch {tmp}/out", "--git-dir={tmp}"])
+def test_revisions_that_look_like_options_are_data(tmp_path: Path, ref: str) -> None:
+    root = tmp_path / "repo"
+    init(root, {"a.py": "x = 1\n"})
+    with pytest.raises(IndexUnavailable, match="does not name a commit"):
+        src.resolve_commit(root, ref.format(tmp=tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]

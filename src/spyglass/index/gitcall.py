@@ -119,7 +119,11 @@ def argv(*args: str) -> list[str]:
 def _check(args: tuple[str, ...]) -> None:
     if not args or args[0] not in COMMANDS:
         raise ValueError(f"git {args[:1]}: not a command the git gateway runs")
-    bad = [a for a in args[1:] if _refused(a)]
+    options = list(args[1:])
+    for end in ("--end-of-options", "--"):  # what follows is data (revisions, paths)
+        if end in options:
+            options = options[:options.index(end)]
+    bad = [a for a in options if _refused(a)]
     if bad or (args[0] == "diff-index" and "--cached" not in args):
         raise ValueError(f"git {args[0]} {' '.join(bad) or 'without --cached'}: would read the "
                          "work tree through git, run a program or write")
