@@ -213,7 +213,7 @@ def repo_config(root: Path) -> RepoConfig:
         if sub and section in names:
             names[section].add(sub)
         if (section == "remote" and leaf == "promisor" and value.lower() in
-                ("true", "yes", "on", "1")) or key == "extensions.partialclone":
+                ("", "true", "yes", "on", "1")) or key == "extensions.partialclone":
             promisor = True
     pairs: list[tuple[str, str]] = [("core.excludesFile", "")] if excludes_unsafe else []
     pairs += [(f"protocol.{n}.allow", "never") for n in sorted(names["protocol"])]
