@@ -8,13 +8,13 @@ import io
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from hostile_repos import NAME, SCENARIOS, Scenario, base_repo, build, control, git
 from mcp import Client
 from starlette.testclient import TestClient
 
@@ -22,6 +22,19 @@ from spyglass.cli.main import main
 from spyglass.mcp.server import build_server
 from spyglass.query.facade import CodeIntel
 from spyglass.web.app import create_app
+
+sys.path.insert(0, str(Path(__file__).parent))  # the helper beside this file, package or not
+from hostile_repos import (
+    NAME,
+    SCENARIOS,
+    Scenario,
+    base_repo,
+    build,
+    control,
+    git,
+    partial_clone,
+    plain_env,
+)
 
 ORIGIN = "http://127.0.0.1"
 CHANGED = "pkg.m.two"  # the working-tree edit's symbol: every --diff HEAD must find it
@@ -173,8 +186,6 @@ def test_outside_core_worktree_is_a_clear_error(isolated: Path) -> None:
 
 def test_partial_clone_missing_object_message(isolated: Path) -> None:
     """A strict read of an object the partial clone lacks names the fix; nothing fetched."""
-    from hostile_repos import partial_clone
-
     from spyglass.errors import IndexUnavailable
     from spyglass.index import source as src
     root = partial_clone(isolated / NAME)
@@ -191,8 +202,6 @@ def test_partial_clone_missing_object_message(isolated: Path) -> None:
 
 def _layers(root: Path) -> dict[str, tuple[dict[str, str], list[str]]]:
     """The gateway's hardening split into its layers: (environment, options) of each alone."""
-    from hostile_repos import plain_env
-
     from spyglass.index import gitcall
     plain = plain_env(root.parent / "home")
     full = gitcall.environment(gitcall.repo_config(root).pairs)
