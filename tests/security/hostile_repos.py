@@ -196,6 +196,18 @@ def _include(how: str) -> Callable[[Path, Path], None]:
     return arm
 
 
+# Every config key git documents as naming a program or a shell command.
+KITCHEN_SINK = tuple((key, f"{TOUCH} CANARY; {CAT}") for key in (
+    "filter.evil.clean", "filter.evil.smudge", "filter.other.process", "diff.evil.textconv",
+    "diff.evil.command", "merge.evil.driver", "diff.external", "core.pager", "pager.log",
+    "core.fsmonitor", "core.editor", "sequence.editor", "core.askPass", "core.sshCommand",
+    "core.gitProxy", "core.alternateRefsCommand", "credential.helper", "gpg.program",
+    "gpg.ssh.program", "gpg.x509.program", "gpg.openpgp.program", "ssh.variant",
+    "uploadpack.packObjectsHook", "remote.origin.uploadpack", "remote.origin.receivepack",
+    "mergetool.evil.cmd", "difftool.evil.cmd", "web.browser", "browser.evil.cmd",
+    "sendemail.smtpServer", "sendemail.sendmailCmd", "receive.procReceiveRefs",
+    "alias.status", "alias.x", "core.hooksPath", "http.proxy", "interactive.diffFilter",
+    "submodule.evil.update", "remote.origin.url", "url.ext::sh.insteadOf"))
 DIFF_HEAD = ("diff", "HEAD")
 DIFF_COMMITS = ("diff", "HEAD~1", "HEAD")
 SCENARIOS = [
@@ -231,6 +243,8 @@ SCENARIOS = [
              attributes="*.py merge=evil\n"),
     *(Scenario(f"config-{how}", _include(how), DIFF_HEAD)
       for how in ("include", "gitdir", "onbranch")),
+    Scenario("every-program-key-at-once", _config(*KITCHEN_SINK), DIFF_HEAD,
+             attributes="*.py filter=evil diff=evil merge=evil\n*.md filter=other\n"),
     # Not the repository's doing, but what spyglass inherits: GIT_* variables are dropped.
     Scenario("inherited-git-environment", lambda root, canary: None, DIFF_COMMITS, environ=(
         ("GIT_EXTERNAL_DIFF", f"{TOUCH} CANARY"), ("GIT_SSH_COMMAND", f"{TOUCH} CANARY"),

@@ -226,7 +226,7 @@ ALONE = {"partial-clone": ("neutralised names", "static options", "GIT_ALLOW_PRO
          "textconv": ("neutralised names", "static options"),
          "diff-driver": ("neutralised names", "static options"),
          "hooks": ("static options",), "fsmonitor": ("static options",),
-         "external-diff": ("static options",), "config": ()}
+         "external-diff": ("static options",), "config": (), "every": ()}
 
 
 LAYERED = [s for s in SCENARIOS if s.control is not None and not s.environ and not s.tty]
