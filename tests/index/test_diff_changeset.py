@@ -85,3 +85,18 @@ def test_bad_revisions_are_bad_input(repo: Path, rev: str) -> None:
     ci = CodeIntel(repo)
     with pytest.raises(BadInput):
         changeset.from_diff(ci, rev)
+
+
+def test_a_sha256_repository_compares_in_its_own_object_format(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "--object-format=sha256", "-b", "main")
+    write(root, V1)
+    commit(root, "v1")
+    ci = CodeIntel(root)
+    ci.index()
+    assert changeset.from_diff(ci, "HEAD").files == []
+    assert not ci.view().changes.modified  # the overlay sees no change either
+    write(root, {"sub/d.py": "def d():\n    return 44\n"})
+    cs = changeset.from_diff(ci, "HEAD")
+    assert cs.files == ["sub/d.py"] and {s.d.name for s in cs.seeds} == {"d"}

@@ -66,6 +66,7 @@ class RepoConfig:
 
     pairs: tuple[tuple[str, str], ...]
     promisor: bool
+    object_format: str  # sha1, or sha256 (`extensions.objectFormat`)
     key: tuple[tuple[str, tuple[int, int, int] | None], ...]
 
 
@@ -190,6 +191,7 @@ def repo_config(root: Path) -> RepoConfig:
     names: dict[str, set[str]] = {s: set() for s in ("protocol", "remote", "filter", "diff",
                                                      "merge", "credential")}
     promisor = excludes_unsafe = False
+    object_format = "sha1"
     files: set[Path] = set()
     for i in range(0, len(fields) - 2, 3):
         scope, origin, entry = fields[i], fields[i + 1], fields[i + 2]
@@ -208,6 +210,8 @@ def repo_config(root: Path) -> RepoConfig:
         if leaf == "path" and section in ("include", "includeif"):
             target = Path(os.path.expanduser(value))
             files.add(target if target.is_absolute() else base / target)
+        if key == "extensions.objectformat" and value.lower() == "sha256":
+            object_format = "sha256"
         if key == "core.excludesfile" and not _regular(Path(os.path.expanduser(value)), base):
             excludes_unsafe = True  # a FIFO or device would hang `ls-files --others`
         if sub and section in names:
@@ -232,7 +236,7 @@ def repo_config(root: Path) -> RepoConfig:
         raise GitRefused(f"the git configuration of {root} names {len(pairs)} drivers, remotes "
                          "and protocols; spyglass refuses to run git with it")
     watched = sorted({*map(str, _watched(root)), *map(str, files)})
-    found = RepoConfig(tuple(pairs), promisor, tuple((p, _stat(Path(p))) for p in watched))
+    found = RepoConfig(tuple(pairs), promisor, object_format, tuple((p, _stat(Path(p))) for p in watched))
     _configs[str(root)] = found
     return found
 

@@ -46,8 +46,10 @@ class Probe:
         self.is_git = src.is_git_repo(root)
         self.git_dir: Path | None = None
         self.common_dir: Path | None = None
+        self.object_format = "sha1"  # of blob ids: the repository's (sha256 repositories)
         if self.is_git:
             self.git_dir, self.common_dir = src.git_dirs(root)
+            self.object_format = gitcall.repo_config(root).object_format
         self.listing: list[src.SourceFile] = []  # every file, with skip reasons
         self.reasons: dict[str, str] = {}  # listed path -> why it is skipped
         self.tracked: frozenset[str] = frozenset()
@@ -168,7 +170,7 @@ class Probe:
                 unreadable[path] = f"unreadable: {exc.strerror}"
                 continue
             self.hashed += 1
-            self._seen[path] = Seen(key, src.blob_hash(data))
+            self._seen[path] = Seen(key, src.blob_hash(data, self.object_format))
             current[path] = self._seen[path].blob
         if relisted:
             for gone in set(self._seen) - set(current):
@@ -198,7 +200,7 @@ class Probe:
             if entry is not None and gitindex.matches(entry, st):
                 blob = entry.blob
             else:
-                blob = _hash_file(full, st.st_size)
+                blob = _hash_file(full, st.st_size, self.object_format)
                 self.hashed += 1
         except OSError:
             return None
@@ -325,9 +327,9 @@ class Probe:
                 continue
 
 
-def _hash_file(full: str, size: int) -> str:
+def _hash_file(full: str, size: int, object_format: str) -> str:
     """The blob id of a file read in chunks (any size, bounded memory)."""
-    h = hashlib.sha1(b"blob %d\0" % size)
+    h = hashlib.new(object_format, b"blob %d\0" % size)
     with open(full, "rb") as fh:
         while chunk := fh.read(1 << 20):
             h.update(chunk)

@@ -18,9 +18,10 @@ SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
                        ".hg", ".svn", ".tox", ".mypy_cache", ".pytest_cache"})
 
-def blob_hash(data: bytes) -> str:
-    """The git blob id of `data`, so disk files and git objects share one key space."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+def blob_hash(data: bytes, object_format: str = "sha1") -> str:
+    """The git blob id of `data` (in the repository's object format: sha1, or sha256), so
+    disk files and git objects share one key space."""
+    return hashlib.new(object_format, b"blob %d\0" % len(data) + data).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
