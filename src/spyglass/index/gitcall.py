@@ -165,8 +165,17 @@ def _watched(root: Path) -> list[Path]:
     home = Path(os.environ.get("HOME", "/nonexistent"))
     xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     dot = root / ".git"
-    return [dot, dot / "config", dot / "config.worktree", dot / "HEAD", home / ".gitconfig",
-            xdg / "git" / "config"]
+    out = [dot, dot / "config", dot / "config.worktree", dot / "HEAD", home / ".gitconfig",
+           xdg / "git" / "config"]
+    if _regular(dot, root) and dot.exists():  # a linked worktree: `gitdir: …` (its HEAD)
+        try:
+            text = dot.read_text("utf-8", "replace")[:4096].strip()
+        except OSError:
+            text = ""
+        if text.startswith("gitdir:"):
+            target = Path(text[7:].strip())
+            out.append((target if target.is_absolute() else root / target) / "HEAD")
+    return out
 
 
 def _regular(path: Path, base: Path) -> bool:
