@@ -52,3 +52,8 @@ def internal_reason(exc: BaseException) -> str:
     """An unexpected exception as one line for the client: its type and first line."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"internal error ({type(exc).__name__}{': ' + text[:200] if text else ''})"
+
+
+class GitRefused(IndexUnavailable):
+    """Git will not, or spyglass must not, read this repository as it is (dubious
+    ownership, a work tree configured elsewhere, an object a partial clone lacks)."""
