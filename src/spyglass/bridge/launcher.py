@@ -158,6 +158,17 @@ class Child:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the child to exit; True when it has."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def exit_code(self) -> int | None:
+        return self.proc.returncode
+
     def kill(self) -> None:
         """Kill the child's process group and reap the guard."""
         if self._lifeline >= 0:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -96,7 +95,7 @@ class Bridge:
         if self._child is None or self.state not in ("ready", "starting"):
             return
         if not self._child.alive():
-            code = self._child.proc.returncode
+            code = self._child.exit_code()
             why = self._child.last_error()
             self._fail(f"crashed (exit {code})" + (f": {why}" if why else ""))
         elif self._client is not None and self._client.broken and self.state == "ready":
@@ -131,10 +130,7 @@ class Bridge:
         Returns the diagnosis (the crash and its exit code when the server died)."""
         child = self._child
         if child is not None and self._client is not None and self._client.broken:
-            try:
-                child.proc.wait(timeout=0.5)  # EOF first, exit status a moment later
-            except subprocess.TimeoutExpired:
-                pass
+            child.wait(0.5)  # EOF first, exit status a moment later
         with self._lock:
             self._check()
             if self._client is not None and self._client.broken and self.state == "ready":
