@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from helpers import HERE, NEEDS_BWRAP, alive, has_bwrap, python
 
 from spyglass.bridge import manager
-from spyglass.bridge.lsp import settle
+from spyglass.bridge.lsp import LspTimeout, settle
 from spyglass.config import Config, LspServer
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
@@ -125,6 +126,12 @@ def test_settle_stops_when_two_answers_agree() -> None:
         return next(answers)
     assert settle(ask, deadline=float("inf"), pause=0.0) == [1, 2]
     assert len(calls) == 4
+
+
+def test_settle_does_not_trust_an_unsettled_answer() -> None:
+    answers = iter([[1], [1, 2], [1, 2, 3]])
+    with pytest.raises(LspTimeout, match="did not settle"):
+        settle(lambda left: next(answers), deadline=time.monotonic() + 0.25, pause=0.1)
 
 
 def test_escalation_under_the_sandbox(repo: Path) -> None:

@@ -62,6 +62,7 @@ class LspClient:
         self.synced: dict[Path, tuple[int, str]] = {}  # open documents: version, text
         self.progress_active = 0
         self.server_info = ""
+        self.session = threading.Lock()  # held by whoever asks a question (sync + ask)
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
 
@@ -334,11 +335,12 @@ def _start(rng: Json) -> tuple[int, int]:
 
 def settle(ask: Callable[[float], T], deadline: float, pause: float = 0.2) -> T:
     """Re-ask until two consecutive answers agree (a server's first answers may be
-    partial), at most MAX_ASKS times and not past `deadline` (time.monotonic())."""
+    partial), at most MAX_ASKS times. An answer that has not settled by `deadline`
+    (time.monotonic()) is not trusted: LspTimeout."""
     last = ask(max(deadline - time.monotonic(), 0.001))
     for _ in range(MAX_ASKS):
         if deadline - time.monotonic() <= pause:
-            return last
+            raise LspTimeout("the server's answers did not settle within the budget")
         time.sleep(pause)
         again = ask(max(deadline - time.monotonic(), 0.001))
         if again == last:

@@ -138,11 +138,17 @@ class Escalator:
             if len(data) <= limit:
                 changed.append((path, data.decode("utf-8", "replace")))
         changed += [(p, None) for p in sorted(view.changes.deleted)]
+        # Bounded: a server reads files it has not opened from disk (the live content) itself.
+        changed = changed[:self.config.limits.max_files_per_request]
         return Question(tuple(positions), calls, declaration, tuple(changed))
 
     def _ask(self, bridge: Bridge, q: Question, deadline: float) -> frozenset[Site]:
         self.asked += 1
         client = bridge.client(deadline - time.monotonic())
+        # One question at a time per server: a late worker and the next question must not
+        # interleave their document updates.
+        if not client.session.acquire(timeout=max(deadline - time.monotonic(), 0.001)):
+            raise LspTimeout("the server is busy with an earlier question")
         try:
             self._sync(client, q)
             sites: set[Site] = set()
@@ -154,6 +160,8 @@ class Escalator:
             raise
         except LspError as exc:
             raise BridgeDown(bridge.note_failure(str(exc))) from exc
+        finally:
+            client.session.release()
 
     @staticmethod
     def _sites(client: LspClient, q: Question, full: Path, line: int, col: int,
