@@ -155,3 +155,19 @@ def test_host_execution_is_not_sandboxed(tmp_path: Path, listener: int,
     child.kill()
     assert seen == {"tcp": True, "canary": True, "own": True, "write": True}
     assert target.exists()
+
+
+def test_a_server_outlives_the_short_lived_thread_that_asked_for_it(
+        tmp_path: Path, started: list[Child]) -> None:
+    """The parent-death signal fires when the forking *thread* exits: children are forked
+    by the launcher's own long-lived thread, so a worker thread's end kills nothing."""
+    import threading
+    box: list[Child] = []
+    worker = threading.Thread(target=lambda: box.append(
+        launch(LaunchSpec(("cat",), tmp_path, (), "host"))))
+    worker.start()
+    worker.join()
+    started.extend(box)
+    server = leaf(box[0].pid)
+    time.sleep(0.3)  # a parent-death signal would have landed by now
+    assert alive(box[0].pid) and alive(server)
