@@ -36,6 +36,11 @@ def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = (
                      execution == "host", "fake", binds)
 
 
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
 @pytest.fixture(autouse=True)
 def stop_bridges() -> Iterator[None]:
     yield
@@ -163,3 +168,26 @@ def test_a_server_denying_most_certain_sites_is_doubted(make_repo: Callable[...,
     assert [c.source for c in out.results if c.start_line == 5] == ["live-lsp"]
     assert any("denied 4 of the index's 5 certain site(s)" in n
                for n in out.coverage.limitations)
+
+
+@pytest.mark.anyio
+async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
+        repo: Path, tmp_path: Path) -> None:
+    from mcp import Client
+
+    from spyglass.mcp.server import build_server
+    config = tmp_path / "host.toml"
+    config.write_text('[[codeintel.lsp]]\nname = "fake"\nlanguage = "python"\n'
+                      f'command = [{json.dumps(python())}, {json.dumps(str(HERE / "fake_lsp.py"))},'
+                      ' "ok"]\nexecution = "host"\nallow_host_mcp = true\n')
+    built = build_server(repo, environ={}, config_path=str(config))
+    async with Client(built.server, mode="legacy") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert "lsp_budget_ms" in tools["code_callers"].input_schema["properties"]
+        out = await client.call_tool("code_callers", {"name": "target",
+                                                      "lsp_budget_ms": 10000})
+        assert not out.is_error
+        data = out.structured_content or {}
+        assert {r["source"] for r in data["results"]} == {"live-lsp"}
+        bad = await client.call_tool("code_callers", {"name": "target", "lsp_budget_ms": -1})
+        assert bad.is_error
