@@ -62,7 +62,9 @@ def rng(line: int) -> dict:
 
 def question(msg: dict) -> object:
     ASKED["n"] += 1
-    if MODE == "crash":
+    if MODE == "crash":  # says why on the LSP channel only, as basedpyright does
+        send({"jsonrpc": "2.0", "method": "window/logMessage",
+              "params": {"type": 1, "message": "fake: out of memory"}})
         sys.exit(5)
     if MODE == "hang":
         return None

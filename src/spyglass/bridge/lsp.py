@@ -63,6 +63,7 @@ class LspClient:
         self.progress_active = 0
         self.server_info = ""
         self.session = threading.Lock()  # held by whoever asks a question (sync + ask)
+        self.last_logged = ""  # the server's last error message (window/logMessage)
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
 
@@ -141,6 +142,10 @@ class LspClient:
             waiting = self._answers.get(msg["id"]) if isinstance(msg["id"], int) else None
             if waiting is not None:
                 waiting.put(msg)
+        elif msg.get("method") in ("window/logMessage", "window/showMessage"):
+            params = msg.get("params")
+            if isinstance(params, dict) and params.get("type") == 1:  # an error
+                self.last_logged = str(params.get("message", ""))[:300]
         elif msg.get("method") == "$/progress":
             params = msg.get("params")
             value = params.get("value") if isinstance(params, dict) else None

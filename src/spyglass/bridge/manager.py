@@ -80,7 +80,7 @@ class Bridge:
         except LspError as exc:
             with self._lock:
                 if self._child is child:
-                    why = child.last_error()
+                    why = child.last_error() or client.last_logged
                     self._fail(f"start-up failed: {exc}" + (f" ({why})" if why else ""))
             return
         with self._lock:
@@ -96,7 +96,7 @@ class Bridge:
             return
         if not self._child.alive():
             code = self._child.exit_code()
-            why = self._child.last_error()
+            why = self._child.last_error() or (self._client.last_logged if self._client else "")
             self._fail(f"crashed (exit {code})" + (f": {why}" if why else ""))
         elif self._client is not None and self._client.broken and self.state == "ready":
             self._fail(self._client.broken)
