@@ -12,6 +12,7 @@ from pathlib import Path
 import pathspec
 
 from spyglass.errors import IndexUnavailable
+from spyglass.index import filenames
 
 SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
@@ -166,20 +167,22 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
             continue
         meta, _, raw_path = entry.partition(b"\t")
         mode, kind, sha, size_text = meta.split(None, 3)
-        path = raw_path.decode("utf-8", "surrogateescape")
+        path, exact = filenames.from_bytes(raw_path)
         if size_text.strip() == b"BAD":
             raise IndexUnavailable(f"git object {sha.decode()} ({path}) is missing or corrupt: "
                                    "the repository is damaged (try `git fsck`)")
         size = int(size_text) if size_text.strip() != b"-" else 0
         reason: str | None
-        if kind == b"commit":
+        if not exact:
+            reason = filenames.UNDECODABLE
+        elif kind == b"commit":
             reason = "git submodule"
         elif mode == b"120000":
             reason = "symlink (never followed)"
         else:
             reason = skip_reason(path, size, max_bytes)
         files.append(SourceFile(path, sha.decode(), size, reason))
-    return files
+    return filenames.unique(files)
 
 
 def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
@@ -251,10 +254,12 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
 
         keep = []
         for d in sorted(dirs):
-            full = rel + d
+            full = rel + filenames.from_os(d)[0]
             if d in (".git", ".spyglass"):
                 continue
-            if os.path.islink(os.path.join(folder, d)):
+            if not filenames.from_os(d)[1]:
+                files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))
+            elif os.path.islink(os.path.join(folder, d)):
                 files.append(SourceFile(full, "", 0, "symlink (never followed)"))
             elif d in SKIP_DIRS:
                 files.append(SourceFile(full + "/", "", 0, f"skipped directory {d}/"))
@@ -266,8 +271,12 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
         if folders is not None:
             folders.append(rel.rstrip("/"))
         for name in sorted(names):
-            path = rel + name
+            path, exact = filenames.from_os(name)
+            path = rel + path
             full_path = os.path.join(folder, name)
+            if not exact:
+                files.append(SourceFile(path, "", 0, filenames.UNDECODABLE))
+                continue
             if os.path.islink(full_path):
                 files.append(SourceFile(path, "", 0, "symlink (never followed)"))
                 continue
@@ -278,4 +287,4 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                 continue
             reason = "ignored by .gitignore" if ignored(path, False) else None
             files.append(SourceFile(path, "", size, reason or skip_reason(path, size, max_bytes)))
-    return files
+    return filenames.unique(files)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
+from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
@@ -67,10 +68,8 @@ def _span(hunks: list[Hunk]) -> str:
 
 
 def _lines(ci: CodeIntel, path: str) -> list[str]:
-    try:
-        return (ci.root / path).read_text("utf-8", "replace").splitlines()
-    except OSError:
-        return []
+    data = confined.read_or_none(ci.root, path, ci.config.limits.max_file_bytes)
+    return data.decode("utf-8", "replace").splitlines() if data is not None else []
 
 
 def _starts(defs: list[DefRow], text: list[str]) -> dict[tuple[int, int], int]:
@@ -222,7 +221,7 @@ def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
     files: dict[str, list[Hunk]] = {}
     deleted: list[str] = []
     old = new = ""
-    for raw in out.decode("utf-8", "surrogateescape").splitlines():
+    for raw in out.decode("utf-8", "backslashreplace").splitlines():  # names as in filenames
         if raw.startswith("--- "):
             old = _unquote(raw[4:])
         elif raw.startswith("+++ "):
@@ -239,7 +238,7 @@ def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
                                                                      False)
                 files[new[2:]].append(hunk)
     for path in sorted(files):
-        if (ci.root / path).is_file():
+        if confined.kind(ci.root, path) == "file":
             changed_defs(ci, cs, path, files[path], f"changed in {cs.origin}")
         else:
             cs.add_file(path)
@@ -255,7 +254,7 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
     cs = ChangeSet(origin="targets")
     for text in targets:
         m = RANGE.fullmatch(text)
-        if m and (ci.root / ci.rel_path(m.group(1))).is_file():
+        if m and confined.kind(ci.root, ci.rel_path(m.group(1))) == "file":
             rel = ci.rel_path(m.group(1))
             a = int(m.group(2))
             b = int(m.group(3) or a)
@@ -267,10 +266,10 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
                 cs.notes.append(f"{text}: blank lines only; nothing there can affect code")
             continue
         rel = ci.rel_path(text)
-        full = ci.root / rel
-        if full.is_file():
+        found = confined.kind(ci.root, rel)
+        if found == "file":
             changed_defs(ci, cs, rel, None, f"target {text}")
-        elif full.is_dir():
+        elif found == "dir":
             prefix = f"{rel}/" if rel else ""
             paths = sorted(f.path for f in view.disk_files() if f.path.startswith(prefix)
                            and f.skipped is None and pack_for_path(f.path))
