@@ -22,6 +22,8 @@ import surfaces as sf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spyglass.index import confined
+
 FUZZ_PATHS = int(os.environ.get("SPYGLASS_FUZZ_PATHS", "1000"))
 RACE_SECONDS = float(os.environ.get("SPYGLASS_RACE_SECONDS", "10"))
 
@@ -228,3 +230,42 @@ def test_race_http(race_repo: Path) -> None:
             return sf.http_one(client, base, path, [0, 3, 2, 1, 4][i % 5])
         _race("http", call, race_repo)
 
+
+
+# -- the confined reader itself ---------------------------------------------------------------
+def test_confined_reader_refuses_links_specials_escapes_and_oversize(tmp_path: Path) -> None:
+    root = sf.hostile_repo(tmp_path, index=False)
+    assert confined.read_bytes(root, "a.py") == sf.FILES["a.py"].encode()
+    assert confined.read_bytes(root, "pkg/util.py") == sf.FILES["pkg/util.py"].encode()
+    for rel, reason in [("link_out.py", "symbolic link"), ("link_in.py", "symbolic link"),
+                        ("dir_out/secret.py", "folder on the path is a symbolic link"),
+                        ("pipe.py", "not a regular file"), ("pkg", "is a folder"),
+                        ("../outside/secret.py", "not a plain"), ("pkg/../a.py", "not a plain"),
+                        ("/etc/passwd", "not a plain"), ("a.py/", "not a plain")]:
+        with pytest.raises(confined.Refused, match=reason):
+            confined.read_bytes(root, rel)
+    with pytest.raises(confined.Refused) as big:
+        confined.read_bytes(root, "a.py", max_bytes=5)
+    assert big.value.size == len(sf.FILES["a.py"])
+    assert confined.read_or_none(root, "missing.py") is None
+    assert [confined.kind(root, p) for p in ("a.py", "pkg", "link_out.py", "pipe.py", "nope",
+                                             "dir_out/secret.py", "")] == [
+        "file", "dir", "symlink", "special", None, None, "dir"]
+
+
+def test_a_linked_store_folder_is_refused(tmp_path: Path) -> None:
+    root = sf.hostile_repo(tmp_path, index=False)
+    os.symlink("../outside", root / ".spyglass")
+    out = sf.cli(root, ["index"])
+    assert out.code == 1 and not out.traceback, out.text
+    assert "symbolic link" in out.text
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["secret.py"]
+
+
+def test_a_root_whose_path_is_not_utf8_gets_one_line(tmp_path: Path) -> None:
+    base = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"r\xffoot")))
+    root = sf.hostile_repo(base, index=False)
+    for args in (["index"], ["status", "--json"], ["context", "a.py:1"]):
+        out = sf.cli(root, args)
+        assert out.code == 1 and not out.traceback and not out.unwritable, out.text
+        assert "not valid UTF-8" in out.text and len(out.text.strip().splitlines()) == 1

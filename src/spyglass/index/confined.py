@@ -53,8 +53,8 @@ def _open_dir(root: Path, names: list[str]) -> int:
         for name in names:
             try:
                 nxt = os.open(name, _DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
+            except OSError as exc:  # a link gives ENOTDIR (O_DIRECTORY) or ELOOP
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(name, fd):
                     raise Refused(errno.ELOOP, "a folder on the path is a symbolic link "
                                                "(never followed)") from None
                 raise
@@ -64,6 +64,13 @@ def _open_dir(root: Path, names: list[str]) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def kind(root: Path, rel: str) -> Kind | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pathspec
 
 from spyglass.errors import IndexUnavailable
-from spyglass.index import filenames
+from spyglass.index import confined, filenames
 
 SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
@@ -78,13 +78,13 @@ def is_git_repo(root: Path) -> bool:
 
 
 def git_toplevel(root: Path) -> Path:
-    return Path(git(root, "rev-parse", "--show-toplevel").decode().strip())
+    return Path(os.fsdecode(git(root, "rev-parse", "--show-toplevel").strip()))
 
 
 def git_dirs(root: Path) -> tuple[Path, Path]:
     """(this worktree's git dir, the repository's common git dir), absolute."""
-    out = git(root, "rev-parse", "--path-format=absolute", "--git-dir",
-              "--git-common-dir").decode().splitlines()
+    out = os.fsdecode(git(root, "rev-parse", "--path-format=absolute", "--git-dir",
+                          "--git-common-dir")).splitlines()  # OS paths: surrogateescape
     return Path(out[0]), Path(out[1])
 
 
@@ -239,11 +239,10 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"
         if ".gitignore" in names:
-            try:
-                lines = (Path(folder) / ".gitignore").read_text("utf-8", "replace").splitlines()
+            data = confined.read_or_none(root, rel + ".gitignore", max_bytes)
+            if data is not None:
+                lines = data.decode("utf-8", "replace").splitlines()
                 specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
-            except OSError:
-                pass
 
         def ignored(path: str, is_dir: bool) -> bool:
             for base, spec in specs:

@@ -47,6 +47,18 @@ def check(path: str) -> None:
                             f"{MAX_NAME_BYTES} bytes")
 
 
+def check_text(value: str, what: str, max_chars: int = MAX_PATH_CHARS) -> None:
+    """Refuse other client text bound into SQL (symbol names, patterns, kinds) that SQLite
+    cannot take: lone surrogates, or longer than `max_chars` (LIKE/GLOB patterns have a
+    complexity limit)."""
+    if len(value) > max_chars:
+        raise LimitExceeded(f"{what} {shown(value)} is longer than {max_chars} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInput(f"{what} {shown(value)} is not valid UTF-8 text") from None
+
+
 def check_count(paths: Sequence[object], limit: int) -> None:
     """Refuse more paths than `limit` before any of them is looked at."""
     if len(paths) > limit:
