@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parent.parent
 
 from fixture import commit_all
+from security.report import pytest_runtest_logreport, pytest_terminal_summary  # noqa: F401
 
 
 def _fetch_module():  # type: ignore[no-untyped-def]

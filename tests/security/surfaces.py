@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import traceback
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +39,6 @@ FILES = {
 }
 ORIGIN = "http://127.0.0.1"
 SURFACES = ("cli", "mcp", "http")
-SUMMARY: list[str] = []  # lines for the terminal report (conftest.py)
-FUZZ: dict[str, Counter[str]] = {}  # surface -> counts over the fuzz corpus
 
 
 def commit_all(root: Path) -> None:
