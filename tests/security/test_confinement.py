@@ -275,3 +275,18 @@ def test_a_root_whose_path_is_not_utf8_gets_one_line(tmp_path: Path) -> None:
         out = sf.cli(root, args)
         assert out.code == 1 and not out.traceback and not out.unwritable, out.text
         assert "not valid UTF-8" in out.text and len(out.text.strip().splitlines()) == 1
+
+
+def test_the_repository_policy_file_is_never_read_through_a_link_or_a_fifo(
+        tmp_path: Path) -> None:
+    root = sf.hostile_repo(tmp_path, index=False)
+    (tmp_path / "outside" / "policy.toml").write_text(
+        f'[policy]\ncapabilities = ["{sf.CANARY}"]\n')
+    os.symlink("../outside/policy.toml", root / "spyglass.toml")
+    out = sf.cli(root, ["status"])
+    assert out.code == 1 and not out.traceback and not out.leaked, out.text
+    assert "symbolic link" in out.text
+    os.unlink(root / "spyglass.toml")
+    os.mkfifo(root / "spyglass.toml")  # not a regular file: no policy, and no hang
+    out = sf.cli(root, ["status"])
+    assert out.code == 0 and not out.traceback, out.text
