@@ -165,3 +165,15 @@ def test_every_http_endpoint_answers(repo: Path) -> None:
         assert all(json.dumps(name)[1:-1] in text for name in ("bad\\xff.py", "new\\xfe.py"))
         body = client.get(base + "/symbols?q=helper").json()
         assert SHOWN <= set(_reported(body["coverage"]))
+
+
+def test_a_change_to_an_undecodable_file_answers(repo: Path) -> None:
+    """--diff and the workspace overlay see a changed undecodable file as a changed file
+    they cannot analyse, and answer."""
+    if not (repo / ".git").exists():
+        pytest.skip("a plain folder has no --diff")
+    _write(repo, {b"bad\xff.py": b"def in_bad():\n    return 10\n"})
+    for args in (["tests", "--diff", "HEAD", "--json"], ["blast-radius", "--diff", "HEAD"],
+                 ["blast-radius", "--json"], ["status", "--json"]):
+        out = sf.cli(repo, args)
+        assert out.code == 0 and not out.traceback and not out.unwritable, (args, out.text)
