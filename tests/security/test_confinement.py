@@ -197,13 +197,15 @@ def _race(surface: str, call: Callable[[str, int], sf.Outcome], root: Path,
 
 
 RACE_CLI = [["context", "--", "{p}:1-3"], ["structure", "--", "{p}"],
-            ["diagnostics", "--", "{p}"], ["find", "*", "--path={p}"]]
+            ["diagnostics", "--", "{p}"], ["find", "*", "--path={p}"],
+            ["diagnostics", "--", "{folder}"]]
 RACE_MCP: list[tuple[str, Callable[[str], dict[str, Any]]]] = [
     ("code_context", lambda p: {"spans": [{"path": p, "start_line": 1, "end_line": 3}]}),
     ("code_ast_query", lambda p: {"query": "(module) @m", "paths": [p]}),
     ("code_diagnostics", lambda p: {"paths": [p]}),
     ("code_structure", lambda p: {"path": p}),
     ("code_find_symbol", lambda p: {"name": "*", "path": p}),
+    ("code_ast_query", lambda p: {"query": "(module) @m", "paths": [p.rpartition("/")[0] or "."]}),
 ]
 
 
@@ -214,7 +216,9 @@ def race_repo(tmp_path: Path) -> Path:
 
 def test_race_cli(race_repo: Path, record_property: Record) -> None:
     def call(path: str, i: int) -> sf.Outcome:
-        args = [a.replace("{p}", path) for a in RACE_CLI[i % len(RACE_CLI)]]
+        folder = path.rpartition("/")[0] or "."
+        args = [a.replace("{p}", path).replace("{folder}", folder)
+                for a in RACE_CLI[i % len(RACE_CLI)]]
         return sf.cli(race_repo, args)
     _race("cli", call, race_repo, record_property)
 
@@ -233,7 +237,9 @@ def test_race_mcp(race_repo: Path, record_property: Record) -> None:
 def test_race_http(race_repo: Path, record_property: Record) -> None:
     with sf.http_client(race_repo) as (client, base):
         def call(path: str, i: int) -> sf.Outcome:
-            return sf.http_one(client, base, path, [0, 3, 2, 1, 4][i % 5])
+            if i % 6 == 5:  # the whole folder
+                return sf.http_one(client, base, path.rpartition("/")[0] or ".", 2)
+            return sf.http_one(client, base, path, [0, 3, 2, 1, 4][i % 6])
         _race("http", call, race_repo, record_property)
 
 

@@ -106,7 +106,11 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         pack = pack_for_path(rel)
         if pack is None:
             continue
-        data = _read_live(ci, rel)
+        try:
+            data = _read_live(ci, rel)
+        except BadInput as exc:  # changed since it was listed (a link now, grown, gone)
+            results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {exc}"))
+            continue
         reason = binary_or_undecodable(data)
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
@@ -134,7 +138,12 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
                 compiled[pack.name] = Query(pack.language, query)
             except Exception as exc:
                 raise BadInput(f"invalid tree-sitter query for {pack.name}: {exc}") from exc
-        data = _read_live(ci, rel)
+        try:
+            data = _read_live(ci, rel)
+        except BadInput:
+            if len(rels) == 1:
+                raise
+            continue  # one file of a folder changed since it was listed: as for binary files
         if binary_or_undecodable(data):
             continue
         tree = parse(pack, data)
