@@ -18,7 +18,8 @@ import stat
 from pathlib import Path
 from typing import Literal
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_ROOT_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+_DIR_FLAGS = _ROOT_FLAGS | os.O_NOFOLLOW
 _FILE_FLAGS = (os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
                | getattr(os, "O_NOCTTY", 0))
 CHUNK = 1 << 20
@@ -48,7 +49,7 @@ def parts(rel: str) -> list[str]:
 
 def _open_dir(root: Path, names: list[str]) -> int:
     """A descriptor of the folder ``root/names...``, reached without following links."""
-    fd = os.open(root, _DIR_FLAGS)
+    fd = os.open(root, _ROOT_FLAGS)  # the root itself is trusted (the user named it)
     try:
         for name in names:
             try:
