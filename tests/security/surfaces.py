@@ -205,8 +205,11 @@ def http_one(client: TestClient, base: str, path: str, i: int) -> Outcome:
         ("GET", f"/blast-radius?target={p}"),
         ("GET", f"/tests?target={p}"),
         ("GET", f"/explore?q={_q(path[:500] or 'x')}&path={p}"),
+        ("GET", f"/api/v1/runs/workspace/code/graph?path={p}&line=1"),
     ]
     method, tail = shapes[i % len(shapes)]
+    if tail.startswith("/api/"):
+        base = ""
     try:
         if method == "POST":
             body = json.dumps({"query": "(module) @m", "paths": [path]})  # \\u escapes
