@@ -48,7 +48,7 @@ def commit_all(root: Path) -> None:
         subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
-def hostile_repo(base: Path, index: bool = True) -> Path:
+def hostile_repo(base: Path, index: bool = True, git: bool = True) -> Path:
     """`base/repo`, with links out of the root (file, folder, absolute), a link inside, a
     link loop and a FIFO; `base/outside/secret.py` holds the canary."""
     outside = base / "outside"
@@ -63,7 +63,8 @@ def hostile_repo(base: Path, index: bool = True) -> Path:
     os.symlink(str(outside / "secret.py"), root / "abs_out.py")
     os.symlink("a.py", root / "link_in.py")
     os.symlink("loop.py", root / "loop.py")
-    commit_all(root)
+    if git:
+        commit_all(root)
     os.mkfifo(root / "pipe.py")  # untracked: git does not track FIFOs
     if index:
         assert cli(root, ["index"]).code == 0

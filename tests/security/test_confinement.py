@@ -8,6 +8,7 @@ surface. Each test records its figures for the terminal report (tests/security/r
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -296,3 +297,17 @@ def test_the_repository_policy_file_is_never_read_through_a_link_or_a_fifo(
     os.mkfifo(root / "spyglass.toml")  # not a regular file: no policy, and no hang
     out = sf.cli(root, ["status"])
     assert out.code == 0 and not out.traceback, out.text
+
+
+def test_a_plain_folder_lists_links_and_fifos_as_skipped_and_reads_none(
+        tmp_path: Path) -> None:
+    root = sf.hostile_repo(tmp_path, git=False)
+    out = sf.cli(root, ["status", "--json"])
+    assert out.code == 0 and not out.leaked, out.text
+    skipped = {s["path"]: s["reason"] for s in json.loads(out.text)["coverage"]["skipped"]}
+    assert {p: skipped.get(p) for p in ("link_out.py", "dir_out", "abs_out.py", "pipe.py")} \
+        == {"link_out.py": "symlink (never followed)", "dir_out": "symlink (never followed)",
+            "abs_out.py": "symlink (never followed)", "pipe.py": "not a regular file"}
+    for args in (["find", "*"], ["diagnostics"], ["structure", "."]):
+        out = sf.cli(root, [*args, "--json"])
+        assert out.code == 0 and not out.leaked and not out.traceback, out.text

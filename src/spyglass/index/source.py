@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -231,11 +232,12 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
 def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                ) -> list[SourceFile]:
     """Files of a folder that is not a git repository; honours .gitignore, never follows
-    symlinks. Content hashes are computed lazily by the caller (blob is '' here). The
-    folders walked are appended to `folders` when given."""
+    symlinks (os.fwalk: each folder is entered by descriptor, so one swapped for a link
+    while walking is not entered). Content hashes are computed lazily by the caller (blob
+    is '' here). The folders walked are appended to `folders` when given."""
     files: list[SourceFile] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # type: ignore[type-arg]
-    for folder, dirs, names in os.walk(root, followlinks=False):
+    for folder, dirs, names, dirfd in os.fwalk(root, follow_symlinks=False):
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"
         if ".gitignore" in names:
@@ -258,7 +260,7 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                 continue
             if not filenames.from_os(d)[1]:
                 files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))
-            elif os.path.islink(os.path.join(folder, d)):
+            elif _is_link(d, dirfd):
                 files.append(SourceFile(full, "", 0, "symlink (never followed)"))
             elif d in SKIP_DIRS:
                 files.append(SourceFile(full + "/", "", 0, f"skipped directory {d}/"))
@@ -272,18 +274,28 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
         for name in sorted(names):
             path, exact = filenames.from_os(name)
             path = rel + path
-            full_path = os.path.join(folder, name)
             if not exact:
                 files.append(SourceFile(path, "", 0, filenames.UNDECODABLE))
                 continue
-            if os.path.islink(full_path):
-                files.append(SourceFile(path, "", 0, "symlink (never followed)"))
-                continue
             try:
-                size = os.stat(full_path).st_size
+                st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
             except OSError as exc:
                 files.append(SourceFile(path, "", 0, f"unreadable: {exc.strerror}"))
                 continue
+            if stat.S_ISLNK(st.st_mode):
+                files.append(SourceFile(path, "", 0, "symlink (never followed)"))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                files.append(SourceFile(path, "", 0, "not a regular file"))
+                continue
+            size = st.st_size
             reason = "ignored by .gitignore" if ignored(path, False) else None
             files.append(SourceFile(path, "", size, reason or skip_reason(path, size, max_bytes)))
     return filenames.unique(files)
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return True  # gone or unreadable: not walked either way
