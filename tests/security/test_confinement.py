@@ -24,7 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from security import report
 
+from spyglass.errors import LimitExceeded
 from spyglass.index import confined
+from spyglass.query import paths as client_paths
+from spyglass.query.facade import CodeIntel
 
 Record = Callable[[str, object], None]
 FUZZ_PATHS = int(os.environ.get("SPYGLASS_FUZZ_PATHS", "1000"))
@@ -311,3 +314,25 @@ def test_a_plain_folder_lists_links_and_fifos_as_skipped_and_reads_none(
     for args in (["find", "*"], ["diagnostics"], ["structure", "."]):
         out = sf.cli(root, [*args, "--json"])
         assert out.code == 0 and not out.leaked and not out.traceback, out.text
+
+
+def test_path_counts_and_lengths_are_refused_before_any_path_is_resolved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = sf.hostile_repo(tmp_path, index=False)
+    ci = CodeIntel(root)
+    resolved: list[str] = []
+    real = client_paths.resolve
+    monkeypatch.setattr(client_paths, "resolve",
+                        lambda r, p: resolved.append(p) or real(r, p))  # type: ignore[func-returns-value]
+    many = [f"p{i}.py" for i in range(100_000)]
+    calls: list[Callable[[], object]] = [
+        lambda: ci.diagnostics(many), lambda: ci.ast_query("(module) @m", many),
+        lambda: ci.context([(p, 1, 1) for p in many]), lambda: ci.blast_radius(many),
+        lambda: ci.suggest_tests(many),
+        lambda: ci.diagnostics(["a.py", "a" * 5000]),  # the long one, before a.py is resolved
+        lambda: ci.context([("a.py", 1, 1), ("x" * 300, 1, 1)])]
+    for call in calls:
+        with pytest.raises(LimitExceeded):
+            call()
+    assert resolved == []
+    assert ci.diagnostics(["a.py"]).results == () and resolved == ["a.py"]
