@@ -33,7 +33,8 @@ def lines(records: list[dict[str, Any]]) -> list[str]:
         n = max(c["calls"] for c in fuzz.values())
         out.append(f"confinement fuzz: {n} paths x {len(fuzz)} surfaces, {total['leaks']} "
                    f"leaks, {total['tracebacks']} tracebacks, {total['server_errors']} 5xx, "
-                   f"{total['unwritable']} non-UTF-8 outputs")
+                   f"{total['unwritable']} non-UTF-8 outputs, {total['raw_control']} raw "
+                   "control characters in CLI output")
         for surface, c in fuzz.items():
             extra = (f"; {c['client_refused']} URLs over the HTTP client's 64 KiB limit"
                      if c["client_refused"] else "")

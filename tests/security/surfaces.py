@@ -80,10 +80,15 @@ class Outcome:
     traceback: bool = False  # an uncaught exception (or a reasonless MCP error)
     server_error: bool = False  # HTTP 5xx
     unwritable: bool = False  # output that is not valid UTF-8 (lone surrogates)
+    raw_control: bool = False  # a terminal control character (ESC, BEL, …) in CLI output
 
     @property
     def leaked(self) -> bool:
         return CANARY in self.text or SECRET_DEF in self.text
+
+
+def _raw_control(text: str) -> bool:
+    return any(ord(c) < 32 and c not in "\n\t" or c == "\x7f" for c in text)
 
 
 def _utf8_ok(text: str) -> bool:
@@ -110,7 +115,7 @@ def cli(root: Path, args: list[str]) -> Outcome:
             err.write(traceback.format_exc())
     text = out.getvalue() + err.getvalue()
     return Outcome(text, code, crashed or "Traceback" in text or code not in (0, 1, 2),
-                   unwritable=not _utf8_ok(text))
+                   unwritable=not _utf8_ok(text), raw_control=_raw_control(text))
 
 
 def cli_args(path: str, i: int) -> list[str]:

@@ -95,6 +95,7 @@ def _tally(surface: str, outcomes: list[sf.Outcome], record_property: Record
         tracebacks=sum(o.traceback for o in outcomes),
         server_errors=sum(o.server_error for o in outcomes),
         unwritable=sum(o.unwritable for o in outcomes),
+        raw_control=sum(o.raw_control for o in outcomes),
         answered=sum(o.code in (0, 200, "ok") for o in outcomes),
         client_refused=sum(o.code == "client-refused" for o in outcomes))
     report.record(record_property, kind="fuzz", surface=surface, counts=dict(counts))
@@ -103,7 +104,7 @@ def _tally(surface: str, outcomes: list[sf.Outcome], record_property: Record
 
 def _check(outcomes: list[sf.Outcome], paths: list[str]) -> None:
     bad = [(p, o) for p, o in zip(paths, outcomes, strict=True)
-           if o.leaked or o.traceback or o.server_error or o.unwritable]
+           if o.leaked or o.traceback or o.server_error or o.unwritable or o.raw_control]
     assert not bad, "\n".join(f"{p[:80]!r}: {o.code} {o.text[:300]}" for p, o in bad[:5])
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
 from spyglass.index import confined
 from spyglass.index import source as src
+from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
 from spyglass.syntax.langpack import pack_for_path
@@ -293,7 +294,8 @@ def _symbol(ci: CodeIntel, cs: ChangeSet, name: str) -> None:
     if not defs:
         looks_like_path = "/" in name and "#" not in name or pack_for_path(name) is not None
         if looks_like_path:
-            raise BadInput(f"{name}: no such file or folder in the repository")
+            raise BadInput(f"{client_paths.named(name)}: no such file or folder in the "
+                           "repository")
         raise BadInput(f"no definition named {name!r} (and no such path); try code_find_symbol "
                        f"with a pattern such as '*{name.split('.')[-1]}*'")
     several = len(defs) > 1

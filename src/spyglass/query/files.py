@@ -28,10 +28,10 @@ def _expand(ci: CodeIntel, rel: str) -> list[str]:
     if found == "file":
         return [rel]
     if found is None:
-        raise BadInput(f"{rel or '.'} does not exist in the repository")
+        raise BadInput(f"{client_paths.named(rel or '.')} does not exist in the repository")
     if found != "dir":
         what = "a symbolic link" if found == "symlink" else "not a regular file"
-        raise BadInput(f"{rel} is not read: {what}")
+        raise BadInput(f"{client_paths.named(rel)} is not read: {what}")
     prefix = f"{rel}/" if rel else ""
     view = ci.view()
     paths = sorted(f.path for f in view.disk_files()
@@ -82,7 +82,7 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
         rel = ci.rel_path(path)
         data = _read_live(ci, rel)
         if binary_or_undecodable(data):
-            raise BadInput(f"{rel} is not a text file")
+            raise BadInput(f"{client_paths.named(rel)} is not a text file")
         lines = data.decode("utf-8").splitlines(keepends=True)
         if start < 1 or start > max(len(lines), 1):
             raise BadInput(f"line {start} is out of range: {rel} has {len(lines)} lines")

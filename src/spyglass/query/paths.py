@@ -29,6 +29,11 @@ def shown(path: str) -> str:
     return text + (f"… ({len(path)} characters)" if len(path) > SHOWN else "")
 
 
+def named(path: str) -> str:
+    """A resolved path as named in a message: as it is when printable, else `shown`."""
+    return path if path.isprintable() and len(path) <= SHOWN else shown(path)
+
+
 def check(path: str) -> None:
     """Refuse a client path by its shape alone (no file system access)."""
     if not isinstance(path, str) or not path:
@@ -96,10 +101,10 @@ def read(root: Path, rel: str, max_bytes: int) -> bytes:
         return confined.read_bytes(root, rel, max_bytes)
     except confined.Refused as exc:
         if exc.size is not None:
-            raise LimitExceeded(f"{rel} is {exc.size} bytes; max_file_bytes is "
+            raise LimitExceeded(f"{named(rel)} is {exc.size} bytes; max_file_bytes is "
                                 f"{max_bytes}") from None
-        raise BadInput(f"{rel} is not read: {exc.strerror}") from None
+        raise BadInput(f"{named(rel)} is not read: {exc.strerror}") from None
     except FileNotFoundError:
-        raise BadInput(f"{rel} is not a file in the repository") from None
+        raise BadInput(f"{named(rel)} is not a file in the repository") from None
     except OSError as exc:
-        raise BadInput(f"{rel} cannot be read: {exc.strerror or exc}") from None
+        raise BadInput(f"{named(rel)} cannot be read: {exc.strerror or exc}") from None
