@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -86,13 +87,28 @@ def default_config_path() -> Path:
     return Path(base) / "spyglass" / "config.toml"
 
 
-def _read(path: Path) -> dict[str, Any]:
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read(path: Path, follow_links: bool = True) -> dict[str, Any]:
+    """A TOML file; only a regular file is read (a FIFO cannot block, opening is
+    non-blocking), and the repository's policy file (`follow_links=False`) never through a
+    link: it sits directly under the resolved root, so O_NOFOLLOW confines it as
+    index/confined.py would (config is a shared leaf and cannot import index)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"cannot read config {path}: not a regular file")
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"cannot read config {path}: larger than {MAX_CONFIG_BYTES} bytes")
+        return tomllib.loads(data.decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from exc
+    except ValueError as exc:  # a NUL in the path, not UTF-8, not TOML
+        raise ConfigError(f"cannot read config {str(path)!r}: {exc}") from exc
 
 
 def _positive(section: dict[str, Any], key: str, default: int) -> int:
@@ -186,9 +202,12 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
 def apply_policy(config: Config, repo_root: Path) -> Config:
     """Repository policy may only narrow the host-approved capabilities, nothing else."""
     policy_path = repo_root / "spyglass.toml"
+    if policy_path.is_symlink():
+        raise ConfigError(f"{policy_path} is a symbolic link: the repository policy is read "
+                          "only from a regular file")
     if not policy_path.is_file():
         return config
-    data = _read(policy_path)
+    data = _read(policy_path, follow_links=False)
     if set(data) - {"policy"}:
         raise ConfigError(f"{policy_path}: a repository may only narrow [policy] capabilities; "
                           "language servers, their commands, environment and execution are "

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
+from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.store import (
     FACT_INDEXES,
@@ -98,10 +99,8 @@ class SnapshotBuilder:
 
         def read(path: str) -> bytes | None:
             if commit is None:
-                try:
-                    return (self.root / path).read_bytes()
-                except OSError:
-                    return None
+                return confined.read_or_none(self.root, path,
+                                             self.config.limits.max_file_bytes)
             sha = blobs.get(path)
             if not sha:
                 return None
@@ -266,7 +265,7 @@ class SnapshotBuilder:
         if f.path not in packs or f.skipped:
             return f
         try:
-            data = (self.root / f.path).read_bytes()
+            data = confined.read_bytes(self.root, f.path, self.config.limits.max_file_bytes)
         except OSError as exc:
             skipped[f.path] = f"unreadable: {exc.strerror}"
             return f

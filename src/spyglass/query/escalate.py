@@ -16,6 +16,7 @@ from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_c
 from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
+from spyglass.index import confined
 from spyglass.query import symbols as sym
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow
@@ -115,28 +116,20 @@ class Escalator:
         positions = []
         for d in targets:
             col = d.name_col
-            try:
-                with (self.root / d.path).open("rb") as fh:
-                    for i, raw in enumerate(fh, 1):
-                        if i == d.name_line:  # name_col counts bytes; LSP counts UTF-16
-                            head = raw[:d.name_col].decode("utf-8", "replace")
-                            col = utf16_col(head, len(head))
-                            break
-            except OSError:
-                pass
+            raw = confined.read_or_none(self.root, d.path, self.config.limits.max_file_bytes)
+            lines = raw.split(b"\n") if raw is not None else []
+            if 0 < d.name_line <= len(lines):  # name_col counts bytes; LSP counts UTF-16
+                head = lines[d.name_line - 1][:d.name_col].decode("utf-8", "replace")
+                col = utf16_col(head, len(head))
             positions.append((d.path, d.name_line - 1, col))
         changed: list[tuple[str, str | None]] = []
-        limit = self.config.limits.max_file_bytes
         for path in sorted(set(view.changes.added) | set(view.changes.modified)):
             pack = pack_for_path(path)
             if pack is None or pack.name not in server.languages:
                 continue
-            try:
-                data = (self.root / path).read_bytes()
-            except OSError:
-                continue
-            if len(data) <= limit:
-                changed.append((path, data.decode("utf-8", "replace")))
+            text = self._text(path)
+            if text is not None:
+                changed.append((path, text))
         changed += [(p, None) for p in sorted(view.changes.deleted)]
         # Bounded: a server reads files it has not opened from disk (the live content) itself.
         changed = changed[:self.config.limits.max_files_per_request]
@@ -153,7 +146,10 @@ class Escalator:
             self._sync(client, q)
             sites: set[Site] = set()
             for path, line, col in q.positions:
-                client.open(self.root / path)
+                text = self._text(path)
+                if text is None:
+                    raise BridgeDown(f"cannot read {path}")
+                client.sync(self.root / path, text)
                 sites |= self._sites(client, q, self.root / path, line, col, deadline)
             return frozenset(sites)
         except LspTimeout:
@@ -162,6 +158,11 @@ class Escalator:
             raise BridgeDown(bridge.note_failure(str(exc))) from exc
         finally:
             client.session.release()
+
+    def _text(self, rel: str) -> str | None:
+        """A workspace file's live content, read confined to the root and bounded."""
+        raw = confined.read_or_none(self.root, rel, self.config.limits.max_file_bytes)
+        return raw.decode("utf-8", "replace") if raw is not None else None
 
     @staticmethod
     def _sites(client: LspClient, q: Question, full: Path, line: int, col: int,
@@ -178,10 +179,7 @@ class Escalator:
         live = {self.root / p: text for p, text in q.changed}
         for full in list(client.synced):
             if full not in live:
-                try:
-                    live[full] = full.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    live[full] = None
+                live[full] = self._text(full.relative_to(self.root).as_posix())
         for full, text in live.items():
             if text is not None:
                 client.sync(full, text)
