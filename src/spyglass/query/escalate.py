@@ -16,7 +16,7 @@ from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_c
 from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
-from spyglass.index import confined
+from spyglass.index import confined, scip
 from spyglass.query import symbols as sym
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow
@@ -44,9 +44,11 @@ class Escalator:
     """One per facade: the bridges of its workspace, a cache of server verdicts keyed by
     the snapshot and the overlay's content digest, and the threads that ask."""
 
-    def __init__(self, root: Path, config: Config) -> None:
+    def __init__(self, root: Path, config: Config, store: Path | None = None) -> None:
         self.root = root
         self.config = config
+        self.store = store  # .spyglass/ (an imported SCIP index lives there)
+        self._scip: tuple[float, scip.ScipIndex | None] | None = None
         self._cache: dict[tuple[object, ...], frozenset[Site]] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
         self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
@@ -71,6 +73,10 @@ class Escalator:
         """The index answer, escalated to the language server of the targets' language."""
         budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
         server = self.server_for(targets[0].language) if targets else None
+        precise = self._scip_index()
+        if precise is not None and targets:
+            plain = index_answer
+            index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
         if budget <= 0 or server is None:
             return index_answer()
         bridge = bridge_for(server, self.root)
@@ -96,6 +102,86 @@ class Escalator:
             bridge.note_answer(in_time=True)
         assert cached is not None
         return self._merge(view, targets, calls, server, label, cached, locations, notes)
+
+    def _scip_index(self) -> scip.ScipIndex | None:
+        """The imported SCIP index, reloaded when `spyglass index --scip` replaced it."""
+        if self.store is None:
+            return None
+        try:
+            stamp = (self.store / scip.SIDE_FILE).stat().st_mtime
+        except OSError:
+            return None
+        if self._scip is None or self._scip[0] != stamp:
+            self._scip = (stamp, scip.ScipIndex.load(self.store))
+        return self._scip[1]
+
+    def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
+                    answer: Answer) -> Answer:
+        """Index sites a fresh SCIP document confirms become exact; uncertain ones it does
+        not hold are dropped; references only SCIP has are added. Documents whose file
+        changed since the import are ignored and named."""
+        locations, notes = answer
+        fresh: dict[str, bool] = {}
+
+        def is_fresh(path: str) -> bool:
+            if path not in fresh:
+                doc = precise.documents.get(path)
+                raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
+                fresh[path] = doc is not None and raw is not None and \
+                    scip.digest(raw) == doc[0]
+            return fresh[path]
+
+        symbols: set[str] = set()
+        for d in targets:
+            doc = precise.documents.get(d.path)
+            if doc is None or not is_fresh(d.path):
+                continue
+            on_line = [o for o in doc[1] if o.definition and o.line == d.name_line - 1]
+            if on_line:
+                symbols.add(min(on_line, key=lambda o: abs(o.col - d.name_col)).symbol)
+        if not symbols:
+            return answer
+        sites: set[Site] = set()
+        stale: list[str] = []
+        for path, (_, occs) in sorted(precise.documents.items()):
+            hits = [o for o in occs if o.symbol in symbols and not o.definition]
+            if not hits:
+                continue
+            if not is_fresh(path):
+                stale.append(path)
+                continue
+            sites |= {(path, o.line + 1) for o in hits}
+        out: list[CodeLocation] = []
+        confirmed = dropped = 0
+        for loc in locations:
+            site = (loc.path, loc.start_line)
+            judged = loc.path in precise.documents and is_fresh(loc.path)
+            if judged and site in sites:
+                confirmed += 1
+                out.append(replace(loc, uncertain=False,
+                                   evidence=f"confirmed by {precise.tool} (SCIP import)"))
+            elif judged and loc.uncertain and loc.kind != "definition":
+                dropped += 1
+            else:
+                out.append(loc)
+        added = 0
+        if not calls:
+            have = {(c.path, c.start_line) for c in out}
+            base = locations[0] if locations else None
+            for path, line in sorted(sites - have):
+                if base is None:
+                    break
+                added += 1
+                out.append(replace(base, path=path, start_line=line, end_line=line,
+                                   kind="reference", uncertain=False, stale=False,
+                                   evidence=f"found by {precise.tool} (SCIP import)"))
+        out.sort(key=lambda c: (c.path, c.start_line))
+        note = (f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact, "
+                f"{dropped} uncertain site(s) dropped, {added} added")
+        if stale:
+            note += (f"; {len(stale)} document(s) ignored because the file changed since "
+                     "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
+        return out, notes + (note,)
 
     def _keep(self, key: tuple[object, ...], done: Future[frozenset[Site]]) -> None:
         """Cache a verdict, also one that arrives after its question gave up waiting."""

@@ -104,7 +104,7 @@ class CodeIntel:
     def escalator(self) -> Escalator:
         """The language servers of this workspace (docs/bridge.md), for the current config."""
         if self._escalator is None or self._escalator.config is not self.config:
-            self._escalator = Escalator(self.root, self.config)
+            self._escalator = Escalator(self.root, self.config, self.store_root / ".spyglass")
         return self._escalator
 
     @property
@@ -416,6 +416,15 @@ class CodeIntel:
                     self._conn.close()
                 self._conn = None
                 self._view = None
+
+    def import_scip(self, scip_file: Path) -> tuple[str, int, list[str]]:
+        """Keep a SCIP index (docs/bridge.md) beside the store: its occurrences make the
+        index's references exact where the documents' files are unchanged."""
+        from spyglass.index import scip
+        if not self.has_index:
+            raise IndexUnavailable("no index yet: index the repository first, then --scip")
+        return scip.import_scip(self.root, self.store_root / ".spyglass", scip_file,
+                                self.config.limits.max_file_bytes)
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
