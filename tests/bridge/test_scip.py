@@ -77,3 +77,21 @@ def test_not_a_scip_file_is_refused(make_repo: Callable[..., Path], tmp_path: Pa
     ci.index()
     with pytest.raises(BadInput, match="cannot read SCIP index"):
         ci.import_scip(tmp_path / "missing.scip")
+
+
+def test_the_reader_refuses_garbage_with_a_reason_never_a_crash() -> None:
+    """A bounded fuzz sample: random bytes and truncations of a well-formed index either
+    parse or raise BadInput."""
+    import random
+    rng = random.Random(14)
+    doc = (b"\x0a\x05pkg/a" + b"\x12\x0e\x0a\x03\x00\x04\x06\x12\x05sym#x\x18\x01")
+    good = b"\x12" + bytes([len(doc)]) + doc
+    tool, docs = parse(good)
+    assert tool == "scip" and [o.symbol for o in docs["pkg/a"]] == ["sym#x"]
+    samples = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+               for _ in range(300)] + [good[:n] for n in range(len(good))]
+    for data in samples:
+        try:
+            parse(data)
+        except BadInput:
+            pass
