@@ -5,6 +5,7 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py                      # flask requests httpx, budget 2000 ms
     python bench/bridge_accuracy.py --budget 10000 flask
     python bench/bridge_accuracy.py --execution host trpc
+    python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -108,6 +110,43 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def run_scip(name: str) -> dict[str, Any]:
+    """P/R of the index alone vs the index with a scip-python import (no server)."""
+    corpus = CORPORA[name]
+    doc = load_oracle(name)
+    root, work, _, _ = prepare(name)
+    tool = TOOLS / "node_modules" / ".bin" / "scip-python"
+    try:
+        ci = CodeIntel(root, config=Config())
+        ci.index()
+        lines = _Lines(root)
+        off = Timed(ci, 0)
+        scores_off = _score(off, corpus, doc, lines)  # type: ignore[arg-type]
+        out_file = work / "index.scip"
+        start = time.perf_counter()
+        subprocess.run([str(tool), "index", "--project-name", name, "--output", str(out_file),
+                        "."], cwd=root, check=True, capture_output=True, timeout=1800)
+        generated = time.perf_counter() - start
+        scip_tool, kept, _ = ci.import_scip(out_file)
+        on = Timed(ci, 0)
+        scores_on = _score(on, corpus, doc, lines)  # type: ignore[arg-type]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out: dict[str, Any] = {"corpus": name, "scip": scip_tool, "documents": kept,
+                           "scip_python_s": round(generated, 1),
+                           "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
+                                              "p95": round(pct(t.times, 0.95), 1)}
+                                          for k, t in (("index", off), ("scip", on))},
+                           "scores": {}}
+    for key, s in scores_on.scores.items():
+        if key[1] != "resolved":
+            o = scores_off.scores[key]
+            out["scores"]["/".join(key)] = {"off": [round(o.precision, 4), round(o.recall, 4)],
+                                            "on": [round(s.precision, 4), round(s.recall, 4)],
+                                            "sites": s.tp + s.fn}
+    return out
+
+
 def run(name: str, budget: int, execution: str) -> dict[str, Any]:
     corpus = CORPORA[name]
     doc = load_oracle(name)
@@ -174,7 +213,12 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=2000, help="lsp_budget_ms (default 2000)")
     parser.add_argument("--execution", choices=("sandbox", "host"), default="sandbox")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--scip", action="store_true", help="Python: a scip-python import "
+                        "instead of a server")
     args = parser.parse_args()
+    if args.scip:
+        print(json.dumps([run_scip(n) for n in args.names], indent=1))
+        return 0
     rows = []
     for name in args.names:
         rows.append(run(name, args.budget, args.execution))

@@ -117,9 +117,10 @@ class Escalator:
 
     def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
                     answer: Answer) -> Answer:
-        """Index sites a fresh SCIP document confirms become exact; uncertain ones it does
-        not hold are dropped; references only SCIP has are added. Documents whose file
-        changed since the import are ignored and named."""
+        """Index sites a fresh SCIP document confirms become exact; references only SCIP
+        has are added. Nothing is dropped: an indexer's silence is not a refutation
+        (scip-python misses uses a live basedpyright finds, such as calls on pytest
+        fixtures). Documents whose file changed since the import are ignored and named."""
         locations, notes = answer
         fresh: dict[str, bool] = {}
 
@@ -152,16 +153,12 @@ class Escalator:
                 continue
             sites |= {(path, o.line + 1) for o in hits}
         out: list[CodeLocation] = []
-        confirmed = dropped = 0
+        confirmed = 0
         for loc in locations:
-            site = (loc.path, loc.start_line)
-            judged = loc.path in precise.documents and is_fresh(loc.path)
-            if judged and site in sites:
+            if (loc.path, loc.start_line) in sites:  # only fresh documents' sites are here
                 confirmed += 1
                 out.append(replace(loc, uncertain=False,
                                    evidence=f"confirmed by {precise.tool} (SCIP import)"))
-            elif judged and loc.uncertain and loc.kind != "definition":
-                dropped += 1
             else:
                 out.append(loc)
         added = 0
@@ -177,7 +174,7 @@ class Escalator:
                                    evidence=f"found by {precise.tool} (SCIP import)"))
         out.sort(key=lambda c: (c.path, c.start_line))
         note = (f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact, "
-                f"{dropped} uncertain site(s) dropped, {added} added")
+                f"{added} added")
         if stale:
             note += (f"; {len(stale)} document(s) ignored because the file changed since "
                      "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
