@@ -117,10 +117,10 @@ class Escalator:
 
     def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
                     answer: Answer) -> Answer:
-        """Index sites a fresh SCIP document confirms become exact; references only SCIP
-        has are added. Nothing is dropped: an indexer's silence is not a refutation
-        (scip-python misses uses a live basedpyright finds, such as calls on pytest
-        fixtures). Documents whose file changed since the import are ignored and named."""
+        """Index sites a fresh SCIP document confirms become exact. Nothing is dropped or
+        added: on flask, scip-python 0.6.6 both misses uses basedpyright finds (calls on
+        pytest fixtures) and reports sites it does not (docs/bridge.md). Documents whose
+        file changed since the import are ignored and named."""
         locations, notes = answer
         fresh: dict[str, bool] = {}
 
@@ -161,20 +161,8 @@ class Escalator:
                                    evidence=f"confirmed by {precise.tool} (SCIP import)"))
             else:
                 out.append(loc)
-        added = 0
-        if not calls:
-            have = {(c.path, c.start_line) for c in out}
-            base = locations[0] if locations else None
-            for path, line in sorted(sites - have):
-                if base is None:
-                    break
-                added += 1
-                out.append(replace(base, path=path, start_line=line, end_line=line,
-                                   kind="reference", uncertain=False, stale=False,
-                                   evidence=f"found by {precise.tool} (SCIP import)"))
         out.sort(key=lambda c: (c.path, c.start_line))
-        note = (f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact, "
-                f"{added} added")
+        note = f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact"
         if stale:
             note += (f"; {len(stale)} document(s) ignored because the file changed since "
                      "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
