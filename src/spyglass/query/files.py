@@ -12,7 +12,7 @@ from spyglass.errors import BadInput, LimitExceeded
 from spyglass.index.builder import binary_or_undecodable
 from spyglass.query import symbols as sym
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
-from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
 
@@ -42,9 +42,14 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
         paths = direct if direct else paths
         ci.limit_files(paths)
     results: list[object] = []
-    for path in paths:
+    limit = ci.config.limits.max_matches_per_request
+    for path in paths:  # one past the limit is enough for the envelope to mark truncation
         for d in sym.defs_in_file(view, path):
             results.append(ci.def_location(d))
+            if len(results) > limit:
+                break
+        if len(results) > limit:
+            break
     return ci._envelope(results, paths or [rel])
 
 
@@ -100,7 +105,7 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
             continue
-        for g in extract(pack, data).diagnostics:
+        for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
     return ci._envelope(results, rels)
