@@ -16,6 +16,11 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 from spyglass.errors import LimitExceeded
 
 PARSE_SECONDS = 5.0  # per file: parse plus queries, wall clock
+# `timeout_micros` is deprecated in favour of `progress_callback`, which crashes the
+# interpreter in `Parser.parse` and is never called by `QueryCursor.captures` (0.25.2).
+# A process-wide filter for exactly that warning (thread-safe, unlike catch_warnings).
+warnings.filterwarnings("ignore", message="Use the progress_callback",
+                        category=DeprecationWarning)
 
 
 class OverBudget(LimitExceeded):
@@ -41,9 +46,7 @@ class Budget:
 
     def parse(self, parser: Parser, data: bytes) -> Tree:
         started = time.monotonic()
-        with warnings.catch_warnings():  # timeout_micros: progress_callback crashes in 0.25
-            warnings.simplefilter("ignore", DeprecationWarning)
-            setattr(parser, "timeout_micros", self._micros())  # noqa: B010 (stubs: read-only)
+        setattr(parser, "timeout_micros", self._micros())  # noqa: B010 (stubs: read-only)
         try:
             tree = parser.parse(data)
         except ValueError:  # the timeout expired
@@ -56,9 +59,7 @@ class Budget:
 
     def _cursor(self, query: Query) -> QueryCursor:
         cursor = QueryCursor(query)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            setattr(cursor, "timeout_micros", self._micros())  # noqa: B010
+        setattr(cursor, "timeout_micros", self._micros())  # noqa: B010
         return cursor
 
     def matches(self, query: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
