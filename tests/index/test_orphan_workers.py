@@ -201,3 +201,19 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+@linux_only
+def test_cli_index_recovers_an_orphaned_lock_and_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    init(root, {"a.py": "def alpha():\n    pass\n"})
+    holder, orphan = _orphaned_lock(root / ".spyglass", "record")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "index",
+                               "--no-wait"], capture_output=True, text=True, timeout=120,
+                              check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert f"recovered the index lock: its holder (pid {holder}) died" in proc.stderr
+        assert not _running(orphan)
+    finally:
+        _kill(orphan)
