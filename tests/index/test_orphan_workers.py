@@ -27,13 +27,13 @@ from spyglass.index.lock import (
 )
 from spyglass.query.facade import CodeIntel
 
-FILES = 96  # well above the builder's POOL_THRESHOLD, so every run parses in a pool
+FILES = 64  # above the builder's POOL_THRESHOLD, so every run parses in a pool
 KILLS = 20
 SEED = 11
 RELEASE_DEADLINE = 15.0  # generous; the measured figure is printed
 # Small chunks and a pause after each persisted chunk spread the pool phase out, so that
 # the random kill points land while workers are parsing and inserting.
-ENV = {**os.environ, "SPYGLASS_CHUNK_FILES": "3", "SPYGLASS_TEST_CHUNK_DELAY": "0.02"}
+ENV = {**os.environ, "SPYGLASS_CHUNK_FILES": "2", "SPYGLASS_TEST_CHUNK_DELAY": "0.02"}
 
 linux_only = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(),
                                 reason="reads holders from /proc")
