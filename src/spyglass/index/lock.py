@@ -11,6 +11,7 @@ lock taken, with a message. See docs/security.md."""
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import signal
 import time
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from spyglass.errors import IndexUnavailable
 
+logger = logging.getLogger(__name__)
 LOCK_NAME = "index.lock"
 RECHECK = 1.0  # seconds between dead-holder checks while waiting for a busy lock
 POLL = 0.05  # seconds between attempts to take a busy lock
@@ -181,10 +183,10 @@ def _recover(folder: Path, fd: int, notify: Callable[[str], None] | None) -> str
         if time.monotonic() >= deadline:
             return f"{dead}; its workers {orphans} did not let go of the lock"
         time.sleep(POLL)
-    if notify is not None:
-        notify(f"recovered the index lock: its holder (pid {record.pid}) died and left "
+    message = (f"recovered the index lock: its holder (pid {record.pid}) died and left "
                f"{len(orphans)} worker process(es) holding it (pid "
                f"{', '.join(map(str, orphans))}); they were stopped")
+    (notify or logger.warning)(message)
     return None
 
 
