@@ -217,3 +217,38 @@ def test_cli_index_recovers_an_orphaned_lock_and_says_so(tmp_path: Path) -> None
         assert not _running(orphan)
     finally:
         _kill(orphan)
+
+
+# A pool like the builder's, but without the Linux death signal: only the getppid() watch
+# (the portable half of the lifeline) can end the workers once the parent is killed.
+WATCH_ONLY = """
+import multiprocessing, os, sys, time
+from concurrent.futures import ProcessPoolExecutor
+from spyglass.index import lifeline
+lifeline.set_parent_death_signal = lambda: False
+pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
+                           initializer=lifeline.bind_to_parent, initargs=(os.getpid(),))
+pids = sorted({pool.submit(os.getpid).result() for _ in range(8)})
+print(" ".join(map(str, pids)), flush=True)
+pool.submit(time.sleep, 600)
+time.sleep(600)
+"""
+
+
+@linux_only
+def test_the_parent_watch_alone_ends_orphaned_workers() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", WATCH_ONLY], stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    workers = [int(p) for p in proc.stdout.readline().split()]
+    assert workers and all(_running(p) for p in workers)
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + RELEASE_DEADLINE
+    try:
+        while any(_running(p) for p in workers):
+            assert time.monotonic() < deadline, "workers outlived their parent"
+            time.sleep(0.02)
+    finally:
+        for pid in workers:
+            _kill(pid)
