@@ -144,3 +144,15 @@ def test_structure_of_a_huge_file_is_truncated_at_the_match_limit(tmp_path: Path
     result = _answer(lambda: CodeIntel(root, config=config).structure("many.py"))
     assert not isinstance(result, Exception), result
     assert result.truncated and len(result.results) == 40  # type: ignore[attr-defined]
+
+
+def test_an_ast_query_over_a_deep_tree_is_cut_at_the_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "PARSE_SECONDS", 1.0)
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "deep.py").write_bytes(b"x = " + b"(" * 64_000 + b"\n")  # query ~9 s per pass
+    commit_all(root)
+    result = _answer(lambda: CodeIntel(root).ast_query("(identifier) @id", ["deep.py"]))
+    assert isinstance(result, LimitExceeded)
+    assert str(result).startswith("querying took longer than the 1s parse budget")

@@ -6,12 +6,13 @@ import hashlib
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from tree_sitter import Query, QueryCursor
+from tree_sitter import Query
 
 from spyglass.errors import BadInput, LimitExceeded
 from spyglass.index.builder import binary_or_undecodable
 from spyglass.query import symbols as sym
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
+from spyglass.syntax.budget import Budget
 from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
@@ -134,9 +135,10 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
         data = _read_live(ci, rel)
         if binary_or_undecodable(data):
             continue
-        tree = parse(pack, data)
-        cursor = QueryCursor(compiled[pack.name], match_limit=limit + 1)
-        for name, nodes in cursor.captures(tree.root_node).items():
+        clock = Budget()  # parse + query of one file: OverBudget (a LimitExceeded) past it
+        tree = parse(pack, data, clock)
+        captures = clock.captures(compiled[pack.name], tree.root_node, limit + 1)
+        for name, nodes in captures.items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
                 results.append(AstMatch(rel, name, node.type, node.start_point[0] + 1,

@@ -57,8 +57,9 @@ class Budget:
             raise OverBudget(f"parsing took longer than the {self.seconds:g}s parse budget")
         return tree
 
-    def _cursor(self, query: Query) -> QueryCursor:
-        cursor = QueryCursor(query)
+    def _cursor(self, query: Query, match_limit: int | None = None) -> QueryCursor:
+        cursor = QueryCursor(query) if match_limit is None else \
+            QueryCursor(query, match_limit=match_limit)
         setattr(cursor, "timeout_micros", self._micros())  # noqa: B010
         return cursor
 
@@ -69,9 +70,10 @@ class Budget:
         self._charge(started, "querying")
         return found
 
-    def captures(self, query: Query, node: Node) -> dict[str, list[Node]]:
+    def captures(self, query: Query, node: Node, match_limit: int | None = None
+                 ) -> dict[str, list[Node]]:
         started = time.monotonic()
-        found = self._cursor(query).captures(node)
+        found = self._cursor(query, match_limit).captures(node)
         self._charge(started, "querying")
         return found
 
