@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -285,13 +284,3 @@ def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail:
         detail = json.dumps({"message": detail, **fields} if detail else fields)
     conn.execute("INSERT INTO events(at, snapshot, kind, detail, job) VALUES(?,?,?,?,?)",
                  (utcnow(), snapshot, kind, detail, job))
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

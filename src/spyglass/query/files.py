@@ -14,7 +14,8 @@ from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
-from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.budget import Budget
+from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
 
@@ -61,9 +62,14 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
         paths = direct if direct else paths
         ci.limit_files(paths)
     results: list[object] = []
-    for path in paths:
+    limit = ci.config.limits.max_matches_per_request
+    for path in paths:  # one past the limit is enough for the envelope to mark truncation
         for d in sym.defs_in_file(view, path):
             results.append(ci.def_location(d))
+            if len(results) > limit:
+                break
+        if len(results) > limit:
+            break
     return ci._envelope(results, paths or [rel])
 
 
@@ -115,7 +121,7 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
             continue
-        for g in extract(pack, data).diagnostics:
+        for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
     return ci._envelope(results, rels)
@@ -143,7 +149,8 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
             continue  # one file of a folder changed since it was listed: as for binary files
         if binary_or_undecodable(data):
             continue
-        tree = parse(pack, data)
+        clock = Budget()  # parse of one file: OverBudget (a LimitExceeded) past it
+        tree = parse(pack, data, clock)
         for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
