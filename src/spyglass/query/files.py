@@ -17,10 +17,13 @@ from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from pathlib import Path
+
+    from spyglass.index.store import JobRow
+    from spyglass.query.answer import Answer
 
 
-def _expand(ci: CodeIntel, rel: str) -> list[str]:
+def _expand(ci: Answer, rel: str) -> list[str]:
     """A file, or the supported files directly and recursively under a folder."""
     full = ci.root / rel
     if full.is_file():
@@ -34,7 +37,7 @@ def _expand(ci: CodeIntel, rel: str) -> list[str]:
     return paths
 
 
-def structure(ci: CodeIntel, rel: str) -> ToolResult:
+def structure(ci: Answer, rel: str) -> ToolResult:
     view = ci.view()
     paths = _expand(ci, rel)
     if len(paths) > ci.config.limits.max_files_per_request:
@@ -45,10 +48,10 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
     for path in paths:
         for d in sym.defs_in_file(view, path):
             results.append(ci.def_location(d))
-    return ci._envelope(results, paths or [rel])
+    return ci.envelope(results, paths or [rel])
 
 
-def _read_live(ci: CodeIntel, rel: str) -> bytes:
+def _read_live(ci: Answer, rel: str) -> bytes:
     full = ci.root / rel
     if not full.is_file():
         raise BadInput(f"{rel} is not a file in the repository")
@@ -59,7 +62,7 @@ def _read_live(ci: CodeIntel, rel: str) -> bytes:
     return full.read_bytes()
 
 
-def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
+def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
     ci.limit_files([s[0] for s in spans])
     budget = ci.config.limits.max_capture_bytes
     results: list[object] = []
@@ -82,10 +85,10 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
         results.append(SourceSpan(rel, start, end, hashlib.sha1(data).hexdigest(), text,
                                   truncated))
         paths.append(rel)
-    return ci._envelope(results, paths)
+    return ci.envelope(results, paths)
 
 
-def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
+def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
     rels: list[str] = []
     for p in paths or [""]:
         rels += _expand(ci, ci.rel_path(p) if p else "")
@@ -103,10 +106,10 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         for g in extract(pack, data).diagnostics:
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
-    return ci._envelope(results, rels)
+    return ci.envelope(results, rels)
 
 
-def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
+def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     if not query.strip():
         raise BadInput("query must be a non-empty tree-sitter query")
     rels: list[str] = []
@@ -140,13 +143,13 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
         if len(results) > limit:
             break
     results.sort(key=lambda m: (m.path, m.start_line, m.start_column))  # type: ignore[attr-defined]
-    return ci._envelope(results, rels)
+    return ci.envelope(results, rels)
 
 
-def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
+def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path
+           ) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
-    job = ci.last_index_job()
     overlay = view.overlay()
     langs: Counter[str] = Counter()
     lines: Counter[str] = Counter()
@@ -183,11 +186,11 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
                 ("max_files_per_request", limits.max_files_per_request),
                 ("max_matches_per_request", limits.max_matches_per_request),
                 ("max_capture_bytes", limits.max_capture_bytes)),
-        tools=tuple(tools), store=str(ci.store_root / ".spyglass"), hint=hint,
+        tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
         snapshot_ref_source=snap.ref_source if snap else None,
         head=view.head.describe() if view.probe.is_git else None,
         overlay_base=overlay.base, overlay_kinds=overlay.kinds,
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
     )
-    return ci._envelope([report])
+    return ci.envelope([report])

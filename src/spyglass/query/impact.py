@@ -6,16 +6,16 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
-from spyglass.query import edges
+from spyglass.query import closure, edges
+from spyglass.query.answer import display
 from spyglass.query.changeset import ChangeSet, ModuleChange, collect
-from spyglass.query.edges import Key, key
-from spyglass.query.results import DefRow
-from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import REF_COLS, REF_FROM, Key, chunks, key, marks, refs
 from spyglass.query.view import View
 from spyglass.types import CodeLocation, ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from spyglass.query.answer import Answer
 
 VERBS = {"call": "calls", "import": "imports", "type": "uses type", "read": "uses",
          "write": "writes", "ref": "references", "subclass": "subclasses"}
@@ -100,11 +100,7 @@ class Radius:
     hits: list[Hit] = field(default_factory=list)
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
-
-
-def display(d: DefRow) -> str:
-    from spyglass.query.facade import display as show
-    return show(d)
+    limits: list[str] = field(default_factory=list)  # what the alias closure's bounds cut
 
 
 def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
@@ -116,8 +112,8 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     rows: list[RefRow] = []
     for sep in (".", "#", "/"):
         lo, hi = module + sep, module + chr(ord(sep) + 1)
-        rows += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
-                                "r.target < ?", (lo, hi)))
+        rows += refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
+                               "r.target < ?", (lo, hi)))
     firsts: dict[str, RefRow] = {}
     for r in rows:
         if r.path != m.path and (r.path not in firsts or r.line < firsts[r.path].line):
@@ -131,14 +127,14 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     return out
 
 
-def walk(ci: CodeIntel, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
+def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
     """Breadth-first over users of the changed definitions, up to `depth` edges; a node
     keeps its shortest chain, preferring exact edges at equal distance. `resolved_only`
     leaves out sites matched by name only (a cheaper, narrower walk)."""
     if not 0 <= depth <= MAX_DEPTH:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
-    view = ci.view()
-    limit = ci.config.limits.max_matches_per_request
+    view = ans.view()
+    limit = ans.config.limits.max_matches_per_request
     radius = Radius(cs, depth, notes=list(cs.notes))
     seen: dict[NodeKey, Hit] = {}
     for s in cs.seeds:
@@ -178,10 +174,15 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
            radius: Radius, resolved_only: bool) -> dict[NodeKey, Hit]:
     by_key: dict[Key, Hit] = {key(h.d): h for h in frontier if h.d is not None}
     defs = [h.d for h in frontier if h.d is not None]
-    names = edges.closures(view, defs)
+    names = closure.of(view, defs)
+    found = closure.sites(view, names)
+    for note in found.limitations:
+        if note not in radius.limits:
+            radius.limits.append(note)
+            radius.notes.append(note)
     sites: list[tuple[RefRow, DefRow, str, bool]] = []  # ref, used, note, follow
-    for r in edges.refs_to(view, names):
-        used = names[str(r.target)][0]
+    for r, meant in found.sites:
+        used = meant[0]
         note = "" if r.conf == "exact" else (
             f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}")
         sites.append((r, used, note, True))
@@ -203,8 +204,9 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             layer[node] = hit
     classes = [d for d in defs if edges.is_class(d)]
     if classes:
-        class_names = {n: ds for n, ds in names.items() if any(edges.is_class(d) for d in ds)}
-        for sub, base in edges.subclasses_of(view, list(class_names)):
+        class_names = {n: ds for n, ds in names.names.items()
+                       if any(edges.is_class(d) for d in ds)}
+        for sub, base in closure.subclasses_of(view, list(class_names)):
             parent = by_key[key(class_names[base][0])]
             hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
             offer(key(sub), Hit(sub, sub.path, sub.start_line, display(sub), distance,
@@ -250,28 +252,26 @@ def _name_sites(view: View, defs: list[DefRow], radius: Radius
 
 def _def_counts(view: View, names: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
-    for i in range(0, len(names), 400):
-        chunk = names[i:i + 400]
-        marks = ",".join("?" * len(chunk))
+    for chunk in chunks(names):
         for name, n in view.each("SELECT d.name, COUNT(*) FROM {defs} d JOIN temp.vfiles f ON "
-                                 f"f.unit = d.unit WHERE d.name IN ({marks}) GROUP BY d.name",
-                                 tuple(chunk)):
+                                 f"f.unit = d.unit WHERE d.name IN ({marks(chunk)}) GROUP BY "
+                                 "d.name", tuple(chunk)):
             out[str(name)] = out.get(str(name), 0) + int(str(n))
     return out
 
 
 # -- tool answers ---------------------------------------------------------------------------
-def locations(ci: CodeIntel, radius: Radius) -> list[CodeLocation]:
-    view = ci.view()
+def locations(ans: Answer, radius: Radius) -> list[CodeLocation]:
+    view = ans.view()
     files = {str(p): (str(s), bool(st)) for p, s, st in view.conn.execute(
         "SELECT path, source, stale FROM temp.vfiles").fetchall()}
     out: list[CodeLocation] = []
     for h in radius.hits:
         if h.d is not None:
-            out.append(ci.def_location(h.d, h.uncertain, h.evidence()))
+            out.append(ans.def_location(h.d, h.uncertain, h.evidence()))
         else:
             source, stale = files.get(h.path, ("cached-index", False))
-            out.append(ci.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
+            out.append(ans.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
                                    h.uncertain, h.evidence()))
     return out
 
@@ -304,14 +304,15 @@ def grouped(radius: Radius) -> tuple[tuple[AffectedFile, ...], tuple[AffectedPac
     return tuple(order), tuple(porder)
 
 
-def blast_radius(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
+def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int
                  ) -> ToolResult:
     from spyglass.query import testmap
-    cs = collect(ci, targets, diff)
-    radius = walk(ci, cs, depth)
-    plan = testmap.plan(ci, radius, same_file=False)
+    cs = collect(ans, targets, diff)
+    radius = walk(ans, cs, depth)
+    plan = testmap.plan(ans, radius, same_file=False)
     files, packages = grouped(radius)
     extra: tuple[tuple[str, object], ...] = (
         ("change", testmap.change_summary(cs)), ("files", files), ("packages", packages),
         ("tests", plan.targets), ("commands", plan.commands), ("notes", tuple(radius.notes)))
-    return testmap.envelope(ci, cs, list(locations(ci, radius)), radius.truncated, extra)
+    return testmap.envelope(ans, cs, list(locations(ans, radius)), radius.truncated, extra,
+                            tuple(radius.limits))

@@ -35,7 +35,7 @@ def _changed_lines(ci: CodeIntel) -> dict[tuple[str, str], str] | None:
     except ImportError:
         return None
     out: dict[tuple[str, str], str] = {}
-    for seed in from_workspace(ci).seeds:
+    for seed in from_workspace(ci.answer()).seeds:
         if not seed.removed:
             out.setdefault((seed.d.path, seed.d.full), seed.why)
     return out
