@@ -21,10 +21,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
-from fixture import parse_fixture  # noqa: E402
+from fixture import parse_fixture
 
-from spyglass.errors import SpyglassError  # noqa: E402
-from spyglass.query.facade import CodeIntel  # noqa: E402
+from spyglass.errors import SpyglassError
+from spyglass.query.facade import CodeIntel
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 TARGET_MS = 100.0
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(summary, indent=1))
     print(f"\n{'fixture':<50} {'query':<14} {'median ms':>10} {'max ms':>9}")
     for r in rows[:args.top]:
-        print(f"{str(r['fixture']):<50} {str(r['query']):<14} {r['median_ms']:>10} "
+        print(f"{r['fixture']!s:<50} {r['query']!s:<14} {r['median_ms']:>10} "
               f"{r['max_ms']:>9}")
     print(f"\n{len(fixtures)} fixtures, {len(rows)} queries; slowest "
           f"{rows[0]['median_ms'] if rows else 0} ms; {len(over)} over {TARGET_MS:.0f} ms")
