@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
-from spyglass.query import closure, edges
+from spyglass.query import closure, edges, references
 from spyglass.query.answer import display
 from spyglass.query.changeset import ChangeSet, ModuleChange, collect
 from spyglass.query.results import DefRow, RefRow
@@ -23,6 +23,7 @@ NAME_FOLLOW = 20  # users reached by name only are followed further when the nam
 NAME_LISTED = 50  # name-matched sites listed per name and distance
 MAX_DEPTH = 10
 WALK_BOUND = 400  # affected symbols after which the walk goes no layer further
+REFERENCE_SEEDS = 50  # changed definitions whose first layer is the references tool's sites
 NodeKey = tuple[int, int] | tuple[str, str]
 
 
@@ -165,7 +166,7 @@ def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False) ->
             closest[h.path] = min(closest.get(h.path, h.distance), h.distance)
     # A file's import line adds nothing once a symbol of that file is affected as early.
     hits = [h for h in seen.values() if h.d is not None or h.distance == 0
-            or closest.get(h.path, MAX_DEPTH + 1) > h.distance]
+            or h.chain[0].verb != "imports" or closest.get(h.path, MAX_DEPTH + 1) > h.distance]
     radius.hits = sorted(hits, key=lambda h: (h.distance, h.uncertain, h.path, h.line))
     return radius
 
@@ -188,6 +189,8 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
         sites.append((r, used, note, True))
     if not resolved_only:
         sites += _name_sites(view, defs, radius)
+        if distance == 1:
+            sites += _reference_sites(view, defs, radius)
     users = edges.enclosing_defs(view, [s[0] for s in sites])
     owners = edges.module_owners(view, [s[0] for s in sites])
     modules = edges.module_names(view, [s[0].unit for s in sites if s[0].scope < 0])
@@ -226,6 +229,26 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             offer(key(user), Hit(user, user.path, user.start_line, who, distance,
                                  (hop, *parent.chain), parent.origin, uncertain, follow))
     return layer
+
+
+def _reference_sites(view: View, defs: list[DefRow], radius: Radius
+                     ) -> list[tuple[RefRow, DefRow, str, bool]]:
+    """The first layer holds every site the references tool finds for each changed
+    definition (same rules, same uncertainty), for the first REFERENCE_SEEDS of them."""
+    out: list[tuple[RefRow, DefRow, str, bool]] = []
+    notes: list[str] = []
+    for d in defs[:REFERENCE_SEEDS]:
+        for s in references.sites(view, d, [d], False, False, False, {}, notes):
+            note = (s.evidence or "uncertain") if s.uncertain else ""
+            out.append((s.ref, d, note, s.ref.target is not None))
+    if len(defs) > REFERENCE_SEEDS:
+        notes.append(f"{len(defs)} changed definitions: uses through related members and "
+                     f"interface dispatch are followed for the first {REFERENCE_SEEDS} only")
+    for note in notes:
+        if note not in radius.limits:
+            radius.limits.append(note)
+            radius.notes.append(note)
+    return out
 
 
 def _name_sites(view: View, defs: list[DefRow], radius: Radius

@@ -9,6 +9,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer, display, module_symbol
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import refs_to
+from spyglass.query.view import View
 from spyglass.types import CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
@@ -23,13 +24,13 @@ class Site:
     evidence: str
 
 
-def sites(ans: Answer, d: DefRow, targets: list[DefRow], include_declaration: bool,
+def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: bool,
           exact_only: bool, calls_only: bool, unlisted: dict[tuple[str, int, int], RefRow],
           notes: list[str]) -> list[Site]:
     """Every site of `d` (one of `targets`): exact and inferred uses of its closure, uses
     through related members and interface dispatch, name-matched candidates. Parameters of
-    unknown type matched by name go to `unlisted` (counted, not listed)."""
-    view = ans.view()
+    unknown type matched by name go to `unlisted` (counted, not listed); what the bounds
+    cut goes to `notes`. Blast radius takes its first layer from here too."""
     several = len(targets) > 1
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
     names = closure.of(view, [d])
@@ -97,7 +98,7 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
         if include_declaration and not calls_only:
             out[(d.path, d.name_line, -1)] = ans.def_location(d)
         is_call = sym.call_filter(view, d)
-        for s in sites(ans, d, targets, include_declaration, exact_only, calls_only, unlisted,
+        for s in sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
                        notes):
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
             how = is_call(r) if calls_only else None
