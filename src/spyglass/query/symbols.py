@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from spyglass.errors import BadInput
 from spyglass.query import closure
+from spyglass.query.answer import display
 from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
@@ -26,18 +27,28 @@ def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def _last_part(name: str) -> str:
+    """A qualified name's own name: after the last ``.``, or after the module's ``#`` (a
+    leading ``#`` belongs to the name: a private field ``Store.#items``)."""
+    last = name.rsplit(".", 1)[-1]
+    return last.rsplit("#", 1)[-1] if "#" in last[1:] else last
+
+
 def find_defs(view: View, name: str, kind: str | None = None, path: str | None = None
               ) -> list[DefRow]:
-    """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``) or a
-    ``*`` glob, optionally by kind and path prefix."""
+    """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``, the
+    full name ``import/path#Type.M``, or the name answers print: ``pkg.Type.M``, see
+    answer.display) or a ``*`` glob, optionally by kind and path prefix."""
     clauses: list[str] = []
     params: list[object] = []
+    qualified = False
     if "*" in name or "?" in name:
         clauses.append("(d.name GLOB ? OR d.qualname GLOB ?)")
         params += [name, name]
     elif "." in name or "#" in name or "/" in name:
-        clauses.append("(d.full = ? OR d.qualname = ? OR d.full LIKE ? ESCAPE '\\')")
-        params += [name, name, f"%.{like_escape(name)}"]
+        clauses.append("d.name = ?")  # the last part; the rest is matched below
+        params.append(_last_part(name))
+        qualified = True
     else:
         clauses.append("d.name = ?")
         params.append(name)
@@ -48,7 +59,11 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
         clauses.append("(f.path = ? OR f.path LIKE ?)")
         params += [path.rstrip("/"), path.rstrip("/") + "/%"]
     sql = f"SELECT {DEF_COLS} {DEF_FROM} WHERE " + " AND ".join(clauses)
-    return defs(view.each(sql, tuple(params)))
+    found = defs(view.each(sql, tuple(params)))
+    if qualified:
+        found = [d for d in found if name in (d.full, d.qualname, display(d))
+                 or d.full.endswith("." + name)]
+    return found
 
 
 def defs_in_file(view: View, path: str) -> list[DefRow]:
