@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -80,6 +81,28 @@ CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
 CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
+
+
+@functools.cache
+def table_columns(table: str) -> tuple[tuple[str, str, bool], ...]:
+    """The columns of one of SCHEMA's tables in order: (name, declared type, sole integer
+    primary key), read from SCHEMA itself (the one place a column is declared)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        info = conn.execute(f"PRAGMA table_info({table})").fetchall()
+    finally:
+        conn.close()
+    if not info:
+        raise KeyError(f"no table {table!r} in the store schema")
+    keys = [r for r in info if r[5]]
+    return tuple((str(r[1]), str(r[2]), len(keys) == 1 and r[5] == 1 and r[2] == "INTEGER")
+                 for r in info)
+
+
+def columns(table: str) -> tuple[str, ...]:
+    """The column names of one of SCHEMA's tables, in order."""
+    return tuple(name for name, _, _ in table_columns(table))
 
 
 def drop_fact_indexes(conn: sqlite3.Connection) -> None:

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
-from functools import cache
 from typing import TypeVar
 
-from spyglass.index.store import SCHEMA
+from spyglass.index.store import columns
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.view import View
 
 CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
 T = TypeVar("T")
 Key = tuple[int, int]  # (unit, idx) of a definition
-
-
-@cache
-def store_columns(table: str) -> tuple[str, ...]:
-    """The columns of one of the store's tables, in schema order (read from SCHEMA)."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.executescript(SCHEMA)
-        return tuple(str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})"))
-    finally:
-        conn.close()
 
 
 # Columns of the view's file table (temp.vfiles) that rows carry besides the facts.
@@ -36,7 +23,7 @@ def _columns(row_type: type[object], table: str, alias: str) -> tuple[tuple[str,
     """The field names of `row_type` and the SELECT list that reads them by column name:
     each field is a column of the store's `table` (as `alias`) or of temp.vfiles (as `f`)."""
     names = tuple(f.name for f in fields(row_type))  # type: ignore[arg-type]
-    facts = set(store_columns(table))
+    facts = set(columns(table))
     missing = [n for n in names if n not in facts and n not in FILE_COLUMNS]
     if missing:
         raise RuntimeError(f"{row_type.__name__} fields not in the store's {table} table or "
