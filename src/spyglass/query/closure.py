@@ -153,8 +153,10 @@ def _shift(loops: Iterable[int], cut: int, old: int, new: int) -> list[int]:
 
 
 def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
-           depth: int = MAX_DEPTH) -> Closure:
-    """The closure of `seeds` (name → the definitions it means); see the module docstring."""
+           depth: int | None = None) -> Closure:
+    """The closure of `seeds` (name → the definitions it means), at most `depth` alias hops
+    (default MAX_DEPTH) along a chain; see the module docstring."""
+    depth = MAX_DEPTH if depth is None else depth
     walk = _Walk(view, {n: _Name(list(ds)) for n, ds in seeds.items()})
     wild = wildcards(view)
     frontier = sorted(walk.names)
