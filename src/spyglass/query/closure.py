@@ -43,7 +43,7 @@ from spyglass.query.view import View
 MAX_DEPTH = 16  # alias hops along one chain (a re-export chain through 16 modules)
 MAX_NAMES = 5000  # names in one closure
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
-MAX_NORMALISE = 64  # names visited while normalising one target
+MAX_NORMALISE = 128  # names visited while normalising one target
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
 MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
@@ -322,12 +322,24 @@ def _steps(view: View, current: set[str]) -> dict[str, set[str]]:
     return out
 
 
+def _heads(name: str) -> list[str]:
+    """`name` and its prefixes before each separator."""
+    return [name] + [name[:i] for i in _cuts(name)]
+
+
 def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
     """For each target that aliases followed from alias to target lead to a name of
-    `goal`, that name (breadth first, at most MAX_NORMALISE names visited per target)."""
+    `goal`, that name: breadth first, at most MAX_NORMALISE names visited per target, those
+    sharing the longest prefix with a name of `goal` first (a package's wildcard
+    re-exports offer many ways, most of them dead ends)."""
     found: dict[str, str] = {t: t for t in targets if t in goal}
     states = {t: {t} for t in targets if t not in found}  # target → names visited
     frontier = {t: {t} for t in states}
+    known = {h for g in goal for h in _heads(g)}
+
+    def rank(name: str) -> tuple[int, int, str]:
+        return (-max((len(h) for h in _heads(name) if h in known), default=0), len(name), name)
+
     for _ in range(2 * MAX_DEPTH):
         if not frontier:
             break
@@ -335,7 +347,7 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
         nxt: dict[str, set[str]] = {}
         for t, current in frontier.items():
             new = {s for c in current for s in steps.get(c, ()) if s not in states[t]}
-            new = set(sorted(new)[:max(MAX_NORMALISE - len(states[t]), 0)])
+            new = set(sorted(new, key=rank)[:max(MAX_NORMALISE - len(states[t]), 0)])
             hit = sorted(new & goal)
             if hit:
                 found[t] = hit[0]
@@ -348,7 +360,9 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
 
 def resolve(view: View, targets: Iterable[str]) -> dict[str, list[DefRow]]:
     """Reference targets → the definitions they mean: the target's own definitions, else
-    those of the nearest names aliases (followed from alias to target) lead to."""
+    those of the nearest names aliases (followed from alias to target) lead to (at most
+    MAX_NORMALISE names visited per target, shorter ones first: wildcard re-exports of a
+    package offer many ways, most of them dead ends and longer)."""
     wanted = set(targets)
     out: dict[str, list[DefRow]] = {}
     for d in defs_by_full(view, wanted):
@@ -361,8 +375,8 @@ def resolve(view: View, targets: Iterable[str]) -> dict[str, list[DefRow]]:
         steps = _steps(view, set().union(*frontier.values()))
         new_of = {t: {s for c in cur for s in steps.get(c, ()) if s not in states[t]}
                   for t, cur in frontier.items()}
-        new_of = {t: set(sorted(n)[:max(MAX_NORMALISE - len(states[t]), 0)])
-                  for t, n in new_of.items() if n}
+        new_of = {t: set(sorted(n, key=lambda x: (len(x), x))[
+            :max(MAX_NORMALISE - len(states[t]), 0)]) for t, n in new_of.items() if n}
         by_full: dict[str, list[DefRow]] = {}
         for d in defs_by_full(view, set().union(*new_of.values()) if new_of else ()):
             by_full.setdefault(d.full, []).append(d)
