@@ -298,6 +298,15 @@ def sites(view: View, c: Closure) -> Sites:
 
 
 # -- the other way: what a target string means ---------------------------------------------
+def through_wildcards(view: View, name: str) -> list[str]:
+    """`name` with one wildcard alias followed from alias to target at a cut after its
+    module part (``m#obj.f`` → ``m#Type.f`` for the instance alias ``m#obj.*`` → ``m#Type.*``)."""
+    wild = wildcards(view).by_alias
+    start = name.find("#")
+    return [t + name[i + 1:] for i in range(start + 1, len(name)) if name[i] == "."
+            for t in wild.get(name[:i + 1], ())]
+
+
 def _steps(view: View, current: set[str]) -> dict[str, set[str]]:
     """One normalising step for each name: aliases followed from alias to target, exact ones
     on the name or a dotted prefix, wildcard ones at any cut."""

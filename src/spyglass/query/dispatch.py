@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spyglass.query import closure
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import REF_COLS, defs_by_full, refs
+from spyglass.query.rows import REF_COLS, chunks, defs_by_full, marks, refs
 from spyglass.query.symbols import (
     find_defs,
     like_escape,
@@ -56,12 +56,10 @@ def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
 def _results(view: View, fulls: list[str]) -> dict[str, str]:
     """Recorded result types of methods (the pack's alias ``T.M.*`` → ``R.*``)."""
     out: dict[str, str] = {}
-    for i in range(0, len(fulls), 400):
-        chunk = [f + ".*" for f in fulls[i:i + 400]]
-        marks = ",".join("?" * len(chunk))
+    for chunk in chunks(f + ".*" for f in fulls):
         for alias, target in view.each(
                 "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
-                f"f.unit = a.unit WHERE a.alias IN ({marks})", tuple(chunk)):
+                f"f.unit = a.unit WHERE a.alias IN ({marks(chunk)})", tuple(chunk)):
             out[str(alias)[:-2]] = str(target)
     return out
 

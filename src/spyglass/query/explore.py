@@ -16,7 +16,7 @@ from spyglass.query.answer import display
 from spyglass.query.changeset import RANGE
 from spyglass.query.names import name_index, words
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, defs, key, marks
+from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, key, marks
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -238,16 +238,15 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
         by_name.setdefault(d.name, []).append(d)
     if not by_name:
         return out
-    marks = ",".join("?" * len(by_name))
     counts: dict[tuple[str, bool], int] = {}
-    for name, member, n in view.each(
-            "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f ON "
-            f"f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND ("
-            f"({sym.NAME_MATCH_SQL[True]}) OR ({sym.NAME_MATCH_SQL[False]})) "
-            "GROUP BY r.name, r.qualifier != ''",
-            tuple(by_name)):
-        k2 = (str(name), bool(member))
-        counts[k2] = counts.get(k2, 0) + int(str(n))
+    for chunk in chunks(by_name):
+        for name, member, n in view.each(
+                "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f "
+                f"ON f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks(chunk)}) "
+                f"AND (({sym.NAME_MATCH_SQL[True]}) OR ({sym.NAME_MATCH_SQL[False]})) "
+                "GROUP BY r.name, r.qualifier != ''", tuple(chunk)):
+            k2 = (str(name), bool(member))
+            counts[k2] = counts.get(k2, 0) + int(str(n))
     for name, ds in by_name.items():
         for d in ds:
             out[key(d)] = counts.get((name, edges.is_member(d)), 0)
@@ -338,10 +337,10 @@ def _diagnostics(view: View, paths: list[str], budget: int, used: int
     wanted = list(dict.fromkeys(paths))
     if not wanted:
         return out, used
-    marks = ",".join("?" * len(wanted))
-    rows = view.each("SELECT f.path, g.line, g.col, g.severity, g.message FROM {diags} g JOIN "
-                     f"temp.vfiles f ON f.unit = g.unit WHERE f.path IN ({marks}) "
-                     "ORDER BY f.path, g.line LIMIT 20", tuple(wanted))
+    rows = [r for chunk in chunks(wanted) for r in view.each(
+        "SELECT f.path, g.line, g.col, g.severity, g.message FROM {diags} g JOIN temp.vfiles "
+        f"f ON f.unit = g.unit WHERE f.path IN ({marks(chunk)}) ORDER BY f.path, g.line "
+        "LIMIT 20", tuple(chunk))][:20]
     for p, line, col, severity, message in rows:
         text = str(message)
         clean = "syntax error" if text.startswith("syntax error") else text

@@ -49,17 +49,7 @@ def implemented(view: View, d: DefRow) -> list[str]:
 
 def _declared(view: View, name: str) -> list[str]:
     """``m#obj.f`` → ``m#Type.f`` for each instance alias ``m#obj.*`` → ``m#Type.*``."""
-    start = name.find("#")
-    prefixes = [name[:i + 1] + "*" for i in range(start + 1, len(name)) if name[i] == "."]
-    if not prefixes:
-        return []
-    marks = ",".join("?" * len(prefixes))
-    out: list[str] = []
-    for alias, target in view.each(
-            "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-            f"WHERE a.alias IN ({marks}) AND a.target LIKE '%*'", tuple(prefixes)):
-        out.append(str(target)[:-1] + name[len(str(alias)) - 1:])
-    return out
+    return closure.through_wildcards(view, name)
 
 
 def _through_bases(view: View, name: str) -> list[str]:

@@ -208,8 +208,10 @@ def redefinitions(view: View, d: DefRow) -> list[RefRow]:
 
 def def_site(d: DefRow) -> RefRow:
     """A definition's name as a ``write`` site (it sets the name it defines)."""
-    return RefRow(d.unit, d.name, d.name_line, d.name_col, d.name_col + len(d.name), "write",
-                  d.parent, "", "def", d.full, "exact", d.path, d.language, d.source, d.stale)
+    return RefRow(unit=d.unit, name=d.name, line=d.name_line, col=d.name_col,
+                  end_col=d.name_col + len(d.name), role="write", scope=d.parent, qualifier="",
+                  head="def", target=d.full, conf="exact", path=d.path, language=d.language,
+                  source=d.source, stale=d.stale)
 
 
 # Heads of receivers of unknown type whose same-name members are candidates. "param" (a
