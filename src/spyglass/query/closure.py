@@ -22,7 +22,7 @@ One rule for every tool (references, callers, blast radius, test suggestions, ex
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from spyglass.query.results import DefRow, RefRow
@@ -64,7 +64,7 @@ class Closure:
     def __contains__(self, name: object) -> bool:
         return name in self.names
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(self.names)
 
     def __len__(self) -> int:

@@ -23,10 +23,12 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
-from spyglass.query import answer, references
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
-from spyglass.query.answer import Answer, display, module_symbol
+from spyglass.query.answer import Answer, display, location, module_symbol
+from spyglass.query.answer import coverage as coverage_of
+from spyglass.query.answer import provenance as provenance_of
+from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 from spyglass.types import CodeLocation, Coverage, Provenance, ToolResult
@@ -142,16 +144,16 @@ class CodeIntel:
         return Answer(self.view(), self.root, self.repo, self.config, self.rel_path)
 
     def provenance(self) -> Provenance:
-        return answer.provenance(self._view, self.repo)
+        return provenance_of(self._view, self.repo)
 
     def coverage(self, paths: list[str] | None = None) -> Coverage:
         assert self._view is not None
-        return answer.coverage(self._view, paths)
+        return coverage_of(self._view, paths)
 
     def def_location(self, d: DefRow, uncertain: bool = False, evidence: str = ""
                      ) -> CodeLocation:
-        return answer.location(self._view, self.repo, d.path, d.start_line, d.end_line,
-                               display(d), d.kind, d.source, d.stale, uncertain, evidence)
+        return location(self._view, self.repo, d.path, d.start_line, d.end_line, display(d),
+                        d.kind, d.source, d.stale, uncertain, evidence)
 
     # -- tools -----------------------------------------------------------------------------
     def find_symbol(self, name: str, kind: str | None = None, path: str | None = None
@@ -195,7 +197,7 @@ class CodeIntel:
         with self.lock:
             targets = self._targets(name, path, line, column)
             ans = self.answer()
-            found, notes = references.locations(ans, targets, include_declaration, exact_only)
+            found, notes = reference_locations(ans, targets, include_declaration, exact_only)
             return ans.envelope(list(found), notes=notes)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
@@ -203,7 +205,7 @@ class CodeIntel:
         with self.lock:
             targets = self._targets(name, path, line, column)
             ans = self.answer()
-            found, notes = references.locations(ans, targets, False, exact_only, calls_only=True)
+            found, notes = reference_locations(ans, targets, False, exact_only, calls_only=True)
             return ans.envelope(list(found), notes=notes)
 
     def structure(self, path: str) -> ToolResult:
