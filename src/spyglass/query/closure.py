@@ -21,6 +21,7 @@ One rule for every tool (references, callers, blast radius, test suggestions, ex
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from spyglass.query.view import View
 MAX_DEPTH = 16  # alias hops along one chain (a re-export chain through 16 modules)
 MAX_NAMES = 5000  # names in one closure
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
-MAX_NORMALISE = 128  # names visited while normalising one target
+MAX_NORMALISE = 32  # names visited while normalising one target (best first)
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
 MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
@@ -107,16 +108,18 @@ def wildcards(view: View) -> Wildcards:
     return found
 
 
+_SEPARATOR = re.compile(r"[.#]")
+_DOT = re.compile(r"\.")
+
+
 def _cuts(name: str) -> list[int]:
     """Positions of the separators a wildcard prefix may end at (``#`` and ``.`` after it)."""
-    start = max(name.find("#"), 0)
-    return [i for i in range(start, len(name)) if name[i] in ".#"]
+    return [m.start() for m in _SEPARATOR.finditer(name, max(name.find("#"), 0))]
 
 
 def _dotted(name: str) -> list[str]:
     """`name` and its dotted prefixes after the module part: the keys exact aliases rename."""
-    start = name.find("#") + 1
-    return [name] + [name[:i] for i in range(start, len(name)) if name[i] == "."]
+    return [name] + [name[:m.start()] for m in _DOT.finditer(name, name.find("#") + 1)]
 
 
 @dataclass
@@ -175,9 +178,12 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                                   f"({marks(chunk)})", tuple(chunk)):
                 for name in wanted[str(t)]:
                     exact.setdefault(name, []).append((str(a), str(t)))
+        cuts = {name: _cuts(name) for name in frontier}
+        _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
+                                for alias in wild.by_target.get(name[:i + 1], ())})
         for name in frontier:
             entry = walk.names[name]
-            rules = [(i, name[:i + 1], a) for i in _cuts(name)
+            rules = [(i, name[:i + 1], a) for i in cuts[name]
                      for alias in wild.by_target.get(name[:i + 1], ())
                      for a in (alias, *_inherited_prefixes(walk, alias))]
             loops = {i for i, prefix, alias in rules
@@ -216,12 +222,23 @@ def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
     """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
     or a method's result), the same member reached through subclasses that do not
     override it (``pkg.App.config.``)."""
-    if alias not in walk.members:
-        full = alias[:-1]
-        found = [m for m in defs_by_full(walk.view, [full])
-                 if m.kind in MEMBER_KINDS | VALUE_CALLABLE]
-        walk.members[alias] = sorted(f"{n}." for n in inherited(walk.view, found))
+    _prime_inherited(walk, {alias})
     return walk.members[alias]
+
+
+def _prime_inherited(walk: _Walk, aliases: set[str]) -> None:
+    """_inherited_prefixes of several alias prefixes, in one batch."""
+    todo = sorted(a for a in aliases if a not in walk.members)
+    if not todo:
+        return
+    found = [m for m in defs_by_full(walk.view, [a[:-1] for a in todo])
+             if m.kind in MEMBER_KINDS | VALUE_CALLABLE]
+    by_member: dict[str, set[str]] = {a: set() for a in todo}
+    for name, members in inherited(walk.view, found).items():
+        for m in members:
+            by_member.setdefault(f"{m.full}.", set()).add(f"{name}.")
+    for a in todo:
+        walk.members[a] = sorted(by_member.get(a, ()))
 
 
 def seeds(view: View, defs: Iterable[DefRow], members: bool = True) -> dict[str, list[DefRow]]:
@@ -346,8 +363,13 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
     frontier = {t: {t} for t in states}
     known = {h for g in goal for h in _heads(g)}
 
+    ranks: dict[str, tuple[int, int, str]] = {}
+
     def rank(name: str) -> tuple[int, int, str]:
-        return (-max((len(h) for h in _heads(name) if h in known), default=0), len(name), name)
+        if name not in ranks:
+            ranks[name] = (-max((len(h) for h in _heads(name) if h in known), default=0),
+                           len(name), name)
+        return ranks[name]
 
     for _ in range(2 * MAX_DEPTH):
         if not frontier:
@@ -356,7 +378,9 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
         nxt: dict[str, set[str]] = {}
         for t, current in frontier.items():
             new = {s for c in current for s in steps.get(c, ()) if s not in states[t]}
-            new = set(sorted(new, key=rank)[:max(MAX_NORMALISE - len(states[t]), 0)])
+            room = max(MAX_NORMALISE - len(states[t]), 0)
+            if len(new) > room:
+                new = set(sorted(new, key=rank)[:room])
             hit = sorted(new & goal)
             if hit:
                 found[t] = hit[0]
