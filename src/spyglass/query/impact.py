@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -175,22 +176,18 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
            radius: Radius, resolved_only: bool) -> dict[NodeKey, Hit]:
     by_key: dict[Key, Hit] = {key(h.d): h for h in frontier if h.d is not None}
     defs = [h.d for h in frontier if h.d is not None]
-    names = closure.of(view, defs)
-    found = closure.sites(view, names)
-    for note in found.limitations:
-        if note not in radius.limits:
-            radius.limits.append(note)
-            radius.notes.append(note)
+    # The first layer of the first REFERENCE_SEEDS definitions is the references tool's
+    # (which holds their closure's sites); the rest are walked in one batch.
+    direct = defs[:REFERENCE_SEEDS] if distance == 1 and not resolved_only else []
     sites: list[tuple[RefRow, DefRow, str, bool]] = []  # ref, used, note, follow
-    for r, meant in found.sites:
-        used = meant[0]
-        note = "" if r.conf == "exact" else (
-            f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}")
-        sites.append((r, used, note, True))
+    if len(defs) > len(direct):
+        found = closure.sites(view, closure.of(view, defs[len(direct):]))
+        _limits(radius, found.limitations)
+        for r, meant in found.sites:
+            sites.append((r, meant[0], "" if r.conf == "exact" else _binding(r), True))
     if not resolved_only:
         sites += _name_sites(view, defs, radius)
-        if distance == 1:
-            sites += _reference_sites(view, defs, radius)
+        sites += _reference_sites(view, direct, len(defs), radius)
     users = edges.enclosing_defs(view, [s[0] for s in sites])
     owners = edges.module_owners(view, [s[0] for s in sites])
     modules = edges.module_names(view, [s[0].unit for s in sites if s[0].scope < 0])
@@ -207,8 +204,7 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             layer[node] = hit
     classes = [d for d in defs if edges.is_class(d)]
     if classes:
-        class_names = {n: ds for n, ds in names.names.items()
-                       if any(edges.is_class(d) for d in ds)}
+        class_names = closure.of(view, classes, members=False).names
         for sub, base in closure.subclasses_of(view, list(class_names)):
             parent = by_key[key(class_names[base][0])]
             hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
@@ -231,23 +227,35 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
     return layer
 
 
-def _reference_sites(view: View, defs: list[DefRow], radius: Radius
-                     ) -> list[tuple[RefRow, DefRow, str, bool]]:
-    """The first layer holds every site the references tool finds for each changed
-    definition (same rules, same uncertainty), for the first REFERENCE_SEEDS of them."""
-    out: list[tuple[RefRow, DefRow, str, bool]] = []
-    notes: list[str] = []
-    for d in defs[:REFERENCE_SEEDS]:
-        for s in references.sites(view, d, [d], False, False, False, {}, notes):
-            note = (s.evidence or "uncertain") if s.uncertain else ""
-            out.append((s.ref, d, note, s.ref.target is not None))
-    if len(defs) > REFERENCE_SEEDS:
-        notes.append(f"{len(defs)} changed definitions: uses through related members and "
-                     f"interface dispatch are followed for the first {REFERENCE_SEEDS} only")
+def _binding(r: RefRow) -> str:
+    """Why a resolved but not exact edge is uncertain."""
+    return f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}"
+
+
+def _limits(radius: Radius, notes: Iterable[str]) -> None:
+    """What a bound cut, noted once: in the walk's notes and its coverage limitations."""
     for note in notes:
         if note not in radius.limits:
             radius.limits.append(note)
             radius.notes.append(note)
+
+
+def _reference_sites(view: View, defs: list[DefRow], changed: int, radius: Radius
+                     ) -> list[tuple[RefRow, DefRow, str, bool]]:
+    """Every site the references tool finds for each of `defs` (same rules, same
+    uncertainty): the first layer holds them; `changed` definitions in all."""
+    out: list[tuple[RefRow, DefRow, str, bool]] = []
+    notes: list[str] = []
+    for d in defs:
+        for s in references.sites(view, d, [d], False, False, False, {}, notes):
+            r = s.ref
+            note = "" if not s.uncertain else _binding(r) if s.evidence.startswith(
+                "inferred (") else s.evidence or "uncertain"
+            out.append((r, d, note, r.target is not None))
+    if defs and changed > len(defs):
+        notes.append(f"{changed} changed definitions: uses through related members and "
+                     f"interface dispatch are followed for the first {len(defs)} only")
+    _limits(radius, notes)
     return out
 
 
