@@ -59,7 +59,7 @@ class Closure:
     the probes that find the names a self-extending alias opens, and what the bounds cut."""
 
     names: Mapping[str, tuple[DefRow, ...]]
-    probes: tuple[tuple[str, str, tuple[DefRow, ...]], ...] = ()  # prefix, suffix, defs
+    probes: tuple[tuple[str, str], ...] = ()  # (prefix, suffix) of the targets to read
     limitations: tuple[str, ...] = ()
 
     def __contains__(self, name: object) -> bool:
@@ -208,13 +208,9 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
     elif frontier:
         walk.notes.append(f"alias closure of {label} stopped after {depth} alias hops: uses "
                           "reached only through longer re-export chains are not listed")
-    probes: dict[tuple[str, str], tuple[DefRow, ...]] = {}
-    for name, entry in walk.names.items():
-        if entry.loops:
-            lo, hi = min(entry.loops), max(entry.loops)
-            probes.setdefault((name[:lo + 1], name[hi + 1:]), tuple(entry.defs))
-    return Closure({n: tuple(e.defs) for n, e in walk.names.items()},
-                   tuple((p, s, ds) for (p, s), ds in sorted(probes.items())),
+    probes = {(name[:min(e.loops) + 1], name[max(e.loops) + 1:])
+              for name, e in walk.names.items() if e.loops}
+    return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
                    tuple(walk.notes))
 
 
@@ -288,7 +284,7 @@ def sites(view: View, c: Closure) -> Sites:
         seen = {(r.unit, r.line, r.col) for r, _ in out}
         candidates: list[RefRow] = []
         budget = MAX_PROBE_SITES
-        for prefix, suffix, _ in c.probes:
+        for prefix, suffix in c.probes:
             hi = prefix[:-1] + chr(ord(prefix[-1]) + 1)
             tail = " AND substr(r.target, -?) = ?" if suffix else ""
             params: tuple[object, ...] = (prefix, hi, *((len(suffix), suffix) if suffix else ()),
