@@ -44,6 +44,7 @@ from spyglass.query.view import View
 MAX_DEPTH = 16  # alias hops along one chain (a re-export chain through 16 modules)
 MAX_NAMES = 5000  # names in one closure
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
+PROBES_PER_QUERY = 50
 MAX_NORMALISE = 32  # names visited while normalising one target (best first)
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
 MEMBER_KINDS = frozenset({"method", "field"})
@@ -61,6 +62,7 @@ class Closure:
     names: Mapping[str, tuple[DefRow, ...]]
     probes: tuple[tuple[str, str], ...] = ()  # (prefix, suffix) of the targets to read
     limitations: tuple[str, ...] = ()
+    label: str = ""  # what the closure is of, for notes
 
     def __contains__(self, name: object) -> bool:
         return name in self.names
@@ -211,7 +213,7 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
     probes = {(name[:min(e.loops) + 1], name[max(e.loops) + 1:])
               for name, e in walk.names.items() if e.loops}
     return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
-                   tuple(walk.notes))
+                   tuple(walk.notes), label)
 
 
 def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
@@ -284,16 +286,19 @@ def sites(view: View, c: Closure) -> Sites:
         seen = {(r.unit, r.line, r.col) for r, _ in out}
         candidates: list[RefRow] = []
         budget = MAX_PROBE_SITES
-        for prefix, suffix in c.probes:
-            hi = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-            tail = " AND substr(r.target, -?) = ?" if suffix else ""
-            params: tuple[object, ...] = (prefix, hi, *((len(suffix), suffix) if suffix else ()),
-                                          budget + 1)
-            rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
-                                  f"r.target < ?{tail} LIMIT ?", params))
+        for chunk in chunks(c.probes, PROBES_PER_QUERY):  # one indexed range each (OR)
+            terms: list[str] = []
+            params: list[object] = []
+            for prefix, suffix in chunk:
+                terms.append("(r.target >= ? AND r.target < ?"
+                             + (" AND substr(r.target, -?) = ?)" if suffix else ")"))
+                params += [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)]
+                params += [len(suffix), suffix] if suffix else []
+            rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE ({' OR '.join(terms)}) "
+                                  "LIMIT ?", (*params, budget + 1)))
             if len(rows) > budget:
-                notes.append(f"more than {MAX_PROBE_SITES} sites under {prefix}…: uses through "
-                             "chained calls beyond them are not listed")
+                notes.append(f"more than {MAX_PROBE_SITES} sites through chained calls of "
+                             f"{c.label}: those beyond them are not listed")
                 rows = rows[:budget]
             budget -= len(rows)
             candidates += [r for r in rows if (r.unit, r.line, r.col) not in seen
