@@ -21,6 +21,8 @@ One rule for every tool (references, callers, blast radius, test suggestions, ex
 
 from __future__ import annotations
 
+import bisect
+import os.path
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -82,20 +84,39 @@ class Wildcards:
     by_alias: Mapping[str, tuple[str, ...]]
 
 
-_WILDCARDS: weakref.WeakKeyDictionary[View, tuple[object, Wildcards]] = \
-    weakref.WeakKeyDictionary()
+@dataclass
+class _Memo:
+    """What one view state's closures share: its wildcard aliases, normalising steps, and
+    the closures of the most recent definition sets."""
+
+    wildcards: Wildcards | None = None
+    steps: dict[str, frozenset[str]] = field(default_factory=dict)
+    closures: dict[tuple[bool, frozenset[Key], int, int], Closure] = field(default_factory=dict)
+
+
+CACHED = 64  # closures kept per view state
+MAX_STEPS_KEPT = 100_000  # normalising steps kept per view state
+_MEMO: weakref.WeakKeyDictionary[View, tuple[object, _Memo]] = weakref.WeakKeyDictionary()
 
 
 def _state(view: View) -> object:
     return (view.snapshot.id if view.snapshot else None, view.changes.digest())
 
 
+def _memo(view: View) -> _Memo:
+    cached = _MEMO.get(view)
+    state = _state(view)
+    if cached is None or cached[0] != state:
+        cached = (state, _Memo())
+        _MEMO[view] = cached
+    return cached[1]
+
+
 def wildcards(view: View) -> Wildcards:
     """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state."""
-    cached = _WILDCARDS.get(view)
-    state = _state(view)
-    if cached is not None and cached[0] == state:
-        return cached[1]
+    memo = _memo(view)
+    if memo.wildcards is not None:
+        return memo.wildcards
     fwd: dict[str, list[str]] = {}
     back: dict[str, list[str]] = {}
     for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN temp.vfiles "
@@ -104,10 +125,9 @@ def wildcards(view: View) -> Wildcards:
         if alias.endswith(("#", ".")) and alias != target:
             fwd.setdefault(target, []).append(alias)
             back.setdefault(alias, []).append(target)
-    found = Wildcards({k: tuple(sorted(set(v))) for k, v in fwd.items()},
-                      {k: tuple(sorted(set(v))) for k, v in back.items()})
-    _WILDCARDS[view] = (state, found)
-    return found
+    memo.wildcards = Wildcards({k: tuple(sorted(set(v))) for k, v in fwd.items()},
+                               {k: tuple(sorted(set(v))) for k, v in back.items()})
+    return memo.wildcards
 
 
 _SEPARATOR = re.compile(r"[.#]")
@@ -254,9 +274,17 @@ def seeds(view: View, defs: Iterable[DefRow], members: bool = True) -> dict[str,
 
 
 def of(view: View, defs: Iterable[DefRow], members: bool = True) -> Closure:
-    """The closure of definitions (see the module docstring)."""
+    """The closure of definitions (see the module docstring); kept per view state for the
+    CACHED most recent sets of definitions (one answer often asks twice)."""
     ds = list(defs)
-    return expand(view, seeds(view, ds, members), ", ".join(sorted({d.qualname for d in ds})[:3]))
+    memo = _memo(view).closures
+    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES)
+    if k not in memo:
+        if len(memo) >= CACHED:
+            memo.pop(next(iter(memo)))
+        memo[k] = expand(view, seeds(view, ds, members),
+                         ", ".join(sorted({d.qualname for d in ds})[:3]))
+    return memo[k]
 
 
 def names_of(view: View, names: Iterable[str]) -> set[str]:
@@ -325,9 +353,19 @@ def through_wildcards(view: View, name: str) -> list[str]:
             for t in wild.get(name[:i + 1], ())]
 
 
-def _steps(view: View, current: set[str]) -> dict[str, set[str]]:
+def _steps(view: View, current: set[str]) -> dict[str, frozenset[str]]:
     """One normalising step for each name: aliases followed from alias to target, exact ones
-    on the name or a dotted prefix, wildcard ones at any cut."""
+    on the name or a dotted prefix, wildcard ones at any cut (kept per view state)."""
+    known = _memo(view).steps
+    todo = {n for n in current if n not in known}
+    if len(known) + len(todo) > MAX_STEPS_KEPT:
+        known.clear()
+    if todo:
+        known.update((n, frozenset(s)) for n, s in _step(view, todo).items())
+    return {n: known[n] for n in current}
+
+
+def _step(view: View, current: set[str]) -> dict[str, set[str]]:
     wild = wildcards(view)
     out: dict[str, set[str]] = {n: set() for n in current}
     prefixes: dict[str, list[str]] = {}
@@ -349,11 +387,6 @@ def _steps(view: View, current: set[str]) -> dict[str, set[str]]:
     return out
 
 
-def _heads(name: str) -> list[str]:
-    """`name` and its prefixes before each separator."""
-    return [name] + [name[:i] for i in _cuts(name)]
-
-
 def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
     """For each target that aliases followed from alias to target lead to a name of
     `goal`, that name: breadth first, at most MAX_NORMALISE names visited per target, those
@@ -362,14 +395,19 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
     found: dict[str, str] = {t: t for t in targets if t in goal}
     states = {t: {t} for t in targets if t not in found}  # target → names visited
     frontier = {t: {t} for t in states}
-    known = {h for g in goal for h in _heads(g)}
-
+    ordered: list[str] = []  # `goal` sorted, when a rank is first needed
     ranks: dict[str, tuple[int, int, str]] = {}
 
     def rank(name: str) -> tuple[int, int, str]:
+        """Longest prefix shared with a name of `goal` first (in a sorted list, the longest
+        is shared with a neighbour of the name's place), then shorter names."""
+        if not ordered:
+            ordered.extend(sorted(goal))
         if name not in ranks:
-            ranks[name] = (-max((len(h) for h in _heads(name) if h in known), default=0),
-                           len(name), name)
+            at = bisect.bisect_left(ordered, name)
+            near = ordered[max(at - 1, 0):at + 1]
+            ranks[name] = (-max((len(os.path.commonprefix([name, g])) for g in near),
+                                default=0), len(name), name)
         return ranks[name]
 
     for _ in range(2 * MAX_DEPTH):
