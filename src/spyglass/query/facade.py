@@ -287,21 +287,21 @@ class CodeIntel:
         finally:
             conn.close()
 
-    # -- change impact (query/impact.py, testmap.py, explore.py) ------------------------------
+    # -- change impact (query/changes.py, explore.py) -------------------------------------------
     def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
                      ) -> ToolResult:
         """Affected symbols, files, packages and tests of a change (targets, a diff, or the
         workspace's changes against the snapshot), by distance, each with its evidence."""
-        from spyglass.query import impact
+        from spyglass.query import changes
         with self.lock:
-            return impact.blast_radius(self.answer(), targets, diff, depth)
+            return changes.blast_radius(self.answer(), targets, diff, depth)
 
     def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
                       ) -> ToolResult:
         """Focused test targets for a change, each with evidence and a command."""
-        from spyglass.query import testmap
+        from spyglass.query import changes
         with self.lock:
-            return testmap.suggest_tests(self.answer(), targets, diff, depth)
+            return changes.suggest_tests(self.answer(), targets, diff, depth)
 
     def explore(self, query: str, budget: int = 2000, path: str | None = None) -> ToolResult:
         """Likely symbols for a query with callers, callees, references, tests and

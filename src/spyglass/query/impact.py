@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.query import closure, edges, references
 from spyglass.query.answer import display
-from spyglass.query.changeset import ChangeSet, ModuleChange, collect
+from spyglass.query.changeset import ChangeSet, ModuleChange
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import REF_COLS, REF_FROM, Key, chunks, key, marks, refs
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, ToolResult
+from spyglass.types import CodeLocation
 
 if TYPE_CHECKING:
     from spyglass.query.answer import Answer
@@ -333,17 +333,3 @@ def grouped(radius: Radius) -> tuple[tuple[AffectedFile, ...], tuple[AffectedPac
     order = sorted(files.values(), key=lambda f: (f.distance, f.uncertain, f.path))
     porder = sorted(packages.values(), key=lambda p: (p.distance, p.uncertain, p.path))
     return tuple(order), tuple(porder)
-
-
-def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int
-                 ) -> ToolResult:
-    from spyglass.query import testmap
-    cs = collect(ans, targets, diff)
-    radius = walk(ans, cs, depth)
-    plan = testmap.plan(ans, radius, same_file=False)
-    files, packages = grouped(radius)
-    extra: tuple[tuple[str, object], ...] = (
-        ("change", testmap.change_summary(cs)), ("files", files), ("packages", packages),
-        ("tests", plan.targets), ("commands", plan.commands), ("notes", tuple(radius.notes)))
-    return testmap.envelope(ans, cs, list(locations(ans, radius)), radius.truncated, extra,
-                            tuple(radius.limits))

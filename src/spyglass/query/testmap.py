@@ -8,13 +8,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.query import edges
-from spyglass.query.changeset import ChangeSet, changed_defs, collect
+from spyglass.query.changeset import ChangeSet, changed_defs
 from spyglass.query.frameworks import Framework, Frameworks, TestCommand
 from spyglass.query.impact import Hit, Radius, walk
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import REF_COLS, REF_FROM, chunks, defs_by_keys, marks, refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
-from spyglass.types import CodeLocation, ToolResult
 
 if TYPE_CHECKING:
     from spyglass.query.answer import Answer
@@ -313,41 +312,3 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True) -> Plan:
         chosen.append((framework, (t.path, t.symbol)))
     files = list(dict.fromkeys(t.path for t in targets))
     return Plan(tuple(targets), fw.group(chosen), fw.used(), files)
-
-
-def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
-             extra: tuple[tuple[str, object], ...], limits: tuple[str, ...] = ()
-             ) -> ToolResult:
-    """The answer of a change question: `limits` are what the walk's bounds cut."""
-    from dataclasses import replace as dc_replace
-    limit = ans.config.limits.max_matches_per_request
-    cov = ans.coverage(cs.files or None)
-    notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
-    cov = dc_replace(cov, limitations=cov.limitations + notes + limits)
-    return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
-                      ans.provenance(), extra)
-
-
-def suggest_tests(ans: Answer, targets: list[str], diff: str | None, depth: int
-                  ) -> ToolResult:
-    cs = collect(ans, targets, diff)
-    radius = walk(ans, cs, depth)
-    p = plan(ans, radius)
-    results: list[object] = [_location(ans, t) for t in p.targets]
-    extra: tuple[tuple[str, object], ...] = (
-        ("change", change_summary(cs)), ("tests", p.targets), ("commands", p.commands),
-        ("frameworks", p.frameworks), ("notes", tuple(radius.notes)))
-    return envelope(ans, cs, results, radius.truncated, extra, tuple(radius.limits))
-
-
-def _location(ans: Answer, t: TestTarget) -> CodeLocation:
-    view = ans.view()
-    row = view.conn.execute("SELECT source, stale FROM temp.vfiles WHERE path = ?",
-                            (t.path,)).fetchone()
-    source, stale = (str(row[0]), bool(row[1])) if row else ("text-fallback", False)
-    kind = "test" if t.symbol else "module"
-    symbol = t.symbol or t.path
-    return ans.location(t.path, t.start_line, t.end_line, symbol, kind, source, stale,
-                       t.uncertain, f"{t.reason}: {t.evidence}; run: {t.command}")
-
-
