@@ -91,6 +91,7 @@ class _Memo:
 
     wildcards: Wildcards | None = None
     steps: dict[str, frozenset[str]] = field(default_factory=dict)
+    modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
     closures: dict[tuple[bool, frozenset[Key], int, int], Closure] = field(default_factory=dict)
 
 
@@ -158,6 +159,7 @@ class _Walk:
     notes: list[str] = field(default_factory=list)
     capped: bool = False
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
+    modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
 
     def add(self, new: str, parent: _Name, rule: Rule, loops: Iterable[int],
             fresh: list[str]) -> None:
@@ -200,6 +202,7 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                                   f"({marks(chunk)})", tuple(chunk)):
                 for name in wanted[str(t)]:
                     exact.setdefault(name, []).append((str(a), str(t)))
+        modules = _modules(view, {t for rows in exact.values() for _, t in rows})
         cuts = {name: _cuts(name) for name in frontier}
         _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
                                 for alias in wild.by_target.get(name[:i + 1], ())})
@@ -210,10 +213,19 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                      for a in (alias, *_inherited_prefixes(walk, alias))]
             loops = {i for i, prefix, alias in rules
                      if alias.startswith(prefix) or (alias, prefix) in entry.rules}
+            # An exact alias extending its own target (`from pkg import mod` inside pkg's
+            # module `pkg.sub`: pkg.sub.mod → pkg.mod) is self-extending too.
+            loops |= {len(t) for a, t in exact.get(name, ())
+                      if a.startswith(t + ".") and t not in modules}
             entry.loops = tuple(sorted({*entry.loops, *loops}))
             for alias, target in exact.get(name, ()):
                 rule = (alias, target)
-                if rule not in entry.rules:
+                if target in modules and target != name:
+                    # A module imported under another module's name (`from django.db import
+                    # models` in each of a thousand modules): what is reached through
+                    # it is read by one probe per alias, not named (its names multiply).
+                    walk.modules.add(alias + ".")
+                elif rule not in entry.rules and not alias.startswith(target + "."):
                     n = len(target)
                     walk.add(alias + name[n:], entry, rule,
                              _shift(entry.loops, n, n, len(alias)), fresh)
@@ -231,9 +243,21 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
         walk.notes.append(f"alias closure of {label} stopped after {depth} alias hops: uses "
                           "reached only through longer re-export chains are not listed")
     probes = {(name[:min(e.loops) + 1], name[max(e.loops) + 1:])
-              for name, e in walk.names.items() if e.loops}
+              for name, e in walk.names.items() if e.loops} | {(m, "") for m in walk.modules}
     return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
                    tuple(walk.notes), label)
+
+
+def _modules(view: View, names: set[str]) -> set[str]:
+    """Those of `names` that are modules of the view (a unit's module key), memoised."""
+    memo = _memo(view).modules
+    todo = sorted(n for n in names if n not in memo)
+    for chunk in chunks(todo):
+        found = {str(m) for (m,) in view.each(
+            "SELECT DISTINCT u.module FROM {units} u JOIN temp.vfiles f ON f.unit = u.id "
+            f"WHERE u.module IN ({marks(chunk)})", tuple(chunk))}
+        memo.update((n, n in found) for n in chunk)
+    return {n for n in names if memo.get(n)}
 
 
 def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
@@ -511,11 +535,11 @@ def subclasses_of(view: View, bases: Iterable[str]) -> list[tuple[DefRow, str]]:
     return [(found[k], b) for k, b in rows if k in found]
 
 
-def _overridden(view: View, subs: Sequence[DefRow], member_names: set[str]) -> set[str]:
-    """``Sub.m`` names among `subs` × `member_names` that the subclass defines itself: in
-    its body or by qualified name in its file (a field set in ``__init__``), or outside
-    its body by full name (a Go method)."""
-    wanted = [(s.unit, f"{s.qualname}.{m}", f"{s.full}.{m}") for s in subs for m in member_names]
+def _overridden(view: View, pairs: Iterable[tuple[DefRow, str]]) -> set[str]:
+    """``Sub.m`` names among (subclass, member name) `pairs` that the subclass defines
+    itself: in its body or by qualified name in its file (a field set in ``__init__``), or
+    outside its body by full name (a Go method)."""
+    wanted = [(s.unit, f"{s.qualname}.{m}", f"{s.full}.{m}") for s, m in pairs]
     out: set[str] = set()
     by_qual = {(u, q): f for u, q, f in wanted}
     for chunk in chunks(sorted(by_qual)):
@@ -549,8 +573,8 @@ def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
         named = expand(view, {c: [classes[c]] for c in frontier}, depth=4)
         subs = subclasses_of(view, named.names)
         nxt: dict[str, list[DefRow]] = {}
-        fresh = [s for s, _ in subs if s.full not in seen]
-        over = _overridden(view, fresh, {m.name for ms in frontier.values() for m in ms})
+        over = _overridden(view, {(sub, m.name) for sub, base in subs if sub.full not in seen
+                                  for m in frontier[named.names[base][0].full]})
         for sub, base in subs:
             if sub.full in seen:
                 continue
