@@ -148,3 +148,26 @@ def test_every_query_of_a_fixture_finishes(path: Path, tmp_path: Path) -> None:
                  lambda: ci.suggest_tests([target], depth=3),
                  lambda: ci.explore(str(where["path"]).rsplit("/", 1)[-1].split(".")[0])):
         assert isinstance(_finishes(call), ToolResult)
+
+
+def test_module_alias_fan_out_stays_small(tmp_path: Path) -> None:
+    """A module imported under a thousand modules' names is probed, not multiplied."""
+    files = {"pkg/__init__.py": "", "pkg/models/__init__.py": "from pkg.models.base import Base\n",
+             "pkg/models/base.py": "class Base:\n    def ru$0n(self) -> None:\n        return None\n",
+             "app/__init__.py": ""}
+    for i in range(40):
+        files[f"app/m{i}.py"] = "from pkg import models\n\n\nclass M(models.Base):\n    pass\n"
+    files["app/use.py"] = ("from app.m3 import models\n\n\ndef go(b: models.Base) -> None:\n"
+                           "    b.run()\n")
+    text = "#! references\n" + "".join(f"#- {p}\n{t}" for p, t in files.items())
+    fx = parse_fixture(text)
+    ci = _index(fx, tmp_path)
+    path, line, col = fx.cursor or ("", 0, 0)
+    refs = _finishes(lambda: ci.references(path=path, line=line, column=col))
+    assert ("app/use.py", 5) in {(r.path, r.start_line) for r in refs.results
+                                 if isinstance(r, CodeLocation)}
+    with ci.lock:
+        view = ci.view()
+        names = closure.of(view, sym.find_defs(view, "Base.run"))
+    assert len(names) < 40 * 3, len(names)  # 40 subclasses' own names, no alias products
+    assert [p for p in names.probes if p[0].startswith("app.m") and p[0].endswith(".models.")]
