@@ -16,7 +16,14 @@ One rule for every tool (references, callers, blast radius, test suggestions, ex
   (``T.with.with.…``). It is never expanded; the names it would open become *probes*
   instead: reference targets starting with the name's prefix are read (one indexed range)
   and kept when they *normalise* (aliases followed the other way, each step shortening
-  such a chain) to a name of the closure.
+  such a chain) to a name of the closure. So is an exact alias extending its own target.
+* A module imported under another module's name (``from django.db import models`` in a
+  thousand modules: ``app.models`` → ``django.db.models``) would multiply every name below
+  the module by the number of importers; what is reached through it is probed by the
+  alias's prefix (``app.models.``) instead, and normalised back the same way.
+
+Everything is batched (one query per level, per chunk of names, per 50 probes) and kept
+per view state (wildcard aliases, normalising steps, the most recent closures).
 """
 
 from __future__ import annotations
