@@ -7,8 +7,10 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from spyglass.errors import IndexUnavailable, OutsideRoot
 from spyglass.index import source as src
@@ -81,6 +83,23 @@ CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
 CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
+
+
+CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
+T = TypeVar("T")
+
+
+def chunks(items: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
+    """`items` (duplicates dropped, order kept) in lists of at most `size`, for IN lists:
+    the one chunking helper of every layer."""
+    unique = list(dict.fromkeys(items))
+    for i in range(0, len(unique), size):
+        yield unique[i:i + size]
+
+
+def marks(values: Sequence[object]) -> str:
+    """The `?, ?, …` placeholders of an IN list of `values`."""
+    return ",".join("?" * len(values))
 
 
 @functools.cache

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
-from typing import TypeVar
 
-from spyglass.index.store import columns
+from spyglass.index.store import CHUNK, chunks, columns, marks
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.view import View
 
-CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
-T = TypeVar("T")
+__all__ = ["CHUNK", "DEF_COLS", "DEF_FROM", "REF_COLS", "REF_FROM", "Key", "baseline_defs",
+           "chunks", "def_row", "defs", "defs_by_full", "defs_by_keys", "key", "marks", "pairs",
+           "ref_row", "refs", "refs_to"]
 Key = tuple[int, int]  # (unit, idx) of a definition
 
 
@@ -67,18 +67,6 @@ def refs(rows: Iterable[Sequence[object]]) -> list[RefRow]:
     out = [ref_row(r) for r in rows]
     out.sort(key=lambda r: (r.path, r.line, r.col))
     return out
-
-
-def chunks(items: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
-    """`items` (duplicates dropped, order kept) in lists of at most `size`, for IN lists."""
-    unique = list(dict.fromkeys(items))
-    for i in range(0, len(unique), size):
-        yield unique[i:i + size]
-
-
-def marks(values: Sequence[object]) -> str:
-    """The `?, ?, …` placeholders of an IN list of `values`."""
-    return ",".join("?" * len(values))
 
 
 def pairs(chunk: Sequence[Key]) -> tuple[str, tuple[int, ...]]:
