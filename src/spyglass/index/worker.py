@@ -7,6 +7,7 @@ import sqlite3
 from functools import cache
 from types import ModuleType
 
+from spyglass.index.store import columns
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import FileContext, FileFacts, Resolution
@@ -74,16 +75,9 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             base_rows)
 
 
-FACT_TABLES = {
-    "units": "id, path, blob, pack, ctx, language, module, lines, size, package",
-    "defs": "unit, idx, name, qualname, full, kind, start_line, end_line, name_line, name_col, "
-            "parent",
-    "bases": "unit, idx, base",
-    "refs": "unit, name, line, col, end_col, role, scope, qualifier, head, target, conf",
-    "imports": "unit, idx, module, name, alias, line, col, scope, reexport",
-    "aliases": "unit, alias, target",
-    "diags": "unit, line, end_line, col, message, severity",
-}
+# Each fact table's columns in the store's order, as rows are inserted (from its schema).
+FACT_TABLES = {t: ", ".join(columns(t)) for t in
+               ("units", "defs", "bases", "refs", "imports", "aliases", "diags")}
 
 # One chunk of work: (unit id, path, blob id, bytes, language, pack cache key, context,
 # context key).
