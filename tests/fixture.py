@@ -11,7 +11,9 @@ Format::
     h()
     # <- call
 
-`#- path` starts a file. A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
+`#- path` starts a file. The check words are those of `CHECK_WORDS`; any other word on the
+`#!` line, or text before the first `#- path`, is a `FixtureError` (a typo would otherwise
+make the fixture assert nothing). A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
 (the columns of the carets on the nearest line above that is not a marker) or `<- WORDS`
 (the column where the comment starts). Marker lines stay in the file: they are comments.
 """
@@ -23,7 +25,13 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The checks tests/test_fixtures.py runs, and `all` (definitions: no other definition).
+CHECK_WORDS = frozenset({"references", "callers", "definitions", "diagnostics", "all"})
 MARKER = re.compile(r"^(?P<indent>\s*)(?P<tok>#|//)(?P<rest>\s*(\^+|<-).*)$")
+
+
+class FixtureError(ValueError):
+    """A fixture text that does not follow the format (names the line)."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +73,23 @@ def commit_all(root: Path, message: str = "fixture") -> None:
 
 
 def parse_fixture(text: str) -> Fixture:
+    """Parse a fixture; its first line must be `#! CHECK ...` naming known checks.
+    Raises FixtureError on unknown check words and on text before the first `#- path`."""
+    lead = len(text) - len(text.lstrip("\n"))  # line numbers in errors count from the text
     lines = text.strip("\n").splitlines()
     checks: tuple[str, ...] = ()
     if lines and lines[0].startswith("#!"):
         checks = tuple(lines[0][2:].split())
         lines = lines[1:]
+        unknown = sorted(set(checks) - CHECK_WORDS)
+        if unknown:
+            raise FixtureError(f"line {lead + 1}: unknown check word(s) {', '.join(unknown)} "
+                               f"(known: {', '.join(sorted(CHECK_WORDS))})")
+        if not set(checks) - {"all"}:
+            raise FixtureError(f"line {lead + 1}: '#!' names no check")
+    else:
+        raise FixtureError(f"line {lead + 1}: a fixture starts with '#! CHECK ...'")
+    first = lead + 2
     fx = Fixture(checks)
     path: str | None = None
     body: list[str] = []
@@ -78,12 +98,16 @@ def parse_fixture(text: str) -> Fixture:
         if path is not None:
             fx.files[path] = "\n".join(body) + "\n"
 
-    for raw in lines:
+    for n, raw in enumerate(lines, first):
         if raw.startswith("#- "):
             flush()
             path, body = raw[3:].strip(), []
+            if not path:
+                raise FixtureError(f"line {n}: '#-' names no file")
             continue
         if path is None:
+            if raw.strip():
+                raise FixtureError(f"line {n}: text before the first '#- path': {raw!r}")
             continue
         line_no = len(body) + 1
         m = MARKER.match(raw)

@@ -127,5 +127,5 @@ def test_fixture(path: Path, tmp_path: Path) -> None:
     ci = CodeIntel(tmp_path)
     ci.index()
     for check in fx.checks:
-        if check in CHECKS:
+        if check != "all":  # the parser refuses any other word: each one runs a check
             CHECKS[check](fx, ci)

@@ -6,6 +6,7 @@ from typing import Any
 
 from spyglass.errors import IndexUnavailable
 from spyglass.query import symbols as sym
+from spyglass.query.changeset import from_workspace
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
@@ -28,12 +29,8 @@ def baseline_defs(view: View, path: str) -> list[DefRow]:
                    source="cached-index", stale=True) for r in rows]
 
 
-def _changed_lines(ci: CodeIntel) -> dict[tuple[str, str], str] | None:
-    """(path, full name) → why, for definitions that own a changed line (None: unavailable)."""
-    try:
-        from spyglass.query.changeset import from_workspace
-    except ImportError:
-        return None
+def _changed_lines(ci: CodeIntel) -> dict[tuple[str, str], str]:
+    """(path, full name) → why, for definitions that own a changed line."""
     out: dict[tuple[str, str], str] = {}
     for seed in from_workspace(ci).seeds:
         if not seed.removed:

@@ -11,7 +11,7 @@ from spyglass.errors import BadInput
 from spyglass.web.http import (
     allowed,
     blocking,
-    call_optional,
+    call_tool,
     error,
     flag,
     guarded,
@@ -122,8 +122,8 @@ async def blast_radius(request: Request) -> Response:
     allowed(st, "code_blast_radius")
     targets = request.query_params.getlist("target")
     diff, depth = text(request, "diff"), number(request, "depth")
-    return await blocking(lambda: call_optional(st.ci, "blast_radius", "targets",
-                                                targets=targets, diff=diff, depth=depth))
+    return await blocking(lambda: call_tool(st.ci, "blast_radius",
+                                            targets=targets, diff=diff, depth=depth))
 
 
 @guarded
@@ -133,8 +133,8 @@ async def suggest_tests(request: Request) -> Response:
     allowed(st, "code_suggest_tests")
     targets = request.query_params.getlist("target")
     diff = text(request, "diff")
-    return await blocking(lambda: call_optional(st.ci, "suggest_tests", "targets",
-                                                targets=targets, diff=diff))
+    return await blocking(lambda: call_tool(st.ci, "suggest_tests",
+                                            targets=targets, diff=diff))
 
 
 @guarded
@@ -144,5 +144,5 @@ async def explore(request: Request) -> Response:
     allowed(st, "code_explore")
     q = text(request, "q", required=True)
     path, budget = text(request, "path"), number(request, "budget")
-    return await blocking(lambda: call_optional(st.ci, "explore", "query", query=q,
-                                                path=path, budget=budget))
+    return await blocking(lambda: call_tool(st.ci, "explore", query=q,
+                                            path=path, budget=budget))
