@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from spyglass.errors import BadInput
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
+from spyglass.syntax import heads as H
 
 DEF_COLS = ("d.unit, d.idx, d.name, d.qualname, d.full, d.kind, d.start_line, d.end_line, "
             "d.name_line, d.name_col, d.parent, f.path, f.language, f.source, f.stale")
@@ -264,7 +265,7 @@ def _inherited_members(view: View, full: str, memo: dict[str, list[str]]) -> lis
 def is_property(view: View, d: DefRow) -> bool:
     """A function whose decorators make reading it a call (the resolver's marker base)."""
     return bool(view.each("SELECT 1 FROM {bases} b WHERE b.unit = ? AND b.idx = ? AND "
-                          "b.base = 'builtins.property'", (d.unit, d.idx)))
+                          "b.base = ?", (d.unit, d.idx, H.PROPERTY_MARKER)))
 
 
 def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
@@ -424,11 +425,11 @@ def exact_refs(view: View, names: set[str]) -> list[RefRow]:
 # parameter without a type annotation) is kept apart: the references tools count those
 # sites but do not list them (most such receivers hold other classes' objects: fixtures,
 # callbacks' arguments); change impact keeps them all.
-UNKNOWN_RECEIVERS = ("local", "expr", "free", "param")
-PARAM = "param"
+UNKNOWN_RECEIVERS = H.UNKNOWN_RECEIVERS
+PARAM = H.PARAM
 # The same rule in SQL: a qualified site on such a receiver, or a free bare name.
 NAME_MATCH_SQL = {True: f"r.qualifier != '' AND r.head IN {UNKNOWN_RECEIVERS!r}",
-                  False: "r.qualifier = '' AND r.head = 'free'"}
+                  False: f"r.qualifier = '' AND r.head = '{H.FREE}'"}
 
 
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
@@ -443,8 +444,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     keep: list[RefRow] = []
     for r in rows:
         if r.qualifier and (r.head in UNKNOWN_RECEIVERS
-                            or r.head.startswith(("inst:", "super:"))) \
-                and member or not r.qualifier and r.head == "free" and not member:
+                            or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
+                and member or not r.qualifier and r.head == H.FREE and not member:
             keep.append(r)
     return keep
 
