@@ -23,7 +23,7 @@ class ConfigError(SpyglassError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Request limits (SPEC §5)."""
+    """Request limits (docs/contract.md, "Limits")."""
 
     max_file_bytes: int = 2 * 1024 * 1024
     max_files_per_request: int = 200

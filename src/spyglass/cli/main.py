@@ -1,4 +1,4 @@
-"""The `spyglass` command line (SPEC §3a): argument parsing and dispatch."""
+"""The `spyglass` command line (docs/tools.md): argument parsing and dispatch."""
 
 from __future__ import annotations
 

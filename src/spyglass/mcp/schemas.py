@@ -19,7 +19,7 @@ def item(required: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def envelope(results: dict[str, Any]) -> dict[str, Any]:
-    """SPEC §2's result object: results, truncated, coverage, provenance (more keys allowed)."""
+    """The result object of docs/contract.md: results, truncated, coverage, provenance (more keys allowed)."""
     return {
         "type": "object",
         "required": ["results", "truncated", "coverage", "provenance"],

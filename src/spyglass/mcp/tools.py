@@ -1,4 +1,4 @@
-"""The MCP tools of SPEC §3: names, descriptions, argument and output schemas, handlers."""
+"""The MCP tools of docs/tools.md: names, descriptions, argument and output schemas, handlers."""
 
 from __future__ import annotations
 

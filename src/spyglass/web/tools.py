@@ -1,4 +1,4 @@
-"""Tool endpoints: SPEC §3's tools over HTTP, each answering with a result envelope."""
+"""Tool endpoints: the tools of docs/tools.md over HTTP, each answering with a result envelope."""
 
 from __future__ import annotations
 
