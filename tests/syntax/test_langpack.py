@@ -5,13 +5,23 @@ of the wrong type) fails with the file and the name."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from spyglass.errors import LanguagePackError
-from spyglass.syntax.langpack import LANGS_DIR, MANIFEST, all_packs, load_pack
+from spyglass.syntax.langpack import (
+    LANGS_DIR,
+    MANIFEST,
+    PACKS_ENV,
+    all_packs,
+    load_pack,
+    pack_dirs,
+    pack_for_path,
+    reload_packs,
+)
 
 
 @pytest.mark.parametrize("name", sorted(all_packs()))
@@ -129,3 +139,47 @@ def test_qualifier_separators_are_data() -> None:
     assert pack.qualifier_separators == ()
     other = replace(pack, manifest={**pack.manifest, "qualifier_separators": [".", "::", "->"]})
     assert other.qualifier_separators == (b"->", b"::")
+
+
+@pytest.fixture
+def extra_packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
+    """Point $SPYGLASS_LANGUAGE_PACKS at a folder for one test."""
+    def use(folder: Path) -> None:
+        monkeypatch.setenv(PACKS_ENV, str(folder))
+        reload_packs()
+    yield use
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+
+
+def test_packs_folders_come_from_the_environment(tmp_path: Path,
+                                                 extra_packs: Callable[[Path], None]) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(MINIMAL.replace('"python"', '"py2"', 1)
+                                          .replace('".py"', '".py2"'))
+    extra_packs(tmp_path / "more")
+    assert pack_dirs() == (LANGS_DIR, tmp_path / "more")
+    assert all_packs()["py2"].folder == folder
+    assert pack_for_path("a/b.py2") is all_packs()["py2"]
+
+
+@pytest.mark.parametrize(("manifest", "message"), [
+    (MINIMAL, r"a language pack named 'python' is already loaded"),
+    (MINIMAL.replace('name = "python"', 'name = "py3"'),
+     r"extension \.py is already the python pack's"),
+])
+def test_a_pack_may_not_take_another_packs_name_or_extension(
+        tmp_path: Path, extra_packs: Callable[[Path], None], manifest: str, message: str
+) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(manifest)
+    extra_packs(tmp_path / "more")
+    with pytest.raises(LanguagePackError, match=message):
+        all_packs()
+
+
+def test_a_missing_packs_folder_is_an_error(tmp_path: Path,
+                                            extra_packs: Callable[[Path], None]) -> None:
+    extra_packs(tmp_path / "nowhere")
+    with pytest.raises(LanguagePackError, match="no such folder of language packs"):
+        all_packs()

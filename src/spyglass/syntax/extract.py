@@ -419,12 +419,14 @@ class _Extractor:
     def _default_alias(self, module: str) -> str:
         """The name a whole-module import binds when it names none: the manifest's
         `import_binds` says "head" (first dotted segment: ``import a.b`` binds ``a``) or
-        "tail" (last path segment, skipping a ``v2``-style version suffix)."""
+        "tail" (last path segment, skipping one that matches the manifest's
+        `import_tail_skip`: Go's ``v2``-style major-version suffix)."""
         if self.pack.manifest.get("import_binds", "tail") == "head":
             return module.split(".")[0]
         parts = module.rstrip("/").split("/")
         tail = parts[-1]
-        if len(parts) > 1 and re.fullmatch(r"v\d+", tail):
+        skip = self.pack.manifest.get("import_tail_skip")
+        if len(parts) > 1 and skip and re.fullmatch(str(skip), tail):
             tail = parts[-2]
         return re.sub(r"[^\w$]", "_", tail.split(".")[0])
 

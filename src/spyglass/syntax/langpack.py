@@ -68,7 +68,8 @@ MANIFEST: Schema = {
     "grammar_function": str, "extends": str, "resolver": str,
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
-    "import_binds": frozenset({"head", "tail"}), "qualifier_separators": STRS,
+    "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
+    "qualifier_separators": STRS,
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS,
@@ -409,18 +410,23 @@ def pack_for_path(path: str) -> LanguagePack | None:
     return all_packs()[lang] if lang else None
 
 
-# Languages we recognise by extension but cannot analyse: named in explicit limitations.
-KNOWN_UNSUPPORTED = {
-    ".rs": "Rust", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".hpp": "C++",
-    ".java": "Java", ".kt": "Kotlin", ".rb": "Ruby", ".php": "PHP", ".cs": "C#",
-    ".swift": "Swift", ".scala": "Scala", ".lua": "Lua", ".sh": "Shell", ".m": "Objective-C",
-    ".ex": "Elixir", ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml",
-    ".dart": "Dart", ".zig": "Zig", ".r": "R", ".jl": "Julia", ".pl": "Perl",
-}
+UNSUPPORTED_FILE = LANGS_DIR / "unsupported.toml"
+
+
+@cache
+def known_unsupported() -> dict[str, str]:
+    """Extensions of languages recognised but without a pack (langs/unsupported.toml):
+    answers name them as explicit limitations instead of returning nothing."""
+    try:
+        table = tomllib.loads(UNSUPPORTED_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LanguagePackError(f"{UNSUPPORTED_FILE}: {exc}") from exc
+    check_table(UNSUPPORTED_FILE, "", table, {"extensions": ("map", str)})
+    return {str(k).lower(): str(v) for k, v in table.get("extensions", {}).items()}
 
 
 def unsupported_language(path: str) -> str | None:
     """The name of a recognised-but-unsupported language for `path`, else None."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
-    return KNOWN_UNSUPPORTED.get(name[dot:].lower()) if dot > 0 else None
+    return known_unsupported().get(name[dot:].lower()) if dot > 0 else None
