@@ -241,7 +241,7 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
         folder, _, base = path.rpartition("/")
         stem = base.rsplit(".", 1)[0]
         stems = {stem}
-        if stem in ("__init__", "index", "mod", "main") and folder:
+        if stem in pack.manifest.get("module_file_stems", ()) and folder:  # `pkg/__init__`
             stems.add(folder.rsplit("/", 1)[-1])
         names = {p.replace("*", s) for p in sibling_patterns(pack) for s in stems}
         for name in sorted(names):

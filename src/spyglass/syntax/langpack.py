@@ -79,7 +79,7 @@ MANIFEST: Schema = {
     "constructor_names": STRS, "declaration_sites": STRS, "references_through_types": bool,
     "type_namespace": bool,
     # tests
-    "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,
+    "module_file_stems": STRS, "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,
     "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,
     "test_config_boundary": str, "test_framework_assumed": str,
     "frameworks": ("map", FRAMEWORK),
