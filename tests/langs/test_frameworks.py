@@ -3,12 +3,9 @@ shared fixture files come from the manifests' `frameworks` tables (docs/language
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from spyglass.index.worker import resolver_for
 from spyglass.query.facade import CodeIntel
 from spyglass.query.frameworks import (
     Framework,
@@ -16,9 +13,7 @@ from spyglass.query.frameworks import (
     all_fixture_files,
     fixture_files,
 )
-from spyglass.syntax.langpack import PACKS_ENV, all_packs, reload_packs
-
-THROWAWAY = Path(__file__).resolve().parent / "throwaway"
+from spyglass.syntax.langpack import all_packs
 
 
 def _frameworks(root: Path) -> Frameworks:
@@ -79,17 +74,6 @@ def test_fixture_files_are_declared_by_the_framework() -> None:
     assert fixture_files("pytest") == {"conftest.py"}
     assert fixture_files("go") == frozenset()
     assert all_fixture_files() == {"conftest.py"}
-
-
-@pytest.fixture
-def packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv(PACKS_ENV, str(THROWAWAY))
-    reload_packs()
-    resolver_for.cache_clear()
-    yield
-    monkeypatch.delenv(PACKS_ENV)
-    reload_packs()
-    resolver_for.cache_clear()
 
 
 def test_a_new_pack_brings_its_framework(packs: None, make_repo: Callable[..., Path]) -> None:

@@ -6,29 +6,15 @@ indexes a small project and asks the facade, as a front end would."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from fixture import parse_fixture
 
 from spyglass.index.worker import resolver_for
 from spyglass.query.facade import CodeIntel
-from spyglass.syntax.langpack import LANGS_DIR, PACKS_ENV, all_packs, reload_packs
+from spyglass.syntax.langpack import LANGS_DIR, all_packs
 
-THROWAWAY = Path(__file__).resolve().parent / "throwaway"
-
-
-@pytest.fixture
-def packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The throwaway packs loaded beside the built-in ones, for this test only."""
-    monkeypatch.setenv(PACKS_ENV, str(THROWAWAY))
-    reload_packs()
-    resolver_for.cache_clear()
-    yield
-    monkeypatch.delenv(PACKS_ENV)
-    reload_packs()
-    resolver_for.cache_clear()
+THROWAWAY = Path(__file__).resolve().parent / "throwaway"  # the `packs` fixture loads it
 
 
 def _index(text: str, root: Path) -> CodeIntel:
