@@ -12,8 +12,9 @@ Format::
     # <- call
 
 `#- path` starts a file. The check words are those of `CHECK_WORDS`; any other word on the
-`#!` line, or text before the first `#- path`, is a `FixtureError` (a typo would otherwise
-make the fixture assert nothing). A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
+`#!` line, text before the first `#- path`, or a marker whose words are not those of
+`MARKER_WORDS` / `FLAG_WORDS` is a `FixtureError` (a typo would otherwise make the
+fixture assert nothing). A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
 (the columns of the carets on the nearest line above that is not a marker) or `<- WORDS`
 (the column where the comment starts). Marker lines stay in the file: they are comments.
 """
@@ -27,6 +28,12 @@ from pathlib import Path
 
 # The checks tests/test_fixtures.py runs, and `all` (definitions: no other definition).
 CHECK_WORDS = frozenset({"references", "callers", "definitions", "diagnostics", "all"})
+# A marker's first word: a reference site's role, `caller SYMBOL`, `def KIND QUALNAME`,
+# `error`, or `unlisted` (a site counted in limitations); then flags.
+ROLE_WORDS = frozenset({"call", "import", "type", "read", "write", "ref"})
+MARKER_WORDS = ROLE_WORDS | {"caller", "def", "error", "unlisted"}
+FLAG_WORDS = frozenset({"uncertain", "inferred", "ambiguous", "matched", "caller"})
+ARITY = {"caller": 2, "def": 3}  # words these markers take, the first included
 MARKER = re.compile(r"^(?P<indent>\s*)(?P<tok>#|//)(?P<rest>\s*(\^+|<-).*)$")
 
 
@@ -118,14 +125,14 @@ def parse_fixture(text: str) -> Fixture:
                 target -= 1
             if rest.startswith("<-"):
                 col = len(m.group("indent"))
-                words = tuple(rest[2:].split())
+                words = _marker_words(n, tuple(rest[2:].split()))
                 fx.expects.append(Expect(path, target, col, col + 1, words))
             else:
                 start = raw.index("^")
                 end = start
                 while end < len(raw) and raw[end] == "^":
                     end += 1
-                words = tuple(raw[end:].split())
+                words = _marker_words(n, tuple(raw[end:].split()))
                 fx.expects.append(Expect(path, target, start, end, words))
         if "$0" in raw:
             col = raw.index("$0")
@@ -134,3 +141,18 @@ def parse_fixture(text: str) -> Fixture:
         body.append(raw)
     flush()
     return fx
+
+
+def _marker_words(line: int, words: tuple[str, ...]) -> tuple[str, ...]:
+    """A marker's words, checked: a known first word, its arguments, known flags."""
+    if not words or words[0] not in MARKER_WORDS:
+        raise FixtureError(f"line {line}: a marker starts with one of "
+                           f"{', '.join(sorted(MARKER_WORDS))}, got {' '.join(words)!r}")
+    arity = ARITY.get(words[0], 1)
+    if len(words) < arity:
+        raise FixtureError(f"line {line}: '{words[0]}' needs {arity - 1} more word(s)")
+    unknown = [w for w in words[arity:] if w not in FLAG_WORDS]
+    if unknown:
+        raise FixtureError(f"line {line}: unknown marker flag(s) {', '.join(unknown)} "
+                           f"(known: {', '.join(sorted(FLAG_WORDS))})")
+    return words

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from fixture import CHECK_WORDS, FixtureError, parse_fixture
-from test_fixtures import CHECKS
+from fixture import CHECK_WORDS, FLAG_WORDS, FixtureError, parse_fixture
+from test_fixtures import CHECKS, UNCERTAIN
 
 GOOD = """
 #! references callers
@@ -55,3 +55,19 @@ def test_blank_lines_before_the_first_file_are_allowed() -> None:
 
 def test_every_check_word_has_a_check() -> None:
     assert set(CHECKS) | {"all"} == CHECK_WORDS
+
+
+@pytest.mark.parametrize(("marker", "message"), [
+    ("# <- cal", "a marker starts with one of"),
+    ("# <- call uncertian", "unknown marker flag"),
+    ("# <- def func", "'def' needs 2 more word"),
+    ("# <-", "a marker starts with one of"),
+])
+def test_a_marker_with_unknown_words_is_an_error(marker: str, message: str) -> None:
+    with pytest.raises(FixtureError, match=message) as info:
+        parse_fixture(GOOD.replace("# <- call", marker))
+    assert "line 8" in str(info.value)
+
+
+def test_marker_flags_include_those_the_checks_read() -> None:
+    assert UNCERTAIN <= FLAG_WORDS
