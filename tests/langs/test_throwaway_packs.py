@@ -6,13 +6,18 @@ indexes a small project and asks the facade, as a front end would."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 from fixture import parse_fixture
 
 from spyglass.index.worker import resolver_for
 from spyglass.query.facade import CodeIntel
-from spyglass.syntax.langpack import LANGS_DIR, all_packs
+from spyglass.syntax.langpack import LANGS_DIR, PACKS_ENV, all_packs
 
 THROWAWAY = Path(__file__).resolve().parent / "throwaway"  # the `packs` fixture loads it
 
@@ -172,3 +177,20 @@ def test_java_callers(packs: None, tmp_path: Path) -> None:
     got = {(r.path, r.symbol.rsplit(".", 1)[-1])  # type: ignore[attr-defined]
            for r in callers.results}
     assert got == {("src/shapes/Circle.java", "grow"), ("src/app/Main.java", "run")}
+
+
+def test_the_command_line_takes_the_packs_from_the_environment(tmp_path: Path) -> None:
+    parse_fixture(RUST).write(tmp_path)
+    env = {**os.environ, PACKS_ENV: str(THROWAWAY)}
+
+    def spyglass(*args: str) -> dict[str, Any]:
+        proc = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(tmp_path), *args,
+                               "--json"], capture_output=True, text=True, env=env, check=False)
+        assert proc.returncode == 0, proc.stderr
+        answer: dict[str, Any] = json.loads(proc.stdout)
+        return answer
+    spyglass("index")
+    callers = spyglass("callers", "--at", "src/shapes.rs:9:12")
+    assert {(r["path"], r["symbol"]) for r in callers["results"]} == {
+        ("src/shapes.rs", "shapes.Circle.grow"), ("src/main.rs", "main")}
+    assert callers["provenance"]["query_packs"]["rust-throwaway"] == "1"
