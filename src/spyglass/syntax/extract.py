@@ -53,12 +53,14 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
-def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
+def _call_path(raw: bytes, brackets: bytes, mark: bool = False,
+               assertions: bool = False) -> bytes:
     """A chain of calls as the dotted path of its callees (the manifest's `call_chains`
     names the bracket pairs to drop): ``New(url, "job").Collector(c)`` → ``New.Collector``,
     whose result types carry a member on to its class; with ``[]`` also ``ms[i].Desc`` →
-    ``ms.Desc`` (a container stands for its element type). A type assertion starts the path
-    afresh at its type (``x.(*T).M`` → ``T.M``). b"" when anything else separates the
+    ``ms.Desc`` (a container stands for its element type). With `assertions` (the
+    manifest's `call_chains_type_assertions`), a type assertion starts the path afresh at
+    its type (Go ``x.(*T).M`` → ``T.M``). b"" when anything else separates the
     names (a parenthesised expression, an operator, a literal). With `mark`, each dropped
     argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``)."""
     out = bytearray()
@@ -76,7 +78,7 @@ def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
             quote = c  # escapes inside literals are not followed: the path is dropped
         elif c in opens:
             if not depth:
-                if out.endswith(b".") and c == 0x28:  # `.(T)`: a type assertion
+                if assertions and out.endswith(b".") and c == 0x28:  # `.(T)`
                     assertion.clear()
                     depth = -1
                     continue
@@ -138,6 +140,7 @@ class _Extractor:
         # result from an attribute; constructed types follow such chains too.
         self._marked = bool(pack.manifest.get("call_chains_marked"))
         self._seps = pack.qualifier_separators  # written as `.` in every qualifier
+        self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -280,7 +283,8 @@ class _Extractor:
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.replace(sep.decode(), ".")
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
-            text = _call_path(text.encode(), self._chains).decode("utf-8", "replace")
+            text = _call_path(text.encode(), self._chains,
+                              assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
 
     def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
@@ -503,7 +507,8 @@ class _Extractor:
                 for sep in self._seps:  # `a::b` is the qualifier `a.b`
                     raw = raw.replace(sep, b".")
                 if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
-                    raw = _call_path(raw, self._chains, mark=self._marked)
+                    raw = _call_path(raw, self._chains, mark=self._marked,
+                                     assertions=self._assertions)
                     if self._marked:  # match with the path, store it with its `()` marks
                         stored, raw = raw, raw.replace(b"()", b"")
                 if _DOTTED.match(raw):

@@ -71,6 +71,7 @@ MANIFEST: Schema = {
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
     "qualifier_separators": STRS,
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
+    "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS,
     # queries
