@@ -4,6 +4,7 @@ of the wrong type) fails with the file and the name."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -183,3 +184,12 @@ def test_a_missing_packs_folder_is_an_error(tmp_path: Path,
     extra_packs(tmp_path / "nowhere")
     with pytest.raises(LanguagePackError, match="no such folder of language packs"):
         all_packs()
+
+
+def test_every_manifest_key_the_code_reads_is_in_the_schema() -> None:
+    """A key read under another spelling than the schema's would always read as unset."""
+    read = re.compile(r"""manifest(?:\.get\(|\[)\s*["'](\w+)["']|manifest_value\([^,]+,\s*["'](\w+)["']""")
+    src = LANGS_DIR.parent
+    keys = {a or b for p in src.rglob("*.py") for a, b in read.findall(p.read_text("utf-8"))}
+    assert len(keys) > 20  # the pattern finds the reads
+    assert keys - set(MANIFEST) == set()
