@@ -21,6 +21,7 @@ from spyglass.query.rows import (
     refs,
 )
 from spyglass.query.view import View
+from spyglass.syntax import heads as H
 
 MAX_NAME_CHARS = 1000  # a symbol name or pattern (SQLite refuses too complex LIKE/GLOBs)
 
@@ -121,7 +122,7 @@ def owner_class(view: View, d: DefRow) -> DefRow | None:
 def is_property(view: View, d: DefRow) -> bool:
     """A function whose decorators make reading it a call (the resolver's marker base)."""
     return bool(view.each("SELECT 1 FROM {bases} b WHERE b.unit = ? AND b.idx = ? AND "
-                          "b.base = 'builtins.property'", (d.unit, d.idx)))
+                          "b.base = ?", (d.unit, d.idx, H.PROPERTY_MARKER)))
 
 
 def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
@@ -224,11 +225,11 @@ def def_site(d: DefRow) -> RefRow:
 # parameter without a type annotation) is kept apart: the references tools count those
 # sites but do not list them (most such receivers hold other classes' objects: fixtures,
 # callbacks' arguments); change impact keeps them all.
-UNKNOWN_RECEIVERS = ("local", "expr", "free", "param")
-PARAM = "param"
+UNKNOWN_RECEIVERS = H.UNKNOWN_RECEIVERS
+PARAM = H.PARAM
 # The same rule in SQL: a qualified site on such a receiver, or a free bare name.
 NAME_MATCH_SQL = {True: f"r.qualifier != '' AND r.head IN {UNKNOWN_RECEIVERS!r}",
-                  False: "r.qualifier = '' AND r.head = 'free'"}
+                  False: f"r.qualifier = '' AND r.head = '{H.FREE}'"}
 
 
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
@@ -243,8 +244,8 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     keep: list[RefRow] = []
     for r in rows:
         if r.qualifier and (r.head in UNKNOWN_RECEIVERS
-                            or r.head.startswith(("inst:", "super:"))) \
-                and member or not r.qualifier and r.head == "free" and not member:
+                            or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
+                and member or not r.qualifier and r.head == H.FREE and not member:
             keep.append(r)
     return keep
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from spyglass.query import edges
 from spyglass.query.changeset import ChangeSet, changed_defs
-from spyglass.query.frameworks import Frameworks
+from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
 from spyglass.query.impact import Hit, Radius, walk
 from spyglass.query.results import ChangeSummary, DefRow, Framework, RefRow, TestCommand, TestTarget
 from spyglass.query.rows import REF_COLS, REF_FROM, chunks, defs_by_keys, marks, refs
@@ -27,9 +27,6 @@ MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # A file changed in some lines only: its other definitions still say which tests are
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
 SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
-# Shared-fixture files of a framework: their definitions reach tests by parameter name.
-FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
-FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
 MAX_FIXTURE_FILES = 400
 
 
@@ -158,8 +155,9 @@ def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) ->
         return
 
     def scope(h: Hit) -> str:
-        shared = h.path.rsplit("/", 1)[-1] in FIXTURE_FILES.get(
-            fw.for_pack(_test_pack(h.path), h.path).name, frozenset())  # type: ignore[arg-type]
+        # a framework's shared-fixture file (its pack's `fixture_files`: conftest.py)
+        shared = h.path.rsplit("/", 1)[-1] in fixture_files(
+            fw.for_pack(_test_pack(h.path), h.path).name)  # type: ignore[arg-type]
         return (h.path.rpartition("/")[0] + "/").lstrip("/") if shared else h.path
     scopes = {n: [scope(h) for h in hs] for n, hs in fixtures.items()}
     wanted = {s for ss in scopes.values() for s in ss}
@@ -209,7 +207,7 @@ def _by_convention(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector
         folder, _, base = path.rpartition("/")
         stem = base.rsplit(".", 1)[0]
         stems = {stem}
-        if stem in ("__init__", "index", "mod", "main") and folder:
+        if stem in pack.manifest.get("module_file_stems", ()) and folder:  # `pkg/__init__`
             stems.add(folder.rsplit("/", 1)[-1])
         names = {p.replace("*", s) for p in sibling_patterns(pack) for s in stems}
         for name in sorted(names):
@@ -226,7 +224,7 @@ def _by_convention(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector
 def runnable(path: str) -> bool:
     """Whether a test file is worth running by itself: shared-fixture files (conftest.py)
     hold no tests of their own."""
-    return path.rsplit("/", 1)[-1] not in FIXTURE_NAMES
+    return path.rsplit("/", 1)[-1] not in all_fixture_files()
 
 
 def sibling_patterns(pack: LanguagePack) -> list[str]:
