@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: install, type-check, then pytest (real corpora are fetched on demand).
+# The whole test suite: install (with the corpora and their system packages), type-check,
+# then pytest; tests never install or download anything themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --corpora
 .venv/bin/mypy
 .venv/bin/python -m ruff check src tests bench
 if [ -f scripts/inspector_check.sh ]; then

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -12,7 +13,24 @@ from typing import Any
 
 from spyglass.errors import SpyglassError
 
-SECRET_MARKERS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AGE_IDENTITY")
+# The secret-name rule (docs/security.md "Processes, secrets and limits"): a name is split
+# into words (on `_`, `-`, `.`, digits and camelCase) and each word is compared with these.
+SECRET_WORDS = frozenset({"KEY", "KEYS", "PASS", "PWD", "PAT", "PATS", "PIN", "OTP", "URL",
+                          "URLS", "URI", "URIS", "DSN", "JWT", "SAS", "NETRC", "KUBECONFIG",
+                          "ASKPASS", "AGENT"})
+SECRET_SUFFIXES = ("TOKEN", "TOKENS")  # GH_TOKEN, GHTOKEN; not TOKENIZERS
+SECRET_INFIXES = ("SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
+                  "PRIVATE", "SESSION", "COOKIE", "APIKEY", "SOCK", "BEARER", "SIGNATURE")
+SECRET_PREFIXES = ("AUTH", "OAUTH", "CRED")  # AUTH, AUTHTOKEN, AUTHORIZATION, CREDS
+SECRET_FIRST_WORDS = frozenset({"AGE", "SOPS", "VAULT", "GNUPGHOME"})  # identities, vaults
+NOT_SECRET = frozenset({"PWD", "OLDPWD"})  # the shell's working directories
+NOT_SECRET_WORDS = frozenset({"AUTHOR", "AUTHORS"})  # GIT_AUTHOR_NAME
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z]+|[a-z]+")
+_CREDENTIAL_VALUE = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@]+@"  # a URL with user info (user:pass@, token@)
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})")
 
 ALL_TOOLS = ("code_explore", "code_find_symbol", "code_references", "code_callers",
              "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
@@ -25,7 +43,7 @@ class ConfigError(SpyglassError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Request limits (SPEC §5)."""
+    """Request limits (docs/contract.md, "Limits")."""
 
     max_file_bytes: int = 2 * 1024 * 1024
     max_files_per_request: int = 200
@@ -70,7 +88,7 @@ class Config:
     """Effective configuration: host config narrowed by repository policy."""
 
     enabled: bool = True
-    required: bool = False
+    required: bool = False  # a configured language server that cannot answer is an error
     limits: Limits = field(default_factory=Limits)
     target_branch: str | None = None
     lsp: tuple[LspServer, ...] = ()
@@ -80,6 +98,41 @@ class Config:
     capabilities: tuple[str, ...] = ALL_TOOLS
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
+
+
+def name_words(name: str) -> list[str]:
+    """The words of an environment variable name, upper-cased: `apiKey_2FA` → API, KEY, FA."""
+    return [w.upper() for w in _WORD.findall(name)]
+
+
+def secret_reason(name: str, value: str | None = None) -> str | None:
+    """Why passing environment variable `name` (with `value`, when known) could leak a
+    credential, or None. The one rule for every place that forwards environment variables
+    (LSP `env` entries today). Whole words count, so KEYBOARD_LAYOUT passes and API_KEY,
+    GITHUB_PAT, NPM_AUTH, SSH_AUTH_SOCK, DATABASE_URL and PGPASSWORD do not."""
+    upper = name.upper()
+    if upper in NOT_SECRET:
+        return None
+    words = name_words(name)
+    for word in words:
+        if word in NOT_SECRET_WORDS:
+            continue
+        if word in SECRET_WORDS:
+            return f"its name has the word {word}"
+        suffix = next((m for m in SECRET_SUFFIXES if word.endswith(m)), None)
+        if suffix is not None:
+            return f"its name has a word ending in {suffix}"
+        infix = next((m for m in SECRET_INFIXES if m in word), None)
+        if infix is not None:
+            return f"its name contains {infix}"
+        prefix = next((m for m in SECRET_PREFIXES if word.startswith(m)), None)
+        if prefix is not None:
+            return f"its name has a word starting with {prefix}"
+    if words and words[0] in SECRET_FIRST_WORDS:
+        return f"its name starts with {words[0]} (an identity or secrets store)"
+    if value is not None and _CREDENTIAL_VALUE.search(value):
+        return "its value looks like a credential"
+    return None
 
 
 def default_config_path() -> Path:
@@ -118,6 +171,13 @@ def _positive(section: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
+def _flag(section: dict[str, Any], key: str) -> bool:
+    value = section.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"[codeintel] {key} must be true or false")
+    return value
+
+
 def _budget(section: dict[str, Any]) -> int:
     value = section.get("lsp_budget_ms", 2000)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 60000:
@@ -131,10 +191,16 @@ def _lsp(entry: dict[str, Any]) -> LspServer:
         command = [command]
     if not isinstance(command, list) or not command:
         raise ConfigError("[[codeintel.lsp]] needs a command")
-    env = tuple(str(e) for e in entry.get("env", []))  # NAME (copied) or NAME=value
-    for name in (e.partition("=")[0] for e in env):
-        if any(marker in name.upper() for marker in SECRET_MARKERS):
-            raise ConfigError(f"[[codeintel.lsp]] env may not pass secret-like variable {name}")
+    raw_env = entry.get("env", [])
+    if not isinstance(raw_env, list):
+        raise ConfigError("[[codeintel.lsp]] env must be a list of variable names")
+    env = tuple(str(e) for e in raw_env)
+    for item in env:
+        name, eq, value = item.partition("=")
+        # The value that would be passed: the entry's own, else the host's current one.
+        why = secret_reason(name, value if eq else os.environ.get(name))
+        if why is not None:
+            raise ConfigError(f"[[codeintel.lsp]] env may not pass {name!r}: {why}")
     execution = entry.get("execution", "sandbox")
     if execution not in ("sandbox", "host"):
         raise ConfigError("[[codeintel.lsp]] execution must be 'sandbox' or 'host'")
@@ -183,7 +249,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
     caps = section.get("capabilities", list(ALL_TOOLS))
     config = Config(
         enabled=bool(section.get("enabled", True)),
-        required=bool(section.get("required", False)),
+        required=_flag(section, "required"),
         limits=limits,
         target_branch=section.get("target_branch"),
         lsp=tuple(_lsp(e) for e in section.get("lsp", [])),

@@ -15,6 +15,7 @@ from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
 from spyglass.index import confined
 from spyglass.index import source as src
+from spyglass.index.lifeline import bind_to_parent
 from spyglass.index.store import (
     FACT_INDEXES,
     STORE_DIR,
@@ -321,8 +322,12 @@ class SnapshotBuilder:
         try:
             done: Iterator[tuple[list[ChunkItem], int]]
             if len(items) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
+                # Workers die with this process (kill -9 included) and list themselves in
+                # the lock file, so they can never keep the store locked (index/lifeline.py).
                 pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
-                                           mp_context=multiprocessing.get_context("fork"))
+                                           mp_context=multiprocessing.get_context("fork"),
+                                           initializer=bind_to_parent,
+                                           initargs=(os.getpid(), str(self.store)))
                 futures = {pool.submit(process_chunk, c, store): c for c in chunks}
                 done = ((futures[f], f.result()) for f in as_completed(futures))
             else:

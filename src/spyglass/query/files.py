@@ -14,15 +14,19 @@ from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
-from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.budget import Budget
+from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
-from spyglass.types import ToolResult
+from spyglass.types import BridgeStatus, ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from pathlib import Path
+
+    from spyglass.index.store import JobRow
+    from spyglass.query.answer import Answer
 
 
-def _expand(ci: CodeIntel, rel: str) -> list[str]:
+def _expand(ci: Answer, rel: str) -> list[str]:
     """A file, or the supported files directly and recursively under a folder."""
     found = confined.kind(ci.root, rel)
     if found == "file":
@@ -39,7 +43,7 @@ def _expand(ci: CodeIntel, rel: str) -> list[str]:
     return paths
 
 
-def _expand_all(ci: CodeIntel, paths: list[str]) -> list[str]:
+def _expand_all(ci: Answer, paths: list[str]) -> list[str]:
     """Every client path expanded; their count and shapes are checked before any is
     resolved, the expanded count after."""
     ci.limit_files(paths)
@@ -53,7 +57,7 @@ def _expand_all(ci: CodeIntel, paths: list[str]) -> list[str]:
     return rels
 
 
-def structure(ci: CodeIntel, rel: str) -> ToolResult:
+def structure(ci: Answer, rel: str) -> ToolResult:
     view = ci.view()
     paths = _expand(ci, rel)
     if len(paths) > ci.config.limits.max_files_per_request:
@@ -61,17 +65,22 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
         paths = direct if direct else paths
         ci.limit_files(paths)
     results: list[object] = []
-    for path in paths:
+    limit = ci.config.limits.max_matches_per_request
+    for path in paths:  # one past the limit is enough for the envelope to mark truncation
         for d in sym.defs_in_file(view, path):
             results.append(ci.def_location(d))
-    return ci._envelope(results, paths or [rel])
+            if len(results) > limit:
+                break
+        if len(results) > limit:
+            break
+    return ci.envelope(results, paths or [rel])
 
 
-def _read_live(ci: CodeIntel, rel: str) -> bytes:
+def _read_live(ci: Answer, rel: str) -> bytes:
     return client_paths.read(ci.root, rel, ci.config.limits.max_file_bytes)
 
 
-def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
+def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
     ci.limit_files(spans)
     for span in spans:
         client_paths.check(span[0])
@@ -96,10 +105,10 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
         results.append(SourceSpan(rel, start, end, hashlib.sha1(data).hexdigest(), text,
                                   truncated))
         paths.append(rel)
-    return ci._envelope(results, paths)
+    return ci.envelope(results, paths)
 
 
-def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
+def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
     rels = _expand_all(ci, paths)
     results: list[object] = []
     for rel in rels:
@@ -115,13 +124,13 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
             continue
-        for g in extract(pack, data).diagnostics:
+        for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
-    return ci._envelope(results, rels)
+    return ci.envelope(results, rels)
 
 
-def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
+def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     adhoc = AdHocQuery(query)  # regex predicates on RE2, shape limits (docs/security.md)
     rels = _expand_all(ci, paths)
     limit = ci.config.limits.max_matches_per_request
@@ -143,7 +152,8 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
             continue  # one file of a folder changed since it was listed: as for binary files
         if binary_or_undecodable(data):
             continue
-        tree = parse(pack, data)
+        clock = Budget()  # parse of one file: OverBudget (a LimitExceeded) past it
+        tree = parse(pack, data, clock)
         for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
@@ -156,14 +166,14 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
             break
     results.sort(key=lambda m: (m.path, m.start_line, m.start_column))  # type: ignore[attr-defined]
     note = adhoc.limitation()
-    answer = ci._envelope(results, rels, notes=(note,) if note else ())
+    answer = ci.envelope(results, rels, notes=(note,) if note else ())
     return replace(answer, truncated=True) if note else answer
 
 
-def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
+def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
+           bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
-    job = ci.last_index_job()
     overlay = view.overlay()
     langs: Counter[str] = Counter()
     lines: Counter[str] = Counter()
@@ -203,12 +213,12 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
                 ("max_files_per_request", limits.max_files_per_request),
                 ("max_matches_per_request", limits.max_matches_per_request),
                 ("max_capture_bytes", limits.max_capture_bytes)),
-        tools=tuple(tools), store=str(ci.store_root / ".spyglass"), hint=hint,
+        tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
         snapshot_ref_source=snap.ref_source if snap else None,
         head=view.head.describe() if view.probe.is_git else None,
         overlay_base=overlay.base, overlay_kinds=overlay.kinds,
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
-        bridges=tuple(b.status() for b in ci.escalator.bridges()),
+        bridges=bridges,
     )
-    return ci._envelope([report])
+    return ci.envelope([report])
