@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import AccuracyCorpus
-from accuracy.lsp import LspClient, LspError
+from accuracy.lsp import LspClient, LspError, settle
 from accuracy.sample import SEED, Target
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = Path.home() / ".cache" / "spyglass" / "tools"
 WORK = Path.home() / ".cache" / "spyglass" / "accuracy"
-MAX_ASKS = 6
 # gopls 0.16.1 and Go 1.24 unpacked from Debian trixie by get_gopls.sh; else the system's.
 GOPLS_HOME = TOOLS / "gopls"
 
@@ -72,15 +71,9 @@ def _copy(source: Path, dest: Path) -> None:
 
 
 def _stable(ask: Any, *args: Any) -> Any:
-    """Re-ask until two consecutive answers agree (first answers may be incomplete)."""
-    last = ask(*args)
-    for _ in range(MAX_ASKS):
-        time.sleep(0.2)
-        again = ask(*args)
-        if again == last:
-            return again
-        last = again
-    return last
+    """Re-ask until two consecutive answers agree (first answers may be incomplete): the
+    product's rule (spyglass.bridge.lsp.settle), with no deadline but each ask's own."""
+    return settle(lambda left: ask(*args), deadline=time.monotonic() + 3600)
 
 
 def _start(cmd: list[str], root: Path, env: dict[str, str]) -> LspClient:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -60,6 +61,26 @@ class LspServer:
     env: tuple[str, ...] = ()
     execution: str = "sandbox"
     allow_host_mcp: bool = False
+    name: str = ""  # shown in status and notes; default: the command's file name
+    binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+    settings: str = "{}"  # JSON answered to workspace/configuration, by section
+
+    @property
+    def label(self) -> str:
+        """Its name, or the file name of the program (past an interpreter such as python)."""
+        if self.name:
+            return self.name
+        names = [Path(c).name for c in self.command if not c.startswith("-")]
+        program = next((n for n in names if not n.startswith(("python", "node", "env"))),
+                       names[0] if names else "lsp")
+        return program
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The language packs this server answers for."""
+        if self.language in ("typescript", "javascript"):
+            return ("typescript", "tsx", "javascript")
+        return (self.language,)
 
 
 @dataclass(frozen=True)
@@ -67,6 +88,7 @@ class Config:
     """Effective configuration: host config narrowed by repository policy."""
 
     enabled: bool = True
+    required: bool = False  # a configured language server that cannot answer is an error
     limits: Limits = field(default_factory=Limits)
     target_branch: str | None = None
     lsp: tuple[LspServer, ...] = ()
@@ -74,6 +96,7 @@ class Config:
     live_reparse: bool = True
     keep_snapshots: int = 3
     capabilities: tuple[str, ...] = ALL_TOOLS
+    lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
 
 
@@ -148,6 +171,20 @@ def _positive(section: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
+def _flag(section: dict[str, Any], key: str) -> bool:
+    value = section.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"[codeintel] {key} must be true or false")
+    return value
+
+
+def _budget(section: dict[str, Any]) -> int:
+    value = section.get("lsp_budget_ms", 2000)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 60000:
+        raise ConfigError("[codeintel] lsp_budget_ms must be an integer from 0 to 60000")
+    return value
+
+
 def _lsp(entry: dict[str, Any]) -> LspServer:
     command = entry.get("command")
     if isinstance(command, str):
@@ -170,8 +207,18 @@ def _lsp(entry: dict[str, Any]) -> LspServer:
     allow = bool(entry.get("allow_host_mcp", False))
     if execution == "host" and not allow:
         raise ConfigError("[[codeintel.lsp]] execution = 'host' needs allow_host_mcp = true")
-    return LspServer(str(entry.get("language", "")), tuple(map(str, command)), env, execution,
-                     allow)
+    language = entry.get("language")
+    if not isinstance(language, str) or not language:
+        raise ConfigError("[[codeintel.lsp]] needs a language (python, go, typescript, ...)")
+    binds = entry.get("binds", [])
+    if not isinstance(binds, list) or not all(isinstance(b, str) and b.startswith("/")
+                                              for b in binds):
+        raise ConfigError("[[codeintel.lsp]] binds must be a list of absolute paths")
+    settings = entry.get("settings", {})
+    if not isinstance(settings, dict):
+        raise ConfigError("[[codeintel.lsp]] settings must be a table")
+    return LspServer(language, tuple(map(str, command)), env, execution, allow,
+                     str(entry.get("name", "")), tuple(binds), json.dumps(settings))
 
 
 def load_config(path: Path | None = None, repo_root: Path | None = None) -> Config:
@@ -202,6 +249,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
     caps = section.get("capabilities", list(ALL_TOOLS))
     config = Config(
         enabled=bool(section.get("enabled", True)),
+        required=_flag(section, "required"),
         limits=limits,
         target_branch=section.get("target_branch"),
         lsp=tuple(_lsp(e) for e in section.get("lsp", [])),
@@ -209,6 +257,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         live_reparse=bool(section.get("live_reparse", True)),
         keep_snapshots=_positive(section, "keep_snapshots", 3),
         capabilities=tuple(c for c in caps if c in ALL_TOOLS),
+        lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
     )
     if repo_root is not None:
@@ -224,7 +273,13 @@ def apply_policy(config: Config, repo_root: Path) -> Config:
                           "only from a regular file")
     if not policy_path.is_file():
         return config
-    policy = _read(policy_path, follow_links=False).get("policy", {})
+    data = _read(policy_path, follow_links=False)
+    if set(data) - {"policy"}:
+        raise ConfigError(f"{policy_path}: a repository may only narrow [policy] capabilities; "
+                          "language servers, their commands, environment and execution are "
+                          "set in the host config only (found: "
+                          + ", ".join(sorted(set(data) - {"policy"})) + ")")
+    policy = data.get("policy", {})
     if not isinstance(policy, dict):
         raise ConfigError(f"{policy_path}: [policy] must be a table")
     unknown = set(policy) - {"capabilities"}

@@ -57,3 +57,7 @@ def internal_reason(exc: BaseException) -> str:
 class GitRefused(IndexUnavailable):
     """Git will not, or spyglass must not, read this repository as it is (dubious
     ownership, a work tree configured elsewhere, an object a partial clone lacks)."""
+
+
+class BridgeUnavailable(SpyglassError):
+    """A language server marked required (`[codeintel] required = true`) cannot answer."""

@@ -149,6 +149,13 @@ def _(item: StatusReport) -> list[str]:
         out.append(f"mismatch   {e(item.worktree_mismatch)}")
     if item.tools:
         out.append("tools      " + ", ".join(item.tools))
+    for b in item.bridges:
+        where = f" pid {b.pid}" if b.pid else ""
+        up = f" up {b.uptime_s:.0f}s" if b.uptime_s is not None else ""
+        error = f" last error: {_cut(b.last_error, 200)}" if b.last_error else ""
+        out.append(f"bridge     {e(b.name)} ({e(b.language)}, {b.execution}) {b.state}"
+                   f"{' ' + e(b.version) if b.version else ''}{where}{up}"
+                   f" restarts {b.restarts}{error}")
     return out
 
 

@@ -84,6 +84,9 @@ SYMBOL = Param("name", "str", "symbol name or qualified name", positional=True)
 WHERE = Param("path", "str", "file or folder (relative to the root)", cli=None)
 LINE = Param("line", "int", "1-based line, with path", ge=1, cli=None)
 COLUMN = Param("column", "int", "1-based column, with path and line", ge=1, cli=None)
+LSP_BUDGET = Param("lsp_budget_ms", "int", "milliseconds to wait for a configured language "
+                   "server (0 = index only; default: [codeintel] lsp_budget_ms, 2000)",
+                   ge=0, le=60000)
 EXACT = Param("exact_only", "bool", "only resolved (certain) results", default=False,
               cli="--exact")
 TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbol names "
@@ -118,12 +121,12 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          (SYMBOL, WHERE, LINE, COLUMN,
           Param("include_declaration", "bool", "also declarations and name-keeping imports "
                 "(for a rename pass)", default=False),
-          EXACT),
+          EXACT, LSP_BUDGET),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
          "Direct callers, one per call site; symbol = the calling function. Use before "
          "changing behaviour.",
-         (SYMBOL, WHERE, LINE, COLUMN, EXACT),
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",

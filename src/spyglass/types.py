@@ -172,3 +172,18 @@ class Resolution:
     def_full: tuple[str, ...]
     bases: tuple[tuple[str, ...], ...]
     aliases: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeStatus:
+    """One language-server bridge as code_status shows it (docs/bridge.md)."""
+
+    name: str
+    language: str
+    state: str  # idle (not started yet), starting, ready, failed, stopped
+    execution: str
+    version: str | None
+    pid: int | None
+    uptime_s: float | None
+    restarts: int
+    last_error: str | None

@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("index", "build or update the snapshot")
     c.add_argument("--ref", help="commit, branch or tag to index (default: target_branch, HEAD)")
+    c.add_argument("--scip", metavar="FILE", help="then import a SCIP index (scip-python, "
+                   "scip-typescript, scip-go) of the same commit as precise references")
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
     for name, tool in COMMANDS.items():

@@ -93,17 +93,26 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    info = {"state": snap.state, "repo": snap.repo, "ref": snap.ref,
+    scip_file = getattr(args, "scip", None)
+    imported = ci.import_scip(Path(scip_file)) if scip_file else None
+    info: dict[str, object] = {"state": snap.state, "repo": snap.repo, "ref": snap.ref,
             "ref_source": snap.ref_source, "commit": snap.commit,
             "indexed_at": snap.indexed_at, "files": snap.files, "parsed": snap.parsed,
             "persisted": snap.persisted, "reused": snap.reused, "root": str(ci.root),
             "store": str(ci.store_root / ".spyglass")}
+    if imported is not None:
+        info["scip"] = {"tool": imported[0], "documents": imported[1],
+                        "ignored": imported[2]}
     if args.json:
         dump(info)
     else:
         print(escape_text(f"indexed {ci.repo} at {snap.ref} "
                           f"({(snap.commit or 'working tree')[:12]}; {snap.ref_source}): "
                           f"{snap.files} files, {snap.parsed} parsed, {snap.reused} reused"))
+        if imported is not None:
+            ignored = f"; ignored (file missing): {', '.join(imported[2][:5])}" \
+                if imported[2] else ""
+            print(escape_text(f"imported {imported[0]}: {imported[1]} document(s){ignored}"))
     return EXIT_OK
 
 

@@ -106,6 +106,8 @@ class Backend:
             intel = self.intel
             with intel.lock:
                 intel.view()
+            if not intel.config.required:
+                intel.start_bridges()  # language servers warm up in the background
         except Exception as exc:  # noqa: BLE001 - the first tool call reports it properly
             logger.debug("warm-up failed: %s", exc)
 

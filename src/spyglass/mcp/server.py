@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from spyglass.config import ALL_TOOLS, Limits
-from spyglass.errors import BadInput
+from spyglass.errors import BadInput, SpyglassError
 from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
 from spyglass.net import (
     BodyCap,
@@ -212,6 +212,13 @@ def serve(start: Path, http: str | None = None, require_index: bool = False,
         refuse_open_bind(parse_address(http)[0], token, "spyglass serve --http")
     built = build_server(start, require_index=require_index, config_path=config_path,
                          http=http is not None, session_log=session_log, stderr=err)
+    if built.backend is not None and built.backend.config.required \
+            and built.backend.config.lsp:
+        try:  # `[codeintel] required = true`: no server without its language servers
+            built.backend.intel.start_bridges()
+        except SpyglassError as exc:
+            err.write(f"spyglass: {exc}\n")
+            return 2
     try:
         if http is not None:
             serve_http(built, http, err, token, allow_hosts)

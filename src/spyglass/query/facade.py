@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Self
 
+from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable
 from spyglass.index import gitcall
@@ -30,6 +31,7 @@ from spyglass.query.answer import Answer, location
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
 from spyglass.query.display import display, module_symbol
+from spyglass.query.escalate import Escalator
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.view import View
@@ -91,6 +93,7 @@ class CodeIntel:
         self.lock = CallLock(self._end_read)
         self._conn: sqlite3.Connection | None = None
         self._view: View | None = None
+        self._escalator: Escalator | None = None
 
     # -- plumbing --------------------------------------------------------------------------
     @property
@@ -109,6 +112,14 @@ class CodeIntel:
                 self._conn = sqlite3.connect(":memory:", check_same_thread=False)
                 self._conn.executescript(SCHEMA)
         return self._conn
+
+    @property
+    def escalator(self) -> Escalator:
+        """The language servers and SCIP import of this workspace (docs/bridge.md), for
+        the current config."""
+        if self._escalator is None or self._escalator.config is not self.config:
+            self._escalator = Escalator(self.root, self.config, self.store_root / ".spyglass")
+        return self._escalator
 
     def view(self) -> View:
         """The current view, refreshed against the newest snapshot and the files on disk —
@@ -183,20 +194,39 @@ class CodeIntel:
 
     def references(self, name: str | None = None, path: str | None = None,
                    line: int | None = None, column: int | None = None,
-                   include_declaration: bool = False, exact_only: bool = False) -> ToolResult:
+                   include_declaration: bool = False, exact_only: bool = False,
+                   lsp_budget_ms: int | None = None) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            ans = self.answer()
-            found, notes = reference_locations(ans, targets, include_declaration, exact_only)
-            return ans.envelope(list(found), notes=notes)
+            return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
-                column: int | None = None, exact_only: bool = False) -> ToolResult:
+                column: int | None = None, exact_only: bool = False,
+                lsp_budget_ms: int | None = None) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            ans = self.answer()
-            found, notes = reference_locations(ans, targets, False, exact_only, calls_only=True)
-            return ans.envelope(list(found), notes=notes)
+            return self._sites(targets, False, exact_only, True, lsp_budget_ms)
+
+    def _sites(self, targets: list[DefRow], include_declaration: bool, exact_only: bool,
+               calls_only: bool, lsp_budget_ms: int | None) -> ToolResult:
+        """The index answer (query/references.py), made precise by an imported SCIP index
+        and a configured language server within the budget (query/escalate.py;
+        `lsp_budget_ms` 0 = index only)."""
+        ans = self.answer()
+        found, notes = self.escalator.answer(
+            ans.view(), targets, calls_only, include_declaration, lsp_budget_ms,
+            lambda: reference_locations(ans, targets, include_declaration, exact_only,
+                                        calls_only=calls_only))
+        return ans.envelope(list(found), notes=notes)
+
+    def start_bridges(self, wait: float = 180.0) -> None:
+        """Start the configured language servers now; with `[codeintel] required = true`
+        a server that cannot start raises BridgeUnavailable with the reason."""
+        if self.config.required:
+            self.escalator.start_all(wait)
+        else:
+            for bridge in self.escalator.bridges():
+                threading.Thread(target=_start_quietly, args=(bridge,), daemon=True).start()
 
     def structure(self, path: str) -> ToolResult:
         with self.lock:
@@ -218,7 +248,8 @@ class CodeIntel:
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
         with self.lock:
             return file_ops.status(self.answer(), tools or self.config.capabilities,
-                                   self.last_index_job(), self.store_root)
+                                   self.last_index_job(), self.store_root,
+                                   tuple(b.status() for b in self.escalator.bridges()))
 
     # -- indexing --------------------------------------------------------------------------
     def index(self, ref: str | None = None, progress: Progress | None = None, *,
@@ -234,6 +265,15 @@ class CodeIntel:
                     self._conn.close()
                 self._conn = None
                 self._view = None
+
+    def import_scip(self, scip_file: Path) -> tuple[str, int, list[str]]:
+        """Keep a SCIP index (docs/bridge.md) beside the store: its occurrences make the
+        index's references exact where the documents' files are unchanged."""
+        from spyglass.index import scip
+        if not self.has_index:
+            raise IndexUnavailable("no index yet: index the repository first, then --scip")
+        return scip.import_scip(self.root, self.store_root / ".spyglass", scip_file,
+                                self.config.limits.max_file_bytes)
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
@@ -334,6 +374,13 @@ class CodeIntel:
         from spyglass.query import baseline
         with self.lock:
             return baseline.diagnostics_summary(self.view())
+
+
+def _start_quietly(bridge: Bridge) -> None:
+    try:
+        bridge.client(180.0)
+    except BridgeDown:
+        pass  # status and the answers' notes name the reason
 
 
 __all__ = ["CodeIntel", "display", "module_symbol", "repo_name"]

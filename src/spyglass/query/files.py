@@ -17,7 +17,7 @@ from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, Sour
 from spyglass.syntax.budget import Budget
 from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
-from spyglass.types import ToolResult
+from spyglass.types import BridgeStatus, ToolResult
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -170,8 +170,8 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     return replace(answer, truncated=True) if note else answer
 
 
-def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path
-           ) -> ToolResult:
+def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
+           bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
     overlay = view.overlay()
@@ -219,5 +219,6 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         overlay_base=overlay.base, overlay_kinds=overlay.kinds,
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
+        bridges=bridges,
     )
     return ci.envelope([report])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.types import CodeLocation
+from spyglass.types import BridgeStatus, CodeLocation
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +130,8 @@ class StatusReport:
     workspace_digest: str | None = None
     job_parsed: int | None = None
     job_persisted: int | None = None
+    bridges: tuple[BridgeStatus, ...] = ()  # language servers (docs/bridge.md)
+
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""Child processes under isolation and the language servers behind the query layer (docs/bridge.md)."""

@@ -1,0 +1,245 @@
+"""The one restricted launcher for every child process spyglass starts, git aside
+(docs/bridge.md): an environment built from nothing, the workspace as working directory,
+fds 0-2 only, its own process group, death with spyglass, and by default bubblewrap."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from spyglass.bridge import guard
+from spyglass.errors import SpyglassError
+
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# /etc minimal: name lookup, the dynamic loader, certificates, time zone, alternatives.
+ETC = ("passwd", "group", "nsswitch.conf", "hosts", "ld.so.cache", "ld.so.conf",
+       "ld.so.conf.d", "localtime", "ssl", "ca-certificates", "alternatives", "os-release")
+STDERR_KEPT = 4096
+
+
+class LaunchError(SpyglassError):
+    """A child process could not be started (binary missing, no bubblewrap, exec failure)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchSpec:
+    """What to start and under which posture. `env`: names copied from spyglass's
+    environment, or NAME=value pairs (checked when the config loads)."""
+
+    command: tuple[str, ...]
+    workspace: Path
+    env: tuple[str, ...] = ()
+    execution: str = "sandbox"  # or "host" (the config requires allow_host_mcp)
+    binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+
+
+def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None) -> dict[str, str]:
+    """PATH plus the allowlisted names, built from nothing (never a copy of the environment)."""
+    host = os.environ if host is None else host
+    env = {"PATH": host.get("PATH") or DEFAULT_PATH}
+    for entry in names:
+        name, eq, value = entry.partition("=")
+        if eq:
+            env[name] = value
+        elif name in host:
+            env[name] = host[name]
+    return env
+
+
+def find_binary(command: str, path: str) -> Path:
+    """The executable a command names, or LaunchError naming it."""
+    found = shutil.which(command, path=path)
+    if found is None:
+        raise LaunchError(f"binary not found: {command!r} (not executable or not on PATH)")
+    return Path(found) if Path(found).is_absolute() else Path(found).absolute()
+
+
+def _prefixes(exe: Path) -> list[str]:
+    """The installations an executable outside the system folders belongs to (a venv, a
+    node_modules tree, a pyenv Python): the folder above its bin/ (or its own folder), for
+    the file, its symlink target and a script's interpreter."""
+    candidates = [exe, exe.resolve()]
+    try:
+        with exe.open("rb") as fh:
+            first = fh.readline(256)
+        if first.startswith(b"#!"):
+            interp = Path(first[2:].decode("utf-8", "replace").split()[0])
+            candidates += [interp, interp.resolve()]
+    except (OSError, IndexError):
+        pass
+    out: list[str] = []
+    home = Path.home()
+    for candidate in candidates:
+        if str(candidate).startswith(SYSTEM_DIRS):
+            continue
+        folder = candidate.parent
+        prefix = folder.parent if folder.name == "bin" else folder
+        if prefix == home or prefix in home.parents:  # never expose the whole home
+            prefix = candidate
+        if str(prefix) not in out:
+            out.append(str(prefix))
+    return out
+
+
+def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[str]:
+    """bubblewrap: read-only system, private /tmp and $HOME, the workspace read-only, no
+    network, every namespace bubblewrap can unshare, dies with its parent."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise LaunchError("execution = 'sandbox' needs bubblewrap (`apt-get install "
+                          "bubblewrap`); or set execution = 'host' with allow_host_mcp = true")
+    args = [bwrap, "--die-with-parent", "--unshare-all", "--unshare-net", "--new-session",
+            "--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        p = Path(top)
+        if p.is_symlink():
+            args += ["--symlink", os.readlink(p), top]
+        elif p.is_dir():
+            args += ["--ro-bind", top, top]
+    for name in ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+             "--tmpfs", str(home or Path.home())]
+    extra = _prefixes(exe) + list(spec.binds)
+    for path in extra:
+        args += ["--ro-bind-try", path, path]
+    ws = str(spec.workspace)
+    # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
+    args += ["--ro-bind", ws, ws, "--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
+             *spec.command[1:]]
+    return args
+
+
+class Child:
+    """A started child: its pipes, the guard's pid, the pipe end that keeps it alive."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], lifeline: int) -> None:
+        self.proc = proc
+        self._lifeline = lifeline
+        self.stderr_tail = b""
+        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._drain.start()
+
+    @property
+    def stdin(self) -> IO[bytes]:
+        assert self.proc.stdin is not None
+        return self.proc.stdin
+
+    @property
+    def stdout(self) -> IO[bytes]:
+        assert self.proc.stdout is not None
+        return self.proc.stdout
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _read_stderr(self) -> None:
+        err = self.proc.stderr
+        if err is None:
+            return
+        for chunk in iter(lambda: os.read(err.fileno(), 1024), b""):
+            self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_KEPT:]
+
+    def last_error(self) -> str:
+        lines = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
+        return lines[-1][:300] if lines else ""
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the child to exit; True when it has."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def exit_code(self) -> int | None:
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        """Kill the child's process group and reap the guard."""
+        if self._lifeline >= 0:
+            os.close(self._lifeline)  # the guard sees EOF and kills its group
+            self._lifeline = -1
+        try:
+            os.killpg(self.proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+class _Spawner:
+    """One long-lived thread forks every child: the guard's parent-death signal fires when
+    the forking thread exits, so children must not be forked from short-lived threads."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[], Child], Future[Child]]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, job: Callable[[], Child]) -> Child:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="spyglass-spawner",
+                                                daemon=True)
+                self._thread.start()
+        done: Future[Child] = Future()
+        self._jobs.put((job, done))
+        return done.result()
+
+    def _loop(self) -> None:
+        while True:
+            job, done = self._jobs.get()
+            try:
+                done.set_result(job())
+            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                done.set_exception(exc)
+
+
+SPAWNER = _Spawner()
+
+
+def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child:
+    """Start a child under the restricted posture; LaunchError when it cannot start."""
+    if not spec.command:
+        raise LaunchError("empty command")
+    env = child_env(spec.env, host_env)
+    exe = find_binary(spec.command[0], env["PATH"])
+    workspace = spec.workspace.resolve()
+    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds)
+    inner = bwrap_args(spec, exe) if spec.execution == "sandbox" else [str(exe),
+                                                                     *spec.command[1:]]
+    return SPAWNER.run(lambda: _start(inner, workspace, env))
+
+
+def _start(inner: list[str], workspace: Path, env: dict[str, str]) -> Child:
+    watch, lifeline = os.pipe()  # both ends close-on-exec; only `watch` is passed on
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", guard.__file__, str(os.getpid()), str(watch), "--",
+             *inner],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=workspace, env=env, close_fds=True, pass_fds=(watch,),
+            start_new_session=True)
+    except OSError as exc:
+        os.close(lifeline)
+        raise LaunchError(f"cannot start {inner[0]}: {exc.strerror}") from exc
+    finally:
+        os.close(watch)
+    return Child(proc, lifeline)

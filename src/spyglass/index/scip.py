@@ -1,0 +1,161 @@
+"""SCIP import (docs/bridge.md): a SCIP index the user produced (scip-python, scip-typescript,
+scip-go) read with a minimal protobuf wire reader — only the fields spyglass uses, by their
+field numbers; no schema copied — and kept as precise occurrences per document beside the
+store, each document with the digest of the file it described, so a file changed since is
+ignored (per file) and reported."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyglass.errors import BadInput
+from spyglass.index import confined
+
+SIDE_FILE = "scip.json"
+MAX_SCIP_BYTES = 512 * 1024 * 1024
+ROLE_DEFINITION = 0x1
+# Field numbers (scip.proto): Index.metadata 1, Index.documents 2; Metadata.tool_info 2;
+# ToolInfo.name 1, ToolInfo.version 2; Document.relative_path 1, Document.occurrences 2;
+# Occurrence.range 1 (packed int32), Occurrence.symbol 2, Occurrence.symbol_roles 3.
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    line: int  # 0-based, as SCIP counts
+    col: int
+    symbol: str
+    definition: bool
+
+
+def _varint(buf: bytes, i: int) -> tuple[int, int]:
+    shift = value = 0
+    while True:
+        if i >= len(buf) or shift > 63:
+            raise BadInput("not a SCIP index: truncated varint")
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, i
+        shift += 7
+
+
+def _fields(buf: bytes) -> Iterator[tuple[int, int, bytes | int]]:
+    """(field number, wire type, value) of one protobuf message."""
+    i = 0
+    while i < len(buf):
+        key, i = _varint(buf, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i)
+            yield number, wire, value
+        elif wire == 2:
+            size, i = _varint(buf, i)
+            if i + size > len(buf):
+                raise BadInput("not a SCIP index: truncated field")
+            yield number, wire, buf[i:i + size]
+            i += size
+        elif wire == 1:
+            i += 8
+        elif wire == 5:
+            i += 4
+        else:
+            raise BadInput(f"not a SCIP index: wire type {wire}")
+
+
+def _occurrence(buf: bytes) -> Occurrence | None:
+    rng: list[int] = []
+    symbol, roles = "", 0
+    for number, wire, value in _fields(buf):
+        if number == 1 and isinstance(value, bytes):
+            j = 0
+            while j < len(value):
+                v, j = _varint(value, j)
+                rng.append(v)
+        elif number == 1 and isinstance(value, int):
+            rng.append(value)
+        elif number == 2 and isinstance(value, bytes):
+            symbol = value.decode("utf-8", "replace")
+        elif number == 3 and isinstance(value, int):
+            roles = value
+    if len(rng) < 3 or not symbol or symbol.startswith("local "):
+        return None
+    return Occurrence(rng[0], rng[1], symbol, bool(roles & ROLE_DEFINITION))
+
+
+def parse(data: bytes) -> tuple[str, dict[str, list[Occurrence]]]:
+    """The tool ("scip-python 0.6.6") and each document's occurrences."""
+    tool = "scip"
+    docs: dict[str, list[Occurrence]] = {}
+    for number, _, value in _fields(data):
+        if number == 1 and isinstance(value, bytes):
+            for n, _, v in _fields(value):
+                if n == 2 and isinstance(v, bytes):
+                    info = {k: x for k, _, x in _fields(v) if isinstance(x, bytes)}
+                    tool = " ".join(info[k].decode("utf-8", "replace")
+                                    for k in (1, 2) if k in info) or tool
+        elif number == 2 and isinstance(value, bytes):
+            path, occs = "", []
+            for n, _, v in _fields(value):
+                if n == 1 and isinstance(v, bytes):
+                    path = v.decode("utf-8", "replace")
+                elif n == 2 and isinstance(v, bytes):
+                    occ = _occurrence(v)
+                    if occ is not None:
+                        occs.append(occ)
+            if path:
+                docs.setdefault(path, []).extend(occs)
+    return tool, docs
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def import_scip(root: Path, store: Path, scip_file: Path, max_file_bytes: int
+                ) -> tuple[str, int, list[str]]:
+    """Read FILE and keep it beside the store: (tool, documents kept, documents ignored
+    because their file is missing or unreadable)."""
+    try:
+        if scip_file.stat().st_size > MAX_SCIP_BYTES:
+            raise BadInput(f"{scip_file} is larger than {MAX_SCIP_BYTES} bytes")
+        data = scip_file.read_bytes()
+    except OSError as exc:
+        raise BadInput(f"cannot read SCIP index {scip_file}: {exc.strerror}") from exc
+    tool, docs = parse(data)
+    if not docs:
+        raise BadInput(f"{scip_file}: no documents (not a SCIP index?)")
+    kept: dict[str, object] = {}
+    missing: list[str] = []
+    for path, occs in sorted(docs.items()):
+        content = confined.read_or_none(root, path, max_file_bytes)
+        if content is None:
+            missing.append(path)
+            continue
+        kept[path] = {"digest": digest(content),
+                      "occ": [[o.line, o.col, o.symbol, int(o.definition)] for o in occs]}
+    (store / SIDE_FILE).write_text(json.dumps({"tool": tool, "documents": kept}))
+    return tool, len(kept), missing
+
+
+@dataclass(frozen=True, slots=True)
+class ScipIndex:
+    """An imported SCIP index: its tool, and occurrences with the digest of their file."""
+
+    tool: str
+    documents: dict[str, tuple[str, tuple[Occurrence, ...]]]
+
+    @classmethod
+    def load(cls, store: Path) -> ScipIndex | None:
+        try:
+            raw = json.loads((store / SIDE_FILE).read_text())
+        except (OSError, ValueError):
+            return None
+        docs = {p: (d["digest"], tuple(Occurrence(o[0], o[1], o[2], bool(o[3]))
+                                       for o in d["occ"]))
+                for p, d in raw.get("documents", {}).items()}
+        return cls(str(raw.get("tool", "scip")), docs)

@@ -1,0 +1,322 @@
+"""Escalation of references and callers to a language server (docs/bridge.md): takes the
+index answer and returns it with the server's verdict — confirmed sites become `live-lsp`,
+refuted ones are dropped and counted, sites only the server finds are added — or unchanged
+with a note when the server cannot answer within the budget."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_col
+from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
+from spyglass.config import Config, LspServer
+from spyglass.errors import BridgeUnavailable
+from spyglass.index import confined, scip
+from spyglass.query import symbols as sym
+from spyglass.query.display import display, module_symbol
+from spyglass.query.results import DefRow
+from spyglass.query.view import View
+from spyglass.syntax.langpack import pack_for_path
+from spyglass.types import CodeLocation
+
+Answer = tuple[list[CodeLocation], tuple[str, ...]]
+Site = tuple[str, int]  # root-relative path, 1-based line
+CACHE_MAX = 512
+DOUBTFUL_MIN = 3  # certain index sites a server must deny before its answer is doubted
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the server is asked: positions of the targets, live content of changed files."""
+
+    positions: tuple[tuple[str, int, int], ...]  # path, 0-based line, UTF-16 column
+    calls: bool
+    declaration: bool
+    changed: tuple[tuple[str, str | None], ...]  # path, live text (None: deleted)
+
+
+class Escalator:
+    """One per facade: the bridges of its workspace, a cache of server verdicts keyed by
+    the snapshot and the overlay's content digest, and the threads that ask."""
+
+    def __init__(self, root: Path, config: Config, store: Path | None = None) -> None:
+        self.root = root
+        self.config = config
+        self.store = store  # .spyglass/ (an imported SCIP index lives there)
+        self._scip: tuple[float, scip.ScipIndex | None] | None = None
+        self._cache: dict[tuple[object, ...], frozenset[Site]] = {}
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
+        self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
+
+    def server_for(self, language: str) -> LspServer | None:
+        return next((s for s in self.config.lsp if language in s.languages), None)
+
+    def bridges(self) -> list[Bridge]:
+        return [bridge_for(s, self.root) for s in self.config.lsp]
+
+    def start_all(self, wait: float) -> None:
+        """Start every configured server (for `required`): BridgeUnavailable on failure."""
+        for bridge in self.bridges():
+            try:
+                bridge.client(wait)
+            except BridgeDown as exc:
+                raise BridgeUnavailable(f"language server {bridge.name} ({bridge.server.language})"
+                                        f" is required but unavailable: {exc}") from exc
+
+    def answer(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
+               budget_ms: int | None, index_answer: Callable[[], Answer]) -> Answer:
+        """The index answer, escalated to the language server of the targets' language."""
+        budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
+        server = self.server_for(targets[0].language) if targets else None
+        precise = self._scip_index()
+        if precise is not None and targets:
+            plain = index_answer
+            index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
+        if budget <= 0 or server is None:
+            return index_answer()
+        bridge = bridge_for(server, self.root)
+        question = self._question(view, targets, calls, declaration, server)
+        key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
+               server, question.positions, calls, declaration)
+        deadline = time.monotonic() + budget / 1000
+        cached = self._cache.get(key)
+        pending: Future[frozenset[Site]] | None = None
+        if cached is None:
+            pending = self._pool.submit(self._ask, bridge, question, deadline)
+        locations, notes = index_answer()
+        label = f"language server {bridge.name} ({server.language})"
+        if pending is not None:
+            pending.add_done_callback(lambda f: self._keep(key, f))  # late answers too
+            try:
+                cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
+            except (FutureTimeout, LspTimeout):
+                bridge.note_answer(in_time=False)
+                return self._down(locations, notes, label, f"no answer within {budget} ms")
+            except (BridgeDown, LspError, OSError) as exc:
+                return self._down(locations, notes, label, str(exc))
+            bridge.note_answer(in_time=True)
+        assert cached is not None
+        return self._merge(view, targets, calls, server, label, cached, locations, notes)
+
+    def _scip_index(self) -> scip.ScipIndex | None:
+        """The imported SCIP index, reloaded when `spyglass index --scip` replaced it."""
+        if self.store is None:
+            return None
+        try:
+            stamp = (self.store / scip.SIDE_FILE).stat().st_mtime
+        except OSError:
+            return None
+        if self._scip is None or self._scip[0] != stamp:
+            self._scip = (stamp, scip.ScipIndex.load(self.store))
+        return self._scip[1]
+
+    def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
+                    answer: Answer) -> Answer:
+        """Index sites a fresh SCIP document confirms become exact. Nothing is dropped or
+        added: on flask, scip-python 0.6.6 both misses uses basedpyright finds (calls on
+        pytest fixtures) and reports sites it does not (docs/bridge.md). Documents whose
+        file changed since the import are ignored and named."""
+        locations, notes = answer
+        fresh: dict[str, bool] = {}
+
+        def is_fresh(path: str) -> bool:
+            if path not in fresh:
+                doc = precise.documents.get(path)
+                raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
+                fresh[path] = doc is not None and raw is not None and \
+                    scip.digest(raw) == doc[0]
+            return fresh[path]
+
+        symbols: set[str] = set()
+        for d in targets:
+            doc = precise.documents.get(d.path)
+            if doc is None or not is_fresh(d.path):
+                continue
+            on_line = [o for o in doc[1] if o.definition and o.line == d.name_line - 1]
+            if on_line:
+                symbols.add(min(on_line, key=lambda o: abs(o.col - d.name_col)).symbol)
+        if not symbols:
+            return answer
+        sites: set[Site] = set()
+        stale: list[str] = []
+        for path, (_, occs) in sorted(precise.documents.items()):
+            hits = [o for o in occs if o.symbol in symbols and not o.definition]
+            if not hits:
+                continue
+            if not is_fresh(path):
+                stale.append(path)
+                continue
+            sites |= {(path, o.line + 1) for o in hits}
+        out: list[CodeLocation] = []
+        confirmed = 0
+        for loc in locations:
+            if (loc.path, loc.start_line) in sites:  # only fresh documents' sites are here
+                confirmed += 1
+                out.append(replace(loc, uncertain=False,
+                                   evidence=f"confirmed by {precise.tool} (SCIP import)"))
+            else:
+                out.append(loc)
+        out.sort(key=lambda c: (c.path, c.start_line))
+        note = f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact"
+        if stale:
+            note += (f"; {len(stale)} document(s) ignored because the file changed since "
+                     "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
+        return out, notes + (note,)
+
+    def _keep(self, key: tuple[object, ...], done: Future[frozenset[Site]]) -> None:
+        """Cache a verdict, also one that arrives after its question gave up waiting."""
+        if done.cancelled() or done.exception() is not None:
+            return
+        if len(self._cache) >= CACHE_MAX:
+            self._cache.clear()
+        self._cache[key] = done.result()
+
+    def _down(self, locations: list[CodeLocation], notes: tuple[str, ...], label: str,
+              reason: str) -> Answer:
+        if self.config.required:
+            raise BridgeUnavailable(f"{label} is required but did not answer: {reason}")
+        return locations, notes + (f"{label} not used: {reason}; the answer is the index's",)
+
+    def _question(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
+                  server: LspServer) -> Question:
+        positions = []
+        for d in targets:
+            col = d.name_col
+            raw = confined.read_or_none(self.root, d.path, self.config.limits.max_file_bytes)
+            lines = raw.split(b"\n") if raw is not None else []
+            if 0 < d.name_line <= len(lines):  # name_col counts bytes; LSP counts UTF-16
+                head = lines[d.name_line - 1][:d.name_col].decode("utf-8", "replace")
+                col = utf16_col(head, len(head))
+            positions.append((d.path, d.name_line - 1, col))
+        changed: list[tuple[str, str | None]] = []
+        for path in sorted(set(view.changes.added) | set(view.changes.modified)):
+            pack = pack_for_path(path)
+            if pack is None or pack.name not in server.languages:
+                continue
+            text = self._text(path)
+            if text is not None:
+                changed.append((path, text))
+        changed += [(p, None) for p in sorted(view.changes.deleted)]
+        # Bounded: a server reads files it has not opened from disk (the live content) itself.
+        changed = changed[:self.config.limits.max_files_per_request]
+        return Question(tuple(positions), calls, declaration, tuple(changed))
+
+    def _ask(self, bridge: Bridge, q: Question, deadline: float) -> frozenset[Site]:
+        self.asked += 1
+        client = bridge.client(deadline - time.monotonic())
+        # One question at a time per server: a late worker and the next question must not
+        # interleave their document updates.
+        if not client.session.acquire(timeout=max(deadline - time.monotonic(), 0.001)):
+            raise LspTimeout("the server is busy with an earlier question")
+        try:
+            self._sync(client, q)
+            sites: set[Site] = set()
+            for path, line, col in q.positions:
+                text = self._text(path)
+                if text is None:
+                    raise BridgeDown(f"cannot read {path}")
+                client.sync(self.root / path, text)
+                sites |= self._sites(client, q, self.root / path, line, col, deadline)
+            return frozenset(sites)
+        except LspTimeout:
+            raise
+        except LspError as exc:
+            raise BridgeDown(bridge.note_failure(str(exc))) from exc
+        finally:
+            client.session.release()
+
+    def _text(self, rel: str) -> str | None:
+        """A workspace file's live content, read confined to the root and bounded."""
+        raw = confined.read_or_none(self.root, rel, self.config.limits.max_file_bytes)
+        return raw.decode("utf-8", "replace") if raw is not None else None
+
+    @staticmethod
+    def _sites(client: LspClient, q: Question, full: Path, line: int, col: int,
+               deadline: float) -> set[Site]:
+        if q.calls:
+            calls = settle(lambda t: client.incoming_calls(full, line, col, t), deadline)
+            return {(p, ln) for p, ln, _, _ in calls}
+        refs = settle(lambda t: client.references(full, line, col, t, q.declaration), deadline)
+        return {(p, ln) for p, ln, _ in refs}
+
+    def _sync(self, client: LspClient, q: Question) -> None:
+        """didOpen/didChange the overlay's live content; re-send open documents that
+        changed on disk since; close deleted ones."""
+        live = {self.root / p: text for p, text in q.changed}
+        for full in list(client.synced):
+            if full not in live:
+                live[full] = self._text(full.relative_to(self.root).as_posix())
+        for full, text in live.items():
+            if text is not None:
+                client.sync(full, text)
+            elif full in client.synced:
+                client.notify("textDocument/didClose", {"textDocument": {
+                    "uri": full.resolve().as_uri()}})
+                del client.synced[full.resolve()]
+
+    def _merge(self, view: View, targets: list[DefRow], calls: bool, server: LspServer,
+               label: str, sites: frozenset[Site], locations: list[CodeLocation],
+               notes: tuple[str, ...]) -> Answer:
+        def served(path: str) -> bool:
+            pack = pack_for_path(path)
+            return pack is not None and pack.name in server.languages
+
+        if not sites and any(not loc.uncertain and served(loc.path) for loc in locations):
+            why = (f"{label} found no sites for the target (it may not analyse this file); "
+                   "the answer is the index's")
+            return locations, notes + (why,)
+        certain = {(loc.path, loc.start_line) for loc in locations
+                   if not loc.uncertain and served(loc.path)}
+        denied = len(certain - sites)
+        # A server that denies most of the index's certain sites is more likely missing part
+        # of the workspace (a package it could not load) than right: keep what it denies.
+        doubtful = denied >= DOUBTFUL_MIN and denied * 2 > len(certain)
+        out: list[CodeLocation] = []
+        seen: set[Site] = set()
+        confirmed = dropped = 0
+        for loc in locations:
+            site = (loc.path, loc.start_line)
+            if not served(loc.path) or (doubtful and site not in sites):
+                out.append(loc)
+            elif site in sites:
+                confirmed += 1
+                seen.add(site)
+                out.append(replace(loc, source="live-lsp", uncertain=False, stale=False,
+                                   indexed_at=None, evidence=f"confirmed by {server.label}"))
+            else:
+                dropped += 1
+        added = 0
+        for path, line in sorted(sites - seen):
+            if not served(path) or not (self.root / path).is_file():
+                continue
+            added += 1
+            symbol, kind = display(targets[0]), "reference"
+            if calls:
+                caller = _innermost(view, path, line)
+                symbol = display(caller) if caller else module_symbol(path)
+                kind = caller.kind if caller else "module"
+            out.append(CodeLocation(
+                repo=view.repo, ref=view.snapshot.ref if view.snapshot else "working-tree",
+                path=path, start_line=line, end_line=line, symbol=symbol, kind=kind,
+                source="live-lsp", indexed_at=None, stale=False, uncertain=False,
+                evidence=f"found by {server.label}; not in the index's answer"))
+        out.sort(key=lambda c: (c.path, c.start_line))
+        if doubtful:
+            note = (f"{label} denied {denied} of the index's {len(certain)} certain site(s): "
+                    "its view of the workspace looks incomplete (a package it could not "
+                    f"load?), so they are kept as the index gave them; {confirmed} site(s) "
+                    f"confirmed (live-lsp), {added} added")
+            return out, notes + (note,)
+        note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index site(s) "
+                f"refuted and dropped, {added} site(s) only the server found added")
+        return out, notes + (note,)
+
+
+def _innermost(view: View, path: str, line: int) -> DefRow | None:
+    around = [d for d in sym.defs_in_file(view, path) if d.start_line <= line <= d.end_line]
+    return min(around, key=lambda d: d.end_line - d.start_line) if around else None

@@ -1,0 +1,71 @@
+"""Shared helpers of the bridge tests: the processes a launched child runs as."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+NEEDS_BWRAP = "bubblewrap (bwrap) is not installed (scripts/bootstrap.sh installs it)"
+
+
+def has_bwrap() -> bool:
+    return shutil.which("bwrap") is not None
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as fh:
+                out += [int(p) for p in fh.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def leaf(pid: int, deadline: float = 10.0) -> int:
+    """The innermost process under `pid` (the server under guard and bubblewrap), once the
+    chain has settled: a process whose command line is no longer a wrapper's."""
+    end = time.monotonic() + deadline
+    while True:
+        current = pid
+        while kids := children(current):
+            current = kids[0]
+        program = cmdline(current).split(" ")[0]
+        wrapper = "guard.py" in cmdline(current) or Path(program).name in ("bwrap", "env")
+        if current != pid and program and not wrapper:
+            return current
+        if time.monotonic() > end:
+            raise AssertionError(f"no server process under {pid}")
+        time.sleep(0.02)
+
+
+def cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def environ_names(pid: int) -> tuple[set[str], bytes]:
+    with open(f"/proc/{pid}/environ", "rb") as fh:
+        raw = fh.read()
+    return {e.split(b"=", 1)[0].decode() for e in raw.split(b"\0") if e}, raw
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().split(") ")[-1][0] != "Z"
+    except OSError:
+        return False
+
+
+def python() -> str:
+    """The interpreter by its real path (the launcher makes its installation visible)."""
+    return os.path.realpath(sys.executable)

@@ -1,0 +1,193 @@
+"""Escalation through a (fake) language server run by the real launcher: confirmed sites
+become live-lsp, refuted ones are dropped and counted, server-only sites are added; the
+overlay's live content reaches the server; verdicts are cached by snapshot and overlay
+digest; the lifecycle shows in code_status (docs/bridge.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from helpers import HERE, NEEDS_BWRAP, alive, has_bwrap, python
+
+from spyglass.bridge import manager
+from spyglass.bridge.lsp import LspTimeout, settle
+from spyglass.config import Config, LspServer
+from spyglass.query.facade import CodeIntel
+from spyglass.query.results import StatusReport
+from spyglass.types import CodeLocation
+
+CORE = "def target():\n    return 1\n"
+USE = ("from pkg.core import target\n\n\ndef caller_a():\n    return target()\n\n\n"
+       "def caller_b():\n    return target()\n\n\ndef caller_c():\n    return 2\n")
+# 0-based lines the fake server answers: the import and caller_a's call are confirmed,
+# caller_b's call (line 9) is refuted, caller_c's line 13 is a site only the server knows.
+ANSWERS = {"refs": [["pkg/use.py", 0], ["pkg/use.py", 4], ["pkg/use.py", 12]],
+           "calls": [["pkg/use.py", 4, "caller_a"], ["pkg/use.py", 12, "caller_c"]]}
+
+
+def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = ()
+           ) -> LspServer:
+    return LspServer("python", (python(), str(HERE / "fake_lsp.py"), mode), (), execution,
+                     execution == "host", "fake", binds)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def stop_bridges() -> Iterator[None]:
+    yield
+    manager.stop_all()
+
+
+@pytest.fixture
+def repo(make_repo: Callable[..., Path]) -> Path:
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": USE})
+    (root / ".fake_answers.json").write_text(json.dumps(ANSWERS))
+    return root
+
+
+def lines(result: list[CodeLocation] | tuple[CodeLocation, ...]) -> list[tuple[int, str, bool]]:
+    return [(c.start_line, c.source, c.uncertain) for c in result]
+
+
+def test_references_confirmed_refuted_and_added(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    index = ci.references("target", lsp_budget_ms=0)
+    assert [c.start_line for c in index.results] == [1, 5, 9]
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert lines(out.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
+                                  (13, "live-lsp", False)]
+    note = next(n for n in out.coverage.limitations if "language server fake" in n)
+    assert "2 site(s) confirmed" in note and "1 index site(s) refuted" in note
+    assert "1 site(s) only the server found" in note
+
+
+def test_callers_name_the_calling_function(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    out = ci.callers("target", lsp_budget_ms=10000)
+    assert [(c.start_line, c.symbol, c.source) for c in out.results] == [
+        (5, "pkg.use.caller_a", "live-lsp"), (13, "pkg.use.caller_c", "live-lsp")]
+
+
+def test_verdicts_are_cached_and_the_overlay_reaches_the_server(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    first = ci.references("target", lsp_budget_ms=10000)
+    asked = ci.escalator.asked
+    assert ci.references("target", lsp_budget_ms=10000).results == first.results
+    assert ci.escalator.asked == asked  # answered from the cache
+    # A live edit: the fake server only knows it through didOpen/didChange (never disk).
+    (repo / "pkg" / "use.py").write_text(USE + "# LIVE_USE\n")
+    edited = ci.references("target", lsp_budget_ms=10000)
+    assert ci.escalator.asked == asked + 1
+    assert (14, "live-lsp", False) in lines(edited.results)
+    (repo / "pkg" / "use.py").write_text(USE + "\n# LIVE_USE\n")  # didChange this time
+    again = ci.references("target", lsp_budget_ms=10000)
+    assert (15, "live-lsp", False) in lines(again.results)
+    assert (14, "live-lsp", False) not in lines(again.results)
+
+
+def test_status_lists_the_bridge(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    report = ci.status().results[0]
+    assert isinstance(report, StatusReport)
+    assert [(b.name, b.state) for b in report.bridges] == [("fake", "idle")]
+    ci.references("target", lsp_budget_ms=10000)
+    bridge = ci.status().results[0]
+    assert isinstance(bridge, StatusReport)
+    b = bridge.bridges[0]
+    assert (b.state, b.version, b.language, b.last_error) == ("ready", "fake-lsp 1.0",
+                                                               "python", None)
+    assert b.pid is not None and alive(b.pid) and b.uptime_s is not None
+
+
+def test_budget_zero_never_starts_a_server(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server(),), lsp_budget_ms=0))
+    ci.references("target")
+    report = ci.status().results[0]
+    assert isinstance(report, StatusReport)
+    assert report.bridges[0].state == "idle" and ci.escalator.asked == 0
+
+
+def test_partial_first_answers_are_re_asked(repo: Path) -> None:
+    ci = CodeIntel(repo, config=Config(lsp=(server("partial"),)))
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in out.results] == [1, 5, 13]
+
+
+def test_settle_stops_when_two_answers_agree() -> None:
+    answers = iter([[], [1], [1, 2], [1, 2], [9]])
+    calls: list[float] = []
+
+    def ask(left: float) -> list[int]:
+        calls.append(left)
+        return next(answers)
+    assert settle(ask, deadline=float("inf"), pause=0.0) == [1, 2]
+    assert len(calls) == 4
+
+
+def test_settle_does_not_trust_an_unsettled_answer() -> None:
+    answers = iter([[1], [1, 2], [1, 2, 3]])
+    with pytest.raises(LspTimeout, match="did not settle"):
+        settle(lambda left: next(answers), deadline=time.monotonic() + 0.25, pause=0.1)
+
+
+def test_escalation_under_the_sandbox(repo: Path) -> None:
+    if not has_bwrap():
+        pytest.skip(NEEDS_BWRAP)
+    shutil.copy(HERE / "fake_lsp.py", repo / "fake_lsp.txt")  # readable in the sandbox
+    sandboxed = LspServer("python", (python(), str(repo / "fake_lsp.txt"), "ok"), (),
+                          "sandbox", False, "fake")
+    ci = CodeIntel(repo, config=Config(lsp=(sandboxed,)))
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert lines(out.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
+                                  (13, "live-lsp", False)]
+
+
+MANY = ("from pkg.core import target\n\n\ndef a():\n    return target()\n\n\ndef b():\n"
+        "    return target()\n\n\ndef c():\n    return target()\n\n\ndef d():\n"
+        "    return target()\n")
+
+
+def test_a_server_denying_most_certain_sites_is_doubted(make_repo: Callable[..., Path]) -> None:
+    """A server with an incomplete view (it confirms 1 of 5 certain sites) does not empty
+    the answer: the denied sites stay as the index gave them, and the note says why."""
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": MANY})
+    (root / ".fake_answers.json").write_text(json.dumps({"refs": [["pkg/use.py", 4]]}))
+    ci = CodeIntel(root, config=Config(lsp=(server(),)))
+    index = ci.references("target", lsp_budget_ms=0)
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in out.results] == [c.start_line for c in index.results]
+    assert [c.source for c in out.results if c.start_line == 5] == ["live-lsp"]
+    assert any("denied 4 of the index's 5 certain site(s)" in n
+               for n in out.coverage.limitations)
+
+
+@pytest.mark.anyio
+async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
+        repo: Path, tmp_path: Path) -> None:
+    from mcp import Client
+
+    from spyglass.mcp.server import build_server
+    config = tmp_path / "host.toml"
+    config.write_text('[[codeintel.lsp]]\nname = "fake"\nlanguage = "python"\n'
+                      f'command = [{json.dumps(python())}, {json.dumps(str(HERE / "fake_lsp.py"))},'
+                      ' "ok"]\nexecution = "host"\nallow_host_mcp = true\n')
+    built = build_server(repo, environ={}, config_path=str(config))
+    async with Client(built.server, mode="legacy") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert "lsp_budget_ms" in tools["code_callers"].input_schema["properties"]
+        out = await client.call_tool("code_callers", {"name": "target",
+                                                      "lsp_budget_ms": 10000})
+        assert not out.is_error
+        data = out.structured_content or {}
+        assert {r["source"] for r in data["results"]} == {"live-lsp"}
+        bad = await client.call_tool("code_callers", {"name": "target", "lsp_budget_ms": -1})
+        assert bad.is_error
