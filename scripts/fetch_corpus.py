@@ -44,6 +44,20 @@ CORPORA: dict[str, Corpus] = {
             "1.14",
             "github.com/prometheus/client_golang",
         ),
+        # Held-out accuracy corpora (bench/accuracy/README.md, "Held-out corpora").
+        Corpus("packaging", "pypi", "packaging", "26.3", "packaging-26.3"),
+        Corpus("urllib3", "pypi", "urllib3", "2.8.0", "urllib3-2.8.0"),
+        Corpus("idna", "pypi", "idna", "3.20", "idna-3.20"),
+        Corpus("golang_protobuf", "go", "golang-github-golang-protobuf-1-5-dev", "1.5.2",
+               "github.com/golang/protobuf"),
+        Corpus("jsoniter", "go", "golang-github-json-iterator-go-dev", "1.1.12",
+               "github.com/json-iterator/go"),
+        Corpus("prom_common", "go", "golang-github-prometheus-common-dev", "0.39.0",
+               "github.com/prometheus/common"),
+        Corpus("query_core", "npm", "@tanstack/query-core", "5.108.0", "tanstack-query-core-5.108.0"),
+        Corpus("react_query", "npm", "@tanstack/react-query", "5.108.0", "tanstack-react-query-5.108.0"),
+        Corpus("virtual_core", "npm", "@tanstack/virtual-core", "3.19.11",
+               "tanstack-virtual-core-3.19.11"),
     )
 }
 
@@ -195,10 +209,15 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("names", nargs="+", metavar="NAME", help=f"one of: {', '.join(CORPORA)}")
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of: {', '.join(CORPORA)}")
+    parser.add_argument("--all", action="store_true", help="every corpus (CI fetches them before pytest)")
     parser.add_argument("--dest", type=Path, default=None, help="cache directory (default: $SPYGLASS_CORPORA or ~/.cache/spyglass/corpora)")
     parser.add_argument("--git", action="store_true", help="make each tree a git repo with one commit")
     args = parser.parse_args(argv)
+    if args.all:
+        args.names = list(CORPORA)
+    if not args.names:
+        parser.error("name at least one corpus, or --all")
     unknown = [n for n in args.names if n not in CORPORA]
     if unknown:
         parser.error(f"unknown corpus: {', '.join(unknown)} (known: {', '.join(CORPORA)})")

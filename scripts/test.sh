@@ -8,6 +8,9 @@ bash scripts/bootstrap.sh
 if [ -f scripts/inspector_check.sh ]; then
   bash scripts/inspector_check.sh
 fi
+# Every pinned corpus (PyPI sdists, npm tarballs, Debian Go packages) before pytest, so no
+# test installs system packages; a fetch failure shows here, and the tests that need it fail.
+.venv/bin/python scripts/fetch_corpus.py --all >/dev/null || echo "test.sh: some corpora could not be fetched" >&2
 set +e
 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
 status=$?

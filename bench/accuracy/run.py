@@ -45,14 +45,23 @@ def cmd_oracle(names: list[str]) -> int:
     return 0
 
 
+GROUPS = (("heldout", "held-out corpora (picked by the README's rule, never tuned on)"),
+          ("tune", "tune corpora (the resolution rules were developed on these)"))
+
+
 def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = False) -> int:
+    """Measure each corpus; print the held-out group first, the tune group beside it."""
     results = [measure(name) for name in names]
-    if as_md:
-        print(markdown(results))
-    elif as_json:
-        print(json.dumps([r.to_json() for r in results], indent=1))
-    else:
-        print(render(results, details=details))
+    if as_json:
+        print(json.dumps([r.to_json() | {"group": CORPORA[r.name].group} for r in results],
+                         indent=1))
+        return 0
+    for group, title in GROUPS:
+        chosen = [r for r in results if CORPORA[r.name].group == group]
+        if chosen:
+            print(f"{'### ' if as_md else '== '}{title}\n")
+            print(markdown(chosen) if as_md else render(chosen, details=details))
+            print()
     return 0
 
 
@@ -86,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cmd == "oracle":
         return cmd_oracle(args.names)
-    names = args.names or sorted(p.stem for p in ORACLE_DIR.glob("*.json")
-                                 if p.stem in CORPORA)
+    names = args.names or sorted((p.stem for p in ORACLE_DIR.glob("*.json")
+                                  if p.stem in CORPORA),
+                                 key=lambda n: (CORPORA[n].group != "heldout", n))
     if args.cmd == "floors":
         return cmd_floors(names)
     return cmd_report(names, args.json, args.details, args.markdown)
