@@ -74,10 +74,18 @@ def _package_name_matches(head: str, imp: Import) -> bool:
     for paths whose last element is not the package name (``go-isatty`` → ``isatty``)."""
     parts = imp.module.rstrip("/").split("/")
     tail = parts[-1]
-    if _MAJOR.fullmatch(tail) and len(parts) > 1:
+    # `…/v2` and a last element that cannot name a package (a keyword: `json-iterator/go`
+    # declares `package jsoniter`): the element before it names the package.
+    if (_MAJOR.fullmatch(tail) or tail in _KEYWORDS) and len(parts) > 1:
         tail = parts[-2]
     tail = tail.lower().removeprefix("go-").removesuffix("-go").removesuffix(".go")
     return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
+
+
+_KEYWORDS = frozenset({
+    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
+    "for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
+    "return", "select", "struct", "switch", "type", "var"})
 
 
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
