@@ -129,6 +129,8 @@ class _Extractor:
         self._encloses = pack.class_scope_encloses
         self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
         self._extern = bool(pack.manifest.get("builtin_types_external"))
+        # A literal's builtin type by grammar node type (`[]` → list): manifest `literal_types`
+        self._literals: dict[str, str] = dict(pack.manifest.get("literal_types", {}))
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._chains = str(pack.manifest.get("call_chains", "")).encode()
@@ -273,6 +275,9 @@ class _Extractor:
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
         ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
+        literal = self._literals.get(node.type)
+        if literal is not None:
+            return literal
         text = _SPACE.sub("", _text(node))
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = _call_path(text.encode(), self._chains).decode("utf-8", "replace")
