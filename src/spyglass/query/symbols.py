@@ -167,6 +167,7 @@ def _through_stars(view: View, target: str) -> list[str]:
 
 
 MAX_CLOSURE = 5000
+MAX_STAR_HOPS = 3  # instance aliases chained per name (`a.m().n().k()`)
 
 
 def closure(view: View, d: DefRow) -> set[str]:
@@ -198,6 +199,7 @@ def closure_names(view: View, names: set[str]) -> set[str]:
                           "f.unit = a.unit WHERE a.target LIKE '%*'"):
         stars.setdefault(str(t)[:-1], []).append(str(a)[:-1])
     inherited: dict[str, list[str]] = {}
+    hops: dict[str, int] = {}  # wildcard aliases applied to reach a name
     while frontier and len(names) < MAX_CLOSURE:
         current = frontier
         frontier = []
@@ -223,12 +225,17 @@ def closure_names(view: View, names: set[str]) -> set[str]:
             for i in range(max(name.find("#"), 0), len(name)):  # `mod#` prefixes included
                 if name[i] not in ".#" or name[:i + 1] not in stars:
                     continue
+                if hops.get(name, 0) >= MAX_STAR_HOPS:
+                    break  # `C.m.*` → `C.*` (m returns its class) would chain forever
                 for alias in stars[name[:i + 1]]:
                     for prefix in [alias, *_inherited_members(view, alias[:-1], inherited)]:
                         new = prefix + name[i + 1:]
                         if new not in names:
                             names.add(new)
                             frontier.append(new)
+                            hops[new] = hops.get(name, 0) + 1
+            if len(names) >= MAX_CLOSURE:  # the cap holds within a level too
+                break
     return names
 
 
