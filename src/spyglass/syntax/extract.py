@@ -23,7 +23,7 @@ MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
 # Heads of names bound in a function: "param" is a parameter without a declared type
 # (@local.parameter), "local" any other local name.
 _LOCAL = frozenset({"local", "param"})
-_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
+_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*#?[A-Za-z_$][\w$]*)*$")  # `#x`: an ECMAScript private member
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 

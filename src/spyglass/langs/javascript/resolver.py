@@ -204,6 +204,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     local_defs = {d.qualname for d in facts.definitions}
     targets: list[str | None] = []
     confidence: list[str] = []
+    supers: list[int] = []
     for ref in facts.references:
         head, _, arg = ref.head.partition(":")
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
@@ -228,6 +229,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == "self" and ref.qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
+        elif head == "free" and ref.qualifier == "super":
+            supers.append(len(targets))  # `super.m()`: the member of the class's base
         elif head == "free" and ref.qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
         elif head == "inst":  # a typed or constructed local: x.m() → Type.m
@@ -248,6 +251,15 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if first in local_defs or not dot:
             return f"{key}#{text}"
         return text
+
+    for n in supers:  # `super.m()` in a class with one base: that base's m (inferred)
+        ref = facts.references[n]
+        i = ref.scope
+        while i >= 0 and facts.definitions[i].kind != "class":
+            i = facts.definitions[i].parent
+        if i >= 0 and len(facts.definitions[i].bases) == 1:
+            targets[n] = f"{local(facts.definitions[i].bases[0])}.{ref.name}"
+            confidence[n] = "inferred"
 
     builtins = _builtins(facts.language)
     bases: list[tuple[str, ...]] = []
