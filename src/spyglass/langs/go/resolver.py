@@ -74,12 +74,16 @@ def _package_name_matches(head: str, imp: Import) -> bool:
     for paths whose last element is not the package name (``go-isatty`` → ``isatty``)."""
     parts = imp.module.rstrip("/").split("/")
     tail = parts[-1]
-    # `…/v2` and a last element that cannot name a package (a keyword: `json-iterator/go`
-    # declares `package jsoniter`): the element before it names the package.
-    if (_MAJOR.fullmatch(tail) or tail in _KEYWORDS) and len(parts) > 1:
+    if _MAJOR.fullmatch(tail) and len(parts) > 1:
         tail = parts[-2]
     tail = tail.lower().removeprefix("go-").removesuffix("-go").removesuffix(".go")
     return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
+
+
+def _name_unknown(imp: Import) -> bool:
+    """Whether the import path cannot tell its package's name: its last element is a
+    keyword (`github.com/json-iterator/go` declares `package jsoniter`)."""
+    return imp.module.rstrip("/").rsplit("/", 1)[-1] in _KEYWORDS
 
 
 _KEYWORDS = frozenset({
@@ -142,6 +146,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 first = ref.qualifier.split(".", 1)[0]
                 cands = [i for i in imports if i.name is None and i.scope < 0
                          and _package_name_matches(first, i)]
+                if not cands:  # the one import whose package name the path cannot tell
+                    cands = [i for i in imports if i.name is None and i.scope < 0
+                             and _name_unknown(i)]
                 if len(cands) == 1:
                     target, conf = f"{cands[0].module}#{chain}", "inferred"
                 else:  # a package-level variable declared in another file
@@ -203,5 +210,8 @@ def _resolve_type(text: str, key: str, imports: tuple[Import, ...],
     for imp in imports:
         if imp.name is None and imp.scope < 0 and _package_name_matches(head, imp):
             return f"{imp.module}#{name}"
+    unknown = [i for i in imports if i.name is None and i.scope < 0 and _name_unknown(i)]
+    if len(unknown) == 1:
+        return f"{unknown[0].module}#{name}"
     return text
 
