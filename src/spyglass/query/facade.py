@@ -26,7 +26,7 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
-from spyglass.query import dispatch, related
+from spyglass.query import candidates, dispatch, related
 from spyglass.query import files as file_ops
 from spyglass.query import symbols as sym
 from spyglass.query.display import display, module_symbol
@@ -291,6 +291,7 @@ class CodeIntel:
         several = len(targets) > 1
         cands = ", ".join(f"{d.path}:{d.start_line}" for d in targets[:5])
         out: dict[tuple[str, int, int], CodeLocation] = {}
+        cap_notes: list[str] = []
         for d in targets:
             if include_declaration and not calls_only:
                 out[(d.path, d.name_line, -1)] = self.def_location(d)
@@ -334,6 +335,11 @@ class CodeIntel:
                     elif not calls_only or is_call(r) is not None:
                         unlisted[(r.path, r.line, r.col)] = r
                 if loose:
+                    owner = sym.owner_class(view, d) if d.kind in sym.MEMBER_KINDS else None
+                    loose, capped = candidates.rank_and_cap(d, owner.name if owner else "",
+                                                            loose)
+                    if capped:
+                        cap_notes.append(capped)
                     n_same = len(sym.find_defs(view, d.name))
                     for r in loose:
                         why = ("receiver type unknown" if r.qualifier else "unresolved name")
@@ -359,8 +365,8 @@ class CodeIntel:
                 out[key] = self.location(r.path, r.line, r.line, symbol, kind, r.source,
                                          r.stale, uncertain, evidence)
         listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
-        return listed, unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out],
-                                    calls_only)
+        return listed, tuple(cap_notes) + unlisted_note(
+            [r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
 
     def structure(self, path: str) -> ToolResult:
         with self.lock:
