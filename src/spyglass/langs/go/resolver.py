@@ -80,10 +80,15 @@ def _package_name_matches(head: str, imp: Import) -> bool:
     return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
 
 
-def _name_unknown(imp: Import) -> bool:
-    """Whether the import path cannot tell its package's name: its last element is a
-    keyword (`github.com/json-iterator/go` declares `package jsoniter`)."""
-    return imp.module.rstrip("/").rsplit("/", 1)[-1] in _KEYWORDS
+def _name_unknown(imp: Import, head: str) -> bool:
+    """Whether `head` may name a package whose import path cannot tell its name: the last
+    element is a keyword and `head` abbreviates the element before it
+    (`github.com/json-iterator/go` declares `package jsoniter`)."""
+    parts = imp.module.rstrip("/").split("/")
+    if parts[-1] not in _KEYWORDS or len(parts) < 2 or len(head) < 2:
+        return False
+    stem = re.sub(r"[^a-z0-9]", "", parts[-2].lower().removeprefix("go-"))
+    return stem.startswith(head.lower())
 
 
 _KEYWORDS = frozenset({
@@ -146,9 +151,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 first = ref.qualifier.split(".", 1)[0]
                 cands = [i for i in imports if i.name is None and i.scope < 0
                          and _package_name_matches(first, i)]
-                if not cands:  # the one import whose package name the path cannot tell
+                if not cands:  # an import whose path cannot tell its package's name
                     cands = [i for i in imports if i.name is None and i.scope < 0
-                             and _name_unknown(i)]
+                             and _name_unknown(i, first)]
                 if len(cands) == 1:
                     target, conf = f"{cands[0].module}#{chain}", "inferred"
                 else:  # a package-level variable declared in another file
@@ -210,7 +215,8 @@ def _resolve_type(text: str, key: str, imports: tuple[Import, ...],
     for imp in imports:
         if imp.name is None and imp.scope < 0 and _package_name_matches(head, imp):
             return f"{imp.module}#{name}"
-    unknown = [i for i in imports if i.name is None and i.scope < 0 and _name_unknown(i)]
+    unknown = [i for i in imports if i.name is None and i.scope < 0
+               and _name_unknown(i, head)]
     if len(unknown) == 1:
         return f"{unknown[0].module}#{name}"
     return text
