@@ -80,6 +80,17 @@ def _package_name_matches(head: str, imp: Import) -> bool:
     return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
 
 
+def _free_package(first: str, imports: tuple[Import, ...]) -> str | None:
+    """The import path an unbound qualifier names (`isatty.X` for `go-isatty`, `jsoniter.X`
+    for `json-iterator/go`), when exactly one unaliased import fits."""
+    cands = [i for i in imports if i.name is None and i.scope < 0
+             and _package_name_matches(first, i)]
+    if not cands:  # an import whose path cannot tell its package's name
+        cands = [i for i in imports if i.name is None and i.scope < 0
+                 and _name_unknown(i, first)]
+    return cands[0].module if len(cands) == 1 else None
+
+
 def _name_unknown(imp: Import, head: str) -> bool:
     """Whether `head` may name a package whose import path cannot tell its name: the last
     element is a keyword and `head` abbreviates the element before it
@@ -149,13 +160,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 conf = "inferred" if dot_imports else "exact"
             else:
                 first = ref.qualifier.split(".", 1)[0]
-                cands = [i for i in imports if i.name is None and i.scope < 0
-                         and _package_name_matches(first, i)]
-                if not cands:  # an import whose path cannot tell its package's name
-                    cands = [i for i in imports if i.name is None and i.scope < 0
-                             and _name_unknown(i, first)]
-                if len(cands) == 1:
-                    target, conf = f"{cands[0].module}#{chain}", "inferred"
+                package = _free_package(first, imports)
+                if package is not None:
+                    target, conf = f"{package}#{chain}", "inferred"
                 else:  # a package-level variable declared in another file
                     target, conf = f"{key}#{ref.qualifier}.{ref.name}", "inferred"
         targets.append(target)
@@ -191,8 +198,11 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
     consumed, type_head, type_text = arg.split("|", 2)
     kind, _, val = type_head.partition(":")
     parts = type_text.split(".")
+    package = _free_package(parts[0], imports) if kind == "free" and len(parts) > 1 else None
     if kind == "import":
         base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
+    elif package is not None:  # `v := pkg.F()` with pkg an import named otherwise
+        base = f"{package}#{'.'.join(parts[1:])}"
     elif kind in ("def", "free"):
         base = f"{key}#{type_text}"
     elif kind == "self":  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
