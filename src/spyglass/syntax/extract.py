@@ -131,6 +131,9 @@ class _Extractor:
         self._extern = bool(pack.manifest.get("builtin_types_external"))
         # A literal's builtin type by grammar node type (`[]` → list): manifest `literal_types`
         self._literals: dict[str, str] = dict(pack.manifest.get("literal_types", {}))
+        # A receiver written as a literal (manifest `literal_receiver`, a regex on its text).
+        pattern = pack.manifest.get("literal_receiver")
+        self._literal_receiver = re.compile(pattern.encode()) if pattern else None
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._chains = str(pack.manifest.get("call_chains", "")).encode()
@@ -503,6 +506,9 @@ class _Extractor:
                     qualifier = "?"
             if role == "import" and key in import_at:
                 head = f"import:{import_at[key]}"
+            elif qualifier == "?" and self._literal_receiver is not None and \
+                    self._literal_receiver.match(data[qs:key]):
+                head = "extern"  # `",".join(x)`, `"é".encode()`: a member of a builtin literal
             elif qualifier == "?":
                 head = "expr"
                 if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`
