@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from spyglass.index.source import GIT_SAFETY, git_env
+from benchgit import GIT_SAFETY, git_env  # bench/ is on sys.path when a benchmark runs
+
 from spyglass.query import symbols as sym
 from spyglass.query.facade import CodeIntel
 

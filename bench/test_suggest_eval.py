@@ -14,7 +14,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from spyglass.index.source import GIT_SAFETY, git_env
+from benchgit import GIT_SAFETY, git_env  # bench/ is on sys.path when a benchmark runs
+
 from spyglass.query.facade import CodeIntel
 from spyglass.query.testmap import runnable
 from spyglass.syntax.langpack import pack_for_path

@@ -119,7 +119,7 @@ def test_bounds_and_argument_forms() -> None:
 
 def test_escape_text_escapes_controls_and_keeps_layout() -> None:
     assert escape_text("a\x1b[31mb\x07\x9bc\x7f") == "a\\x1b[31mb\\x07\\x9bc\\x7f"
-    assert escape_text("line\n\tindented") == "line\n\tindented"
+    assert escape_text("line\n\tindented", lines=True) == "line\n\tindented"
     assert escape_text("café → ok") == "café → ok"
 
 

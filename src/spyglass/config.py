@@ -29,6 +29,7 @@ class Limits:
     max_files_per_request: int = 200
     max_matches_per_request: int = 2000
     max_capture_bytes: int = 4096
+    max_request_bytes: int = 1024 * 1024  # HTTP request bodies (docs/security.md)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Config:
     live_reparse: bool = True
     keep_snapshots: int = 3
     capabilities: tuple[str, ...] = ALL_TOOLS
+    allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
 
 
 def default_config_path() -> Path:
@@ -115,7 +117,14 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         max_matches_per_request=_positive(section, "max_matches_per_request",
                                           defaults.max_matches_per_request),
         max_capture_bytes=_positive(section, "max_capture_bytes", defaults.max_capture_bytes),
+        max_request_bytes=_positive(section, "max_request_bytes", defaults.max_request_bytes),
     )
+    token = section.get("admin_token")
+    if token is not None and (not isinstance(token, str) or not token.strip()):
+        raise ConfigError("[codeintel] admin_token must be a non-empty string")
+    hosts = section.get("allowed_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) and h for h in hosts):
+        raise ConfigError("[codeintel] allowed_hosts must be a list of host names")
     caps = section.get("capabilities", list(ALL_TOOLS))
     config = Config(
         enabled=bool(section.get("enabled", True)),
@@ -127,6 +136,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         live_reparse=bool(section.get("live_reparse", True)),
         keep_snapshots=_positive(section, "keep_snapshots", 3),
         capabilities=tuple(c for c in caps if c in ALL_TOOLS),
+        allowed_hosts=tuple(hosts),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Iterable
 from functools import singledispatch
 
@@ -27,12 +26,30 @@ from spyglass.types import CodeLocation, ToolResult
 
 MAX_ROWS = 200
 MAX_TEXT = 200
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (tab and newline kept), DEL, C1
 
 
-def escape_text(text: object) -> str:
-    """`text` with C0/C1 control characters (ESC included) written as `\\x..`."""
-    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+def escape_text(text: object, lines: bool = False) -> str:
+    """Text from a repository (file and symbol names, messages, source) made safe for a
+    terminal or a model: control characters (escape sequences among them), bidi overrides and
+    lone surrogates left by undecodable names become visible escapes (``\\x1b``, ``\\u202e``,
+    ``\\xff``); printable text is unchanged. `lines`: newlines and tabs stay (source text);
+    otherwise they are escaped too (one-line messages, names)."""
+    value = str(text)
+    if value.isprintable():
+        return value
+    keep = "\n\t" if lines else ""
+    return "".join(ch if ch.isprintable() or ch in keep else _visible(ch) for ch in value)
+
+
+def _visible(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: one undecodable byte
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def _cut(text: object, limit: int = MAX_TEXT) -> str:
@@ -83,7 +100,7 @@ def _(item: SourceSpan) -> list[str]:
     head = f"{_span(item.path, item.start_line, item.end_line)}  sha1:{item.content_hash[:12]}"
     if item.truncated:
         head += "  [truncated at max_capture_bytes]"
-    return [head, escape_text(item.text).rstrip("\n")]
+    return [head, escape_text(item.text, lines=True).rstrip("\n")]
 
 
 @rows.register

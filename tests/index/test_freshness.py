@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from gitutil import age, defs, init, write
 
-from spyglass.index import source as src
+from spyglass.index import gitcall
 from spyglass.query.facade import CodeIntel
 
 BASE = {"pkg/__init__.py": "", "pkg/core.py": "def alpha():\n    return 1\n",
@@ -35,7 +35,8 @@ def test_nothing_changed_means_no_listing_hashing_or_git(tmp_path: Path, git: bo
     ci.find_symbol("alpha")
     view = ci.view()
     counts = (view.probe.listed, view.probe.hashed, view.refreshes)
-    monkeypatch.setattr(src, "git", _refuse)
+    monkeypatch.setattr(gitcall, "_spawn", _refuse)
+    monkeypatch.setattr(gitcall, "batch", _refuse)
     monkeypatch.setattr(subprocess, "run", _refuse)
     monkeypatch.setattr(subprocess, "Popen", _refuse)
     for _ in range(3):

@@ -89,10 +89,15 @@ def test_get_is_not_a_way_to_index(web: Any) -> None:
     ("127.0.0.1", "127.0.0.1:8765", True), ("127.0.0.1", "localhost:8765", True),
     ("127.0.0.1", "[::1]:8765", True), ("127.0.0.1", "127.0.0.1:8766", False),
     ("127.0.0.1", "attacker.example:8765", False), ("192.168.1.5", "192.168.1.5:8765", True),
-    ("0.0.0.0", "myhost:8765", True),
+    ("0.0.0.0", "myhost:8765", False), ("0.0.0.0", "localhost:8765", True),
 ])
 def test_host_allowlist(bound: str, host: str, ok: bool) -> None:
     assert Guard(bound, 8765, None).host_ok(host) is ok
+
+
+def test_host_allowlist_takes_configured_names() -> None:
+    guard = Guard("0.0.0.0", 8765, "t", ["MyHost"])
+    assert guard.host_ok("myhost:8765") and not guard.host_ok("other:8765")
 
 
 def test_split_host() -> None:

@@ -71,7 +71,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--http", metavar="HOST:PORT")
     c.add_argument("--require-index", action="store_true")
     c.add_argument("--session-log", metavar="FILE")
+    _allow_host(c)
     c = cmd("web", "web page and HTTP API", json_output=False)
     c.add_argument("--host", default="127.0.0.1")
-    c.add_argument("--port", type=int, default=8765)
+    c.add_argument("--port", type=_port, default=8765)
+    _allow_host(c)
     return p
+
+
+def _allow_host(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also accept this Host name (besides loopback and the bound address)")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {text!r}")
+    return int(text)

@@ -113,10 +113,12 @@ def run(args: argparse.Namespace) -> int:
     if command == "serve":
         from spyglass.mcp.server import serve
         return serve(start_dir(args), http=args.http, require_index=args.require_index,
-                     session_log=args.session_log, config_path=args.config)
+                     session_log=args.session_log, config_path=args.config,
+                     allow_hosts=args.allow_host)
     if command == "web":
         from spyglass.web.app import run_web
-        return run_web(start_dir(args), args.host, args.port, args.config)
+        return run_web(start_dir(args), args.host, args.port, args.config,
+                       allow_hosts=args.allow_host)
     ci = _intel(args)
     if command == "index":
         return _index(ci, args)

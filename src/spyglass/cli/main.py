@@ -2,27 +2,43 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
 from spyglass.cli.args import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
-from spyglass.errors import BadInput, SpyglassError
+from spyglass.errors import BadInput, SpyglassError, input_fault, internal_reason
+from spyglass.render import escape_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse, dispatch, and turn every failure into one line on stderr and an exit code:
+    2 for bad input (also when found deep inside, e.g. a name the OS cannot take), 1 else."""
     args = build_parser().parse_args(argv)
     try:
         from spyglass.cli import commands
         return commands.run(args)
     except SpyglassError as exc:
         code = EXIT_USAGE if isinstance(exc, BadInput) else EXIT_FAIL
-        sys.stderr.write(f"spyglass: {exc}\n")
+        sys.stderr.write(f"spyglass: {one_line(str(exc))}\n")
         return code
     except KeyboardInterrupt:
         sys.stderr.write("spyglass: interrupted\n")
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - never a traceback; SPYGLASS_DEBUG shows it
+        fault = input_fault(exc)
+        if os.environ.get("SPYGLASS_DEBUG"):
+            import traceback
+            traceback.print_exception(exc, file=sys.stderr)
+        sys.stderr.write(f"spyglass: {one_line(fault or internal_reason(exc))}\n")
+        return EXIT_USAGE if fault else EXIT_FAIL
+
+
+def one_line(text: str) -> str:
+    """A message for stderr: control characters (newlines, escapes) shown escaped."""
+    return escape_text(text.strip())
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyglass.index import gitcall
 from spyglass.index import source as src
 from spyglass.index.probe import Probe
 
@@ -12,7 +13,6 @@ from spyglass.index.probe import Probe
 # untracked: not in the index and not ignored; deleted: gone at any step; target: changed on
 # the snapshot's side since the merge-base (when no snapshot of the merge-base exists).
 KINDS = ("committed", "staged", "unstaged", "untracked", "deleted", "target")
-DIFF_SAFETY = ("--no-ext-diff", "--no-textconv", "--ignore-submodules=all")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +54,15 @@ def name_status(out: bytes) -> list[tuple[str, str, str | None]]:
 
 
 def _diff(root: Path, *args: str) -> list[tuple[str, str, str | None]]:
-    return name_status(src.git(root, *args[:1], "-r", "-z", "--name-status", "-M",
-                               *DIFF_SAFETY, *args[1:]))
+    """Tree against tree, or tree against the index (`--cached`): never the work tree.
+    Renames are detected from blob contents, except in a partial clone (never fetched)."""
+    renames = "--no-renames" if gitcall.repo_config(root).promisor else "-M"
+    return name_status(gitcall.run(root, *args[:1], "-r", "-z", "--name-status", renames,
+                                   *args[1:]))
 
 
 def index_blobs(root: Path) -> dict[str, str]:
-    out = src.git(root, "ls-files", "-s", "-z")
+    out = gitcall.run(root, "ls-files", "-s", "-z")
     blobs: dict[str, str] = {}
     for entry in out.split(b"\0"):
         if entry:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat as stat_module
 import time
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.index import gitindex
+from spyglass.index import gitcall, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
@@ -45,8 +46,10 @@ class Probe:
         self.is_git = src.is_git_repo(root)
         self.git_dir: Path | None = None
         self.common_dir: Path | None = None
+        self.object_format = "sha1"  # of blob ids: the repository's (sha256 repositories)
         if self.is_git:
             self.git_dir, self.common_dir = src.git_dirs(root)
+            self.object_format = gitcall.repo_config(root).object_format
         self.listing: list[src.SourceFile] = []  # every file, with skip reasons
         self.reasons: dict[str, str] = {}  # listed path -> why it is skipped
         self.tracked: frozenset[str] = frozenset()
@@ -56,6 +59,7 @@ class Probe:
         self.unreadable: dict[str, str] = {}
         self.generation = 0  # bumps whenever `current` changes
         self._seen: dict[str, Seen] = {}
+        self._others: dict[str, Seen] = {}  # files outside `current` whose id was asked for
         self._candidates: list[tuple[str, str]] = []  # (path, absolute path)
         self._dirs: list[tuple[str, int]] = []  # (absolute folder, mtime_ns)
         self._control: dict[str, StatKey | None] = {}
@@ -166,7 +170,7 @@ class Probe:
                 unreadable[path] = f"unreadable: {exc.strerror}"
                 continue
             self.hashed += 1
-            self._seen[path] = Seen(key, src.blob_hash(data))
+            self._seen[path] = Seen(key, src.blob_hash(data, self.object_format))
             current[path] = self._seen[path].blob
         if relisted:
             for gone in set(self._seen) - set(current):
@@ -174,6 +178,34 @@ class Probe:
         changed = current != self.current or unreadable != self.unreadable
         self.current, self.unreadable = current, unreadable
         return changed
+
+    def blob_of(self, path: str) -> str | None:
+        """The blob id of a workspace file as it is on disk now, computed by spyglass (no git
+        process reads the work tree): a supported file's from the refresh, any other's from
+        git's stat cache or by hashing it (kept by stat). None: missing, unreadable or not a
+        regular file."""
+        if path in self.current:
+            return self.current[path]
+        full = os.path.join(self.root, path)
+        try:
+            st = os.lstat(full)
+            if not stat_module.S_ISREG(st.st_mode):
+                return None
+            key = stat_key(st)
+            seen = self._others.get(path)
+            if seen is not None and seen.key == key and time.time_ns() - st.st_mtime_ns >= \
+                    RACY_NS:
+                return seen.blob
+            entry = self._git_index().get(path)
+            if entry is not None and gitindex.matches(entry, st):
+                blob = entry.blob
+            else:
+                blob = _hash_file(full, st.st_size, self.object_format)
+                self.hashed += 1
+        except OSError:
+            return None
+        self._others[path] = Seen(key, blob)
+        return blob
 
     def _git_index(self) -> dict[str, gitindex.IndexEntry]:
         """The git index's stat cache (re-read when the index file changes)."""
@@ -211,7 +243,7 @@ class Probe:
         deleted: set[str] = set()
         untracked: set[str] = set()
         folders: list[str] = []
-        for tag, path in _tagged(src.git(self.root, "ls-files", "-z", "-t", "--cached",
+        for tag, path in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
                                          "--deleted", "--others", "--exclude-standard",
                                          "--directory")):
             if tag == "?" and path.endswith("/"):
@@ -236,7 +268,7 @@ class Probe:
                 walked += _walk_folders(self.root, folder.rstrip("/"))
         if expand:
             excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(src.SKIP_DIRS)]
-            out = src.git(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
+            out = gitcall.run(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
                           *expand, *excludes)
             untracked.update(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0")
                              if p)
@@ -255,7 +287,7 @@ class Probe:
         if not self.is_git:
             return [f for f in self.listing if f.skipped == "ignored by .gitignore"]
         if self._ignored is None or self._ignored_at != self.listed:
-            out = src.git(self.root, "ls-files", "-z", "--others", "--ignored",
+            out = gitcall.run(self.root, "ls-files", "-z", "--others", "--ignored",
                           "--exclude-standard", "--directory")
             self._ignored = [src.SourceFile(p.decode("utf-8", "surrogateescape"), "", 0,
                                             "ignored by .gitignore")
@@ -293,6 +325,15 @@ class Probe:
                 self._dirs.append((full, os.stat(full).st_mtime_ns))
             except OSError:
                 continue
+
+
+def _hash_file(full: str, size: int, object_format: str) -> str:
+    """The blob id of a file read in chunks (any size, bounded memory)."""
+    h = hashlib.new(object_format, b"blob %d\0" % size)
+    with open(full, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _walk_folders(root: Path, top: str) -> list[str]:

@@ -4,49 +4,24 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
 
-from spyglass.errors import IndexUnavailable
+from spyglass.errors import GitRefused, IndexUnavailable
+from spyglass.index import gitcall
 
 SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
                        ".hg", ".svn", ".tox", ".mypy_cache", ".pytest_cache"})
 
-# Git must never run anything configured by the repository it reads.
-GIT_SAFETY = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
-              "-c", "diff.external=", "-c", "core.pager=cat", "-c", "protocol.allow=never"]
-
-
-def git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1",
-               LC_ALL="C")
-    return env
-
-
-def git(root: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
-    """Run a read-only git command in `root` and return stdout."""
-    proc = subprocess.run(["git", *GIT_SAFETY, *args], cwd=root, env=git_env(), input=input,
-                          capture_output=True, check=False)
-    if check and proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        text = msg[-1] if msg else f"exit status {proc.returncode}"
-        hint = ""
-        if any(w in text for w in ("bad object", "not a tree", "corrupt", "missing", "bad tree",
-                                   "unable to read", "not a git repository")):
-            hint = " (the repository looks damaged: try `git fsck`)"
-        raise IndexUnavailable(f"git {args[0]} failed: {text}{hint}")
-    return proc.stdout
-
-
-def blob_hash(data: bytes) -> str:
-    """The git blob id of `data`, so disk files and git objects share one key space."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+def blob_hash(data: bytes, object_format: str = "sha1") -> str:
+    """The git blob id of `data` (in the repository's object format: sha1, or sha256), so
+    disk files and git objects share one key space."""
+    return hashlib.new(object_format, b"blob %d\0" % len(data) + data).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +46,52 @@ def skip_reason(path: str, size: int, max_bytes: int) -> str | None:
 
 
 def is_git_repo(root: Path) -> bool:
-    proc = subprocess.run(["git", *GIT_SAFETY, "rev-parse", "--is-inside-work-tree"], cwd=root,
-                          env=git_env(), capture_output=True, check=False)
-    return proc.returncode == 0 and proc.stdout.strip() == b"true"
+    """Whether `root` lies in a git work tree spyglass may read. False for a plain folder
+    (or a bare repository); GitRefused when git refuses it (dubious ownership) or when its
+    work tree is configured elsewhere (`core.worktree`) — never a plain folder then."""
+    res = gitcall.call(root, "rev-parse", "--absolute-git-dir", "--is-bare-repository",
+                       "--is-inside-work-tree", "--show-toplevel")
+    refused = gitcall.refusal(res.stderr.decode("utf-8", "replace"))
+    if refused is not None:
+        raise refused
+    lines = res.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) < 3 or lines[1] == "true":
+        return False  # not a repository, a damaged one (the builder says so), or bare
+    git_dir = Path(lines[0]).resolve()
+    if lines[2] != "true" and (root.resolve() == git_dir or git_dir in root.resolve().parents):
+        return False  # inside the .git folder itself
+    top = Path(lines[3]).resolve() if len(lines) > 3 else None
+    if lines[2] != "true" or top is None or _dot_git(top) != git_dir:
+        raise GitRefused(f"{git_dir} sets its work tree elsewhere (core.worktree = "
+                         f"{lines[3] if len(lines) > 3 else '?'}): spyglass reads only the "
+                         f"folder holding the repository; unset it with `git config --unset "
+                         f"core.worktree`")
+    return True
+
+
+def _dot_git(top: Path) -> Path | None:
+    """The git dir `top/.git` leads to (a folder, or a `gitdir:` file of a linked worktree
+    or submodule)."""
+    dot = top / ".git"
+    if dot.is_dir():
+        return dot.resolve()
+    try:
+        text = dot.read_text("utf-8", "replace").strip()
+    except OSError:
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text[7:].strip())
+    return (target if target.is_absolute() else top / target).resolve()
 
 
 def git_toplevel(root: Path) -> Path:
-    return Path(git(root, "rev-parse", "--show-toplevel").decode().strip())
+    return Path(gitcall.run(root, "rev-parse", "--show-toplevel").decode().strip())
 
 
 def git_dirs(root: Path) -> tuple[Path, Path]:
     """(this worktree's git dir, the repository's common git dir), absolute."""
-    out = git(root, "rev-parse", "--path-format=absolute", "--git-dir",
+    out = gitcall.run(root, "rev-parse", "--path-format=absolute", "--git-dir",
               "--git-common-dir").decode().splitlines()
     return Path(out[0]), Path(out[1])
 
@@ -114,26 +123,25 @@ class Head:
 
 
 def head(root: Path) -> Head:
-    branch = git(root, "symbolic-ref", "--quiet", "--short", "HEAD",
+    branch = gitcall.run(root, "symbolic-ref", "--quiet", "--short", "HEAD",
                  check=False).decode().strip() or None
-    sha = git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}",
+    sha = gitcall.run(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}",
               check=False).decode().strip() or None
     return Head(sha, branch)
 
 
 def is_shallow(root: Path) -> bool:
-    return git(root, "rev-parse", "--is-shallow-repository",
+    return gitcall.run(root, "rev-parse", "--is-shallow-repository",
                check=False).decode().strip() == "true"
 
 
 def resolve_commit(root: Path, ref: str, origin: str = "--ref") -> str:
     """The commit id a ref names; a clear error for bad refs, repositories without commits
     and refs beyond the history of a shallow clone."""
-    proc = subprocess.run(["git", *GIT_SAFETY, "rev-parse", "--verify", "--quiet",
-                           f"{ref}^{{commit}}"], cwd=root, env=git_env(),
-                          capture_output=True, check=False)
-    if proc.returncode == 0:
-        return proc.stdout.decode().strip()
+    res = gitcall.call(root, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                       f"{ref}^{{commit}}")
+    if res.returncode == 0:
+        return res.stdout.decode().strip()
     if ref == "HEAD" and head(root).sha is None:
         raise IndexUnavailable("the repository has no commits yet: commit something first, "
                                "or index a folder that is not a git repository")
@@ -147,53 +155,79 @@ def merge_base(root: Path, a: str, b: str) -> str | None:
     """The best common ancestor of two commits, or None (unrelated or shallow history)."""
     if a == b:
         return a
-    out = git(root, "merge-base", a, b, check=False).decode().strip()
+    out = gitcall.run(root, "merge-base", a, b, check=False).decode().strip()
     return out or None
 
 
 def has_commit(root: Path, sha: str) -> bool:
-    proc = subprocess.run(["git", *GIT_SAFETY, "cat-file", "-e", f"{sha}^{{commit}}"],
-                          cwd=root, env=git_env(), capture_output=True, check=False)
-    return proc.returncode == 0
+    return gitcall.call(root, "cat-file", "-e", f"{sha}^{{commit}}").returncode == 0
+
+
+TreeEntry = tuple[str, bytes, bytes, str, bytes]  # path, mode, type, object id, size text
+
+
+def tree_entries(root: Path, commit: str, sizes: bool = False) -> list[TreeEntry]:
+    """Every entry of a commit's tree (`ls-tree -r`). Without `sizes` only trees are read:
+    no blob is opened, so a partial clone's missing blob is never asked for."""
+    out = gitcall.run(root, "ls-tree", "-r", "-z", "--full-tree", *(["-l"] if sizes else []),
+                      commit)
+    entries: list[TreeEntry] = []
+    for entry in out.split(b"\0"):
+        if entry:
+            meta, _, raw_path = entry.partition(b"\t")
+            mode, kind, oid, *size = meta.split(None, 3)
+            entries.append((raw_path.decode("utf-8", "surrogateescape"), mode, kind,
+                            oid.decode(), size[0].strip() if size else b"-"))
+    return entries
+
+
+def tree_blobs(root: Path, commit: str) -> dict[str, str]:
+    """Path -> blob id of a commit's regular files (symlinks and submodules left out)."""
+    return {path: oid for path, mode, kind, oid, _ in tree_entries(root, commit)
+            if kind == b"blob" and mode != b"120000"}
 
 
 def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
-    """Complete file membership of a commit (ls-tree), with skip reasons."""
-    out = git(root, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+    """Complete file membership of a commit (ls-tree), with skip reasons. In a partial
+    clone, a blob that is not present locally is skipped with the reason (never fetched):
+    the tree is listed without sizes, and only the present blobs are sized."""
+    missing = gitcall.missing_objects(root, commit)
+    entries = tree_entries(root, commit, sizes=not missing)
+    sizes: dict[str, int] = {}
+    present = [oid for _, _, kind, oid, _ in entries if kind == b"blob" and oid not in missing]
+    if missing and present:
+        check = gitcall.run(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
+                            input="".join(f"{oid}\n" for oid in present).encode())
+        for line in check.decode().splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                sizes[parts[0]] = int(parts[1])
     files: list[SourceFile] = []
-    for entry in out.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, raw_path = entry.partition(b"\t")
-        mode, kind, sha, size_text = meta.split(None, 3)
-        path = raw_path.decode("utf-8", "surrogateescape")
-        if size_text.strip() == b"BAD":
-            raise IndexUnavailable(f"git object {sha.decode()} ({path}) is missing or corrupt: "
+    for path, mode, kind, oid, size_text in entries:
+        if size_text == b"BAD":
+            raise IndexUnavailable(f"git object {oid} ({path}) is missing or corrupt: "
                                    "the repository is damaged (try `git fsck`)")
-        size = int(size_text) if size_text.strip() != b"-" else 0
-        reason: str | None
-        if kind == b"commit":
-            reason = "git submodule"
-        elif mode == b"120000":
-            reason = "symlink (never followed)"
-        else:
-            reason = skip_reason(path, size, max_bytes)
-        files.append(SourceFile(path, sha.decode(), size, reason))
+        if oid in missing:
+            files.append(SourceFile(path, oid, 0, f"partial clone: blob {oid[:12]} is not "
+                                                  f"present locally; {gitcall.PARTIAL_HINT}"))
+            continue
+        size = int(size_text) if size_text.isdigit() else sizes.get(oid, 0)
+        reason = ("git submodule" if kind == b"commit" else "symlink (never followed)"
+                  if mode == b"120000" else skip_reason(path, size, max_bytes))
+        files.append(SourceFile(path, oid, size, reason))
     return files
 
 
 def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
                ) -> Iterator[tuple[str, bytes]]:
-    """Stream blob contents with one `git cat-file --batch` process. A missing object is
-    passed over, or with `strict` reported as a corrupt repository."""
+    """Stream blob contents with one `git cat-file --batch` process (no filters apply). A
+    missing object is passed over, or with `strict` reported as a corrupt repository (or,
+    in a partial clone, as an object never fetched)."""
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return
-    proc = subprocess.Popen(["git", *GIT_SAFETY, "cat-file", "--batch"], cwd=root,
-                            env=git_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = gitcall.batch(root, "cat-file", "--batch")
     assert proc.stdin is not None and proc.stdout is not None
-    import threading
 
     def feed() -> None:
         assert proc.stdin is not None
@@ -211,6 +245,8 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
             header = proc.stdout.readline()
             parts = header.split()
             if len(parts) < 3 or parts[1] != b"blob":
+                if strict and gitcall.repo_config(root).promisor:
+                    raise gitcall.partial_clone_error(f"object {sha}")
                 if strict:
                     raise IndexUnavailable(f"git object {sha} is missing or corrupt: the "
                                            "repository is damaged (try `git fsck`)")

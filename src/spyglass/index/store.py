@@ -148,6 +148,10 @@ def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
     path = folder / DB_NAME
     conn = _open(path, create)
     version = _schema_version(conn)
+    if version is None and not create:  # the first build has created the file, not the schema
+        conn.close()
+        raise IndexUnavailable(f"the index in {folder} is still being created; index the "
+                               "repository first (or retry once the running build is done)")
     if version not in (None, SCHEMA_VERSION):
         if not create:
             conn.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +18,15 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
-from spyglass.errors import IndexUnavailable, LimitExceeded, OutsideRoot, SpyglassError
+from spyglass.errors import (
+    GitRefused,
+    IndexUnavailable,
+    LimitExceeded,
+    OutsideRoot,
+    SpyglassError,
+    input_fault,
+    internal_reason,
+)
 from spyglass.render import render
 
 if TYPE_CHECKING:
@@ -36,13 +45,23 @@ class IndexCancelled(SpyglassError):
 
 
 def tool_error(exc: BaseException) -> ToolError:
-    """A domain error as a message telling the model what to change."""
+    """A failure as a message telling the model what to change: domain errors keep their
+    text; bad input found deep inside gets its one-line reason; a bug gets its type and
+    first line (and is logged; the traceback only with SPYGLASS_DEBUG)."""
+    if not isinstance(exc, (SpyglassError, OSError)) or (
+            isinstance(exc, OSError) and input_fault(exc)):
+        fault = input_fault(exc)
+        if fault is not None:
+            return ToolError(fault)
+        reason = internal_reason(exc)
+        logger.error("%s", reason, exc_info=exc if os.environ.get("SPYGLASS_DEBUG") else None)
+        return ToolError(reason)
     text = str(exc)
     if isinstance(exc, OutsideRoot):
         text += "; pass a path inside the repository, relative to its root (e.g. 'src/app.py')"
     elif isinstance(exc, LimitExceeded):
         text += "; narrow the request (fewer paths, a sub-folder, a kind) and call again"
-    elif isinstance(exc, IndexUnavailable):
+    elif isinstance(exc, IndexUnavailable) and not isinstance(exc, GitRefused):
         text += "; call code_status with index=true (or run `spyglass index`) to build the index"
     elif isinstance(exc, OSError):
         text = f"cannot read {Path(exc.filename).name if exc.filename else 'file'}: " \
@@ -111,7 +130,9 @@ class Backend:
         A cancelled call returns at once; the worker finishes its (read-only) query alone."""
         try:
             return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
-        except (SpyglassError, OSError) as exc:
+        except ToolError:
+            raise
+        except Exception as exc:
             raise tool_error(exc) from exc
 
     async def answer(self, tool: str, fn: Callable[[], ToolResult | dict[str, Any]],
@@ -121,16 +142,21 @@ class Backend:
         `defaulted_scope`: the call was limited to the start directory because it named no
         path; an empty answer then says so, since the symbol may live elsewhere."""
         result = await self.run(fn)
-        if isinstance(result, dict):
-            return CallToolResult(content=[TextContent(type="text", text=json.dumps(result))],
-                                  structured_content=result)
-        if defaulted_scope and self.start_rel and not result.results:
-            note = (f"searched only under {self.start_rel}/ (the server's start directory); "
-                    "pass path='.' to search the whole repository")
-            result = replace(result, coverage=replace(
-                result.coverage, limitations=(*result.coverage.limitations, note)))
-        return CallToolResult(content=[TextContent(type="text", text=render(result, tool))],
-                              structured_content=to_json(result))
+        try:
+            if isinstance(result, dict):
+                return CallToolResult(
+                    content=[TextContent(type="text", text=json.dumps(result))],
+                    structured_content=result)
+            if defaulted_scope and self.start_rel and not result.results:
+                note = (f"searched only under {self.start_rel}/ (the server's start "
+                        "directory); pass path='.' to search the whole repository")
+                result = replace(result, coverage=replace(
+                    result.coverage, limitations=(*result.coverage.limitations, note)))
+            text, payload = render(result, tool), to_json(result)
+        except Exception as exc:
+            raise tool_error(exc) from exc
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=payload)
 
     async def build_index(self, ctx: Context) -> None:
         """Build or update the snapshot, reporting progress; cancelling the call stops it."""

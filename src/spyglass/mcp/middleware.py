@@ -1,8 +1,12 @@
-"""Server middleware: refuse tools not offered, write the session log, warm the view up."""
+"""Server middleware: refuse tools not offered, write the session log, warm the view up,
+give every tool error a reason; one-line server logs."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -11,6 +15,8 @@ from typing import IO, Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
+
+BARE = re.compile(r"(Error executing tool \S+:?\s*)+")
 
 
 class RefuseUnoffered:
@@ -101,3 +107,35 @@ class WarmUp:
             start, self.start = self.start, None
             start()
         return result
+
+
+class ReasonedErrors:
+    """A tool error must say why: the SDK's bare "Error executing tool X" (what is left of an
+    exception raised outside the backend) gets the reason that it was a server fault."""
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                       ) -> HandlerResult:
+        result = await call_next(ctx)
+        text = _error_text(result) if ctx.method == "tools/call" else None
+        if text is not None and (not text.strip() or BARE.fullmatch(text.strip())):
+            name = (ctx.params or {}).get("name", "the tool")
+            result = CallToolResult(is_error=True, content=[TextContent(
+                type="text", text=f"{name} failed: internal error in the server (logged on "
+                "its stderr); the other tools still answer")])
+        return result
+
+
+class OneLineLogs(logging.Filter):
+    """Log records carry no traceback (a one-line `Type: message` instead) unless
+    SPYGLASS_DEBUG is set: the operator sees what failed, never a wall of frames."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and not os.environ.get("SPYGLASS_DEBUG"):
+            exc = record.exc_info[1]
+            if exc is not None:
+                cause = exc.__cause__ or exc
+                record.msg = f"{record.getMessage()}: {type(cause).__name__}: {cause}"
+                record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True

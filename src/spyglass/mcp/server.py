@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from spyglass.config import ALL_TOOLS
+from spyglass.config import ALL_TOOLS, Limits
 from spyglass.errors import BadInput
 from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
-from spyglass.net import LOOPBACK, listen
+from spyglass.net import (
+    BodyCap,
+    TokenGate,
+    allowed_names,
+    is_loopback,
+    listen,
+    refuse_open_bind,
+    serve_until_stopped,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -68,7 +76,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     from mcp.server.mcpserver import MCPServer
 
     from spyglass.config import load_config
-    from spyglass.mcp.middleware import RefuseUnoffered, SessionLog, WarmUp
+    from spyglass.mcp.middleware import ReasonedErrors, RefuseUnoffered, SessionLog, WarmUp
 
     err = stderr or sys.stderr
     flt = resolve_tool_filter(os.environ if environ is None else environ)
@@ -109,6 +117,7 @@ def build_server(start: Path, *, environ: Mapping[str, str] | None = None,
     log = SessionLog(session_log) if session_log else None
     if log is not None:
         server.middleware.append(log)
+    server.middleware.append(ReasonedErrors())
     server.middleware.append(RefuseUnoffered(refused))
     if backend is not None:
         server.middleware.append(WarmUp(backend.warm_up))
@@ -134,50 +143,78 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def security_settings(host: str, port: int) -> Any:
-    """Host and Origin allowlists for DNS-rebinding protection: the bound address only."""
+def security_settings(host: str, port: int, extra_hosts: Sequence[str] = ()) -> Any:
+    """Host and Origin allowlists for DNS-rebinding protection: loopback names, the bound
+    address and the configured `allowed_hosts`, each with the bound port."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    names = list(LOOPBACK) if host in LOOPBACK else [host]
+    names = sorted(allowed_names(host, extra_hosts))
     hosts = [f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in names]
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts,
         allowed_origins=[f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts])
 
 
-def serve_http(built: Built, address: str, err: TextIO) -> None:
-    import asyncio
+def http_app(built: Built, host: str, port: int, token: str | None = None,
+             extra_hosts: Sequence[str] = ()) -> Any:
+    """The streamable-HTTP ASGI app behind spyglass's gates: the request-body cap (while the
+    body streams in) and, beyond loopback, the admin token on every request."""
+    config = built.backend.config if built.backend is not None else None
+    limit = config.limits.max_request_bytes if config else Limits().max_request_bytes
+    hosts = (*(config.allowed_hosts if config else ()), *extra_hosts)
+    app: Any = built.server.streamable_http_app(
+        transport_security=security_settings(host, port, hosts), host=host,
+        max_request_body_size=limit)
+    app = BodyCap(app, limit)
+    if not is_loopback(host):
+        app = TokenGate(app, token or (config.admin_token if config else None))
+    return app
 
-    import uvicorn
 
+def serve_http(built: Built, address: str, err: TextIO, token: str | None = None,
+               extra_hosts: Sequence[str] = ()) -> None:
     host, port = parse_address(address)
+    refuse_open_bind(host, token, "spyglass serve --http")
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    if host not in LOOPBACK:
-        err.write(f"spyglass: warning: MCP over HTTP is exposed on {host}; only Host/Origin "
-                  f"{host}:{port} are accepted\n")
-    app = built.server.streamable_http_app(transport_security=security_settings(host, port),
-                                           host=host)
+    app = http_app(built, host, port, token, extra_hosts)
+    if not is_loopback(host):
+        configured = built.backend.config.allowed_hosts if built.backend else ()
+        names = ", ".join(sorted(allowed_names(host, (*configured, *extra_hosts))))
+        err.write(f"spyglass: warning: MCP over HTTP is exposed on {host}; every request "
+                  "needs the admin token (Authorization: Bearer …); Host names accepted: "
+                  f"{names} (port {port})\n")
     shown = f"[{host}]" if ":" in host else host
-    err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
-    err.flush()
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+    def ready() -> None:
+        err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
+        err.flush()
+    serve_until_stopped(app, sock, lifespan="on", ready=ready)
 
 
 def serve(start: Path, http: str | None = None, require_index: bool = False,
-          session_log: str | None = None, config_path: str | None = None) -> int:
+          session_log: str | None = None, config_path: str | None = None,
+          allow_hosts: Sequence[str] = ()) -> int:
     """Run the MCP server until the client goes away (stdio) or it is interrupted (HTTP)."""
     import logging
+
+    from spyglass.config import load_config
+    from spyglass.mcp.middleware import OneLineLogs
 
     err = sys.stderr
     logging.basicConfig(level=logging.WARNING, stream=err,
                         format="spyglass: %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(OneLineLogs())
+    token: str | None = None
+    if http is not None:  # refuse an open bind without a token before any work
+        token = load_config(Path(config_path) if config_path else None).admin_token
+        refuse_open_bind(parse_address(http)[0], token, "spyglass serve --http")
     built = build_server(start, require_index=require_index, config_path=config_path,
                          http=http is not None, session_log=session_log, stderr=err)
     try:
         if http is not None:
-            serve_http(built, http, err)
+            serve_http(built, http, err, token, allow_hosts)
         else:
             import anyio
             anyio.run(built.server.run_stdio_async)

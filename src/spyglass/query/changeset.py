@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
+from spyglass.errors import BadInput, GitRefused, IndexUnavailable, SpyglassError
+from spyglass.index import gitcall
 from spyglass.index import source as src
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 
 Hunk = tuple[int, int, bool]  # first line, last line (1-based, new side), deletion point?
 RANGE = re.compile(r"(.+?):(\d+)(?:-(\d+)|:\d+)?")
-HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,8 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
             elif not removed:  # lines deleted between definitions: which is unknown
                 module_lines.append(a)
             continue
-        lines = {n for n in range(a, b + 1) if n > len(text) or text[n - 1].strip()}
+        hi = min(b, max(a, len(text) + 1))  # lines past the end are all alike: keep one
+        lines = {n for n in range(a, hi + 1) if n > len(text) or text[n - 1].strip()}
         for d in defs:
             if own(d, lines & set(range(starts[(d.unit, d.idx)], d.end_line + 1))):
                 chosen.setdefault(d.idx, []).append(hunk)
@@ -185,67 +186,95 @@ def _overlay_hunks(ci: CodeIntel, path: str) -> list[Hunk] | None:
         old = None
     if old is None:
         return None
-    new = _lines(ci, path)
+    return hunks(old, _lines(ci, path))
+
+
+def hunks(old: bytes, new: list[str]) -> list[Hunk]:
+    """Changed lines of `new` against the bytes `old` (the one line diff of change sets:
+    the overlay's and a revision's)."""
     matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").splitlines(), new,
                                       autojunk=False)
-    hunks: list[Hunk] = []
+    out: list[Hunk] = []
     for tag, _, _, j1, j2 in matcher.get_opcodes():
         if tag == "delete":
-            hunks.append((j1, j1 + 1, True))
+            out.append((j1, j1 + 1, True))
         elif tag != "equal":
-            hunks.append((j1 + 1, j2, False))
-    return hunks
+            out.append((j1 + 1, j2, False))
+    return out
 
 
-def _unquote(path: str) -> str:
-    if not (path.startswith('"') and path.endswith('"')):
-        return path
-    raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
-    return raw.encode("latin-1").decode("utf-8", "replace")
+def _commit(ci: CodeIntel, rev: str, text: str) -> str:
+    try:
+        return src.resolve_commit(ci.root, rev or "HEAD", "--diff")
+    except GitRefused:
+        raise
+    except (IndexUnavailable, OSError) as exc:
+        reason = str(exc).split(" failed: ", 1)[-1]
+        raise BadInput(f"--diff {text!r} does not resolve: {reason}") from exc
+
+
+def _sides(ci: CodeIntel, rev: str) -> tuple[str, str | None]:
+    """(old commit, new commit or None for the working tree) of REV, A..B or A...B."""
+    if "..." in rev:
+        a, _, b = rev.partition("...")
+        old, new = _commit(ci, a, rev), _commit(ci, b, rev)
+        base = src.merge_base(ci.root, old, new)
+        if base is None:
+            raise BadInput(f"--diff {rev!r}: the two sides have no common ancestor")
+        return base, new
+    if ".." in rev:
+        a, _, b = rev.partition("..")
+        return _commit(ci, a, rev), _commit(ci, b, rev)
+    return _commit(ci, rev, rev), None
 
 
 def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
-    """Changed files and lines of ``git diff REV`` (a revision against the working tree, or
-    a range ``A..B``), mapped onto the current files."""
+    """Changed files and lines of a revision against the working tree (like ``git diff
+    REV``), or of a range ``A..B`` / ``A...B``, mapped onto the current files.
+
+    Git never compares the working tree here (that would run a repository's clean
+    filters): the revision's blobs are read from git objects (`ls-tree`, `cat-file`, no
+    filters) and compared with the files spyglass reads from disk itself, through the
+    workspace probe's blob ids — the overlay's machinery (docs/security.md, "Git")."""
     if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
         raise BadInput(f"--diff wants a git revision or range, got {rev!r}")
-    if not src.is_git_repo(ci.root):
+    if not ci.view().probe.is_git:
         raise BadInput(f"--diff needs a git repository; {ci.root} is not one")
-    try:
-        out = src.git(ci.root, "-c", "core.quotepath=false", "diff", "--no-color",
-                      "--no-ext-diff", "--no-textconv", "--no-renames", "--relative", "-U0",
-                      "--src-prefix=a/", "--dst-prefix=b/", rev, "--")
-    except (IndexUnavailable, OSError) as exc:
-        reason = str(exc).split(" failed: ", 1)[-1]
-        raise BadInput(f"--diff {rev!r} does not resolve: {reason}") from exc
+    old_commit, new_commit = _sides(ci, rev)
+    old = src.tree_blobs(ci.root, old_commit)
+    if new_commit is None:
+        probe = ci.view().probe
+        new = {p: b for p in sorted(probe.tracked - probe.deleted)
+               if (b := probe.blob_of(p)) is not None}
+    else:
+        new = old if new_commit == old_commit else src.tree_blobs(ci.root, new_commit)
+    changed = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
+    wanted = [old[p] for p in changed if p in old and p in new]
+    if new_commit is not None:
+        wanted += [new[p] for p in changed if p in new]
+    contents = dict(src.read_blobs(ci.root, wanted))
     cs = ChangeSet(origin=f"git diff {rev}")
-    files: dict[str, list[Hunk]] = {}
-    deleted: list[str] = []
-    old = new = ""
-    for raw in out.decode("utf-8", "surrogateescape").splitlines():
-        if raw.startswith("--- "):
-            old = _unquote(raw[4:])
-        elif raw.startswith("+++ "):
-            new = _unquote(raw[4:])
-            if new == "/dev/null":
-                deleted.append(old[2:])
-            else:
-                files.setdefault(new[2:], [])
-        elif raw.startswith("@@") and new != "/dev/null":
-            m = HUNK.match(raw)
-            if m:
-                start, count = int(m.group(1)), int(m.group(2) or "1")
-                hunk = (start, start + 1, True) if count == 0 else (start, start + count - 1,
-                                                                     False)
-                files[new[2:]].append(hunk)
-    for path in sorted(files):
-        if (ci.root / path).is_file():
-            changed_defs(ci, cs, path, files[path], f"changed in {cs.origin}")
-        else:
+    why = f"changed in {cs.origin}"
+    for path in changed:
+        if path not in new:
             cs.add_file(path)
-    for path in deleted:
-        cs.add_file(path)
-        removed_defs(ci, cs, path, set(), f"deleted in {cs.origin}")
+            removed_defs(ci, cs, path, set(), f"deleted in {cs.origin}")
+            continue
+        if not (ci.root / path).is_file():
+            cs.add_file(path)
+            continue
+        sides = [old.get(path), new[path] if new_commit is not None else None]
+        absent = [sha for sha in sides if sha is not None and sha not in contents]
+        if absent:  # only a partial clone lacks an object it lists (never fetched)
+            cs.notes.append(f"{path}: partial clone: object {absent[0]} is not present "
+                            f"locally; {gitcall.PARTIAL_HINT}; the whole file is taken as "
+                            "changed")
+            changed_defs(ci, cs, path, None, why)
+            continue
+        before = contents[old[path]] if path in old else b""
+        after = _lines(ci, path) if new_commit is None else \
+            contents[new[path]].decode("utf-8", "replace").splitlines()
+        changed_defs(ci, cs, path, hunks(before, after), why)
     return cs
 
 

@@ -13,7 +13,7 @@ from typing import Self
 
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, LimitExceeded, OutsideRoot
-from spyglass.index import source as src
+from spyglass.index import gitcall
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import (
@@ -42,7 +42,8 @@ MAX_SKIPPED_LISTED = 50
 def repo_name(root: Path) -> str:
     """owner/name from the origin remote when there is one, else the folder name."""
     try:
-        url = src.git(root, "config", "--get", "remote.origin.url", check=False).decode().strip()
+        url = gitcall.run(root, "config", "--get", "remote.origin.url",
+                          check=False).decode().strip()
     except OSError:
         url = ""
     if url:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
-
-from tree_sitter import Query, QueryCursor
 
 from spyglass.errors import BadInput, LimitExceeded
 from spyglass.index.builder import binary_or_undecodable
 from spyglass.query import symbols as sym
+from spyglass.query.adhoc import AdHocQuery
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.extract import extract, parse
 from spyglass.syntax.langpack import pack_for_path
@@ -107,40 +107,40 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
 
 
 def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
-    if not query.strip():
-        raise BadInput("query must be a non-empty tree-sitter query")
+    adhoc = AdHocQuery(query)  # regex predicates on RE2, shape limits (docs/security.md)
     rels: list[str] = []
     for p in paths or [""]:
         rels += _expand(ci, ci.rel_path(p) if p else "")
     ci.limit_files(rels)
     limit = ci.config.limits.max_matches_per_request
     budget = ci.config.limits.max_capture_bytes
-    compiled: dict[str, Query] = {}
     results: list[object] = []
     for rel in rels:
         pack = pack_for_path(rel)
         if pack is None:
             continue
-        if pack.name not in compiled:
-            try:
-                compiled[pack.name] = Query(pack.language, query)
-            except Exception as exc:
-                raise BadInput(f"invalid tree-sitter query for {pack.name}: {exc}") from exc
+        compiled = adhoc.compiled(pack.name, pack.language)
+        if adhoc.remaining() <= 0:
+            adhoc.timed_out = True
+            break
         data = _read_live(ci, rel)
         if binary_or_undecodable(data):
             continue
         tree = parse(pack, data)
-        cursor = QueryCursor(compiled[pack.name], match_limit=limit + 1)
-        for name, nodes in cursor.captures(tree.root_node).items():
+        for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
                 results.append(AstMatch(rel, name, node.type, node.start_point[0] + 1,
                                         node.end_point[0] + 1, node.start_point[1] + 1,
                                         node.end_point[1] + 1, text))
-        if len(results) > limit:
+                if len(results) > limit:
+                    break
+        if len(results) > limit or adhoc.timed_out:
             break
     results.sort(key=lambda m: (m.path, m.start_line, m.start_column))  # type: ignore[attr-defined]
-    return ci._envelope(results, rels)
+    note = adhoc.limitation()
+    answer = ci._envelope(results, rels, notes=(note,) if note else ())
+    return replace(answer, truncated=True) if note else answer
 
 
 def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:

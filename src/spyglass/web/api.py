@@ -20,6 +20,7 @@ from spyglass.web.http import (
     features,
     flag,
     guarded,
+    json_body,
     number,
     repo,
     state_of,
@@ -112,11 +113,8 @@ async def start_index(request: Request) -> Response:
     ref: str | None = None
     body = await request.body()
     if body.strip():
-        try:
-            data = await request.json()
-        except ValueError:
-            raise BadInput("the request body must be JSON, e.g. {\"ref\": \"main\"}") from None
-        if not isinstance(data, dict) or set(data) - {"ref"}:
+        data = await json_body(request, '{"ref": "main"}')
+        if set(data) - {"ref"}:
             raise BadInput("the request body may only hold {\"ref\": REF}")
         ref = data.get("ref") or None
         if ref is not None and (not isinstance(ref, str) or ref.startswith("-")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -14,12 +15,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spyglass.config import load_config
-from spyglass.net import listen
+from spyglass.net import (
+    BodyCap,
+    TokenGate,
+    is_loopback,
+    listen,
+    refuse_open_bind,
+    serve_until_stopped,
+)
 from spyglass.query.facade import CodeIntel
 from spyglass.web import api, tools
 from spyglass.web.http import WebState
 from spyglass.web.jobs import HEARTBEAT_SECONDS, Jobs
-from spyglass.web.security import LOOPBACK, Guard, HostCheck
+from spyglass.web.security import Guard, HostCheck, page_path
 
 REPO = "/api/v1/code/repos/{repo_id}"
 
@@ -60,45 +68,44 @@ def routes() -> list[Route | Mount]:
 
 
 def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
-               heartbeat: float = HEARTBEAT_SECONDS) -> Starlette:
-    """One app per repository: one CodeIntel (it has a lock), one job runner."""
-    guard = Guard(host, port, ci.config.admin_token)
+               heartbeat: float = HEARTBEAT_SECONDS, allow_hosts: Sequence[str] = ()
+               ) -> Starlette:
+    """One app per repository: one CodeIntel (it has a lock), one job runner.
+
+    In front of the routes: the Host allowlist (and beyond loopback the admin token on every
+    API request), then the request-body cap, enforced while the body streams in."""
+    guard = Guard(host, port, ci.config.admin_token, (*ci.config.allowed_hosts, *allow_hosts))
     jobs = Jobs(ci)
     jobs.check_external()  # remember the current snapshot: later ones are announced
-    app = Starlette(routes=routes(), middleware=[Middleware(HostCheck, guard=guard)],
+    gates = [Middleware(HostCheck, guard=guard)]
+    if guard.open:
+        gates.append(Middleware(TokenGate, token=guard.token, open_paths=page_path))
+    gates.append(Middleware(BodyCap, limit=ci.config.limits.max_request_bytes))
+    app = Starlette(routes=routes(), middleware=gates,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.web = WebState(ci, jobs, guard, heartbeat)
     return app
 
 
 def run_web(start: Path, host: str, port: int, config_path: str | None,
-            err: TextIO = sys.stderr) -> int:
+            err: TextIO = sys.stderr, allow_hosts: Sequence[str] = ()) -> int:
     """`spyglass web`: serve the page and API until interrupted."""
-    import asyncio
-
-    import uvicorn
-
+    host = host.strip("[]") or "127.0.0.1"
+    config = load_config(Path(config_path) if config_path else None)
+    refuse_open_bind(host, config.admin_token, "spyglass web")  # before any work
     ci = CodeIntel(start)
     if config_path:
         ci.config = load_config(Path(config_path), repo_root=ci.root)
-    host = host.strip("[]") or "127.0.0.1"
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    app = create_app(ci, host, port)
+    app = create_app(ci, host, port, allow_hosts=allow_hosts)
     shown = f"[{host}]" if ":" in host else host
-    if host not in LOOPBACK:
-        err.write(f"spyglass: warning: the web server is reachable on {host}; POST requests "
-                  "need a same-origin Origin" + (" and the admin token\n" if
-                                                 ci.config.admin_token else
-                                                 "; set an admin token in the config\n"))
-    err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
-    err.flush()
-    config = uvicorn.Config(app, log_level="warning", lifespan="off",
-                            timeout_graceful_shutdown=2)
-    try:
-        asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
+    if not is_loopback(host):
+        names = ", ".join(sorted(app.state.web.guard.names))
+        err.write(f"spyglass: warning: the web server is reachable on {host}; every API "
+                  f"request needs the admin token; Host names accepted: {names}\n")
+    def ready() -> None:
+        err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
+        err.flush()
+    serve_until_stopped(app, sock, lifespan="off", ready=ready)
     return 0

@@ -3,25 +3,35 @@
 from __future__ import annotations
 
 import inspect
+import json
+import logging
+import os
 import re
-import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from spyglass.config import ConfigError
-from spyglass.errors import BadInput, IndexUnavailable, OutsideRoot, SpyglassError
+from spyglass.errors import (
+    BadInput,
+    IndexUnavailable,
+    OutsideRoot,
+    SpyglassError,
+    input_fault,
+    internal_reason,
+)
+from spyglass.net import json_depth_problem
 from spyglass.query.facade import CodeIntel
 from spyglass.types import ToolResult
 from spyglass.web.jobs import Busy, Jobs
 from spyglass.web.security import Guard
 from spyglass.wire import result_json
 
+logger = logging.getLogger("spyglass.web")
 OPTIONAL = {"blast_radius": "code_blast_radius", "suggest_tests": "code_suggest_tests",
             "explore": "code_explore"}
 
@@ -63,7 +73,10 @@ def error(message: str, status: int, **extra: Any) -> JSONResponse:
 
 
 def error_response(exc: Exception) -> JSONResponse:
-    """Domain exceptions → status codes; anything else is a 500 with its message."""
+    """Domain exceptions → status codes; bad input found deep inside → 400; anything else
+    is a bug: a 500 with a one-line reason, logged (the traceback only with SPYGLASS_DEBUG)."""
+    if isinstance(exc, ClientDisconnect):  # also what the body cap tells a reading handler
+        return error("the client went away (or the body exceeded max_request_bytes)", 400)
     if isinstance(exc, NotFound):
         return error(str(exc), 404)
     if isinstance(exc, Forbidden):
@@ -80,8 +93,29 @@ def error_response(exc: Exception) -> JSONResponse:
         return error(str(exc), 500)
     if isinstance(exc, SpyglassError):
         return error(str(exc), 400)
-    traceback.print_exception(exc, file=sys.stderr)  # a bug: keep the trace for the operator
-    return error(f"internal error: {type(exc).__name__}: {exc}", 500)
+    fault = input_fault(exc)
+    if fault is not None:
+        return error(fault, 400)
+    reason = internal_reason(exc)
+    logger.error("%s", reason, exc_info=exc if os.environ.get("SPYGLASS_DEBUG") else None)
+    return error(reason, 500)
+
+
+async def json_body(request: Request, example: str) -> dict[str, Any]:
+    """The request body as a JSON object (size capped while it streamed in, depth bounded)."""
+    raw = await request.body()
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise BadInput("the JSON body is nested too deeply") from None
+    except ValueError:
+        raise BadInput(f"the request body must be JSON, e.g. {example}") from None
+    problem = json_depth_problem(data)
+    if problem:
+        raise BadInput(problem)
+    if not isinstance(data, dict):
+        raise BadInput(f"the request body must be a JSON object, e.g. {example}")
+    return data
 
 
 async def blocking(fn: Callable[[], Any]) -> Response:

@@ -1,17 +1,18 @@
-"""Request guards: Host allowlist (DNS rebinding), Origin and admin token on mutating calls."""
+"""Request guards: Host allowlist (DNS rebinding), Origin and admin token on mutating calls,
+the admin token on every API request beyond loopback (docs/security.md)."""
 
 from __future__ import annotations
 
-import hmac
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from spyglass.net import LOOPBACK as loopback_names
+from spyglass.net import allowed_names, is_loopback, token_problem
 
 LOOPBACK = frozenset(loopback_names)
-WILDCARD = frozenset({"0.0.0.0", "::", ""})
 SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -32,26 +33,27 @@ def split_host(value: str) -> tuple[str, int | None]:
         host, _, port = value.partition(":")
     else:
         host, port = value, ""
-    return host, int(port) if port.isdigit() else None
+    return host, int(port) if port.isdigit() and len(port) <= 5 else None
 
 
 class Guard:
     """Who may talk to the server: names it is reachable by, and the admin token if any."""
 
-    def __init__(self, host: str, port: int | None, token: str | None) -> None:
+    def __init__(self, host: str, port: int | None, token: str | None,
+                 extra_hosts: Iterable[str] = ()) -> None:
         self.port = port
         self.token = token or None
-        bound = host.strip("[]").lower()
-        # Bound to every interface: any Host name is accepted; Origin must still match Host.
-        self.names: frozenset[str] | None = None if bound in WILDCARD else (
-            LOOPBACK if bound in LOOPBACK else LOOPBACK | {bound})
+        # Beyond loopback every API request needs the token (the page itself does not).
+        self.open = not is_loopback(host)
+        # Loopback names, the bound address (not a wildcard) and the configured names.
+        self.names = allowed_names(host, extra_hosts)
 
     def host_ok(self, header: str | None) -> bool:
         """The Host header names this server (defeats DNS rebinding from a web page)."""
         if header is None:
             return False
         name, port = split_host(header)
-        if self.names is not None and name not in self.names:
+        if name not in self.names:
             return False
         return self.port is None or port is None or port == self.port
 
@@ -64,11 +66,15 @@ class Guard:
             return None  # not a browser (browsers send Origin on cross-origin POSTs)
         if origin == "null":
             return "Origin 'null' is not allowed"
-        parts = urlsplit(origin)
+        try:
+            parts = urlsplit(origin)
+            origin_port = parts.port
+        except ValueError:
+            return f"Origin {origin!r} is not a valid origin"
         if parts.scheme not in ("http", "https") or not parts.hostname:
             return f"Origin {origin!r} is not allowed"
         host, host_port = split_host(request.headers.get("host", ""))
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = origin_port or (443 if parts.scheme == "https" else 80)
         own_port = host_port or (443 if request.url.scheme == "https" else 80)
         name = parts.hostname.lower()
         same_host = name == host or (name in LOOPBACK and host in LOOPBACK)
@@ -78,23 +84,21 @@ class Guard:
 
     def token_problem(self, request: Request) -> str | None:
         """Why the admin token check fails (None when no token is configured or it matches)."""
-        if self.token is None:
-            return None
-        auth = request.headers.get("authorization", "")
-        scheme, _, given = auth.partition(" ")
-        if scheme.lower() != "bearer" or not given:
-            return "admin token required: send 'Authorization: Bearer <token>'"
-        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
-            return "admin token does not match"
-        return None
+        return token_problem(request.headers.get("authorization"), self.token)
 
     def mutation_problem(self, request: Request) -> str | None:
         """Origin first, then the admin token: the reason for a 403, or None."""
         return self.origin_problem(request) or self.token_problem(request)
 
 
+def page_path(path: str) -> bool:
+    """The page and its static files: no repository data, loadable without the token."""
+    return path == "/" or path.startswith(("/repos/", "/static/"))
+
+
 class HostCheck:
-    """ASGI middleware: refuse requests whose Host is not this server; add security headers."""
+    """ASGI middleware: refuse requests whose Host is not this server and API requests from
+    another site (Origin, Sec-Fetch-Site); add security headers."""
 
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
@@ -104,14 +108,22 @@ class HostCheck:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        from starlette.responses import JSONResponse
         headers = dict(scope.get("headers") or [])
         raw = headers.get(b"host")
         if not self.guard.host_ok(raw.decode("latin-1") if raw is not None else None):
-            from starlette.responses import JSONResponse
-            response = JSONResponse({"error": "Host header is not this server; use "
-                                     "http://127.0.0.1 or http://localhost"}, status_code=421)
+            response = JSONResponse({"error": "Host header is not this server: use its "
+                                     "address, a loopback name, or a name in allowed_hosts "
+                                     "([codeintel]) or --allow-host"}, status_code=421)
             await response(scope, receive, send)
             return
+        if not page_path(scope.get("path", "")):
+            # A page on another site may not drive the API, reads included (a GET with
+            # ?diff= runs git): browsers mark such requests cross-site or with an Origin.
+            problem = self.guard.origin_problem(Request(scope))
+            if problem is not None:
+                await JSONResponse({"error": problem}, status_code=403)(scope, receive, send)
+                return
 
         async def send_with_headers(message: dict[str, object]) -> None:
             if message["type"] == "http.response.start":

@@ -12,7 +12,17 @@ from starlette.routing import Route
 
 from spyglass import surface
 from spyglass.errors import BadInput
-from spyglass.web.http import allowed, blocking, error, flag, guarded, number, repo, text
+from spyglass.web.http import (
+    allowed,
+    blocking,
+    error,
+    flag,
+    guarded,
+    json_body,
+    number,
+    repo,
+    text,
+)
 from spyglass.web.overlay import diagnostics_summary
 
 POSITION_HINT = "give name=SYMBOL, or path=FILE&line=N[&column=C]"
@@ -65,13 +75,8 @@ async def arguments(request: Request, tool: surface.Tool) -> dict[str, Any]:
             if p.scoped and p.kind == "str" and not values[p.name]:
                 values[p.name] = "."
     else:
-        try:
-            data = await request.json()
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            names = ", ".join(f'"{p.name}": ...' for p in offered)
-            raise BadInput(f"the request body must be JSON {{{names}}}")
+        names = ", ".join(f'"{p.name}": ...' for p in offered)
+        data = await json_body(request, f"{{{names}}}")  # capped, depth-bounded, an object
         values = {p.name: body_value(data, p) for p in offered}
     if tool.at:
         surface.check_position(values.get("name"), values.get("path"), values.get("line"),

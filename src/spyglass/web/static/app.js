@@ -45,10 +45,9 @@ function when(iso) {
 // -- HTTP ------------------------------------------------------------------------------
 async function api(path, opts = {}) {
   const headers = Object.assign({ Accept: "application/json" }, opts.headers || {});
-  if (opts.method === "POST") {
-    headers["Content-Type"] = "application/json";
-    if (S.token) headers.Authorization = "Bearer " + S.token;
-  }
+  if (opts.method === "POST") headers["Content-Type"] = "application/json";
+  // Beyond loopback every API request needs the token; on loopback only POSTs do.
+  if (S.token) headers.Authorization = "Bearer " + S.token;
   let res;
   try {
     res = await fetch(path, Object.assign({}, opts, { headers }));
@@ -57,6 +56,7 @@ async function api(path, opts = {}) {
   }
   let body = null;
   try { body = await res.json(); } catch (_) { body = { error: res.statusText }; }
+  if (res.status === 401) $("token-row").hidden = false;  // the server wants the admin token
   return { ok: res.ok, status: res.status, body };
 }
 const repoPath = (tail) => `/api/v1/code/repos/${encodeURIComponent(S.repoId)}${tail}`;
@@ -531,6 +531,7 @@ async function boot() {
     sessionStorage.setItem("spyglass-token", S.token);
     $("token-row").hidden = !!S.token;
     notice("");
+    if (!S.summary) location.reload();  // refused before the token: start over with it
   });
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => switchTab(b.dataset.tab));
   const r = await api("/api/v1/code/repos");
