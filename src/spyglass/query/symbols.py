@@ -167,7 +167,7 @@ def _through_stars(view: View, target: str) -> list[str]:
 
 
 MAX_CLOSURE = 5000
-MAX_STAR_HOPS = 3  # instance aliases chained per name (`a.m().n().k()`)
+MAX_STAR_HOPS = 6  # wildcard (instance) aliases chained per name: `a.m().n().k()`
 
 
 def closure(view: View, d: DefRow) -> set[str]:
