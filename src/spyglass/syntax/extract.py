@@ -131,6 +131,10 @@ class _Extractor:
         self._extern = bool(pack.manifest.get("builtin_types_external"))
         # A literal's builtin type by grammar node type (`[]` → list): manifest `literal_types`
         self._literals: dict[str, str] = dict(pack.manifest.get("literal_types", {}))
+        # A name linked from a doc comment (manifest `doc_link`, group 1; `@doc` captures).
+        link = pack.manifest.get("doc_link")
+        self._doc_link = re.compile(link.encode()) if link else None
+        self._doc_start = str(pack.manifest.get("doc_comment_start", "")).encode()
         # A receiver written as a literal (manifest `literal_receiver`, a regex on its text).
         pattern = pack.manifest.get("literal_receiver")
         self._literal_receiver = re.compile(pattern.encode()) if pattern else None
@@ -472,6 +476,21 @@ class _Extractor:
             end_at.update(zip(starts, ends))
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
+        doc_keys: set[int] = set()
+        if self._doc_link is not None:  # `{@link Name}` in a doc comment reads Name
+            opener = self._doc_start
+            for node in caps.get("doc", ()):
+                if not data.startswith(opener, node.start_byte):
+                    continue
+                for m in self._doc_link.finditer(data, node.start_byte, node.end_byte):
+                    start, end = m.span(1)
+                    dot = data.rfind(b".", start, end)
+                    at = dot + 1 if dot >= 0 else start
+                    doc_keys.add(at)
+                    role_at.setdefault(at, "read")
+                    end_at.setdefault(at, end)
+                    if dot >= 0:
+                        qual_start.setdefault(end, start)
         keys = sorted(k for k in role_at if k not in skip)
         scope_idx = innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
@@ -536,6 +555,8 @@ class _Extractor:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
                                                                      scopes, modbind)
                     head = inst
+            if key in doc_keys and head.split(":", 1)[0] in ("free", "expr", "local"):
+                continue  # a doc link to a name not in scope: tsc resolves none
             if not qualifier and (head in _LOCAL or (head == "free" and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition

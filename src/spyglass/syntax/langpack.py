@@ -29,7 +29,7 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "definitions": frozenset(
         {f"definition.{k}" for k in DEF_KINDS} | {"name", "receiver", "base", "package"}
     ),
-    "references": frozenset({f"reference.{r}" for r in ROLES} | {"qualified", "ignore"}),
+    "references": frozenset({f"reference.{r}" for r in ROLES} | {"qualified", "ignore", "doc"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
