@@ -265,7 +265,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
-        if d.kind in _VALUE_KINDS:  # a declared or constructed type: alias, not a base
+        if d.kind in _VALUE_KINDS or d.kind == "method":
+            # a declared or constructed type, a method's declared result: alias, not a base
             types = dict.fromkeys(local(b) for b in d.bases
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
