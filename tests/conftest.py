@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parent.parent
 
 from fixture import commit_all
+from security.report import pytest_runtest_logreport, pytest_terminal_summary  # noqa: F401
 
 
 def _fetch_module():  # type: ignore[no-untyped-def]
@@ -64,27 +65,3 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
             commit_all(root)
         return root
     return make
-
-
-# -- security suites' count lines (tests/security/): tests record
-# `record_property("security_count", [label, scenarios, surfaces, canaries])`; the summary
-# prints one line per label (also under xdist: user properties travel with the reports).
-_SECURITY_COUNTS: dict[str, list[int]] = {}
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when != "call":
-        return
-    for name, value in report.user_properties:
-        if name == "security_count":
-            label, scenarios, surfaces, canaries = value  # type: ignore[misc]
-            counts = _SECURITY_COUNTS.setdefault(str(label), [0, 0, 0])
-            counts[0] += int(scenarios)
-            counts[1] = max(counts[1], int(surfaces))
-            counts[2] += int(canaries)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    for label, (scenarios, surfaces, canaries) in sorted(_SECURITY_COUNTS.items()):
-        terminalreporter.write_line(f"{label}: {scenarios} scenarios x {surfaces} surfaces, "
-                                    f"{canaries} canaries")

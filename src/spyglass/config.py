@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -10,7 +12,24 @@ from typing import Any
 
 from spyglass.errors import SpyglassError
 
-SECRET_MARKERS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AGE_IDENTITY")
+# The secret-name rule (docs/security.md "Processes, secrets and limits"): a name is split
+# into words (on `_`, `-`, `.`, digits and camelCase) and each word is compared with these.
+SECRET_WORDS = frozenset({"KEY", "KEYS", "PASS", "PWD", "PAT", "PATS", "PIN", "OTP", "URL",
+                          "URLS", "URI", "URIS", "DSN", "JWT", "SAS", "NETRC", "KUBECONFIG",
+                          "ASKPASS", "AGENT"})
+SECRET_SUFFIXES = ("TOKEN", "TOKENS")  # GH_TOKEN, GHTOKEN; not TOKENIZERS
+SECRET_INFIXES = ("SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
+                  "PRIVATE", "SESSION", "COOKIE", "APIKEY", "SOCK", "BEARER", "SIGNATURE")
+SECRET_PREFIXES = ("AUTH", "OAUTH", "CRED")  # AUTH, AUTHTOKEN, AUTHORIZATION, CREDS
+SECRET_FIRST_WORDS = frozenset({"AGE", "SOPS", "VAULT", "GNUPGHOME"})  # identities, vaults
+NOT_SECRET = frozenset({"PWD", "OLDPWD"})  # the shell's working directories
+NOT_SECRET_WORDS = frozenset({"AUTHOR", "AUTHORS"})  # GIT_AUTHOR_NAME
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z]+|[a-z]+")
+_CREDENTIAL_VALUE = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@]+@"  # a URL with user info (user:pass@, token@)
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})")
 
 ALL_TOOLS = ("code_explore", "code_find_symbol", "code_references", "code_callers",
              "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
@@ -59,18 +78,68 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
 
 
+def name_words(name: str) -> list[str]:
+    """The words of an environment variable name, upper-cased: `apiKey_2FA` → API, KEY, FA."""
+    return [w.upper() for w in _WORD.findall(name)]
+
+
+def secret_reason(name: str, value: str | None = None) -> str | None:
+    """Why passing environment variable `name` (with `value`, when known) could leak a
+    credential, or None. The one rule for every place that forwards environment variables
+    (LSP `env` entries today). Whole words count, so KEYBOARD_LAYOUT passes and API_KEY,
+    GITHUB_PAT, NPM_AUTH, SSH_AUTH_SOCK, DATABASE_URL and PGPASSWORD do not."""
+    upper = name.upper()
+    if upper in NOT_SECRET:
+        return None
+    words = name_words(name)
+    for word in words:
+        if word in NOT_SECRET_WORDS:
+            continue
+        if word in SECRET_WORDS:
+            return f"its name has the word {word}"
+        suffix = next((m for m in SECRET_SUFFIXES if word.endswith(m)), None)
+        if suffix is not None:
+            return f"its name has a word ending in {suffix}"
+        infix = next((m for m in SECRET_INFIXES if m in word), None)
+        if infix is not None:
+            return f"its name contains {infix}"
+        prefix = next((m for m in SECRET_PREFIXES if word.startswith(m)), None)
+        if prefix is not None:
+            return f"its name has a word starting with {prefix}"
+    if words and words[0] in SECRET_FIRST_WORDS:
+        return f"its name starts with {words[0]} (an identity or secrets store)"
+    if value is not None and _CREDENTIAL_VALUE.search(value):
+        return "its value looks like a credential"
+    return None
+
+
 def default_config_path() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "spyglass" / "config.toml"
 
 
-def _read(path: Path) -> dict[str, Any]:
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read(path: Path, follow_links: bool = True) -> dict[str, Any]:
+    """A TOML file; only a regular file is read (a FIFO cannot block, opening is
+    non-blocking), and the repository's policy file (`follow_links=False`) never through a
+    link: it sits directly under the resolved root, so O_NOFOLLOW confines it as
+    index/confined.py would (config is a shared leaf and cannot import index)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"cannot read config {path}: not a regular file")
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"cannot read config {path}: larger than {MAX_CONFIG_BYTES} bytes")
+        return tomllib.loads(data.decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from exc
+    except ValueError as exc:  # a NUL in the path, not UTF-8, not TOML
+        raise ConfigError(f"cannot read config {str(path)!r}: {exc}") from exc
 
 
 def _positive(section: dict[str, Any], key: str, default: int) -> int:
@@ -86,10 +155,16 @@ def _lsp(entry: dict[str, Any]) -> LspServer:
         command = [command]
     if not isinstance(command, list) or not command:
         raise ConfigError("[[codeintel.lsp]] needs a command")
-    env = tuple(str(e) for e in entry.get("env", []))
-    for name in env:
-        if any(marker in name.upper() for marker in SECRET_MARKERS):
-            raise ConfigError(f"[[codeintel.lsp]] env may not pass secret-like variable {name}")
+    raw_env = entry.get("env", [])
+    if not isinstance(raw_env, list):
+        raise ConfigError("[[codeintel.lsp]] env must be a list of variable names")
+    env = tuple(str(e) for e in raw_env)
+    for item in env:
+        name, eq, value = item.partition("=")
+        # The value that would be passed: the entry's own, else the host's current one.
+        why = secret_reason(name, value if eq else os.environ.get(name))
+        if why is not None:
+            raise ConfigError(f"[[codeintel.lsp]] env may not pass {name!r}: {why}")
     execution = entry.get("execution", "sandbox")
     if execution not in ("sandbox", "host"):
         raise ConfigError("[[codeintel.lsp]] execution must be 'sandbox' or 'host'")
@@ -146,9 +221,12 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
 def apply_policy(config: Config, repo_root: Path) -> Config:
     """Repository policy may only narrow the host-approved capabilities, nothing else."""
     policy_path = repo_root / "spyglass.toml"
+    if policy_path.is_symlink():
+        raise ConfigError(f"{policy_path} is a symbolic link: the repository policy is read "
+                          "only from a regular file")
     if not policy_path.is_file():
         return config
-    policy = _read(policy_path).get("policy", {})
+    policy = _read(policy_path, follow_links=False).get("policy", {})
     if not isinstance(policy, dict):
         raise ConfigError(f"{policy_path}: [policy] must be a table")
     unknown = set(policy) - {"capabilities"}

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
+from spyglass.index import confined
 from spyglass.index import source as src
+from spyglass.index.lifeline import bind_to_parent
 from spyglass.index.store import (
     FACT_INDEXES,
     STORE_DIR,
@@ -98,10 +100,8 @@ class SnapshotBuilder:
 
         def read(path: str) -> bytes | None:
             if commit is None:
-                try:
-                    return (self.root / path).read_bytes()
-                except OSError:
-                    return None
+                return confined.read_or_none(self.root, path,
+                                             self.config.limits.max_file_bytes)
             sha = blobs.get(path)
             if not sha:
                 return None
@@ -266,7 +266,7 @@ class SnapshotBuilder:
         if f.path not in packs or f.skipped:
             return f
         try:
-            data = (self.root / f.path).read_bytes()
+            data = confined.read_bytes(self.root, f.path, self.config.limits.max_file_bytes)
         except OSError as exc:
             skipped[f.path] = f"unreadable: {exc.strerror}"
             return f
@@ -322,8 +322,12 @@ class SnapshotBuilder:
         try:
             done: Iterator[tuple[list[ChunkItem], int]]
             if len(items) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
+                # Workers die with this process (kill -9 included) and list themselves in
+                # the lock file, so they can never keep the store locked (index/lifeline.py).
                 pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
-                                           mp_context=multiprocessing.get_context("fork"))
+                                           mp_context=multiprocessing.get_context("fork"),
+                                           initializer=bind_to_parent,
+                                           initargs=(os.getpid(), str(self.store)))
                 futures = {pool.submit(process_chunk, c, store): c for c in chunks}
                 done = ((futures[f], f.result()) for f in as_completed(futures))
             else:

@@ -13,8 +13,8 @@ from pathlib import Path
 from spyglass.config import Config
 from spyglass.index.builder import Progress, SnapshotBuilder
 from spyglass.index.gc import GcStats, collect
-from spyglass.index.lock import writer_lock
-from spyglass.index.store import SnapshotRow, connect, log_event, pid_alive, store_dir, utcnow
+from spyglass.index.lock import alive, writer_lock
+from spyglass.index.store import SnapshotRow, connect, log_event, store_dir, utcnow
 
 UPDATED = "code_graph_updated"
 
@@ -70,7 +70,7 @@ def recover(conn: sqlite3.Connection, folder: Path) -> int:
                          "('accepted', 'progress')").fetchall()
     for job, snap, pid in stale:
         why = f"interrupted: the indexing process (pid {pid}) " + (
-            "stopped without finishing" if pid_alive(int(pid)) else "died")
+            "stopped without finishing" if alive(int(pid)) else "died")
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("UPDATE jobs SET state='failed', error=?, finished_at=? WHERE id=?",
                      (why, utcnow(), job))

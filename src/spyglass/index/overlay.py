@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.index import gitcall
+from spyglass.index import filenames, gitcall
 from spyglass.index import source as src
 from spyglass.index.probe import Probe
 
@@ -39,7 +39,7 @@ class OverlayReport:
 
 def name_status(out: bytes) -> list[tuple[str, str, str | None]]:
     """Parse `-z --name-status` output into (status letter, path, old path for renames)."""
-    parts = [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0")]
+    parts = [filenames.from_bytes(p)[0] for p in out.split(b"\0")]
     rows: list[tuple[str, str, str | None]] = []
     i = 0
     while i < len(parts) and parts[i]:
@@ -67,7 +67,7 @@ def index_blobs(root: Path) -> dict[str, str]:
     for entry in out.split(b"\0"):
         if entry:
             meta, _, path = entry.partition(b"\t")
-            blobs[path.decode("utf-8", "surrogateescape")] = meta.split()[1].decode()
+            blobs[filenames.from_bytes(path)[0]] = meta.split()[1].decode()
     return blobs
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.index import gitcall, gitindex
+from spyglass.index import confined, filenames, gitcall, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
@@ -127,7 +127,7 @@ class Probe:
         """Candidates whose stat moved, or whose change is too recent to trust the stat."""
         now = time.time_ns()
         seen = self._seen
-        stat = os.stat
+        stat = os.lstat  # a file swapped for a link changes its key (and is not read)
         out: list[str] = []
         for path, full in self._candidates:
             old = seen.get(path)
@@ -154,17 +154,22 @@ class Probe:
             current.pop(path, None)
             full = os.path.join(self.root, path)
             try:
-                st = os.stat(full)
-                key = stat_key(st)
+                st = os.lstat(full)
                 entry = known.get(path) if path not in self._seen else None
-                if entry is not None and gitindex.matches(entry, st):
-                    self._seen[path] = Seen(key, entry.blob)  # git hashed it: trust its id
+                if entry is not None and stat_module.S_ISREG(st.st_mode) \
+                        and gitindex.matches(entry, st):
+                    self._seen[path] = Seen(stat_key(st), entry.blob)  # git hashed it
                     current[path] = entry.blob
                     continue
-                with open(full, "rb") as fh:
-                    data = fh.read()
+                data, st = confined.read(self.root, path, self.max_bytes)
+                key = stat_key(st)
             except FileNotFoundError:
                 self._seen.pop(path, None)
+                continue
+            except confined.Refused as exc:
+                unreadable[path] = (f"oversized: {exc.size} bytes > max_file_bytes "
+                                    f"{self.max_bytes}" if exc.size is not None
+                                    else f"unreadable: {exc.strerror}")
                 continue
             except OSError as exc:
                 unreadable[path] = f"unreadable: {exc.strerror}"
@@ -243,9 +248,14 @@ class Probe:
         deleted: set[str] = set()
         untracked: set[str] = set()
         folders: list[str] = []
-        for tag, path in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
-                                         "--deleted", "--others", "--exclude-standard",
-                                         "--directory")):
+        undecodable: set[str] = set()  # stand-ins for names that are not UTF-8
+        for tag, path, exact in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
+                                                "--deleted", "--others", "--exclude-standard",
+                                                "--directory")):
+            if not exact:
+                undecodable.add(path)
+                if tag != "R":
+                    continue
             if tag == "?" and path.endswith("/"):
                 folders.append(path)
             elif tag == "?":
@@ -270,8 +280,10 @@ class Probe:
             excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(src.SKIP_DIRS)]
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
                           *expand, *excludes)
-            untracked.update(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0")
-                             if p)
+            for raw in out.split(b"\0"):
+                if raw:
+                    name, exact = filenames.from_bytes(raw)
+                    (untracked if exact else undecodable).add(name)
         self.tracked, self.untracked = frozenset(tracked), frozenset(untracked)
         self.deleted = frozenset(deleted)
         for path in sorted((tracked - deleted) | untracked):
@@ -279,7 +291,9 @@ class Probe:
             if reason is None and pack_for_path(path) is not None:
                 reason = self._file_reason(path)
             files.append(src.SourceFile(path, "", 0, reason))
-        return files, walked
+        files += [src.SourceFile(p, "", 0, filenames.UNDECODABLE) for p in sorted(undecodable)
+                  if p not in deleted]
+        return filenames.unique(files), walked
 
     def ignored(self) -> list[src.SourceFile]:
         """Untracked paths `.gitignore` excludes (folders collapsed). Costs a walk of the
@@ -289,7 +303,7 @@ class Probe:
         if self._ignored is None or self._ignored_at != self.listed:
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--ignored",
                           "--exclude-standard", "--directory")
-            self._ignored = [src.SourceFile(p.decode("utf-8", "surrogateescape"), "", 0,
+            self._ignored = [src.SourceFile(filenames.from_bytes(p)[0], "", 0,
                                             "ignored by .gitignore")
                              for p in out.split(b"\0") if p and not p.startswith(b".spyglass/")]
             self._ignored_at = self.listed
@@ -346,10 +360,11 @@ def _walk_folders(root: Path, top: str) -> list[str]:
     return out
 
 
-def _tagged(out: bytes) -> Iterable[tuple[str, str]]:
+def _tagged(out: bytes) -> Iterable[tuple[str, str, bool]]:
+    """(tag, name as text, whether the name is exact) of `ls-files -t -z` output."""
     for entry in out.split(b"\0"):
         if len(entry) > 2:
-            yield chr(entry[0]), entry[2:].decode("utf-8", "surrogateescape")
+            yield (chr(entry[0]), *filenames.from_bytes(entry[2:]))
 
 
 def _stat(path: Path) -> StatKey | None:

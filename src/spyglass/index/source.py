@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from pathlib import Path
 import pathspec
 
 from spyglass.errors import GitRefused, IndexUnavailable
-from spyglass.index import gitcall
+from spyglass.index import confined, filenames, gitcall
 
 SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
                        ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
@@ -86,13 +87,13 @@ def _dot_git(top: Path) -> Path | None:
 
 
 def git_toplevel(root: Path) -> Path:
-    return Path(gitcall.run(root, "rev-parse", "--show-toplevel").decode().strip())
+    return Path(os.fsdecode(gitcall.run(root, "rev-parse", "--show-toplevel").strip()))
 
 
 def git_dirs(root: Path) -> tuple[Path, Path]:
     """(this worktree's git dir, the repository's common git dir), absolute."""
-    out = gitcall.run(root, "rev-parse", "--path-format=absolute", "--git-dir",
-              "--git-common-dir").decode().splitlines()
+    out = os.fsdecode(gitcall.run(root, "rev-parse", "--path-format=absolute", "--git-dir",
+                                  "--git-common-dir")).splitlines()  # OS paths: surrogateescape
     return Path(out[0]), Path(out[1])
 
 
@@ -163,7 +164,7 @@ def has_commit(root: Path, sha: str) -> bool:
     return gitcall.call(root, "cat-file", "-e", f"{sha}^{{commit}}").returncode == 0
 
 
-TreeEntry = tuple[str, bytes, bytes, str, bytes]  # path, mode, type, object id, size text
+TreeEntry = tuple[str, bytes, bytes, str, bytes, bool]  # path, mode, type, id, size, exact name
 
 
 def tree_entries(root: Path, commit: str, sizes: bool = False) -> list[TreeEntry]:
@@ -176,15 +177,16 @@ def tree_entries(root: Path, commit: str, sizes: bool = False) -> list[TreeEntry
         if entry:
             meta, _, raw_path = entry.partition(b"\t")
             mode, kind, oid, *size = meta.split(None, 3)
-            entries.append((raw_path.decode("utf-8", "surrogateescape"), mode, kind,
-                            oid.decode(), size[0].strip() if size else b"-"))
+            path, exact = filenames.from_bytes(raw_path)  # not UTF-8: a skipped stand-in
+            entries.append((path, mode, kind, oid.decode(), size[0].strip() if size else b"-",
+                            exact))
     return entries
 
 
 def tree_blobs(root: Path, commit: str) -> dict[str, str]:
     """Path -> blob id of a commit's regular files (symlinks and submodules left out)."""
-    return {path: oid for path, mode, kind, oid, _ in tree_entries(root, commit)
-            if kind == b"blob" and mode != b"120000"}
+    return {path: oid for path, mode, kind, oid, _, exact in tree_entries(root, commit)
+            if kind == b"blob" and mode != b"120000" and exact}
 
 
 def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
@@ -194,7 +196,7 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
     missing = gitcall.missing_objects(root, commit)
     entries = tree_entries(root, commit, sizes=not missing)
     sizes: dict[str, int] = {}
-    present = [oid for _, _, kind, oid, _ in entries if kind == b"blob" and oid not in missing]
+    present = [oid for _, _, kind, oid, _, _ in entries if kind == b"blob" and oid not in missing]
     if missing and present:
         check = gitcall.run(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
                             input="".join(f"{oid}\n" for oid in present).encode())
@@ -203,10 +205,13 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
             if len(parts) == 2 and parts[1].isdigit():
                 sizes[parts[0]] = int(parts[1])
     files: list[SourceFile] = []
-    for path, mode, kind, oid, size_text in entries:
+    for path, mode, kind, oid, size_text, exact in entries:
         if size_text == b"BAD":
             raise IndexUnavailable(f"git object {oid} ({path}) is missing or corrupt: "
                                    "the repository is damaged (try `git fsck`)")
+        if not exact:
+            files.append(SourceFile(path, oid, 0, filenames.UNDECODABLE))
+            continue
         if oid in missing:
             files.append(SourceFile(path, oid, 0, f"partial clone: blob {oid[:12]} is not "
                                                   f"present locally; {gitcall.PARTIAL_HINT}"))
@@ -215,7 +220,7 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
         reason = ("git submodule" if kind == b"commit" else "symlink (never followed)"
                   if mode == b"120000" else skip_reason(path, size, max_bytes))
         files.append(SourceFile(path, oid, size, reason))
-    return files
+    return filenames.unique(files)
 
 
 def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
@@ -264,19 +269,19 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
 def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                ) -> list[SourceFile]:
     """Files of a folder that is not a git repository; honours .gitignore, never follows
-    symlinks. Content hashes are computed lazily by the caller (blob is '' here). The
-    folders walked are appended to `folders` when given."""
+    symlinks (os.fwalk: each folder is entered by descriptor, so one swapped for a link
+    while walking is not entered). Content hashes are computed lazily by the caller (blob
+    is '' here). The folders walked are appended to `folders` when given."""
     files: list[SourceFile] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # type: ignore[type-arg]
-    for folder, dirs, names in os.walk(root, followlinks=False):
+    for folder, dirs, names, dirfd in os.fwalk(root, follow_symlinks=False):
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"
         if ".gitignore" in names:
-            try:
-                lines = (Path(folder) / ".gitignore").read_text("utf-8", "replace").splitlines()
+            data = confined.read_or_none(root, rel + ".gitignore", max_bytes)
+            if data is not None:
+                lines = data.decode("utf-8", "replace").splitlines()
                 specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
-            except OSError:
-                pass
 
         def ignored(path: str, is_dir: bool) -> bool:
             for base, spec in specs:
@@ -287,10 +292,12 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
 
         keep = []
         for d in sorted(dirs):
-            full = rel + d
+            full = rel + filenames.from_os(d)[0]
             if d in (".git", ".spyglass"):
                 continue
-            if os.path.islink(os.path.join(folder, d)):
+            if not filenames.from_os(d)[1]:
+                files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))
+            elif _is_link(d, dirfd):
                 files.append(SourceFile(full, "", 0, "symlink (never followed)"))
             elif d in SKIP_DIRS:
                 files.append(SourceFile(full + "/", "", 0, f"skipped directory {d}/"))
@@ -302,16 +309,30 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
         if folders is not None:
             folders.append(rel.rstrip("/"))
         for name in sorted(names):
-            path = rel + name
-            full_path = os.path.join(folder, name)
-            if os.path.islink(full_path):
-                files.append(SourceFile(path, "", 0, "symlink (never followed)"))
+            path, exact = filenames.from_os(name)
+            path = rel + path
+            if not exact:
+                files.append(SourceFile(path, "", 0, filenames.UNDECODABLE))
                 continue
             try:
-                size = os.stat(full_path).st_size
+                st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
             except OSError as exc:
                 files.append(SourceFile(path, "", 0, f"unreadable: {exc.strerror}"))
                 continue
+            if stat.S_ISLNK(st.st_mode):
+                files.append(SourceFile(path, "", 0, "symlink (never followed)"))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                files.append(SourceFile(path, "", 0, "not a regular file"))
+                continue
+            size = st.st_size
             reason = "ignored by .gitignore" if ignored(path, False) else None
             files.append(SourceFile(path, "", size, reason or skip_reason(path, size, max_bytes)))
-    return files
+    return filenames.unique(files)
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return True  # gone or unreadable: not walked either way

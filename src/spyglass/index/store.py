@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.errors import IndexUnavailable, OutsideRoot
+from spyglass.index import filenames
 from spyglass.index import source as src
 
 STORE_DIR = ".spyglass"
@@ -94,14 +94,20 @@ def utcnow() -> str:
 
 
 def store_dir(root: Path) -> Path:
-    return root / STORE_DIR
+    """`root/.spyglass`; refused when it is a symbolic link (a repository could commit one
+    pointing anywhere, and the store is written and trusted)."""
+    folder = root / STORE_DIR
+    if folder.is_symlink():
+        raise IndexUnavailable(f"{folder} is a symbolic link: spyglass keeps its store only "
+                               "in a real folder of the repository (remove the link)")
+    return folder
 
 
 def find_store(start: Path) -> Path | None:
     """Walk up from `start` to the first folder holding `.spyglass/graph.db`."""
     here = start.resolve()
     for folder in (here, *here.parents):
-        if (folder / STORE_DIR / DB_NAME).is_file():
+        if (folder / STORE_DIR / DB_NAME).is_file() and not (folder / STORE_DIR).is_symlink():
             return folder
     return None
 
@@ -114,6 +120,10 @@ def locate(start: Path, root: Path | None = None) -> tuple[Path, Path]:
     worktree of a git repository (`git worktree add`) shares the store of the repository's
     main worktree, while its own files form its overlay."""
     start = start.resolve()
+    if not filenames.from_os(str(start))[1]:
+        raise IndexUnavailable(f"the folder {filenames.from_os(str(start))[0]} has a path "
+                               "that is not valid UTF-8; spyglass needs a UTF-8 path to the "
+                               "repository (rename the folder)")
     if root is not None:
         root = root.resolve()
         if start != root and root not in start.parents:
@@ -274,13 +284,3 @@ def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail:
         detail = json.dumps({"message": detail, **fields} if detail else fields)
     conn.execute("INSERT INTO events(at, snapshot, kind, detail, job) VALUES(?,?,?,?,?)",
                  (utcnow(), snapshot, kind, detail, job))
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

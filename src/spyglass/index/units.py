@@ -42,7 +42,7 @@ def contexts(files: list[src.SourceFile], packs: dict[str, LanguagePack],
 def ctx_key(ctx: FileContext) -> str:
     """The resolution-context part of a unit's key."""
     text = ctx.module + "\0" + "\0".join(f"{k}={v}" for k, v in ctx.settings)
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def pack_key(language: str) -> str:

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput, GitRefused, IndexUnavailable, SpyglassError
-from spyglass.index import gitcall
+from spyglass.index import confined, gitcall
 from spyglass.index import source as src
+from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.results import DefRow
 from spyglass.syntax.langpack import pack_for_path
@@ -67,10 +68,8 @@ def _span(hunks: list[Hunk]) -> str:
 
 
 def _lines(ci: CodeIntel, path: str) -> list[str]:
-    try:
-        return (ci.root / path).read_text("utf-8", "replace").splitlines()
-    except OSError:
-        return []
+    data = confined.read_or_none(ci.root, path, ci.config.limits.max_file_bytes)
+    return data.decode("utf-8", "replace").splitlines() if data is not None else []
 
 
 def _starts(defs: list[DefRow], text: list[str]) -> dict[tuple[int, int], int]:
@@ -260,7 +259,7 @@ def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
             cs.add_file(path)
             removed_defs(ci, cs, path, set(), f"deleted in {cs.origin}")
             continue
-        if not (ci.root / path).is_file():
+        if confined.kind(ci.root, path) != "file":
             cs.add_file(path)
             continue
         sides = [old.get(path), new[path] if new_commit is not None else None]
@@ -284,7 +283,7 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
     cs = ChangeSet(origin="targets")
     for text in targets:
         m = RANGE.fullmatch(text)
-        if m and (ci.root / ci.rel_path(m.group(1))).is_file():
+        if m and confined.kind(ci.root, ci.rel_path(m.group(1))) == "file":
             rel = ci.rel_path(m.group(1))
             a = int(m.group(2))
             b = int(m.group(3) or a)
@@ -296,10 +295,10 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
                 cs.notes.append(f"{text}: blank lines only; nothing there can affect code")
             continue
         rel = ci.rel_path(text)
-        full = ci.root / rel
-        if full.is_file():
+        found = confined.kind(ci.root, rel)
+        if found == "file":
             changed_defs(ci, cs, rel, None, f"target {text}")
-        elif full.is_dir():
+        elif found == "dir":
             prefix = f"{rel}/" if rel else ""
             paths = sorted(f.path for f in view.disk_files() if f.path.startswith(prefix)
                            and f.skipped is None and pack_for_path(f.path))
@@ -323,7 +322,8 @@ def _symbol(ci: CodeIntel, cs: ChangeSet, name: str) -> None:
     if not defs:
         looks_like_path = "/" in name and "#" not in name or pack_for_path(name) is not None
         if looks_like_path:
-            raise BadInput(f"{name}: no such file or folder in the repository")
+            raise BadInput(f"{client_paths.named(name)}: no such file or folder in the "
+                           "repository")
         raise BadInput(f"no definition named {name!r} (and no such path); try code_find_symbol "
                        f"with a pattern such as '*{name.split('.')[-1]}*'")
     several = len(defs) > 1

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from spyglass.errors import BadInput
+from spyglass.index import confined
 from spyglass.query import edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
@@ -77,15 +78,14 @@ def candidates(ci: CodeIntel, query: str, prefix: str | None
     if not text or len(text) > 500:
         raise BadInput("explore wants a query of 1 to 500 characters")
     m = RANGE.fullmatch(text)
-    if m and (ci.root / ci.rel_path(m.group(1))).is_file():
+    if m and confined.kind(ci.root, ci.rel_path(m.group(1))) == "file":
         rel = ci.rel_path(m.group(1))
         return "position", {key(d): (d, 1.0) for d in sym.targets_at(view, rel, int(m.group(2)),
                                                                       None)}
     looks_like_path = "/" in text or pack_for_path(text) is not None
     if looks_like_path and " " not in text:
         rel = ci.rel_path(text)
-        full = ci.root / rel
-        if full.is_file() or full.is_dir():
+        if confined.kind(ci.root, rel) in ("file", "dir"):
             ds = [d for d in sym.find_defs(view, "*", None, rel or None)][:2000]
             return "path", {key(d): (d, 0.6 if d.parent < 0 else 0.4) for d in ds}
     if " " not in text:

@@ -6,13 +6,13 @@ import importlib.metadata
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
 from spyglass.config import Config, load_config
-from spyglass.errors import BadInput, IndexUnavailable, LimitExceeded, OutsideRoot
+from spyglass.errors import BadInput, IndexUnavailable
 from spyglass.index import gitcall
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -28,6 +28,7 @@ from spyglass.index.store import (
 )
 from spyglass.query import candidates, dispatch, related
 from spyglass.query import files as file_ops
+from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, DiagnosticsSummary
@@ -130,19 +131,9 @@ class CodeIntel:
 
     def rel_path(self, path: str) -> str:
         """A client path (relative to the root, or absolute) as a root-relative path.
-        Anything resolving outside the root, symlinks included, is refused before reading."""
-        if not path or "\0" in path:
-            raise BadInput("path must be a non-empty string")
-        candidate = Path(path)
-        full = candidate if candidate.is_absolute() else self.root / candidate
-        try:
-            resolved = full.resolve()
-        except (OSError, RuntimeError) as exc:
-            raise BadInput(f"cannot resolve path {path!r}: {exc}") from exc
-        if resolved != self.root and self.root not in resolved.parents:
-            raise OutsideRoot(f"path {path!r} resolves outside the repository root {self.root}")
-        rel = resolved.relative_to(self.root).as_posix()
-        return "" if rel == "." else rel
+        Anything resolving outside the root, symlinks included, is refused before reading
+        (query/paths.py); reads then go through index/confined.py."""
+        return client_paths.resolve(self.root, path)
 
     # -- envelope --------------------------------------------------------------------------
     def provenance(self) -> Provenance:
@@ -255,13 +246,10 @@ class CodeIntel:
         return defs
 
     def _check_line(self, rel: str, line: int) -> None:
-        full = self.root / rel
-        if not full.is_file():
-            raise BadInput(f"{rel} is not a file in the repository")
         if line < 1:
             raise BadInput("line numbers are 1-based")
-        with full.open("rb") as fh:
-            count = sum(1 for _ in fh)
+        data = client_paths.read(self.root, rel, self.config.limits.max_file_bytes)
+        count = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
         if line > max(count, 1):
             raise BadInput(f"line {line} is out of range: {rel} has {count} lines")
 
@@ -450,10 +438,8 @@ class CodeIntel:
         finally:
             conn.close()
 
-    def limit_files(self, paths: list[str]) -> None:
-        if len(paths) > self.config.limits.max_files_per_request:
-            raise LimitExceeded(f"{len(paths)} paths asked for; max_files_per_request is "
-                                f"{self.config.limits.max_files_per_request}")
+    def limit_files(self, paths: Sequence[object]) -> None:
+        client_paths.check_count(paths, self.config.limits.max_files_per_request)
 
     # -- change impact (query/blast.py, testmap.py, explore.py) ------------------------------
     def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3

@@ -7,12 +7,15 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from spyglass.errors import BadInput, LimitExceeded
+from spyglass.errors import BadInput
+from spyglass.index import confined, filenames
 from spyglass.index.builder import binary_or_undecodable
+from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
-from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.budget import Budget
+from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
 
@@ -22,16 +25,33 @@ if TYPE_CHECKING:
 
 def _expand(ci: CodeIntel, rel: str) -> list[str]:
     """A file, or the supported files directly and recursively under a folder."""
-    full = ci.root / rel
-    if full.is_file():
+    found = confined.kind(ci.root, rel)
+    if found == "file":
         return [rel]
-    if not full.is_dir():
-        raise BadInput(f"{rel or '.'} does not exist in the repository")
+    if found is None:
+        raise BadInput(f"{client_paths.named(rel or '.')} does not exist in the repository")
+    if found != "dir":
+        what = "a symbolic link" if found == "symlink" else "not a regular file"
+        raise BadInput(f"{client_paths.named(rel)} is not read: {what}")
     prefix = f"{rel}/" if rel else ""
     view = ci.view()
     paths = sorted(f.path for f in view.disk_files()
                    if f.path.startswith(prefix) and f.skipped is None and pack_for_path(f.path))
     return paths
+
+
+def _expand_all(ci: CodeIntel, paths: list[str]) -> list[str]:
+    """Every client path expanded; their count and shapes are checked before any is
+    resolved, the expanded count after."""
+    ci.limit_files(paths)
+    for p in paths:
+        if p:
+            client_paths.check(p)
+    rels: list[str] = []
+    for p in paths or [""]:
+        rels += _expand(ci, ci.rel_path(p) if p else "")
+    ci.limit_files(rels)
+    return rels
 
 
 def structure(ci: CodeIntel, rel: str) -> ToolResult:
@@ -42,25 +62,25 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
         paths = direct if direct else paths
         ci.limit_files(paths)
     results: list[object] = []
-    for path in paths:
+    limit = ci.config.limits.max_matches_per_request
+    for path in paths:  # one past the limit is enough for the envelope to mark truncation
         for d in sym.defs_in_file(view, path):
             results.append(ci.def_location(d))
+            if len(results) > limit:
+                break
+        if len(results) > limit:
+            break
     return ci._envelope(results, paths or [rel])
 
 
 def _read_live(ci: CodeIntel, rel: str) -> bytes:
-    full = ci.root / rel
-    if not full.is_file():
-        raise BadInput(f"{rel} is not a file in the repository")
-    size = full.stat().st_size
-    if size > ci.config.limits.max_file_bytes:
-        raise LimitExceeded(f"{rel} is {size} bytes; max_file_bytes is "
-                            f"{ci.config.limits.max_file_bytes}")
-    return full.read_bytes()
+    return client_paths.read(ci.root, rel, ci.config.limits.max_file_bytes)
 
 
 def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
-    ci.limit_files([s[0] for s in spans])
+    ci.limit_files(spans)
+    for span in spans:
+        client_paths.check(span[0])
     budget = ci.config.limits.max_capture_bytes
     results: list[object] = []
     paths: list[str] = []
@@ -68,7 +88,7 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
         rel = ci.rel_path(path)
         data = _read_live(ci, rel)
         if binary_or_undecodable(data):
-            raise BadInput(f"{rel} is not a text file")
+            raise BadInput(f"{client_paths.named(rel)} is not a text file")
         lines = data.decode("utf-8").splitlines(keepends=True)
         if start < 1 or start > max(len(lines), 1):
             raise BadInput(f"line {start} is out of range: {rel} has {len(lines)} lines")
@@ -86,21 +106,22 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
 
 
 def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
-    rels: list[str] = []
-    for p in paths or [""]:
-        rels += _expand(ci, ci.rel_path(p) if p else "")
-    ci.limit_files(rels)
+    rels = _expand_all(ci, paths)
     results: list[object] = []
     for rel in rels:
         pack = pack_for_path(rel)
         if pack is None:
             continue
-        data = _read_live(ci, rel)
+        try:
+            data = _read_live(ci, rel)
+        except BadInput as exc:  # changed since it was listed (a link now, grown, gone)
+            results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {exc}"))
+            continue
         reason = binary_or_undecodable(data)
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
             continue
-        for g in extract(pack, data).diagnostics:
+        for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
     return ci._envelope(results, rels)
@@ -108,10 +129,7 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
 
 def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
     adhoc = AdHocQuery(query)  # regex predicates on RE2, shape limits (docs/security.md)
-    rels: list[str] = []
-    for p in paths or [""]:
-        rels += _expand(ci, ci.rel_path(p) if p else "")
-    ci.limit_files(rels)
+    rels = _expand_all(ci, paths)
     limit = ci.config.limits.max_matches_per_request
     budget = ci.config.limits.max_capture_bytes
     results: list[object] = []
@@ -123,10 +141,16 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
         if adhoc.remaining() <= 0:
             adhoc.timed_out = True
             break
-        data = _read_live(ci, rel)
+        try:
+            data = _read_live(ci, rel)
+        except BadInput:
+            if len(rels) == 1:
+                raise
+            continue  # one file of a folder changed since it was listed: as for binary files
         if binary_or_undecodable(data):
             continue
-        tree = parse(pack, data)
+        clock = Budget()  # parse of one file: OverBudget (a LimitExceeded) past it
+        tree = parse(pack, data, clock)
         for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
@@ -160,6 +184,9 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
     for member in view.members.values():
         if member.skipped:
             reasons[member.skipped.split(":")[0]] += 1
+    for f in view.disk_files():  # not in the snapshot (untracked, or no snapshot yet)
+        if f.skipped == filenames.UNDECODABLE and f.path not in view.members:
+            reasons[f.skipped] += 1
     ignored = len(view.probe.ignored())
     if ignored and view.probe.is_git:
         reasons["ignored by .gitignore"] += ignored

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from spyglass.index import confined
 from spyglass.query import symbols as sym
 from spyglass.query.results import Framework, TestCommand
 from spyglass.query.view import View
@@ -30,9 +31,11 @@ Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)
 _CONFIGS: dict[Path, tuple[tuple[int, int], str | None]] = {}  # path → (stat key, text)
 
 
-def _read(path: Path) -> str | None:
-    """A configuration file's text (None when absent, a symlink or oversized); cached by
-    modification time and size, so repeated questions do not re-read it."""
+def _read(root: Path, rel: str) -> str | None:
+    """A configuration file's text (None when absent, a symlink, special or oversized),
+    read confined to the root; cached by modification time and size, so repeated
+    questions do not re-read it."""
+    path = root / rel
     try:
         st = path.lstat()
     except OSError:
@@ -41,22 +44,23 @@ def _read(path: Path) -> str | None:
     cached = _CONFIGS.get(path)
     if cached is not None and cached[0] == stat_key:
         return cached[1]
-    text: str | None = None
-    if path.is_file() and not path.is_symlink() and st.st_size <= MAX_CONFIG_BYTES:
-        try:
-            text = path.read_text("utf-8", "replace")
-        except OSError:
-            text = None
+    data = confined.read_or_none(root, rel, MAX_CONFIG_BYTES)
+    text = data.decode("utf-8", "replace") if data is not None else None
     _CONFIGS[path] = (stat_key, text)
     return text
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
 
 
 _DECIDED: dict[tuple[Path, str], tuple[str | None, bool]] = {}  # (file, question) → answer
 
 
-def _answer(path: Path, question: str) -> bool:
+def _answer(root: Path, rel: str, question: str) -> bool:
     """Whether a configuration file configures pytest (cached with the file's text)."""
-    text = _read(path)
+    path = root / rel
+    text = _read(root, rel)
     cached = _DECIDED.get((path, question))
     if cached is not None and cached[0] is text:
         return cached[1]
@@ -116,23 +120,22 @@ class Frameworks:
 
     def _python(self, path: str) -> Framework:
         for folder in self._folders(path):
-            base = self.root / folder
             rel = f"{folder}/" if folder else ""
-            if _read(base / "pytest.ini") is not None:
+            if _read(self.root, _join(folder, "pytest.ini")) is not None:
                 return Framework("pytest", "", f"{rel}pytest.ini", "pytest.ini")
-            if _answer(base / "pyproject.toml", "pyproject"):
+            if _answer(self.root, _join(folder, "pyproject.toml"), "pyproject"):
                 return Framework("pytest", "", f"{rel}pyproject.toml",
                                  "[tool.pytest.ini_options] in pyproject.toml")
-            if _answer(base / "tox.ini", "pytest"):
+            if _answer(self.root, _join(folder, "tox.ini"), "pytest"):
                 return Framework("pytest", "", f"{rel}tox.ini", "[pytest] in tox.ini")
-            if _answer(base / "setup.cfg", "tool:pytest"):
+            if _answer(self.root, _join(folder, "setup.cfg"), "tool:pytest"):
                 return Framework("pytest", "", f"{rel}setup.cfg", "[tool:pytest] in setup.cfg")
         return Framework("pytest", "", "", "no pytest configuration found; pytest assumed "
                          "(it runs unittest-style tests too)")
 
     def _go(self, path: str) -> Framework:
         for folder in self._folders(path):
-            text = _read(self.root / folder / "go.mod")
+            text = _read(self.root, _join(folder, "go.mod"))
             if text is not None:
                 m = re.search(r"^module\s+(\S+)", text, re.MULTILINE)
                 mod = m.group(1) if m else "?"
@@ -142,8 +145,7 @@ class Frameworks:
 
     def _js(self, path: str, family: str) -> Framework:
         for folder in self._folders(path):
-            base = self.root / folder
-            text = _read(base / "package.json")
+            text = _read(self.root, _join(folder, "package.json"))
             if text is None:
                 continue
             config = f"{folder}/package.json" if folder else "package.json"
@@ -160,7 +162,8 @@ class Frameworks:
             script = str(scripts.get("test", "")) if scripts else ""
             for name in ("vitest", "jest"):
                 files = [f"{stem}{ext}" for stem in JS_CONFIGS[name] for ext in JS_EXTS]
-                found = next((f for f in files if (base / f).is_file()), None)
+                found = next((f for f in files
+                              if confined.kind(self.root, _join(folder, f)) == "file"), None)
                 if found:
                     return Framework(name, folder, f"{folder}/{found}" if folder else found,
                                      f"{found} present")

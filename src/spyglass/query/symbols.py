@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from spyglass.errors import BadInput
+from spyglass.query import paths as client_paths
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 
@@ -16,6 +17,7 @@ DEF_FROM = "FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit"
 MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
+MAX_NAME_CHARS = 1000  # a symbol name or pattern (SQLite refuses too complex LIKE/GLOBs)
 
 
 def _defs(rows: Iterable[tuple[object, ...]]) -> list[DefRow]:
@@ -33,6 +35,9 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
               ) -> list[DefRow]:
     """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``) or a
     ``*`` glob, optionally by kind and path prefix."""
+    client_paths.check_text(name, "symbol name", MAX_NAME_CHARS)
+    if kind:
+        client_paths.check_text(kind, "kind", MAX_NAME_CHARS)
     clauses: list[str] = []
     params: list[object] = []
     if "*" in name or "?" in name:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.config import Config
+from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
@@ -214,10 +215,7 @@ class View:
 
             def read(path: str) -> bytes | None:
                 read_paths.append(path)
-                try:
-                    return (self.root / path).read_bytes()
-                except OSError:
-                    return None
+                return confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
             files = [src.SourceFile(p, "", 0) for p in current]
             ctxs = contexts(files, packs, read)
             self.probe.watch(read_paths)
@@ -276,7 +274,7 @@ class View:
         if pack is None or ctx is None:
             return None
         try:
-            data = (self.root / path).read_bytes()
+            data = confined.read_bytes(self.root, path, self.config.limits.max_file_bytes)
         except OSError as exc:
             self.live_skipped[path] = f"unreadable: {exc.strerror}"
             return None

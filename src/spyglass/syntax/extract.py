@@ -7,8 +7,9 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Parser, QueryCursor, Tree
+from tree_sitter import Node, Parser, Tree
 
+from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
@@ -30,12 +31,13 @@ _SEPARATORS = b" \t\r\n.?:->"
 _parsers: dict[str, Parser] = {}
 
 
-def parse(pack: LanguagePack, data: bytes) -> Tree:
-    """Parse bytes with the pack's grammar (one cached parser per language per process)."""
+def parse(pack: LanguagePack, data: bytes, budget: Budget | None = None) -> Tree:
+    """Parse bytes with the pack's grammar (one cached parser per language per process),
+    within `budget` (a fresh PARSE_SECONDS one by default): `OverBudget` past it."""
     parser = _parsers.get(pack.name)
     if parser is None:
         parser = _parsers[pack.name] = Parser(pack.language)
-    return parser.parse(data)
+    return (budget or Budget()).parse(parser, data)
 
 
 @dataclass
@@ -120,10 +122,11 @@ def _text(node: Node) -> str:
 class _Extractor:
     """State for one extraction; the public entry point is `extract`."""
 
-    def __init__(self, pack: LanguagePack, data: bytes) -> None:
+    def __init__(self, pack: LanguagePack, data: bytes, budget: Budget) -> None:
         self.pack = pack
         self.data = data
-        self.tree = parse(pack, data)
+        self.budget = budget
+        self.tree = parse(pack, data, budget)
         self.root = self.tree.root_node
         self._builtins = frozenset(pack.manifest.get("builtins", ()))
         self._encloses = pack.class_scope_encloses
@@ -154,7 +157,7 @@ class _Extractor:
         scope_caps: dict[str, list[Node]] = {}
         typed: list[tuple[int, dict[str, list[Node]]]] = []
         first_import, first_scope = self.pack.structure_offsets
-        for pattern, caps in QueryCursor(self.pack.structure).matches(self.root):
+        for pattern, caps in self.budget.matches(self.pack.structure, self.root):
             if pattern < first_import:
                 def_matches.append((pattern, caps))
             elif pattern < first_scope:
@@ -178,7 +181,7 @@ class _Extractor:
             definitions=tuple(defs),
             references=tuple(refs),
             imports=tuple(imports),
-            diagnostics=tuple(diagnostics(self.pack, self.root)),
+            diagnostics=tuple(diagnostics(self.pack, self.root, self.data)),
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
         )
@@ -458,7 +461,7 @@ class _Extractor:
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                     scopes: list[_Scope], imports: list[Import],
                     import_at: dict[int, int]) -> list[Reference]:
-        caps = QueryCursor(self.pack.queries["references"]).captures(self.root)
+        caps = self.budget.captures(self.pack.queries["references"], self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
         line_starts = self._lines()
@@ -613,8 +616,28 @@ class _Extractor:
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:
-    """Extract definitions, references, imports and diagnostics. Never raises on bad code."""
+    """Extract definitions, references, imports and diagnostics. Never raises on bad code:
+    a file too deeply nested, or whose parse and queries exceed the parse budget
+    (syntax/budget.py), gives no facts and one diagnostic saying why."""
+    extractor: _Extractor | None = None
     try:
-        return _Extractor(pack, data).run()
+        extractor = _Extractor(pack, data, Budget())
+        return extractor.run()
     except RecursionError:
         return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0)
+    except OverBudget as exc:  # the parse finished, its queries did not: keep its errors
+        found = [] if extractor is None else \
+            diagnostics(pack, extractor.root, data)
+        return FileFacts(pack.name, (), (), (), (*found, _not_analysed(exc)), 0)
+
+
+def syntax_errors(pack: LanguagePack, data: bytes) -> tuple[Diagnostic, ...]:
+    """Only the diagnostics of `extract` (same parse budget, same walk), without facts."""
+    try:
+        return tuple(diagnostics(pack, parse(pack, data).root_node, data))
+    except OverBudget as exc:
+        return (_not_analysed(exc),)
+
+
+def _not_analysed(exc: OverBudget) -> Diagnostic:
+    return Diagnostic(1, 1, 0, f"not analysed: {exc}", "warning")
