@@ -487,7 +487,7 @@ class _Extractor:
                     continue
                 for m in self._doc_link.finditer(data, node.start_byte, node.end_byte):
                     start, end = m.span(1)
-                    dot = data.rfind(b".", start, end)
+                    dot = max(data.rfind(b".", start, end), data.rfind(b"#", start, end))
                     at = dot + 1 if dot >= 0 else start
                     doc_keys.add(at)
                     role_at.setdefault(at, "read")
@@ -518,6 +518,8 @@ class _Extractor:
             qs = qual_start.get(end)
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
+                if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
+                    raw = raw.rstrip(b"#").replace(b"#", b".")
                 if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
                     raw = _call_path(raw, self._chains, mark=self._marked)
                     if self._marked:  # match with the path, store it with its `()` marks
