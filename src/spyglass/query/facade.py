@@ -294,7 +294,7 @@ class CodeIntel:
                           if r.role == "call"]
             declared = sym.declaration_sites(d.language, include_declaration)
             if "redefinition" not in declared:
-                found += sym.redefinitions(view, d)  # a call only where is_call says so
+                found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
             linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
             keep = sym.site_filter(view, d, declared)
             found = [r for r in found if keep(r)]
@@ -501,6 +501,20 @@ class CodeIntel:
 
 
 MAX_UNLISTED_SHOWN = 3
+
+
+def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
+    """Redefinitions of `d` (a call only where is_call says so), less those that pair a
+    stub with its module (manifest `declaration_files`, Python's `.pyi`): a stub and the
+    module it describes are one symbol, the stub's lines declarations, listed only with
+    the declaration."""
+    stubs = sym.manifest_value(d.language, "declaration_files")
+    if listed or not isinstance(stubs, list) or not stubs:
+        return rows
+    suffixes = tuple(str(x) for x in stubs)
+    if d.path.endswith(suffixes):
+        return []
+    return [r for r in rows if not r.path.endswith(suffixes)]
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
