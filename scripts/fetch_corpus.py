@@ -1,4 +1,10 @@
-"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources) into a cache."""
+"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources) into a cache.
+
+Debian packages are installed by `scripts/bootstrap.sh --corpora` (it asks
+`--debian-packages` which), never here; with $SPYGLASS_CORPORA_OFFLINE set (the test suite
+sets it) nothing is downloaded either: a corpus missing from the cache is a FetchError
+saying how to fetch it. `--tests` fetches what the test suite uses (TEST_CORPORA).
+"""
 
 from __future__ import annotations
 
@@ -61,6 +67,12 @@ CORPORA: dict[str, Corpus] = {
     )
 }
 
+# The corpora the test suite reads (tests marked `network`; Go ones also `system`).
+TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_golang",
+                # held-out accuracy corpora (bench/accuracy/README.md)
+                "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
+                "query_core", "react_query", "virtual_core")
+OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -111,10 +123,24 @@ def _unpack_single_top(archive: Path, target: Path) -> None:
     ensure_owned(target)
 
 
+def debian_packages() -> list[str]:
+    """The Debian packages holding the Go corpora's sources (installed by bootstrap.sh)."""
+    return [c.package for c in CORPORA.values() if c.kind == "go"]
+
+
+def _offline(c: Corpus) -> None:
+    """Refuse to download when $SPYGLASS_CORPORA_OFFLINE is set (inside the test suite)."""
+    if os.environ.get(OFFLINE_ENV):
+        raise FetchError(f"{c.name} is not fetched and {OFFLINE_ENV} forbids downloading: run "
+                         f"`bash scripts/bootstrap.sh --corpora` first (scripts/test.sh does), "
+                         f"or deselect with -m 'not network'")
+
+
 def _fetch_pypi(c: Corpus, dest: Path) -> Path:
     target = dest / c.dirname
     if target.is_dir():
         return target
+    _offline(c)
     with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
         _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
               f"{c.package}=={c.version}", "-d", tmp])
@@ -129,6 +155,7 @@ def _fetch_npm(c: Corpus, dest: Path) -> Path:
     target = dest / c.dirname
     if target.is_dir():
         return target
+    _offline(c)
     with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
         _run(["npm", "pack", "--silent", f"{c.package}@{c.version}", "--pack-destination", tmp], cwd=Path(tmp))
         archives = sorted(Path(tmp).glob("*.tgz"))
@@ -141,15 +168,8 @@ def _fetch_npm(c: Corpus, dest: Path) -> Path:
 def _fetch_go(c: Corpus, dest: Path, git: bool) -> Path:
     source = GOCODE / c.dirname
     if not source.is_dir():
-        cmd = ["apt-get", "install", "-y", "-q", c.package]
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        try:
-            _run(cmd, env=env)
-        except FetchError:
-            _run(["apt-get", "update", "-q"], env=env)
-            _run(cmd, env=env)
-        if not source.is_dir():
-            raise FetchError(f"{c.name}: {source} missing after installing {c.package}")
+        raise FetchError(f"{c.name}: {source} is missing: the Debian package {c.package} is "
+                         f"not installed (`bash scripts/bootstrap.sh --corpora` installs it)")
     if not git:
         return source
     # Never turn a system directory into a repository: --git works on a private copy.
@@ -210,14 +230,20 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of: {', '.join(CORPORA)}")
-    parser.add_argument("--all", action="store_true", help="every corpus (CI fetches them before pytest)")
+    parser.add_argument("--tests", action="store_true",
+                        help=f"fetch the test suite's corpora ({', '.join(TEST_CORPORA)})")
+    parser.add_argument("--debian-packages", action="store_true",
+                        help="print the Debian packages the Go corpora need, one a line")
     parser.add_argument("--dest", type=Path, default=None, help="cache directory (default: $SPYGLASS_CORPORA or ~/.cache/spyglass/corpora)")
     parser.add_argument("--git", action="store_true", help="make each tree a git repo with one commit")
     args = parser.parse_args(argv)
-    if args.all:
-        args.names = list(CORPORA)
+    if args.debian_packages:
+        print("\n".join(debian_packages()))
+        return 0
+    if args.tests:
+        args.names = [*args.names, *TEST_CORPORA]
     if not args.names:
-        parser.error("name at least one corpus, or --all")
+        parser.error("name a corpus, or give --tests")
     unknown = [n for n in args.names if n not in CORPORA]
     if unknown:
         parser.error(f"unknown corpus: {', '.join(unknown)} (known: {', '.join(CORPORA)})")

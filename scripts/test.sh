@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite: install, type-check, then pytest (real corpora are fetched on demand).
+# The whole test suite: install (with the corpora and their system packages), type-check,
+# then pytest; tests never install or download anything themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --corpora
 .venv/bin/mypy
 .venv/bin/python -m ruff check src tests bench
 if [ -f scripts/inspector_check.sh ]; then
   bash scripts/inspector_check.sh
 fi
-# Every pinned corpus (PyPI sdists, npm tarballs, Debian Go packages) before pytest, so no
-# test installs system packages; a fetch failure shows here, and the tests that need it fail.
-.venv/bin/python scripts/fetch_corpus.py --all >/dev/null || echo "test.sh: some corpora could not be fetched" >&2
 set +e
 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
 status=$?

@@ -1,8 +1,7 @@
-"""Shared pytest fixtures: small repositories and real corpora fetched on demand."""
+"""Shared pytest fixtures: small repositories and real corpora fetched before the run."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import sys
 from collections.abc import Callable
@@ -13,24 +12,18 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parent.parent
 
+from corpora import fetch_module, offline
 from fixture import commit_all
 from security.report import pytest_runtest_logreport, pytest_terminal_summary  # noqa: F401
 
-
-def _fetch_module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("fetch_corpus", ROOT / "scripts" /
-                                                  "fetch_corpus.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fetch_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
+offline()  # tests read corpora fetched before pytest started; they never download
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Callable[[str], Path]:
-    """Fetch a pinned corpus (cached across runs) and return its directory."""
-    module = _fetch_module()
+    """A pinned corpus's directory, from the cache `scripts/bootstrap.sh --corpora` fills
+    (tests using it are marked `network`, and `system` for Debian-packaged ones)."""
+    module = fetch_module()
 
     def get(name: str) -> Path:
         return Path(module.fetch(name))

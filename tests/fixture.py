@@ -11,7 +11,10 @@ Format::
     h()
     # <- call
 
-`#- path` starts a file. A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
+`#- path` starts a file. The check words are those of `CHECK_WORDS`; any other word on the
+`#!` line, text before the first `#- path`, or a marker whose words are not those of
+`MARKER_WORDS` / `FLAG_WORDS` is a `FixtureError` (a typo would otherwise make the
+fixture assert nothing). A marker line is a comment (`#` or `//`) holding `^^^ WORDS`
 (the columns of the carets on the nearest line above that is not a marker) or `<- WORDS`
 (the column where the comment starts). Marker lines stay in the file: they are comments.
 """
@@ -23,7 +26,19 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The checks tests/test_fixtures.py runs, and `all` (definitions: no other definition).
+CHECK_WORDS = frozenset({"references", "callers", "definitions", "diagnostics", "all"})
+# A marker's first word: a reference site's role, `caller SYMBOL`, `def KIND QUALNAME`,
+# `error`, or `unlisted` (a site counted in limitations); then flags.
+ROLE_WORDS = frozenset({"call", "import", "type", "read", "write", "ref"})
+MARKER_WORDS = ROLE_WORDS | {"caller", "def", "error", "unlisted"}
+FLAG_WORDS = frozenset({"uncertain", "inferred", "ambiguous", "matched", "caller"})
+ARITY = {"caller": 2, "def": 3}  # words these markers take, the first included
 MARKER = re.compile(r"^(?P<indent>\s*)(?P<tok>#|//)(?P<rest>\s*(\^+|<-).*)$")
+
+
+class FixtureError(ValueError):
+    """A fixture text that does not follow the format (names the line)."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +80,23 @@ def commit_all(root: Path, message: str = "fixture") -> None:
 
 
 def parse_fixture(text: str) -> Fixture:
+    """Parse a fixture; its first line must be `#! CHECK ...` naming known checks.
+    Raises FixtureError on unknown check words and on text before the first `#- path`."""
+    lead = len(text) - len(text.lstrip("\n"))  # line numbers in errors count from the text
     lines = text.strip("\n").splitlines()
     checks: tuple[str, ...] = ()
     if lines and lines[0].startswith("#!"):
         checks = tuple(lines[0][2:].split())
         lines = lines[1:]
+        unknown = sorted(set(checks) - CHECK_WORDS)
+        if unknown:
+            raise FixtureError(f"line {lead + 1}: unknown check word(s) {', '.join(unknown)} "
+                               f"(known: {', '.join(sorted(CHECK_WORDS))})")
+        if not set(checks) - {"all"}:
+            raise FixtureError(f"line {lead + 1}: '#!' names no check")
+    else:
+        raise FixtureError(f"line {lead + 1}: a fixture starts with '#! CHECK ...'")
+    first = lead + 2
     fx = Fixture(checks)
     path: str | None = None
     body: list[str] = []
@@ -78,12 +105,16 @@ def parse_fixture(text: str) -> Fixture:
         if path is not None:
             fx.files[path] = "\n".join(body) + "\n"
 
-    for raw in lines:
+    for n, raw in enumerate(lines, first):
         if raw.startswith("#- "):
             flush()
             path, body = raw[3:].strip(), []
+            if not path:
+                raise FixtureError(f"line {n}: '#-' names no file")
             continue
         if path is None:
+            if raw.strip():
+                raise FixtureError(f"line {n}: text before the first '#- path': {raw!r}")
             continue
         line_no = len(body) + 1
         m = MARKER.match(raw)
@@ -94,14 +125,14 @@ def parse_fixture(text: str) -> Fixture:
                 target -= 1
             if rest.startswith("<-"):
                 col = len(m.group("indent"))
-                words = tuple(rest[2:].split())
+                words = _marker_words(n, tuple(rest[2:].split()))
                 fx.expects.append(Expect(path, target, col, col + 1, words))
             else:
                 start = raw.index("^")
                 end = start
                 while end < len(raw) and raw[end] == "^":
                     end += 1
-                words = tuple(raw[end:].split())
+                words = _marker_words(n, tuple(raw[end:].split()))
                 fx.expects.append(Expect(path, target, start, end, words))
         if "$0" in raw:
             col = raw.index("$0")
@@ -110,3 +141,18 @@ def parse_fixture(text: str) -> Fixture:
         body.append(raw)
     flush()
     return fx
+
+
+def _marker_words(line: int, words: tuple[str, ...]) -> tuple[str, ...]:
+    """A marker's words, checked: a known first word, its arguments, known flags."""
+    if not words or words[0] not in MARKER_WORDS:
+        raise FixtureError(f"line {line}: a marker starts with one of "
+                           f"{', '.join(sorted(MARKER_WORDS))}, got {' '.join(words)!r}")
+    arity = ARITY.get(words[0], 1)
+    if len(words) < arity:
+        raise FixtureError(f"line {line}: '{words[0]}' needs {arity - 1} more word(s)")
+    unknown = [w for w in words[arity:] if w not in FLAG_WORDS]
+    if unknown:
+        raise FixtureError(f"line {line}: unknown marker flag(s) {', '.join(unknown)} "
+                           f"(known: {', '.join(sorted(FLAG_WORDS))})")
+    return words

@@ -1,4 +1,4 @@
-"""The command line of SPEC §3a: output shapes and exit codes."""
+"""The command line of docs/tools.md: output shapes and exit codes."""
 
 from __future__ import annotations
 

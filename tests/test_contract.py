@@ -1,4 +1,4 @@
-"""The result contract of SPEC §2: keys, provenance, coverage, freshness and honesty."""
+"""The result contract of docs/contract.md: keys, provenance, coverage, freshness and honesty."""
 
 from __future__ import annotations
 

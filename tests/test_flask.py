@@ -8,6 +8,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from corpora import marks
+
+pytestmark = marks("flask")
+
 # What basedpyright reports for get_debug_flag (src/flask/helpers.py:28), imports included.
 EXPECTED = {
     ("src/flask/cli.py", 24), ("src/flask/cli.py", 369), ("src/flask/cli.py", 981),

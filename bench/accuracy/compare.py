@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import CORPORA, AccuracyCorpus
-from spyglass.query import symbols as sym
+from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
 
@@ -152,8 +152,8 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
             return "several candidate definitions"
         return "inferred binding: " + ev.split(":")[0]
     view = ci.view()
-    rows = sym._refs(view.each(f"SELECT {sym.REF_COLS} {sym.REF_FROM} WHERE f.path = ? AND "
-                               "r.line = ?", site))
+    rows = facts.refs(view.each(f"SELECT {facts.REF_COLS} {facts.REF_FROM} WHERE f.path = ? "
+                                "AND r.line = ?", site))
     named = [r for r in rows if r.name == target["name"]]
     if loc is not None and loc.uncertain:
         return "returned only as uncertain"

@@ -42,7 +42,7 @@ class ConfigError(SpyglassError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Request limits (SPEC §5)."""
+    """Request limits (docs/contract.md, "Limits")."""
 
     max_file_bytes: int = 2 * 1024 * 1024
     max_files_per_request: int = 200
@@ -67,7 +67,6 @@ class Config:
     """Effective configuration: host config narrowed by repository policy."""
 
     enabled: bool = True
-    required: bool = False
     limits: Limits = field(default_factory=Limits)
     target_branch: str | None = None
     lsp: tuple[LspServer, ...] = ()
@@ -203,7 +202,6 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
     caps = section.get("capabilities", list(ALL_TOOLS))
     config = Config(
         enabled=bool(section.get("enabled", True)),
-        required=bool(section.get("required", False)),
         limits=limits,
         target_branch=section.get("target_branch"),
         lsp=tuple(_lsp(e) for e in section.get("lsp", [])),

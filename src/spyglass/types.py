@@ -90,7 +90,7 @@ class FileFacts:
 
 @dataclass(frozen=True, slots=True)
 class CodeLocation:
-    """The result contract of SPEC §2: exactly these fields, in this order."""
+    """The result contract (docs/contract.md): exactly these fields, in this order."""
 
     repo: str
     ref: str

@@ -39,7 +39,7 @@ def provenance_json(p: Provenance) -> dict[str, Any]:
 
 
 def result_json(result: ToolResult) -> dict[str, Any]:
-    """One tool answer as SPEC §2's object: results, truncated, coverage, provenance."""
+    """One tool answer as docs/contract.md's object: results, truncated, coverage, provenance."""
     out: dict[str, Any] = {
         "results": [plain(r) for r in result.results],
         "truncated": result.truncated,

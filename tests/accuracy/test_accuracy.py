@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpora import params
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -22,7 +23,7 @@ FLOORS: dict[str, dict[str, dict[str, float]]] = json.loads(
     (ORACLE_DIR / "floors.json").read_text())
 
 
-@pytest.mark.parametrize("name", sorted(FLOORS))
+@pytest.mark.parametrize("name", params(sorted(FLOORS)))
 def test_accuracy_floor(name: str, tmp_path: Path) -> None:
     root = prepare_root(name, tmp_path)  # fetched like the `corpus` fixture, then copied
     result = measure(name, root=root)

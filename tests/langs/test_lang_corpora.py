@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from corpora import params, reads
 
 from spyglass.index.worker import process, resolver_for
 from spyglass.syntax.langpack import pack_for_path
@@ -47,6 +48,7 @@ def targets(rows: Rows) -> Counter[str]:
     return Counter(str(x[8]) for r in rows.values() for x in r[2] if x[8])  # type: ignore[attr-defined]
 
 
+@reads("cobra")
 def test_cobra(corpus: Callable[[str], Path]) -> None:
     rows = run(corpus("cobra"), (".go",))
     assert not [p for p, r in rows.items() if r[5]], "cobra parses without diagnostics"
@@ -67,6 +69,7 @@ def test_cobra(corpus: Callable[[str], Path]) -> None:
     assert bound / sum(own.values()) > 0.7
 
 
+@reads("trpc")
 def test_trpc_server(corpus: Callable[[str], Path]) -> None:
     rows = run(corpus("trpc"), (".ts", ".tsx", ".js", ".mjs", ".cjs"))
     full = defs_by_full(rows)
@@ -78,6 +81,7 @@ def test_trpc_server(corpus: Callable[[str], Path]) -> None:
     assert used["src/unstable-core-do-not-import/error/TRPCError#TRPCError"] > 5
 
 
+@reads("rxjs")
 def test_rxjs(corpus: Callable[[str], Path]) -> None:
     root = corpus("rxjs")
     rows = run(root, (".ts", ".js"))
@@ -94,7 +98,7 @@ def test_rxjs(corpus: Callable[[str], Path]) -> None:
     assert dict(ctx["src/internal/x.ts"].settings)["paths"].startswith("{")
 
 
-@pytest.mark.parametrize("name", ["cobra", "trpc"])
+@pytest.mark.parametrize("name", params(["cobra", "trpc"]))
 def test_every_file_has_facts(corpus: Callable[[str], Path], name: str) -> None:
     suffixes = (".go",) if name == "cobra" else (".ts", ".js", ".mjs", ".cjs")
     rows = run(corpus(name), suffixes)

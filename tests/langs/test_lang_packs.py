@@ -4,6 +4,7 @@ fixtures live with the others under tests/fixtures/<language>/)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -285,3 +286,14 @@ export class Service {
     assert not any(a.startswith("src/service#Service.cache") for a, _ in aliases)  # Map: builtin
     assert targets["this.db.query"] == "src/service#Service.db.query"
     assert targets["registry.add"] == "src/service#registry.add"
+
+
+def test_go_type_assertions_in_call_chains_are_manifest_data() -> None:
+    src = "package p\nfunc f(x any) { x.(*T).M(); y.(T).N.O() }\n"
+    quals = {r.name: r.qualifier for r in facts("go", src).references if r.name in "MNO"}
+    assert quals == {"M": "T", "N": "T", "O": "T.N"}  # the chain starts afresh at T
+    go = all_packs()["go"]
+    off = replace(go, manifest={**go.manifest, "call_chains_type_assertions": False})
+    quals = {r.name: r.qualifier for r in extract(off, src.encode()).references
+             if r.name in "MNO"}
+    assert quals == {"M": "?", "N": "?", "O": "?"}  # without it: a receiver of unknown shape

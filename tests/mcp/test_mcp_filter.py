@@ -1,4 +1,4 @@
-"""SPYGLASS_MCP_TOOLS: unset, empty, a list, a typo, only typos (seed 003's semantics)."""
+"""SPYGLASS_MCP_TOOLS: unset, empty, a list, a typo, only typos (docs/mcp.md, "Choosing tools")."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def lines(records: list[dict[str, Any]]) -> list[str]:
                      if c["client_refused"] else "")
             out.append(f"  {surface}: {c['calls']} calls, {c['answered']} answered, the rest "
                        f"refused with a reason{extra}")
-    out += [r["line"] for r in records if r["kind"] == "race"]
+    out += [r["line"] for r in records if r["kind"] in ("race", "line")]
     counts: dict[str, list[int]] = {}
     for r in records:
         if r["kind"] == "count":

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from security import report
 from serve_harness import make_repo
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
@@ -86,7 +87,8 @@ def _tracebacks(caplog: pytest.LogCaptureFixture, captured: str) -> int:
 
 
 def test_http_bad_input_fuzz(repo: Path, caplog: pytest.LogCaptureFixture,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+                             capsys: pytest.CaptureFixture[str],
+        record_property: Any) -> None:
     rng = random.Random(SEED)
     app = create_app(CodeIntel(repo))
     client = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
@@ -121,8 +123,10 @@ def test_http_bad_input_fuzz(repo: Path, caplog: pytest.LogCaptureFixture,
                         reasonless += 1
                         bad.append(f"no reason: {r.status_code} {method} {path} {r.text[:100]}")
     tracebacks = _tracebacks(caplog, capsys.readouterr().err)
-    print(f"bad-input fuzz (HTTP): {requests} requests, {tracebacks} tracebacks, "
-          f"{server_errors} 5xx, {reasonless} 4xx without a JSON reason")
+    report.record(
+        record_property, kind="line",
+        line=f"bad-input fuzz (HTTP): {requests} requests, {tracebacks} tracebacks, "
+            f"{server_errors} 5xx, {reasonless} 4xx without a JSON reason")
     assert (tracebacks, server_errors, reasonless) == (0, 0, 0), "\n".join(bad[:20])
 
 
@@ -138,7 +142,8 @@ def _bad_values(rng: random.Random) -> list[Any]:
 
 @pytest.mark.anyio
 async def test_mcp_bad_input_fuzz(repo: Path, caplog: pytest.LogCaptureFixture,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+                                  capsys: pytest.CaptureFixture[str],
+        record_property: Any) -> None:
     rng = random.Random(SEED)
     built = build_server(repo, environ={})
     calls = reasonless = 0
@@ -171,8 +176,10 @@ async def test_mcp_bad_input_fuzz(repo: Path, caplog: pytest.LogCaptureFixture,
                             reasonless += 1
                             bad.append(f"{name} {str(args)[:120]}: {text[:200]}")
     tracebacks = _tracebacks(caplog, capsys.readouterr().err)
-    print(f"bad-input fuzz (MCP): {calls} calls, {tracebacks} tracebacks, "
-          f"{reasonless} errors without a reason")
+    report.record(
+        record_property, kind="line",
+        line=f"bad-input fuzz (MCP): {calls} calls, {tracebacks} tracebacks, "
+            f"{reasonless} errors without a reason")
     assert (tracebacks, reasonless) == (0, 0), "\n".join(bad[:20])
 
 
@@ -203,7 +210,8 @@ CLI_CASES: list[list[str]] = [
 
 
 def test_cli_bad_input_fuzz(repo: Path, capsys: pytest.CaptureFixture[str],
-                            monkeypatch: pytest.MonkeyPatch) -> None:
+                            monkeypatch: pytest.MonkeyPatch,
+        record_property: Any) -> None:
     monkeypatch.chdir(repo)
     rng = random.Random(SEED)
     firsts: dict[str, list[str]] = {}
@@ -239,7 +247,9 @@ def test_cli_bad_input_fuzz(repo: Path, capsys: pytest.CaptureFixture[str],
             bad.append(f"{argv!r:.100}: {len(errors)} error lines")
         if "\x1b" in out.out + out.err:
             bad.append(f"{argv!r:.100}: raw escape sequence in the output")
-    print(f"bad-input fuzz (CLI): {runs} runs, {tracebacks} tracebacks, exit codes {codes}")
+    report.record(
+        record_property, kind="line",
+        line=f"bad-input fuzz (CLI): {runs} runs, {tracebacks} tracebacks, exit codes {codes}")
     assert tracebacks == 0 and multi_line == 0 and not bad, "\n".join(bad[:20])
 
 
@@ -274,7 +284,8 @@ MCP_BODIES: list[bytes] = [
 ]
 
 
-def test_mcp_http_bad_input(tmp_path: Path) -> None:
+def test_mcp_http_bad_input(tmp_path: Path,
+        record_property: Any) -> None:
     import httpx2 as httpx
     from serve_harness import serving
 
@@ -300,8 +311,10 @@ def test_mcp_http_bad_input(tmp_path: Path) -> None:
         assert http.post(served.url, json=init, headers=base).status_code == 200
         err = served.stderr.read_text(encoding="utf-8")
     tracebacks = err.count("Traceback (most recent call last)")
-    print(f"bad-input fuzz (MCP-HTTP): {requests} requests, {tracebacks} tracebacks, "
-          f"{server_errors} 5xx")
+    report.record(
+        record_property, kind="line",
+        line=f"bad-input fuzz (MCP-HTTP): {requests} requests, {tracebacks} tracebacks, "
+            f"{server_errors} 5xx")
     assert (tracebacks, server_errors) == (0, 0), "\n".join(bad[:20]) + err[-2000:]
 
 

@@ -1,15 +1,28 @@
 """Language packs are data validated on load: every built-in pack compiles, and a pack
-with a bad capture name or a bad query fails with the file and the name."""
+with a bad capture name, a bad query or a manifest key outside the schema (unknown, or
+of the wrong type) fails with the file and the name."""
 
 from __future__ import annotations
 
+import re
 import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from spyglass.errors import LanguagePackError
-from spyglass.syntax.langpack import LANGS_DIR, all_packs, load_pack
+from spyglass.syntax.langpack import (
+    LANGS_DIR,
+    MANIFEST,
+    PACKS_ENV,
+    all_packs,
+    load_pack,
+    pack_dirs,
+    pack_for_path,
+    reload_packs,
+)
 
 
 @pytest.mark.parametrize("name", sorted(all_packs()))
@@ -74,3 +87,109 @@ def test_included_fragment_stands_where_the_include_line_is() -> None:
         fragment = (LANGS_DIR / "_ecma" / "imports-modules.scm").read_text().rstrip("\n")
         assert pack.texts["imports"].startswith(raw.split("\n")[0] + "\n" + fragment + "\n")
         assert "; include:" not in pack.texts["imports"]
+
+
+MINIMAL = 'name = "python"\npack_version = "1"\nextensions = [".py"]\ngrammar = "tree_sitter_python"\n'
+
+
+def _manifest_with(tmp_path: Path, extra: str) -> Path:
+    """The python pack's queries with a minimal manifest plus `extra` (TOML lines)."""
+    folder = _copy_pack(tmp_path)
+    (folder / "manifest.toml").write_text(MINIMAL + extra + "\n")
+    return folder
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('self_nmaes = ["self"]', r"manifest\.toml: unknown key 'self_nmaes'"),
+    ("class_scope_encloses = \"no\"", r"manifest\.toml: 'class_scope_encloses' must be a boolean"),
+    ('builtins = ["a", 1]', r"manifest\.toml: 'builtins' must be a list of strings"),
+    ('import_binds = "middle"', r"'import_binds' must be one of 'head', 'tail'"),
+    ('qualifier_separators = "::"', r"'qualifier_separators' must be a list of strings"),
+    ('[frameworks.x]\ncomand = "x"', r"unknown key 'frameworks\.x\.comand'"),
+    ('[frameworks.x]\ndetect = [{ file = 1 }]',
+     r"'frameworks\.x\.detect\[0\]\.file' must be a string"),
+    ('[frameworks.x]\nroot = "here"', r"'frameworks\.x\.root' must be one of 'config'"),
+])
+def test_manifest_keys_are_checked_against_the_schema(tmp_path: Path, extra: str,
+                                                      message: str) -> None:
+    with pytest.raises(LanguagePackError, match=message):
+        load_pack(_manifest_with(tmp_path, extra))
+
+
+def test_an_error_in_an_extended_manifest_names_that_file(tmp_path: Path) -> None:
+    base = _manifest_with(tmp_path, "const_pattern = 3")
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "manifest.toml").write_text('extends = "python"\nname = "child"\n')
+    with pytest.raises(LanguagePackError, match=rf"{base}/manifest\.toml: 'const_pattern'"):
+        load_pack(child)
+
+
+def test_a_minimal_manifest_loads(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, ""))
+    assert pack.name == "python" and pack.extensions == (".py",)
+
+
+def test_every_builtin_manifest_key_is_in_the_schema() -> None:
+    for pack in all_packs().values():
+        assert set(pack.manifest) <= set(MANIFEST), pack.name
+
+
+def test_qualifier_separators_are_data() -> None:
+    pack = all_packs()["python"]
+    assert pack.qualifier_separators == ()
+    other = replace(pack, manifest={**pack.manifest, "qualifier_separators": [".", "::", "->"]})
+    assert other.qualifier_separators == (b"->", b"::")
+
+
+@pytest.fixture
+def extra_packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
+    """Point $SPYGLASS_LANGUAGE_PACKS at a folder for one test."""
+    def use(folder: Path) -> None:
+        monkeypatch.setenv(PACKS_ENV, str(folder))
+        reload_packs()
+    yield use
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+
+
+def test_packs_folders_come_from_the_environment(tmp_path: Path,
+                                                 extra_packs: Callable[[Path], None]) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(MINIMAL.replace('"python"', '"py2"', 1)
+                                          .replace('".py"', '".py2"'))
+    extra_packs(tmp_path / "more")
+    assert pack_dirs() == (LANGS_DIR, tmp_path / "more")
+    assert all_packs()["py2"].folder == folder
+    assert pack_for_path("a/b.py2") is all_packs()["py2"]
+
+
+@pytest.mark.parametrize(("manifest", "message"), [
+    (MINIMAL, r"a language pack named 'python' is already loaded"),
+    (MINIMAL.replace('name = "python"', 'name = "py3"'),
+     r"extension \.py is already the python pack's"),
+])
+def test_a_pack_may_not_take_another_packs_name_or_extension(
+        tmp_path: Path, extra_packs: Callable[[Path], None], manifest: str, message: str
+) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(manifest)
+    extra_packs(tmp_path / "more")
+    with pytest.raises(LanguagePackError, match=message):
+        all_packs()
+
+
+def test_a_missing_packs_folder_is_an_error(tmp_path: Path,
+                                            extra_packs: Callable[[Path], None]) -> None:
+    extra_packs(tmp_path / "nowhere")
+    with pytest.raises(LanguagePackError, match="no such folder of language packs"):
+        all_packs()
+
+
+def test_every_manifest_key_the_code_reads_is_in_the_schema() -> None:
+    """A key read under another spelling than the schema's would always read as unset."""
+    read = re.compile(r"""manifest(?:\.get\(|\[)\s*["'](\w+)["']|manifest_value\([^,]+,\s*["'](\w+)["']""")
+    src = LANGS_DIR.parent
+    keys = {a or b for p in src.rglob("*.py") for a, b in read.findall(p.read_text("utf-8"))}
+    assert len(keys) > 20  # the pattern finds the reads
+    assert keys - set(MANIFEST) == set()

@@ -1,4 +1,4 @@
-"""The tool endpoints answer with SPEC §2 envelopes; bad input is a clear 4xx, never a crash."""
+"""The tool endpoints answer with the envelopes of docs/contract.md; bad input is a clear 4xx, never a crash."""
 
 from __future__ import annotations
 

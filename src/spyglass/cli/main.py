@@ -1,4 +1,4 @@
-"""The `spyglass` command line (docs in README.md): parse, dispatch, exit codes."""
+"""The `spyglass` command line (docs/tools.md): parse, dispatch, exit codes."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from spyglass.index.store import log_event
+from spyglass.index.store import chunks, log_event, marks
 
 FACT_TABLES = ("defs", "bases", "refs", "imports", "aliases", "diags")
 UNIT_BATCH = 500  # units whose facts are deleted per transaction
@@ -33,20 +33,18 @@ def collect(conn: sqlite3.Connection, keep: int, job: int | None = None) -> GcSt
     drop = [r[0] for r in conn.execute("SELECT id FROM snapshots").fetchall() if r[0] not in kept]
     if drop:
         conn.execute("BEGIN IMMEDIATE")
-        marks = ",".join("?" * len(drop))
-        conn.execute(f"DELETE FROM snapshot_files WHERE snapshot IN ({marks})", drop)
-        conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks})", drop)
+        for batch in chunks(drop):
+            conn.execute(f"DELETE FROM snapshot_files WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
     dead = [r[0] for r in conn.execute(
         "SELECT id FROM units u WHERE NOT EXISTS "
         "(SELECT 1 FROM snapshot_files f WHERE f.unit = u.id)").fetchall()]
-    for i in range(0, len(dead), UNIT_BATCH):
-        batch = dead[i:i + UNIT_BATCH]
-        marks = ",".join("?" * len(batch))
+    for batch in chunks(dead, UNIT_BATCH):
         conn.execute("BEGIN IMMEDIATE")
         for table in FACT_TABLES:
-            conn.execute(f"DELETE FROM {table} WHERE unit IN ({marks})", batch)
-        conn.execute(f"DELETE FROM units WHERE id IN ({marks})", batch)
+            conn.execute(f"DELETE FROM {table} WHERE unit IN ({marks(batch)})", batch)
+        conn.execute(f"DELETE FROM units WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
     conn.execute("BEGIN IMMEDIATE")
     conn.execute("DELETE FROM events WHERE id <= (SELECT MAX(id) FROM events) - ?",

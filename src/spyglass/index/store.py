@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from spyglass.errors import IndexUnavailable, OutsideRoot
 from spyglass.index import filenames
@@ -80,6 +83,45 @@ CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
 CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
+
+
+CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
+T = TypeVar("T")
+
+
+def chunks(items: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
+    """`items` (duplicates dropped, order kept) in lists of at most `size`, for IN lists:
+    the one chunking helper of every layer."""
+    unique = list(dict.fromkeys(items))
+    for i in range(0, len(unique), size):
+        yield unique[i:i + size]
+
+
+def marks(values: Sequence[object]) -> str:
+    """The `?, ?, …` placeholders of an IN list of `values`."""
+    return ",".join("?" * len(values))
+
+
+@functools.cache
+def table_columns(table: str) -> tuple[tuple[str, str, bool], ...]:
+    """The columns of one of SCHEMA's tables in order: (name, declared type, sole integer
+    primary key), read from SCHEMA itself (the one place a column is declared)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        info = conn.execute(f"PRAGMA table_info({table})").fetchall()
+    finally:
+        conn.close()
+    if not info:
+        raise KeyError(f"no table {table!r} in the store schema")
+    keys = [r for r in info if r[5]]
+    return tuple((str(r[1]), str(r[2]), len(keys) == 1 and r[5] == 1 and r[2] == "INTEGER")
+                 for r in info)
+
+
+def columns(table: str) -> tuple[str, ...]:
+    """The column names of one of SCHEMA's tables, in order."""
+    return tuple(name for name, _, _ in table_columns(table))
 
 
 def drop_fact_indexes(conn: sqlite3.Connection) -> None:

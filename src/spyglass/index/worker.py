@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sqlite3
 from functools import cache
-from types import ModuleType
+from typing import cast
 
+from spyglass.errors import LanguagePackError
+from spyglass.index.store import columns
 from spyglass.syntax.extract import extract
-from spyglass.syntax.langpack import all_packs
+from spyglass.syntax.langpack import LANGS_DIR, all_packs
+from spyglass.syntax.resolver import Resolver
 from spyglass.types import FileContext, FileFacts, Resolution
 
 # Rows ready for executemany, without the unit id (the writer prepends it).
@@ -24,12 +28,26 @@ Rows = tuple[
 
 
 @cache
-def resolver_for(name: str) -> ModuleType | None:
-    """The pack's resolver module, if it has one."""
-    try:
-        return importlib.import_module(f"spyglass.langs.{name}.resolver")
-    except ModuleNotFoundError:
+def resolver_for(name: str) -> Resolver | None:
+    """The resolver of the packs whose manifest names `name` (their `resolver`, by default
+    their own name): `resolver.py` in the pack folder of that name, or None. A built-in
+    pack's is imported as `spyglass.langs.<name>.resolver`; one of another pack folder
+    ($SPYGLASS_LANGUAGE_PACKS) is loaded from its file."""
+    pack = next((p for p in all_packs().values() if p.folder.name == name), None)
+    path = pack.folder / "resolver.py" if pack is not None else LANGS_DIR / name / "resolver.py"
+    if not path.is_file():
         return None
+    if path.parent.parent == LANGS_DIR:
+        return cast(Resolver, importlib.import_module(f"spyglass.langs.{name}.resolver"))
+    spec = importlib.util.spec_from_file_location(f"spyglass_pack_{name}_resolver", path)
+    if spec is None or spec.loader is None:
+        raise LanguagePackError(f"{path}: cannot load the resolver")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # a pack's code: its error names the file
+        raise LanguagePackError(f"{path}: {exc}") from exc
+    return cast(Resolver, module)
 
 
 def resolve(language: str, facts: FileFacts, ctx: FileContext) -> Resolution:
@@ -40,8 +58,7 @@ def resolve(language: str, facts: FileFacts, ctx: FileContext) -> Resolution:
         return Resolution((None,) * n, ("ambiguous",) * n,
                           tuple(d.qualname for d in facts.definitions),
                           tuple(() for _ in facts.definitions), ())
-    result: Resolution = module.resolve(facts, ctx)
-    return result
+    return module.resolve(facts, ctx)
 
 
 def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
@@ -74,16 +91,9 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             base_rows)
 
 
-FACT_TABLES = {
-    "units": "id, path, blob, pack, ctx, language, module, lines, size, package",
-    "defs": "unit, idx, name, qualname, full, kind, start_line, end_line, name_line, name_col, "
-            "parent",
-    "bases": "unit, idx, base",
-    "refs": "unit, name, line, col, end_col, role, scope, qualifier, head, target, conf",
-    "imports": "unit, idx, module, name, alias, line, col, scope, reexport",
-    "aliases": "unit, alias, target",
-    "diags": "unit, line, end_line, col, message, severity",
-}
+# Each fact table's columns in the store's order, as rows are inserted (from its schema).
+FACT_TABLES = {t: ", ".join(columns(t)) for t in
+               ("units", "defs", "bases", "refs", "imports", "aliases", "diags")}
 
 # One chunk of work: (unit id, path, blob id, bytes, language, pack cache key, context,
 # context key).

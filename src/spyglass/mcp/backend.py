@@ -137,7 +137,7 @@ class Backend:
 
     async def answer(self, tool: str, fn: Callable[[], ToolResult | dict[str, Any]],
                      defaulted_scope: bool = False) -> CallToolResult:
-        """The tool call as structuredContent (SPEC §2's envelope) plus compact text.
+        """The tool call as structuredContent (the envelope of docs/contract.md) plus compact text.
 
         `defaulted_scope`: the call was limited to the start directory because it named no
         path; an empty answer then says so, since the symbol may live elsewhere."""

@@ -22,8 +22,8 @@ def item(required: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def envelope(results: dict[str, Any]) -> dict[str, Any]:
-    """The result envelope of docs/mcp.md: results, truncated, coverage, provenance (more keys
-    allowed; coverage and provenance are required, their shape is the wire's)."""
+    """The result envelope of docs/contract.md: results, truncated, coverage, provenance (more
+    keys allowed; coverage and provenance are required, their shape is the wire's)."""
     return {
         "type": "object",
         "required": ["results", "truncated", "coverage", "provenance"],

@@ -1,5 +1,5 @@
-"""The MCP tools, derived from the tool surface (spyglass.surface): argument and output
-schemas, and one handler per tool calling its facade method off the event loop."""
+"""The MCP tools of docs/tools.md, derived from the tool surface (spyglass.surface): argument
+and output schemas, and one handler per tool calling its facade method off the event loop."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from spyglass.query import rows
 from spyglass.query import symbols as sym
 from spyglass.query.results import (
     BaseSnapshot,
@@ -19,8 +20,6 @@ from spyglass.query.view import View
 from spyglass.types import CodeLocation
 
 MAX_DIAGNOSTICS_LISTED = 50
-DEF_SQL = ("SELECT unit, idx, name, qualname, full, kind, start_line, end_line, name_line, "
-           "name_col, parent FROM main.defs WHERE unit = ? ORDER BY start_line")
 DIAG_SQL = ("SELECT f.path, g.line, g.end_line, g.col, g.severity, g.message "
             "FROM {diags} g JOIN temp.vfiles f ON f.unit = g.unit")
 
@@ -33,11 +32,7 @@ def baseline_defs(view: View, path: str) -> list[DefRow]:
     member = view.members.get(path)
     if member is None or member.unit is None:
         return []
-    cur = view.conn.execute(DEF_SQL, (member.unit,))
-    names = [c[0] for c in cur.description]
-    return [DefRow(**dict(zip(names, r, strict=True)), path=path,
-                   language=member.language or "", source="cached-index", stale=True)
-            for r in cur.fetchall()]
+    return rows.baseline_defs(view, member.unit, path, member.language or "")
 
 
 def file_change(view: View, path: str, status: str, owners: Owners | None,

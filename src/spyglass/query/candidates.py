@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spyglass.query.results import DefRow
-from spyglass.query.symbols import RefRow
+from spyglass.query.results import DefRow, RefRow
 
 MAX_NAME_MATCHES = 100
 

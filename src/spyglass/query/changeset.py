@@ -12,11 +12,13 @@ from spyglass.index import confined, gitcall
 from spyglass.index import source as src
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
+from spyglass.query.closure import CLASS_KINDS
 from spyglass.query.results import DefRow
+from spyglass.query.rows import baseline_defs
 from spyglass.syntax.langpack import pack_for_path
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from spyglass.query.answer import Answer
 
 Hunk = tuple[int, int, bool]  # first line, last line (1-based, new side), deletion point?
 RANGE = re.compile(r"(.+?):(\d+)(?:-(\d+)|:\d+)?")
@@ -67,7 +69,7 @@ def _span(hunks: list[Hunk]) -> str:
     return ", ".join(parts[:4]) + (", …" if len(parts) > 4 else "")
 
 
-def _lines(ci: CodeIntel, path: str) -> list[str]:
+def _lines(ci: Answer, path: str) -> list[str]:
     data = confined.read_or_none(ci.root, path, ci.config.limits.max_file_bytes)
     return data.decode("utf-8", "replace").splitlines() if data is not None else []
 
@@ -83,7 +85,7 @@ def _starts(defs: list[DefRow], text: list[str]) -> dict[tuple[int, int], int]:
     return out
 
 
-def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
+def changed_defs(ci: Answer, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
                  why: str) -> None:
     """Add the definitions of `path` that own a changed line (all of them when `hunks` is
     None), plus a module-level change for changed lines outside every definition."""
@@ -136,7 +138,7 @@ def changed_defs(ci: CodeIntel, cs: ChangeSet, path: str, hunks: list[Hunk] | No
         cs.modules.append(ModuleChange(path, line, f"{why}; module-level line {line}"))
 
 
-def removed_defs(ci: CodeIntel, cs: ChangeSet, path: str, present: set[str], why: str) -> None:
+def removed_defs(ci: Answer, cs: ChangeSet, path: str, present: set[str], why: str) -> None:
     """Definitions the baseline snapshot has for `path` that the file no longer has."""
     view = ci.view()
     member = view.members.get(path)
@@ -144,18 +146,13 @@ def removed_defs(ci: CodeIntel, cs: ChangeSet, path: str, present: set[str], why
         return
     if member.unit in {d.unit for d in sym.defs_in_file(view, path)}:
         return  # the file is unchanged against the snapshot
-    rows = view.conn.execute(
-        "SELECT unit, idx, name, qualname, full, kind, start_line, end_line, name_line, "
-        "name_col, parent FROM main.defs WHERE unit = ?", (member.unit,)).fetchall()
-    for r in rows:
-        d = DefRow(*r, path=path, language=member.language or "",  # type: ignore[misc]
-                   source="cached-index", stale=True)
+    for d in baseline_defs(view, member.unit, path, member.language or ""):
         if d.full not in present:
             cs.seeds.append(Seed(d, f"{why}; definition removed (was at {path}:{d.start_line} "
                                     "in the snapshot)", removed=True))
 
 
-def from_workspace(ci: CodeIntel) -> ChangeSet:
+def from_workspace(ci: Answer) -> ChangeSet:
     """The files on disk against the baseline snapshot (the overlay)."""
     view = ci.view()
     snap = view.snapshot
@@ -174,7 +171,7 @@ def from_workspace(ci: CodeIntel) -> ChangeSet:
     return cs
 
 
-def _overlay_hunks(ci: CodeIntel, path: str) -> list[Hunk] | None:
+def _overlay_hunks(ci: Answer, path: str) -> list[Hunk] | None:
     view = ci.view()
     member = view.members.get(path)
     if member is None or view.snapshot is None or view.snapshot.commit is None:
@@ -202,7 +199,7 @@ def hunks(old: bytes, new: list[str]) -> list[Hunk]:
     return out
 
 
-def _commit(ci: CodeIntel, rev: str, text: str) -> str:
+def _commit(ci: Answer, rev: str, text: str) -> str:
     try:
         return src.resolve_commit(ci.root, rev or "HEAD", "--diff")
     except GitRefused:
@@ -212,7 +209,7 @@ def _commit(ci: CodeIntel, rev: str, text: str) -> str:
         raise BadInput(f"--diff {text!r} does not resolve: {reason}") from exc
 
 
-def _sides(ci: CodeIntel, rev: str) -> tuple[str, str | None]:
+def _sides(ci: Answer, rev: str) -> tuple[str, str | None]:
     """(old commit, new commit or None for the working tree) of REV, A..B or A...B."""
     if "..." in rev:
         a, _, b = rev.partition("...")
@@ -227,7 +224,7 @@ def _sides(ci: CodeIntel, rev: str) -> tuple[str, str | None]:
     return _commit(ci, rev, rev), None
 
 
-def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
+def from_diff(ci: Answer, rev: str) -> ChangeSet:
     """Changed files and lines of a revision against the working tree (like ``git diff
     REV``), or of a range ``A..B`` / ``A...B``, mapped onto the current files.
 
@@ -277,7 +274,7 @@ def from_diff(ci: CodeIntel, rev: str) -> ChangeSet:
     return cs
 
 
-def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
+def from_targets(ci: Answer, targets: list[str]) -> ChangeSet:
     """Paths, PATH:LINE / PATH:START-END ranges, folders or symbol names."""
     view = ci.view()
     cs = ChangeSet(origin="targets")
@@ -313,7 +310,7 @@ def from_targets(ci: CodeIntel, targets: list[str]) -> ChangeSet:
     return cs
 
 
-def _symbol(ci: CodeIntel, cs: ChangeSet, name: str) -> None:
+def _symbol(ci: Answer, cs: ChangeSet, name: str) -> None:
     view = ci.view()
     try:
         defs = sym.find_defs(view, name)
@@ -333,14 +330,14 @@ def _symbol(ci: CodeIntel, cs: ChangeSet, name: str) -> None:
         cs.add_file(d.path)
         cs.seeds.append(Seed(d, f"target {name}" + (f" ({len(defs)} candidate definitions: "
                                                       f"{cands})" if several else ""), several))
-    if any(sym.CLASS_KINDS.__contains__(d.kind) for d in defs):
+    if any(d.kind in CLASS_KINDS for d in defs):
         for path in {d.path for d in defs}:
             for m in sym.defs_in_file(view, path):
                 if (m.unit, m.parent) in parents:
                     cs.seeds.append(Seed(m, f"member of target {name}", several))
 
 
-def collect(ci: CodeIntel, targets: list[str], diff: str | None) -> ChangeSet:
+def collect(ci: Answer, targets: list[str], diff: str | None) -> ChangeSet:
     """The change to analyse: targets and/or a diff; by default the workspace overlay."""
     ci.limit_files(targets)
     if not targets and diff is None:

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from spyglass.query.results import DefRow
+from spyglass.query import closure
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import REF_COLS, chunks, defs_by_full, marks, refs
 from spyglass.query.symbols import (
-    REF_COLS,
-    RefRow,
-    _refs,
-    closure,
-    defs_by_full,
     find_defs,
     like_escape,
     manifest_value,
     owner_class,
-    resolve_target,
 )
 from spyglass.query.view import View
 
@@ -60,12 +56,10 @@ def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
 def _results(view: View, fulls: list[str]) -> dict[str, str]:
     """Recorded result types of methods (the pack's alias ``T.M.*`` → ``R.*``)."""
     out: dict[str, str] = {}
-    for i in range(0, len(fulls), 400):
-        chunk = [f + ".*" for f in fulls[i:i + 400]]
-        marks = ",".join("?" * len(chunk))
+    for chunk in chunks(f + ".*" for f in fulls):
         for alias, target in view.each(
                 "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
-                f"f.unit = a.unit WHERE a.alias IN ({marks})", tuple(chunk)):
+                f"f.unit = a.unit WHERE a.alias IN ({marks(chunk)})", tuple(chunk)):
             out[str(alias)[:-2]] = str(target)
     return out
 
@@ -110,7 +104,7 @@ def dispatched(view: View, d: DefRow) -> dict[str, str]:
             # of the `resolved` view like the other name matches.
             why = (f"interface dispatch: {concrete.qualname} has every method of "
                    f"{iface.qualname}, matched by name")
-            for name in closure(view, m):
+            for name in closure.of(view, [m]).names:
                 out.setdefault(name, why)
     return out
 
@@ -141,7 +135,7 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
     esc = like_escape(folder)
     # Every `err.Error()` anywhere would be a candidate: the type's package only. The files
     # come first (a scan of the package's units by primary key, not of every ref).
-    rows = _refs(view.each(f"SELECT {REF_COLS} FROM temp.vfiles f CROSS JOIN {{refs}} r ON "
+    rows = refs(view.each(f"SELECT {REF_COLS} FROM temp.vfiles f CROSS JOIN {{refs}} r ON "
                            "r.unit = f.unit WHERE f.path LIKE ? ESCAPE '\\' AND "
                            "f.language = ? AND r.name = ? AND r.qualifier != '' LIMIT ?",
                            (esc + "%", d.language, d.name, MAX_PREDECLARED_SITES)))
@@ -163,7 +157,7 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
 def _unbound_project_member(view: View, target: str) -> bool:
     """A target that names no definition but starts at a project definition (its package
     part and first name exist): the member of a value whose type the index does not know."""
-    if resolve_target(view, target):
+    if closure.resolve(view, [target]):
         return False
     package, sep, path = target.partition("#")
     if not sep or "." not in path:

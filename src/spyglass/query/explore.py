@@ -11,11 +11,10 @@ import networkx as nx
 
 from spyglass.errors import BadInput
 from spyglass.index import confined
-from spyglass.query import edges
+from spyglass.query import closure, edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.display import display
-from spyglass.query.edges import Key, key
 from spyglass.query.names import name_index, words
 from spyglass.query.results import (
     Citation,
@@ -23,15 +22,17 @@ from spyglass.query.results import (
     ExploreDiagnostic,
     ExploreInfo,
     ExploreItem,
+    RefRow,
     RefSummary,
 )
+from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, key, marks
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import CodeLocation, ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from spyglass.query.answer import Answer
 
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
 NAMES_KEPT = 25  # best-matching distinct names
@@ -47,16 +48,16 @@ def tokens_of(value: object) -> int:
     return math.ceil(len(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) / 4)
 
 
-def _text_candidates(ci: CodeIntel, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
+def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
                                                                                         float]]:
-    view = ci.view()
+    view = ans.view()
     qwords = [w for w in words(query) if w not in STOP] or words(query)
     if not qwords:
         return {}
     weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
     out: dict[Key, tuple[DefRow, float]] = {}
-    rows = sym._defs(view.each(
-        f"SELECT {sym.DEF_COLS} {sym.DEF_FROM} WHERE d.name IN ({','.join('?' * len(weight))})",
+    rows = defs(view.each(
+        f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(list(weight))})",
         tuple(weight))) if weight else []
     per_name: dict[str, int] = {}
     for d in rows:
@@ -70,22 +71,22 @@ def _text_candidates(ci: CodeIntel, query: str, prefix: str | None) -> dict[Key,
     return out
 
 
-def candidates(ci: CodeIntel, query: str, prefix: str | None
+def candidates(ans: Answer, query: str, prefix: str | None
                ) -> tuple[str, dict[Key, tuple[DefRow, float]]]:
     """How to read the query (position, path, symbol or free text) and its candidates."""
-    view = ci.view()
+    view = ans.view()
     text = query.strip()
     if not text or len(text) > 500:
         raise BadInput("explore wants a query of 1 to 500 characters")
     m = RANGE.fullmatch(text)
-    if m and confined.kind(ci.root, ci.rel_path(m.group(1))) == "file":
-        rel = ci.rel_path(m.group(1))
+    if m and confined.kind(ans.root, ans.rel_path(m.group(1))) == "file":
+        rel = ans.rel_path(m.group(1))
         return "position", {key(d): (d, 1.0) for d in sym.targets_at(view, rel, int(m.group(2)),
                                                                       None)}
     looks_like_path = "/" in text or pack_for_path(text) is not None
     if looks_like_path and " " not in text:
-        rel = ci.rel_path(text)
-        if confined.kind(ci.root, rel) in ("file", "dir"):
+        rel = ans.rel_path(text)
+        if confined.kind(ans.root, rel) in ("file", "dir"):
             ds = [d for d in sym.find_defs(view, "*", None, rel or None)][:2000]
             return "path", {key(d): (d, 0.6 if d.parent < 0 else 0.4) for d in ds}
     if " " not in text:
@@ -95,7 +96,7 @@ def candidates(ci: CodeIntel, query: str, prefix: str | None
             exact = []
         if exact:
             return "symbol", {key(d): (d, 1.0) for d in exact[:50]}
-    return "text", _text_candidates(ci, text, prefix)
+    return "text", _text_candidates(ans, text, prefix)
 
 
 Near = dict[Key, list[tuple[DefRow, int]]]
@@ -103,12 +104,11 @@ Near = dict[Key, list[tuple[DefRow, int]]]
 
 def neighbourhood(view: View, defs: list[DefRow]) -> tuple[Near, Near, dict[Key, RefSummary]]:
     """Callers (with the line of the use), callees and reference summaries of definitions."""
-    names = edges.closures(view, defs, inherited=False)
-    refs = edges.refs_to(view, names)
-    sites: dict[Key, list[sym.RefRow]] = {}
-    scopes: dict[Key, dict[Key, sym.RefRow]] = {}  # used → first site of each using scope
-    for r in refs:
-        used = key(names[str(r.target)][0])
+    found = closure.sites(view, closure.of(view, defs, members=False))
+    sites: dict[Key, list[RefRow]] = {}
+    scopes: dict[Key, dict[Key, RefRow]] = {}  # used → first site of each using scope
+    for r, meant in found.sites:
+        used = key(meant[0])
         sites.setdefault(used, []).append(r)
         per = scopes.setdefault(used, {})
         if r.scope >= 0 and len(per) < NEIGHBOURS and (r.unit, r.scope) not in per:
@@ -195,23 +195,22 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
         by_name.setdefault(d.name, []).append(d)
     if not by_name:
         return out
-    marks = ",".join("?" * len(by_name))
     counts: dict[tuple[str, bool], int] = {}
-    for name, member, n in view.each(
-            "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f ON "
-            f"f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks}) AND ("
-            f"({sym.NAME_MATCH_SQL[True]}) OR ({sym.NAME_MATCH_SQL[False]})) "
-            "GROUP BY r.name, r.qualifier != ''",
-            tuple(by_name)):
-        k2 = (str(name), bool(member))
-        counts[k2] = counts.get(k2, 0) + int(str(n))
+    for chunk in chunks(by_name):
+        for name, member, n in view.each(
+                "SELECT r.name, r.qualifier != '', COUNT(*) FROM {refs} r JOIN temp.vfiles f "
+                f"ON f.unit = r.unit WHERE r.target IS NULL AND r.name IN ({marks(chunk)}) "
+                f"AND (({sym.NAME_MATCH_SQL[True]}) OR ({sym.NAME_MATCH_SQL[False]})) "
+                "GROUP BY r.name, r.qualifier != ''", tuple(chunk)):
+            k2 = (str(name), bool(member))
+            counts[k2] = counts.get(k2, 0) + int(str(n))
     for name, ds in by_name.items():
         for d in ds:
             out[key(d)] = counts.get((name, edges.is_member(d)), 0)
     return out
 
 
-def _summary(sites: list[sym.RefRow], loose: int) -> RefSummary:
+def _summary(sites: list[RefRow], loose: int) -> RefSummary:
     roles: dict[str, int] = {}
     for r in sites:
         roles[r.role] = roles.get(r.role, 0) + 1
@@ -247,14 +246,14 @@ def _tests(d: DefRow, callers: list[tuple[DefRow, int]], tests: list[str]) -> li
     return list(out.values())
 
 
-def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolResult:
+def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResult:
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise BadInput(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens")
-    view = ci.view()
-    prefix = ci.rel_path(path) if path else None
-    mode, cands = candidates(ci, query, prefix or None)
+    view = ans.view()
+    prefix = ans.rel_path(path) if path else None
+    mode, cands = candidates(ans, query, prefix or None)
     scored, callers, callees, summaries = rank(view, cands) if cands else ([], {}, {}, {})
-    tests = all_test_files(ci)
+    tests = all_test_files(ans)
     info = ExploreInfo(query, mode, budget, 0, len(cands))
     used = tokens_of(info) + 60  # the envelope's keys and the info record
     results: list[CodeLocation] = []
@@ -267,7 +266,7 @@ def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolRes
                "neighbour of the matches") + (f"; {summary.total} reference(s) in "
                                                f"{summary.files} file(s), {summary.uncertain} "
                                                "uncertain")
-        loc = ci.def_location(d, False, why)
+        loc = ans.def_location(d, False, why)
         for n in (LISTED, 2, 0):
             item = ExploreItem(display(d), score, _cite(callers.get(k, []), n),
                                _cite(callees.get(k, []), n), summary,
@@ -285,8 +284,8 @@ def explore(ci: CodeIntel, query: str, budget: int, path: str | None) -> ToolRes
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
                                              ("diagnostics", tuple(diags)), ("query", info))
-    cov = ci.coverage(sorted({loc.path for loc in results}) or None)
-    return ToolResult(tuple(results), truncated, cov, ci.provenance(), extra)
+    cov = ans.coverage(sorted({loc.path for loc in results}) or None)
+    return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
 
 
 def _diagnostics(view: View, paths: list[str], budget: int, used: int
@@ -295,10 +294,10 @@ def _diagnostics(view: View, paths: list[str], budget: int, used: int
     wanted = list(dict.fromkeys(paths))
     if not wanted:
         return out, used
-    marks = ",".join("?" * len(wanted))
-    rows = view.each("SELECT f.path, g.line, g.col, g.severity, g.message FROM {diags} g JOIN "
-                     f"temp.vfiles f ON f.unit = g.unit WHERE f.path IN ({marks}) "
-                     "ORDER BY f.path, g.line LIMIT 20", tuple(wanted))
+    rows = [r for chunk in chunks(wanted) for r in view.each(
+        "SELECT f.path, g.line, g.col, g.severity, g.message FROM {diags} g JOIN temp.vfiles "
+        f"f ON f.unit = g.unit WHERE f.path IN ({marks(chunk)}) ORDER BY f.path, g.line "
+        "LIMIT 20", tuple(chunk))][:20]
     for p, line, col, severity, message in rows:
         text = str(message)
         clean = "syntax error" if text.startswith("syntax error") else text

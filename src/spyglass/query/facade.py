@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import sqlite3
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
@@ -26,18 +23,17 @@ from spyglass.index.store import (
     latest_snapshot,
     locate,
 )
-from spyglass.query import candidates, dispatch, related
 from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
+from spyglass.query.answer import Answer, location
+from spyglass.query.answer import coverage as coverage_of
+from spyglass.query.answer import provenance as provenance_of
 from spyglass.query.display import display, module_symbol
+from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary
-from spyglass.query.symbols import RefRow
 from spyglass.query.view import View
-from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
-from spyglass.types import CodeLocation, Coverage, Provenance, Skipped, ToolResult
-
-MAX_SKIPPED_LISTED = 50
+from spyglass.types import CodeLocation, Coverage, Provenance, ToolResult
 
 
 def repo_name(root: Path) -> str:
@@ -135,91 +131,22 @@ class CodeIntel:
         (query/paths.py); reads then go through index/confined.py."""
         return client_paths.resolve(self.root, path)
 
-    # -- envelope --------------------------------------------------------------------------
+    # -- envelope (query/answer.py) -----------------------------------------------------
+    def answer(self) -> Answer:
+        """The answer builder of the current tool call (refreshes the view once per call)."""
+        return Answer(self.view(), self.root, self.repo, self.config, self.rel_path)
+
     def provenance(self) -> Provenance:
-        view = self._view
-        snap = view.snapshot if view else None
-        packs = all_packs()
-        mismatch = view.mismatch if view else None
-        return Provenance(
-            repo=self.repo, ref=snap.ref if snap else "working-tree",
-            commit=snap.commit if snap else None,
-            indexed_at=snap.indexed_at if snap else None,
-            workspace_digest=view.changes.digest() if view else None,
-            tree_sitter=importlib.metadata.version("tree-sitter"),
-            grammars=tuple((p.name, f"{p.grammar_module} {p.grammar_version}")
-                           for p in packs.values()),
-            query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
-            worktree_mismatch=mismatch,
-        )
+        return provenance_of(self._view, self.repo)
 
     def coverage(self, paths: list[str] | None = None) -> Coverage:
-        """Repository-wide coverage, or coverage of the given paths."""
-        view = self._view
-        assert view is not None
-        analysed: list[str] = []
-        skipped: list[Skipped] = []
-        unsupported: Counter[str] = Counter()
-        if paths is None:
-            files = [(f.path, f.skipped) for f in view.disk_files()]
-        else:
-            files = [(p, None) for p in paths]
-        langs: set[str] = set()
-        for path, reason in files:
-            pack = pack_for_path(path)
-            if reason is None and path in view.live_skipped:
-                reason = view.live_skipped[path]
-            member = view.members.get(path)
-            if reason is None and member is not None and member.skipped and pack is not None \
-                    and path not in view.changes.modified:
-                reason = member.skipped
-            if reason is None and pack is not None:
-                analysed.append(path)
-                langs.add(pack.name)
-                continue
-            lang = unsupported_language(path)
-            if lang:
-                unsupported[lang] += 1
-                reason = reason or f"unsupported language: {lang}"
-            skipped.append(Skipped(path, reason or "not source code"))
-        limitations = [f"{lang} is not supported: {n} file(s) not analysed"
-                       for lang, n in unsupported.most_common()]
-        if not analysed:
-            supported = ", ".join(sorted(all_packs()))
-            limitations.append(f"no supported source files here (supported: {supported})")
-        important = [s for s in skipped if s.reason != "not source code"] or skipped
-        return Coverage(analysed=len(analysed),
-                        analysed_files=tuple(analysed[:MAX_SKIPPED_LISTED]) if paths else (),
-                        skipped=tuple(important[:MAX_SKIPPED_LISTED]),
-                        limitations=tuple(limitations), languages=tuple(sorted(langs)))
-
-    def _envelope(self, results: list[object], paths: list[str] | None = None,
-                  extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = ()
-                  ) -> ToolResult:
-        limit = self.config.limits.max_matches_per_request
-        coverage = self.coverage(paths)
-        if notes:
-            coverage = replace(coverage, limitations=coverage.limitations + notes)
-        return ToolResult(tuple(results[:limit]), len(results) > limit, coverage,
-                          self.provenance(), extra)
-
-    def location(self, path: str, start: int, end: int, symbol: str, kind: str, source: str,
-                 stale: bool, uncertain: bool = False, evidence: str = "") -> CodeLocation:
-        view = self._view
-        snap = view.snapshot if view else None
-        cached = source == "cached-index"
-        return CodeLocation(
-            repo=self.repo, ref=snap.ref if snap else "working-tree", path=path,
-            start_line=start, end_line=end, symbol=symbol, kind=kind,
-            source="cached-index" if cached else "text-fallback",
-            indexed_at=snap.indexed_at if (cached and snap) else None,
-            stale=stale, uncertain=uncertain, evidence=evidence,
-        )
+        assert self._view is not None
+        return coverage_of(self._view, paths)
 
     def def_location(self, d: DefRow, uncertain: bool = False, evidence: str = ""
                      ) -> CodeLocation:
-        return self.location(d.path, d.start_line, d.end_line, display(d), d.kind, d.source,
-                             d.stale, uncertain, evidence)
+        return location(self._view, self.repo, d.path, d.start_line, d.end_line, display(d),
+                        d.kind, d.source, d.stale, uncertain, evidence)
 
     # -- tools -----------------------------------------------------------------------------
     def find_symbol(self, name: str, kind: str | None = None, path: str | None = None
@@ -228,7 +155,8 @@ class CodeIntel:
             view = self.view()
             rel = self.rel_path(path) if path else None
             defs = sym.find_defs(view, name, kind, rel)
-            return self._envelope([self.def_location(d) for d in defs])
+            ans = self.answer()
+            return ans.envelope([ans.def_location(d) for d in defs])
 
     def _targets(self, name: str | None, path: str | None, line: int | None,
                  column: int | None) -> list[DefRow]:
@@ -258,128 +186,39 @@ class CodeIntel:
                    include_declaration: bool = False, exact_only: bool = False) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            locations, notes = self._reference_locations(targets, include_declaration,
-                                                         exact_only, calls_only=False)
-            return self._envelope(list(locations), notes=notes)
+            ans = self.answer()
+            found, notes = reference_locations(ans, targets, include_declaration, exact_only)
+            return ans.envelope(list(found), notes=notes)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False) -> ToolResult:
         with self.lock:
             targets = self._targets(name, path, line, column)
-            locations, notes = self._reference_locations(targets, False, exact_only,
-                                                         calls_only=True)
-            return self._envelope(list(locations), notes=notes)
-
-    def _reference_locations(self, targets: list[DefRow], include_declaration: bool,
-                             exact_only: bool, calls_only: bool
-                             ) -> tuple[list[CodeLocation], tuple[str, ...]]:
-        """The sites, and notes on name-matched sites left out: members used on parameters
-        without a type annotation (most hold other classes' objects), counted not listed."""
-        view = self.view()
-        unlisted: dict[tuple[str, int, int], RefRow] = {}
-        several = len(targets) > 1
-        cands = ", ".join(f"{d.path}:{d.start_line}" for d in targets[:5])
-        out: dict[tuple[str, int, int], CodeLocation] = {}
-        cap_notes: list[str] = []
-        for d in targets:
-            if include_declaration and not calls_only:
-                out[(d.path, d.name_line, -1)] = self.def_location(d)
-            names = sym.closure(view, d)
-            is_call = sym.call_filter(view, d)  # a property is called by reading it
-            rows: list[tuple[RefRow, bool, str]] = []
-            found = sym.exact_refs(view, names)
-            cls = sym.constructed_class(view, d)
-            if cls is not None:  # `new C()` calls C's constructor
-                found += [r for r in sym.exact_refs(view, sym.closure(view, cls))
-                          if r.role == "call"]
-            declared = sym.declaration_sites(d.language, include_declaration)
-            if "redefinition" not in declared:
-                found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
-            linked = [] if exact_only else related.related_sites(view, d, names, calls_only)
-            keep = sym.site_filter(view, d, declared)
-            found = [r for r in found if keep(r)]
-            linked = [(r, why) for r, why in linked if keep(r)]
-            through = {} if exact_only else dispatch.dispatched(view, d)
-            for r in sym.exact_refs(view, set(through) - names):
-                if keep(r):
-                    rows.append((r, True, f"{through[r.target or '']}; resolved to {r.target}"))
-            if not exact_only:
-                rows += [(r, True, why) for r, why in dispatch.predeclared_sites(view, d)
-                         if keep(r)]
-            for r in found:
-                if r.conf == "exact" and several and exact_only:
-                    continue  # bound, but to one of several candidates: not exact
-                if r.conf == "exact":
-                    rows.append((r, several, f"{len(targets)} candidate definitions: {cands}"
-                                 if several else ""))
-                elif not exact_only:
-                    why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
-                    rows.append((r, True, why))
-            rows += [(r, True, why) for r, why in linked]
-            if not exact_only:
-                loose: list[RefRow] = []
-                for r in sym.unresolved_refs(view, d):
-                    if r.head != sym.PARAM:
-                        loose.append(r)
-                    elif not calls_only or is_call(r) is not None:
-                        unlisted[(r.path, r.line, r.col)] = r
-                if loose:
-                    owner = sym.owner_class(view, d) if d.kind in sym.MEMBER_KINDS else None
-                    loose, capped = candidates.rank_and_cap(d, owner.name if owner else "",
-                                                            loose)
-                    if capped:
-                        cap_notes.append(capped)
-                    n_same = len(sym.find_defs(view, d.name))
-                    for r in loose:
-                        why = ("receiver type unknown" if r.qualifier else "unresolved name")
-                        why = (f"{why}; matched by name: {n_same} definition(s) "
-                               f"named {d.name!r}")
-                        rows.append((r, True, why))
-            for r, uncertain, evidence in rows:
-                how = is_call(r) if calls_only else None
-                if calls_only and how is None:
-                    continue
-                if how == "indirect":
-                    uncertain, evidence = True, ("used as a value (a callback or handler), "
-                                                 "called indirectly from here")
-                key = (r.path, r.line, r.col)
-                if key in out and not out[key].uncertain:
-                    continue
-                if calls_only:
-                    caller = sym.enclosing(view, r)
-                    symbol = display(caller) if caller else module_symbol(r.path)
-                    kind = caller.kind if caller else "module"
-                else:
-                    symbol, kind = display(d), r.role
-                out[key] = self.location(r.path, r.line, r.line, symbol, kind, r.source,
-                                         r.stale, uncertain, evidence)
-        listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
-        return listed, tuple(cap_notes) + unlisted_note(
-            [r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
+            ans = self.answer()
+            found, notes = reference_locations(ans, targets, False, exact_only, calls_only=True)
+            return ans.envelope(list(found), notes=notes)
 
     def structure(self, path: str) -> ToolResult:
         with self.lock:
             rel = self.rel_path(path)
-            return file_ops.structure(self, rel)
+            return file_ops.structure(self.answer(), rel)
 
     def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
         with self.lock:
-            self.view()
-            return file_ops.context(self, spans)
+            return file_ops.context(self.answer(), spans)
 
     def diagnostics(self, paths: list[str]) -> ToolResult:
         with self.lock:
-            self.view()
-            return file_ops.diagnostics(self, paths)
+            return file_ops.diagnostics(self.answer(), paths)
 
     def ast_query(self, query: str, paths: list[str]) -> ToolResult:
         with self.lock:
-            self.view()
-            return file_ops.ast_query(self, query, paths)
+            return file_ops.ast_query(self.answer(), query, paths)
 
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
         with self.lock:
-            return file_ops.status(self, tools or self.config.capabilities)
+            return file_ops.status(self.answer(), tools or self.config.capabilities,
+                                   self.last_index_job(), self.store_root)
 
     # -- indexing --------------------------------------------------------------------------
     def index(self, ref: str | None = None, progress: Progress | None = None, *,
@@ -441,31 +280,28 @@ class CodeIntel:
     def limit_files(self, paths: Sequence[object]) -> None:
         client_paths.check_count(paths, self.config.limits.max_files_per_request)
 
-    # -- change impact (query/blast.py, testmap.py, explore.py) ------------------------------
+    # -- change impact (query/changes.py, explore.py) -------------------------------------------
     def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
                      ) -> ToolResult:
         """Affected symbols, files, packages and tests of a change (targets, a diff, or the
         workspace's changes against the snapshot), by distance, each with its evidence."""
-        from spyglass.query import blast
+        from spyglass.query import changes
         with self.lock:
-            self.view()
-            return blast.blast_radius(self, targets, diff, depth)
+            return changes.blast_radius(self.answer(), targets, diff, depth)
 
     def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
                       ) -> ToolResult:
         """Focused test targets for a change, each with evidence and a command."""
-        from spyglass.query import testmap
+        from spyglass.query import changes
         with self.lock:
-            self.view()
-            return testmap.suggest_tests(self, targets, diff, depth)
+            return changes.suggest_tests(self.answer(), targets, diff, depth)
 
     def explore(self, query: str, budget: int = 2000, path: str | None = None) -> ToolResult:
         """Likely symbols for a query with callers, callees, references, tests and
         diagnostics, within a token budget; citations only, never source."""
         from spyglass.query import explore
         with self.lock:
-            self.view()
-            return explore.explore(self, query, budget, path)
+            return explore.explore(self.answer(), query, budget, path)
 
     # -- run views (query/baseline.py) -----------------------------------------------------
     def overlay_diff(self) -> ToolResult:
@@ -480,7 +316,7 @@ class CodeIntel:
                 raise IndexUnavailable("no baseline snapshot yet: index the repository first")
             owners: dict[tuple[str, str], str] = {}
             if view.changes.added or view.changes.modified or view.changes.deleted:
-                for seed in from_workspace(self).seeds:
+                for seed in from_workspace(self.answer()).seeds:
                     if not seed.removed:
                         owners.setdefault((seed.d.path, seed.d.full), seed.why)
             files, truncated = baseline.overlay_files(
@@ -500,37 +336,4 @@ class CodeIntel:
             return baseline.diagnostics_summary(self.view())
 
 
-MAX_UNLISTED_SHOWN = 3
-
-
-def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
-    """Redefinitions of `d` (a call only where is_call says so), less those that pair a
-    stub with its module (manifest `declaration_files`, Python's `.pyi`): a stub and the
-    module it describes are one symbol, the stub's lines declarations, listed only with
-    the declaration."""
-    stubs = sym.manifest_value(d.language, "declaration_files")
-    if listed or not isinstance(stubs, list) or not stubs:
-        return rows
-    suffixes = tuple(str(x) for x in stubs)
-    if d.path.endswith(suffixes):
-        return []
-    return [r for r in rows if not r.path.endswith(suffixes)]
-
-
-def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
-    """One limitation per member name for name-matched sites on parameters without a type
-    annotation (or values taken from them: `c = client.get()`), which the answer leaves
-    out: how many, why, and the first few."""
-    by_name: dict[str, list[RefRow]] = {}
-    for r in rows:
-        by_name.setdefault(r.name, []).append(r)
-    notes = []
-    for name, sites in sorted(by_name.items()):
-        what = "call" if calls else "use"
-        first = ", ".join(f"{r.path}:{r.line}" for r in sites[:MAX_UNLISTED_SHOWN])
-        more = ", ..." if len(sites) > MAX_UNLISTED_SHOWN else ""
-        notes.append(f"{len(sites)} {what}(s) of `.{name}` on parameters without a type "
-                     f"annotation (or values taken from them) not listed: the receiver's "
-                     f"type is unknown and such parameters mostly hold other objects "
-                     f"({first}{more})")
-    return tuple(notes)
+__all__ = ["CodeIntel", "display", "module_symbol", "repo_name"]

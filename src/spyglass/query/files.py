@@ -20,10 +20,13 @@ from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from pathlib import Path
+
+    from spyglass.index.store import JobRow
+    from spyglass.query.answer import Answer
 
 
-def _expand(ci: CodeIntel, rel: str) -> list[str]:
+def _expand(ci: Answer, rel: str) -> list[str]:
     """A file, or the supported files directly and recursively under a folder."""
     found = confined.kind(ci.root, rel)
     if found == "file":
@@ -40,7 +43,7 @@ def _expand(ci: CodeIntel, rel: str) -> list[str]:
     return paths
 
 
-def _expand_all(ci: CodeIntel, paths: list[str]) -> list[str]:
+def _expand_all(ci: Answer, paths: list[str]) -> list[str]:
     """Every client path expanded; their count and shapes are checked before any is
     resolved, the expanded count after."""
     ci.limit_files(paths)
@@ -54,7 +57,7 @@ def _expand_all(ci: CodeIntel, paths: list[str]) -> list[str]:
     return rels
 
 
-def structure(ci: CodeIntel, rel: str) -> ToolResult:
+def structure(ci: Answer, rel: str) -> ToolResult:
     view = ci.view()
     paths = _expand(ci, rel)
     if len(paths) > ci.config.limits.max_files_per_request:
@@ -70,14 +73,14 @@ def structure(ci: CodeIntel, rel: str) -> ToolResult:
                 break
         if len(results) > limit:
             break
-    return ci._envelope(results, paths or [rel])
+    return ci.envelope(results, paths or [rel])
 
 
-def _read_live(ci: CodeIntel, rel: str) -> bytes:
+def _read_live(ci: Answer, rel: str) -> bytes:
     return client_paths.read(ci.root, rel, ci.config.limits.max_file_bytes)
 
 
-def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
+def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
     ci.limit_files(spans)
     for span in spans:
         client_paths.check(span[0])
@@ -102,10 +105,10 @@ def context(ci: CodeIntel, spans: list[tuple[str, int, int]]) -> ToolResult:
         results.append(SourceSpan(rel, start, end, hashlib.sha1(data).hexdigest(), text,
                                   truncated))
         paths.append(rel)
-    return ci._envelope(results, paths)
+    return ci.envelope(results, paths)
 
 
-def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
+def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
     rels = _expand_all(ci, paths)
     results: list[object] = []
     for rel in rels:
@@ -124,10 +127,10 @@ def diagnostics(ci: CodeIntel, paths: list[str]) -> ToolResult:
         for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
-    return ci._envelope(results, rels)
+    return ci.envelope(results, rels)
 
 
-def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
+def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     adhoc = AdHocQuery(query)  # regex predicates on RE2, shape limits (docs/security.md)
     rels = _expand_all(ci, paths)
     limit = ci.config.limits.max_matches_per_request
@@ -163,14 +166,14 @@ def ast_query(ci: CodeIntel, query: str, paths: list[str]) -> ToolResult:
             break
     results.sort(key=lambda m: (m.path, m.start_line, m.start_column))  # type: ignore[attr-defined]
     note = adhoc.limitation()
-    answer = ci._envelope(results, rels, notes=(note,) if note else ())
+    answer = ci.envelope(results, rels, notes=(note,) if note else ())
     return replace(answer, truncated=True) if note else answer
 
 
-def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
+def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path
+           ) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
-    job = ci.last_index_job()
     overlay = view.overlay()
     langs: Counter[str] = Counter()
     lines: Counter[str] = Counter()
@@ -210,11 +213,11 @@ def status(ci: CodeIntel, tools: tuple[str, ...]) -> ToolResult:
                 ("max_files_per_request", limits.max_files_per_request),
                 ("max_matches_per_request", limits.max_matches_per_request),
                 ("max_capture_bytes", limits.max_capture_bytes)),
-        tools=tuple(tools), store=str(ci.store_root / ".spyglass"), hint=hint,
+        tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
         snapshot_ref_source=snap.ref_source if snap else None,
         head=view.head.describe() if view.probe.is_git else None,
         overlay_base=overlay.base, overlay_kinds=overlay.kinds,
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
     )
-    return ci._envelope([report])
+    return ci.envelope([report])

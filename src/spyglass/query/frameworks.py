@@ -1,4 +1,6 @@
-"""Test frameworks from configuration files (read, never executed) and the commands they take."""
+"""Test frameworks as the language packs declare them: detection from configuration files
+(read, never executed), commands, shared fixture files. One algorithm reads every pack's
+`frameworks` tables (docs/languages.md, "Test frameworks")."""
 
 from __future__ import annotations
 
@@ -11,21 +13,53 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from spyglass.errors import LanguagePackError
 from spyglass.index import confined
 from spyglass.query import symbols as sym
 from spyglass.query.results import Framework, TestCommand
 from spyglass.query.view import View
-from spyglass.syntax.langpack import LanguagePack
+from spyglass.syntax.langpack import LanguagePack, all_packs
 
 MAX_CONFIG_BYTES = 1 << 20
-MAX_IDS = 100  # more test ids than this in one command: run whole files instead
-JS_CONFIGS = {"vitest": ("vitest.config", "vitest.workspace"), "jest": ("jest.config",)}
-JS_EXTS = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".json")
-GO_RUN = re.compile(r"^(Test|Example|Fuzz)")
-GO_BENCH = re.compile(r"^Benchmark")
+MAX_IDS = 100  # more test ids than this in one command (unless a framework says): whole files
 
 
 Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)
+
+
+_DECLARED: list[tuple[object, dict[str, dict[str, Any]]]] = []  # (packs, frameworks)
+
+
+def declared() -> dict[str, dict[str, Any]]:
+    """Every framework the packs declare (`[frameworks.<name>]`), by name. Two different
+    declarations of one name are a LanguagePackError naming both packs (a pack that
+    `extends` another inherits its declarations unchanged). Kept while the loaded packs
+    are."""
+    packs = all_packs()
+    if _DECLARED and _DECLARED[0][0] is packs:
+        return _DECLARED[0][1]
+    out: dict[str, dict[str, Any]] = {}
+    where: dict[str, str] = {}
+    for pack in packs.values():
+        for name, spec in pack.manifest.get("frameworks", {}).items():
+            if name in out and out[name] != spec:
+                raise LanguagePackError(f"{pack.folder}/manifest.toml: framework {name!r} is "
+                                        f"already declared by the {where[name]} pack")
+            out.setdefault(name, spec)
+            where.setdefault(name, pack.name)
+    _DECLARED[:] = [(packs, out)]
+    return out
+
+
+def fixture_files(framework: str) -> frozenset[str]:
+    """File names whose definitions reach the framework's tests by parameter name
+    (pytest's conftest.py): the framework's `fixture_files`."""
+    return frozenset(declared().get(framework, {}).get("fixture_files", ()))
+
+
+def all_fixture_files() -> frozenset[str]:
+    """Every framework's shared-fixture file names."""
+    return frozenset(n for spec in declared().values() for n in spec.get("fixture_files", ()))
 
 
 _CONFIGS: dict[Path, tuple[tuple[int, int], str | None]] = {}  # path → (stat key, text)
@@ -50,32 +84,48 @@ def _read(root: Path, rel: str) -> str | None:
     return text
 
 
+_DECIDED: dict[tuple[Path, str, str], tuple[str | None, str | None]] = {}
+
+
 def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
-_DECIDED: dict[tuple[Path, str], tuple[str | None, bool]] = {}  # (file, question) → answer
-
-
-def _answer(root: Path, rel: str, question: str) -> bool:
-    """Whether a configuration file configures pytest (cached with the file's text)."""
+def _answer(root: Path, rel: str, kind: str, arg: str) -> str | None:
+    """What a detection rule finds in a configuration file: the matched text ("" when
+    the rule only asks for presence) or None; cached with the file's text."""
     path = root / rel
     text = _read(root, rel)
-    cached = _DECIDED.get((path, question))
+    cached = _DECIDED.get((path, kind, arg))
     if cached is not None and cached[0] is text:
         return cached[1]
-    if text is None:
-        answer = False
-    elif question == "pyproject":
-        try:
-            tool = tomllib.loads(text).get("tool", {})
-        except tomllib.TOMLDecodeError:
-            tool = {}
-        answer = isinstance(tool, dict) and "pytest" in tool
-    else:
-        answer = _ini_has(text, question)
-    _DECIDED[(path, question)] = (text, answer)
-    return answer
+    found: str | None = None
+    if text is not None:
+        if kind == "toml_table":
+            found = "" if _toml_has(text, arg) else None
+        elif kind == "ini_section":
+            found = "" if _ini_has(text, arg) else None
+        elif kind in ("json_dependency", "json_script"):
+            found = "" if _json_has(text, kind, arg) else None
+        elif kind == "capture":
+            m = re.search(arg, text)
+            found = (m.group(1) if m and m.groups() else m.group(0) if m else "?")
+        else:
+            found = ""
+    _DECIDED[(path, kind, arg)] = (text, found)
+    return found
+
+
+def _toml_has(text: str, dotted: str) -> bool:
+    try:
+        table: Any = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    for key in dotted.split("."):
+        if not isinstance(table, dict) or key not in table:
+            return False
+        table = table[key]
+    return True
 
 
 def _ini_has(text: str, section: str) -> bool:
@@ -87,8 +137,53 @@ def _ini_has(text: str, section: str) -> bool:
     return parser.has_section(section)
 
 
+def _json_has(text: str, kind: str, arg: str) -> bool:
+    """A package.json-style file: a dependency named `arg` (or of its `@arg/` scope), or
+    a `scripts.test` matching the regular expression `arg`."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    if kind == "json_script":
+        scripts = data.get("scripts")
+        script = str(scripts.get("test", "")) if isinstance(scripts, dict) else ""
+        return re.search(arg, script) is not None
+    deps: set[str] = set()
+    for k in ("dependencies", "devDependencies", "peerDependencies"):
+        if isinstance(data.get(k), dict):
+            deps |= set(data[k])
+    return arg in deps or any(d.startswith(f"@{arg}/") for d in deps)
+
+
+RULE_KINDS = ("toml_table", "ini_section", "json_dependency", "json_script", "capture")
+
+
+def _detect(root: Path, folder: str, rule: dict[str, Any]) -> tuple[str, str] | None:
+    """(config path, evidence) when one detection rule matches in `folder`."""
+    names = [rule["file"]] if "file" in rule else list(rule.get("files", ()))
+    kind = next((k for k in RULE_KINDS if k in rule), "")
+    for name in names:
+        if _read(root, _join(folder, name)) is None:
+            continue
+        found = _answer(root, _join(folder, name), kind, str(rule.get(kind, "")))
+        if found is None:
+            continue
+        config = f"{folder}/{name}" if folder else name
+        evidence = str(rule.get("evidence", "{file}"))
+        return config, evidence.format(file=name, config=config, capture=found)
+    return None
+
+
 class Frameworks:
-    """Detects each test file's framework from the nearest configuration; caches by folder."""
+    """Detects each test file's framework from the nearest configuration; caches by folder.
+
+    From the test file's folder up to the root, each folder is tried with the pack's
+    `test_frameworks` in order, each framework with its `detect` rules in order; the
+    first rule that matches decides. A pack's `test_config_boundary` (package.json,
+    go.mod) limits this to the nearest folder holding that file: when no rule matches
+    there, the pack's `test_framework` runs from that folder. Nothing found: the pack's
+    `test_framework`, from the root, with its `test_framework_assumed` evidence."""
 
     def __init__(self, root: Path, view: View) -> None:
         self.root = root
@@ -104,132 +199,104 @@ class Frameworks:
         return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
 
     def for_pack(self, pack: LanguagePack, path: str) -> Framework:
-        family = str(pack.manifest.get("test_framework", pack.name))
         folder = path.rpartition("/")[0]
-        cached = self._cache.get((family, folder))
+        cached = self._cache.get((pack.name, folder))
         if cached is None:
-            if family == "pytest":
-                cached = self._python(path)
-            elif family == "go":
-                cached = self._go(path)
-            else:
-                cached = self._js(path, family)
-            self._cache[(family, folder)] = cached
+            cached = self._cache[(pack.name, folder)] = self._find(pack, path)
         self._used[cached] = None
         return cached
 
-    def _python(self, path: str) -> Framework:
+    def _find(self, pack: LanguagePack, path: str) -> Framework:
+        manifest = pack.manifest
+        default = str(manifest.get("test_framework", pack.name))
+        candidates = [str(n) for n in manifest.get("test_frameworks", [default])]
+        boundary = manifest.get("test_config_boundary")
+        specs = declared()
         for folder in self._folders(path):
-            rel = f"{folder}/" if folder else ""
-            if _read(self.root, _join(folder, "pytest.ini")) is not None:
-                return Framework("pytest", "", f"{rel}pytest.ini", "pytest.ini")
-            if _answer(self.root, _join(folder, "pyproject.toml"), "pyproject"):
-                return Framework("pytest", "", f"{rel}pyproject.toml",
-                                 "[tool.pytest.ini_options] in pyproject.toml")
-            if _answer(self.root, _join(folder, "tox.ini"), "pytest"):
-                return Framework("pytest", "", f"{rel}tox.ini", "[pytest] in tox.ini")
-            if _answer(self.root, _join(folder, "setup.cfg"), "tool:pytest"):
-                return Framework("pytest", "", f"{rel}setup.cfg", "[tool:pytest] in setup.cfg")
-        return Framework("pytest", "", "", "no pytest configuration found; pytest assumed "
-                         "(it runs unittest-style tests too)")
-
-    def _go(self, path: str) -> Framework:
-        for folder in self._folders(path):
-            text = _read(self.root, _join(folder, "go.mod"))
-            if text is not None:
-                m = re.search(r"^module\s+(\S+)", text, re.MULTILINE)
-                mod = m.group(1) if m else "?"
-                config = f"{folder}/go.mod" if folder else "go.mod"
-                return Framework("go", folder, config, f"go.mod declares module {mod}")
-        return Framework("go", "", "", "no go.mod found; go test assumed")
-
-    def _js(self, path: str, family: str) -> Framework:
-        for folder in self._folders(path):
-            text = _read(self.root, _join(folder, "package.json"))
-            if text is None:
+            if boundary and _read(self.root, _join(folder, str(boundary))) is None:
                 continue
-            config = f"{folder}/package.json" if folder else "package.json"
-            try:
-                data: Any = json.loads(text)
-            except json.JSONDecodeError:
-                data = {}
-            data = data if isinstance(data, dict) else {}
-            deps: set[str] = set()
-            for k in ("dependencies", "devDependencies", "peerDependencies"):
-                if isinstance(data.get(k), dict):
-                    deps |= set(data[k])
-            scripts = data.get("scripts") if isinstance(data.get("scripts"), dict) else {}
-            script = str(scripts.get("test", "")) if scripts else ""
-            for name in ("vitest", "jest"):
-                files = [f"{stem}{ext}" for stem in JS_CONFIGS[name] for ext in JS_EXTS]
-                found = next((f for f in files
-                              if confined.kind(self.root, _join(folder, f)) == "file"), None)
-                if found:
-                    return Framework(name, folder, f"{folder}/{found}" if folder else found,
-                                     f"{found} present")
-                if name in deps or any(d.startswith(f"@{name}/") for d in deps) or \
-                        re.search(rf"\b{name}\b", script):
-                    return Framework(name, folder, config, f"{name} in {config}")
-            if "mocha" in deps or re.search(r"\bmocha\b", script):
-                return Framework("mocha", folder, config, f"mocha in {config}")
-            if "node --test" in script:
-                return Framework("node", folder, config, f"node --test in {config}")
-            return Framework(family if family in ("vitest", "jest", "mocha") else "node",
-                             folder, config, f"no test runner named in {config}")
-        return Framework(family if family in ("vitest", "jest", "mocha") else "node", "", "",
-                         "no package.json found")
+            for name in candidates:
+                spec = specs.get(name, {})
+                for rule in spec.get("detect", ()):
+                    hit = _detect(self.root, folder, rule)
+                    if hit is not None:
+                        return Framework(name, _root(spec, folder), *hit)
+            if boundary:
+                config = f"{folder}/{boundary}" if folder else str(boundary)
+                return Framework(default, _root(specs.get(default, {}), folder), config,
+                                 f"no test runner named in {config}")
+        assumed = str(manifest.get("test_framework_assumed", f"{default} assumed"))
+        return Framework(default, "", "", assumed)
 
     # -- commands --------------------------------------------------------------------------
     def command(self, fw: Framework, items: Sequence[Item]) -> str:
+        """The framework's `command` for these targets, from its root. Placeholders:
+        `{files}` (the test files), `{ids}` (each target as its file and its symbol's parts
+        joined by `id_separator`; whole files past `max_ids`), `{packages}` (the targets'
+        folders as ``./dir``) and `{names}` (a name pattern of the targets' tests); with
+        `select`, the tests' names go to options by pattern (Go's ``-run`` / ``-bench``);
+        with `name_option`, a command for one named test selects it by name."""
+        spec = declared().get(fw.name, {})
         rel = [(_relative(p, fw.root), s) for p, s in items]
         prefix = f"cd {shlex.quote(fw.root)} && " if fw.root else ""
-        if fw.name == "pytest":
-            ids = [p + "".join(f"::{part}" for part in s.split(".")) if s else p
-                   for p, s in rel]
-            if len(ids) > MAX_IDS:
-                ids = list(dict.fromkeys(p for p, _ in rel))
-            return prefix + "pytest " + " ".join(shlex.quote(i) for i in ids)
-        if fw.name == "go":
-            return prefix + self._go_command(items, fw.root)
-        paths = " ".join(shlex.quote(p) for p in dict.fromkeys(p for p, _ in rel))
+        template = str(spec.get("command", f"{fw.name} {{files}}"))
+        if spec.get("select"):
+            return prefix + self._selected(spec, template, items, fw.root)
+        files = " ".join(shlex.quote(p) for p in dict.fromkeys(p for p, _ in rel))
+        sep = str(spec.get("id_separator", ""))
+        ids = [p + "".join(f"{sep}{part}" for part in s.split(".")) if s and sep else p
+               for p, s in rel]
+        if len(ids) > int(spec.get("max_ids", MAX_IDS)):
+            ids = list(dict.fromkeys(p for p, _ in rel))
+        text = template.format(files=files, ids=" ".join(shlex.quote(i) for i in ids),
+                               packages=" ".join(_packages(rel)),
+                               names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""
-        title = f" -t {shlex.quote(name)}" if name else ""
-        runner = {"vitest": "npx vitest run", "jest": "npx jest", "mocha": "npx mocha",
-                  "node": "node --test"}.get(fw.name, fw.name)
-        return f"{prefix}{runner} {paths}{title}"
+        option = spec.get("name_option")
+        if option and name:
+            text += f" {option} {shlex.quote(name)}"
+        return prefix + text
 
-    def _go_command(self, items: Sequence[Item], root: str) -> str:
+    def _selected(self, spec: dict[str, Any], template: str, items: Sequence[Item],
+                  root: str) -> str:
+        """Targets selected by name, per package: a whole file stands for its top-level
+        tests (`expand_files`); a package with no named test runs whole."""
+        selects = list(spec.get("select", ()))
         whole: list[str] = []
-        runs: dict[str, None] = {}
-        benches: dict[str, None] = {}
         named: list[str] = []
+        chosen: list[dict[str, None]] = [{} for _ in selects]
         for path, symbol in items:
-            folder = _relative(path, root).rpartition("/")[0]
-            pkg = f"./{folder}" if folder else "."
+            pkg = _packages([(_relative(path, root), "")])[0]
             names = [symbol] if symbol and "." not in symbol else (
-                [] if symbol else self._go_tests(path))
+                [] if symbol or not spec.get("expand_files") else self._tests_of(path))
             if not names:
                 whole.append(pkg)
                 continue
             named.append(pkg)
             for n in names:
-                (benches if GO_BENCH.match(n) else runs)[n] = None
+                i = next((i for i, sel in enumerate(selects)
+                          if re.search(str(sel.get("names", "")), n)), None)
+                if i is not None:
+                    chosen[i][n] = None
         parts: list[str] = []
         named = [p for p in dict.fromkeys(named) if p not in whole]
         if named:
-            cmd = "go test " + " ".join(named)
-            cmd += f" -run {shlex.quote(_alternation(list(runs)))}" if runs else " -run '^$'"
-            if benches:
-                cmd += f" -bench {shlex.quote(_alternation(list(benches)))}"
+            cmd = template.format(packages=" ".join(named), files="", ids="", names="")
+            for sel, names_of in zip(selects, chosen):
+                if names_of:
+                    cmd += f" {sel['option']} {shlex.quote(_alternation(list(names_of)))}"
+                elif "none" in sel:
+                    cmd += f" {sel['option']} {shlex.quote(str(sel['none']))}"
             parts.append(cmd)
         if whole:
-            parts.append("go test " + " ".join(dict.fromkeys(whole)))
+            parts.append(template.format(packages=" ".join(dict.fromkeys(whole)), files="",
+                                         ids="", names=""))
         return " && ".join(parts)
 
-    def _go_tests(self, path: str) -> list[str]:
+    def _tests_of(self, path: str) -> list[str]:
+        """The top-level tests of a test file (what running the whole file runs)."""
         return [d.name for d in sym.defs_in_file(self.view, path)
-                if d.parent < 0 and "." not in d.qualname
-                and (GO_RUN.match(d.name) or GO_BENCH.match(d.name))]
+                if d.kind == "test" and d.parent < 0 and "." not in d.qualname]
 
     def group(self, items: Sequence[tuple[Framework, Item]]) -> tuple[TestCommand, ...]:
         """One command per framework (and project root) over all targets."""
@@ -238,6 +305,16 @@ class Frameworks:
             groups.setdefault(fw, []).append(item)
         return tuple(TestCommand(fw.name, self.command(fw, its), len(its), fw.config)
                      for fw, its in groups.items())
+
+
+def _root(spec: dict[str, Any], folder: str) -> str:
+    """Where a framework's commands run: the configuration's folder, or the root."""
+    return folder if spec.get("root") == "config" else ""
+
+
+def _packages(rel: Sequence[Item]) -> list[str]:
+    folders = (p.rpartition("/")[0] for p, _ in rel)
+    return list(dict.fromkeys(f"./{f}" if f else "." for f in folders))
 
 
 def _relative(path: str, root: str) -> str:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
-from spyglass.query import edges
+from spyglass.query import closure, edges, references
 from spyglass.query.changeset import ChangeSet, ModuleChange
 from spyglass.query.display import display
-from spyglass.query.edges import Key, key
-from spyglass.query.results import AffectedFile, AffectedPackage, DefRow
-from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
+from spyglass.query.results import AffectedFile, AffectedPackage, DefRow, RefRow
+from spyglass.query.rows import REF_COLS, REF_FROM, Key, chunks, key, marks, refs
 from spyglass.query.view import View
 from spyglass.types import CodeLocation
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from spyglass.query.answer import Answer
 
 VERBS = {"call": "calls", "import": "imports", "type": "uses type", "read": "uses",
          "write": "writes", "ref": "references", "subclass": "subclasses"}
@@ -24,6 +24,7 @@ NAME_FOLLOW = 20  # users reached by name only are followed further when the nam
 NAME_LISTED = 50  # name-matched sites listed per name and distance
 MAX_DEPTH = 10
 WALK_BOUND = 400  # affected symbols after which the walk goes no layer further
+REFERENCE_SEEDS = 50  # changed definitions whose first layer is the references tool's sites
 NodeKey = tuple[int, int] | tuple[str, str]
 
 
@@ -79,6 +80,7 @@ class Radius:
     hits: list[Hit] = field(default_factory=list)
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
+    limits: list[str] = field(default_factory=list)  # what the alias closure's bounds cut
 
 
 def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
@@ -90,8 +92,8 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     rows: list[RefRow] = []
     for sep in (".", "#", "/"):
         lo, hi = module + sep, module + chr(ord(sep) + 1)
-        rows += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
-                                "r.target < ?", (lo, hi)))
+        rows += refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target >= ? AND "
+                               "r.target < ?", (lo, hi)))
     firsts: dict[str, RefRow] = {}
     for r in rows:
         if r.path != m.path and (r.path not in firsts or r.line < firsts[r.path].line):
@@ -105,14 +107,14 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     return out
 
 
-def walk(ci: CodeIntel, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
+def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
     """Breadth-first over users of the changed definitions, up to `depth` edges; a node
     keeps its shortest chain, preferring exact edges at equal distance. `resolved_only`
     leaves out sites matched by name only (a cheaper, narrower walk)."""
     if not 0 <= depth <= MAX_DEPTH:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
-    view = ci.view()
-    limit = ci.config.limits.max_matches_per_request
+    view = ans.view()
+    limit = ans.config.limits.max_matches_per_request
     radius = Radius(cs, depth, notes=list(cs.notes))
     seen: dict[NodeKey, Hit] = {}
     for s in cs.seeds:
@@ -143,7 +145,7 @@ def walk(ci: CodeIntel, cs: ChangeSet, depth: int, resolved_only: bool = False) 
             closest[h.path] = min(closest.get(h.path, h.distance), h.distance)
     # A file's import line adds nothing once a symbol of that file is affected as early.
     hits = [h for h in seen.values() if h.d is not None or h.distance == 0
-            or closest.get(h.path, MAX_DEPTH + 1) > h.distance]
+            or h.chain[0].verb != "imports" or closest.get(h.path, MAX_DEPTH + 1) > h.distance]
     radius.hits = sorted(hits, key=lambda h: (h.distance, h.uncertain, h.path, h.line))
     return radius
 
@@ -152,15 +154,18 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
            radius: Radius, resolved_only: bool) -> dict[NodeKey, Hit]:
     by_key: dict[Key, Hit] = {key(h.d): h for h in frontier if h.d is not None}
     defs = [h.d for h in frontier if h.d is not None]
-    names = edges.closures(view, defs)
+    # The first layer of the first REFERENCE_SEEDS definitions is the references tool's
+    # (which holds their closure's sites); the rest are walked in one batch.
+    direct = defs[:REFERENCE_SEEDS] if distance == 1 and not resolved_only else []
     sites: list[tuple[RefRow, DefRow, str, bool]] = []  # ref, used, note, follow
-    for r in edges.refs_to(view, names):
-        used = names[str(r.target)][0]
-        note = "" if r.conf == "exact" else (
-            f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}")
-        sites.append((r, used, note, True))
+    if len(defs) > len(direct):
+        found = closure.sites(view, closure.of(view, defs[len(direct):]))
+        _limits(radius, found.limitations)
+        for r, meant in found.sites:
+            sites.append((r, meant[0], "" if r.conf == "exact" else _binding(r), True))
     if not resolved_only:
         sites += _name_sites(view, defs, radius)
+        sites += _reference_sites(view, direct, len(defs), radius)
     users = edges.enclosing_defs(view, [s[0] for s in sites])
     owners = edges.module_owners(view, [s[0] for s in sites])
     modules = edges.module_names(view, [s[0].unit for s in sites if s[0].scope < 0])
@@ -177,8 +182,8 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             layer[node] = hit
     classes = [d for d in defs if edges.is_class(d)]
     if classes:
-        class_names = {n: ds for n, ds in names.items() if any(edges.is_class(d) for d in ds)}
-        for sub, base in edges.subclasses_of(view, list(class_names)):
+        class_names = closure.of(view, classes, members=False).names
+        for sub, base in closure.subclasses_of(view, list(class_names)):
             parent = by_key[key(class_names[base][0])]
             hop = Hop(display(sub), "subclasses", parent.symbol, sub.path, sub.start_line)
             offer(key(sub), Hit(sub, sub.path, sub.start_line, display(sub), distance,
@@ -198,6 +203,38 @@ def _layer(view: View, frontier: list[Hit], distance: int, seen: dict[NodeKey, H
             offer(key(user), Hit(user, user.path, user.start_line, who, distance,
                                  (hop, *parent.chain), parent.origin, uncertain, follow))
     return layer
+
+
+def _binding(r: RefRow) -> str:
+    """Why a resolved but not exact edge is uncertain."""
+    return f"{r.conf}: {r.head.split(':')[0]} binding resolved to {r.target}"
+
+
+def _limits(radius: Radius, notes: Iterable[str]) -> None:
+    """What a bound cut, noted once: in the walk's notes and its coverage limitations."""
+    for note in notes:
+        if note not in radius.limits:
+            radius.limits.append(note)
+            radius.notes.append(note)
+
+
+def _reference_sites(view: View, defs: list[DefRow], changed: int, radius: Radius
+                     ) -> list[tuple[RefRow, DefRow, str, bool]]:
+    """Every site the references tool finds for each of `defs` (same rules, same
+    uncertainty): the first layer holds them; `changed` definitions in all."""
+    out: list[tuple[RefRow, DefRow, str, bool]] = []
+    notes: list[str] = []
+    for d in defs:
+        for s in references.sites(view, d, [d], False, False, False, {}, notes):
+            r = s.ref
+            note = "" if not s.uncertain else _binding(r) if s.evidence.startswith(
+                "inferred (") else s.evidence or "uncertain"
+            out.append((r, d, note, r.target is not None))
+    if defs and changed > len(defs):
+        notes.append(f"{changed} changed definitions: uses through related members and "
+                     f"interface dispatch are followed for the first {len(defs)} only")
+    _limits(radius, notes)
+    return out
 
 
 def _name_sites(view: View, defs: list[DefRow], radius: Radius
@@ -224,28 +261,26 @@ def _name_sites(view: View, defs: list[DefRow], radius: Radius
 
 def _def_counts(view: View, names: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
-    for i in range(0, len(names), 400):
-        chunk = names[i:i + 400]
-        marks = ",".join("?" * len(chunk))
+    for chunk in chunks(names):
         for name, n in view.each("SELECT d.name, COUNT(*) FROM {defs} d JOIN temp.vfiles f ON "
-                                 f"f.unit = d.unit WHERE d.name IN ({marks}) GROUP BY d.name",
-                                 tuple(chunk)):
+                                 f"f.unit = d.unit WHERE d.name IN ({marks(chunk)}) GROUP BY "
+                                 "d.name", tuple(chunk)):
             out[str(name)] = out.get(str(name), 0) + int(str(n))
     return out
 
 
 # -- tool answers ---------------------------------------------------------------------------
-def locations(ci: CodeIntel, radius: Radius) -> list[CodeLocation]:
-    view = ci.view()
+def locations(ans: Answer, radius: Radius) -> list[CodeLocation]:
+    view = ans.view()
     files = {str(p): (str(s), bool(st)) for p, s, st in view.conn.execute(
         "SELECT path, source, stale FROM temp.vfiles").fetchall()}
     out: list[CodeLocation] = []
     for h in radius.hits:
         if h.d is not None:
-            out.append(ci.def_location(h.d, h.uncertain, h.evidence()))
+            out.append(ans.def_location(h.d, h.uncertain, h.evidence()))
         else:
             source, stale = files.get(h.path, ("cached-index", False))
-            out.append(ci.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
+            out.append(ans.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
                                    h.uncertain, h.evidence()))
     return out
 

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query.results import DefRow
-from spyglass.query.symbols import (
-    MEMBER_KINDS,
-    VALUE_CALLABLE,
-    RefRow,
-    closure_names,
-    def_by_unit,
-    def_site,
-    defs_by_full,
-    exact_refs,
-    manifest_value,
-    seeds,
-)
+from spyglass.query import closure
+from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import defs_by_full, refs_to
+from spyglass.query.symbols import def_by_unit, def_site, manifest_value
 from spyglass.query.view import View
 
 # An object literal's member sits in one of these (a function: a returned object).
@@ -57,17 +49,7 @@ def implemented(view: View, d: DefRow) -> list[str]:
 
 def _declared(view: View, name: str) -> list[str]:
     """``m#obj.f`` → ``m#Type.f`` for each instance alias ``m#obj.*`` → ``m#Type.*``."""
-    start = name.find("#")
-    prefixes = [name[:i + 1] + "*" for i in range(start + 1, len(name)) if name[i] == "."]
-    if not prefixes:
-        return []
-    marks = ",".join("?" * len(prefixes))
-    out: list[str] = []
-    for alias, target in view.each(
-            "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-            f"WHERE a.alias IN ({marks}) AND a.target LIKE '%*'", tuple(prefixes)):
-        out.append(str(target)[:-1] + name[len(str(alias)) - 1:])
-    return out
+    return closure.through_wildcards(view, name)
 
 
 def _through_bases(view: View, name: str) -> list[str]:
@@ -90,7 +72,7 @@ def _overriders(view: View, root: DefRow) -> list[DefRow]:
     if owner is None:
         return []
     out: list[DefRow] = []
-    frontier = sorted(closure_names(view, {owner.full}))
+    frontier = sorted(closure.names_of(view, {owner.full}))
     seen = set(frontier)
     while frontier and len(out) < MAX_OVERRIDERS:
         nxt: list[str] = []
@@ -123,22 +105,22 @@ def related_names(view: View, d: DefRow, names: set[str]) -> Related:
     over: set[str] = set()
     if d.kind in MEMBER_KINDS:
         for other in _overriders(view, d):
-            over |= seeds(view, other)
-    overrides = closure_names(view, over) if over else set()
+            over |= set(closure.seeds(view, [other]))
+    overrides = closure.names_of(view, over) if over else set()
     through: set[str] = set()
     called: set[str] = set()
     for root in roots:
         hits = defs_by_full(view, [root])
         group = set() if hits else {root}
         for hit in hits:
-            group |= seeds(view, hit)
+            group |= set(closure.seeds(view, [hit]))
             for other in _overriders(view, hit):
-                group |= seeds(view, other)
+                group |= set(closure.seeds(view, [other]))
         through |= group
         if d.kind in VALUE_CALLABLE or any(h.kind in VALUE_CALLABLE for h in hits):
             called |= group
-    through = closure_names(view, through) if through else set()
-    calls = (closure_names(view, called) if called else set()) | (
+    through = closure.names_of(view, through) if through else set()
+    calls = (closure.names_of(view, called) if called else set()) | (
         overrides if d.kind in VALUE_CALLABLE else set())
     return Related(roots, overrides - names, through - names - overrides, calls - names)
 
@@ -169,7 +151,7 @@ def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
     rel = related_names(view, d, names)
     via = ", ".join(r.rsplit("#", 1)[-1] for r in rel.roots)
     out: list[tuple[RefRow, str]] = []
-    for r in exact_refs(view, rel.overrides | rel.through_roots):
+    for r in refs_to(view, rel.overrides | rel.through_roots):
         if calls and r.target not in rel.called:
             continue
         out.append((r, f"a use of {r.target}, which overrides or implements this member"

@@ -29,6 +29,27 @@ class DefRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RefRow:
+    """A reference site in the view (internal to query; never returned)."""
+
+    unit: int
+    name: str
+    line: int
+    col: int
+    end_col: int
+    role: str
+    scope: int
+    qualifier: str
+    head: str
+    target: str | None
+    conf: str
+    path: str
+    language: str
+    source: str
+    stale: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SourceSpan:
     """Current source text of a span, read live from disk (code_context)."""
 

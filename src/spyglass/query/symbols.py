@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from spyglass.errors import BadInput
+from spyglass.query import closure
 from spyglass.query import paths as client_paths
-from spyglass.query.results import DefRow
+from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
+from spyglass.query.display import display
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import (
+    DEF_COLS,
+    DEF_FROM,
+    REF_COLS,
+    REF_FROM,
+    defs,
+    defs_by_full,
+    key,
+    refs,
+)
 from spyglass.query.view import View
+from spyglass.syntax import heads as H
 
-DEF_COLS = ("d.unit, d.idx, d.name, d.qualname, d.full, d.kind, d.start_line, d.end_line, "
-            "d.name_line, d.name_col, d.parent, f.path, f.language, f.source, f.stale")
-DEF_FROM = "FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit"
-MEMBER_KINDS = frozenset({"method", "field"})
-VALUE_CALLABLE = frozenset({"func", "method", "test"})
-CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
 MAX_NAME_CHARS = 1000  # a symbol name or pattern (SQLite refuses too complex LIKE/GLOBs)
-
-
-def _defs(rows: Iterable[tuple[object, ...]]) -> list[DefRow]:
-    out = [DefRow(*r[:14], bool(r[14])) for r in rows]  # type: ignore[arg-type,call-arg]
-    out.sort(key=lambda d: (d.path, d.start_line, d.name_col))
-    return out
 
 
 def like_escape(text: str) -> str:
@@ -31,21 +31,31 @@ def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def _last_part(name: str) -> str:
+    """A qualified name's own name: after the last ``.``, or after the module's ``#`` (a
+    leading ``#`` belongs to the name: a private field ``Store.#items``)."""
+    last = name.rsplit(".", 1)[-1]
+    return last.rsplit("#", 1)[-1] if "#" in last[1:] else last
+
+
 def find_defs(view: View, name: str, kind: str | None = None, path: str | None = None
               ) -> list[DefRow]:
-    """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``) or a
-    ``*`` glob, optionally by kind and path prefix."""
+    """Definitions matching a name, a qualified name (``Class.method``, ``pkg.mod.f``, the
+    full name ``import/path#Type.M``, or the name answers print: ``pkg.Type.M``, see
+    display.display) or a ``*`` glob, optionally by kind and path prefix."""
     client_paths.check_text(name, "symbol name", MAX_NAME_CHARS)
     if kind:
         client_paths.check_text(kind, "kind", MAX_NAME_CHARS)
     clauses: list[str] = []
     params: list[object] = []
+    qualified = False
     if "*" in name or "?" in name:
         clauses.append("(d.name GLOB ? OR d.qualname GLOB ?)")
         params += [name, name]
     elif "." in name or "#" in name or "/" in name:
-        clauses.append("(d.full = ? OR d.qualname = ? OR d.full LIKE ? ESCAPE '\\')")
-        params += [name, name, f"%.{like_escape(name)}"]
+        clauses.append("d.name = ?")  # the last part; the rest is matched below
+        params.append(_last_part(name))
+        qualified = True
     else:
         clauses.append("d.name = ?")
         params.append(name)
@@ -56,60 +66,21 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
         clauses.append("(f.path = ? OR f.path LIKE ?)")
         params += [path.rstrip("/"), path.rstrip("/") + "/%"]
     sql = f"SELECT {DEF_COLS} {DEF_FROM} WHERE " + " AND ".join(clauses)
-    return _defs(view.each(sql, tuple(params)))
+    found = defs(view.each(sql, tuple(params)))
+    if qualified:
+        found = [d for d in found if name in (d.full, d.qualname, display(d))
+                 or d.full.endswith("." + name)]
+    return found
 
 
 def defs_in_file(view: View, path: str) -> list[DefRow]:
-    return _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE f.path = ?", (path,)))
+    return defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE f.path = ?", (path,)))
 
 
 def def_by_unit(view: View, unit: int, idx: int) -> DefRow | None:
-    rows = _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.idx = ?",
-                           (unit, idx)))
+    rows = defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.idx = ?",
+                          (unit, idx)))
     return rows[0] if rows else None
-
-
-def defs_by_full(view: View, fulls: Iterable[str]) -> list[DefRow]:
-    names = list(dict.fromkeys(fulls))
-    out: list[DefRow] = []
-    for i in range(0, len(names), 500):
-        chunk = names[i:i + 500]
-        marks = ",".join("?" * len(chunk))
-        out += _defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.full IN ({marks})",
-                               tuple(chunk)))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class RefRow:
-    """A reference site in the view (internal)."""
-
-    unit: int
-    name: str
-    line: int
-    col: int
-    end_col: int
-    role: str
-    scope: int
-    qualifier: str
-    head: str
-    target: str | None
-    conf: str
-    path: str
-    language: str
-    source: str
-    stale: bool
-
-
-REF_COLS = ("r.unit, r.name, r.line, r.col, r.end_col, r.role, r.scope, r.qualifier, r.head, "
-            "r.target, r.conf, f.path, f.language, f.source, f.stale")
-REF_FROM = "FROM {refs} r JOIN temp.vfiles f ON f.unit = r.unit"
-
-
-def _refs(rows: Iterable[tuple[object, ...]]) -> list[RefRow]:
-    out = [RefRow(*r[:14], bool(r[14])) for r in rows]  # type: ignore[arg-type,call-arg]
-    out.sort(key=lambda r: (r.path, r.line, r.col))
-    return out
 
 
 def targets_at(view: View, path: str, line: int, column: int | None) -> list[DefRow]:
@@ -121,13 +92,13 @@ def targets_at(view: View, path: str, line: int, column: int | None) -> list[Def
         col0 is None or d.name_col <= col0 < d.name_col + len(d.name))]
     if on_name:
         return on_name[:1] if col0 is not None else on_name
-    refs = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE f.path = ? AND r.line = ?",
-                           (path, line)))
+    here = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE f.path = ? AND r.line = ?",
+                          (path, line)))
     if col0 is not None:
-        refs = [r for r in refs if r.col <= col0 < r.end_col]
-    for ref in refs:
+        here = [r for r in here if r.col <= col0 < r.end_col]
+    for ref in here:
         if ref.target:
-            hits = resolve_target(view, ref.target)
+            hits = closure.resolve(view, [ref.target]).get(ref.target)
             if hits:
                 return hits
         named = [d for d in find_defs(view, ref.name)]
@@ -140,143 +111,18 @@ def targets_at(view: View, path: str, line: int, column: int | None) -> list[Def
                    + "; point at a definition's name or a use of it")
 
 
-def resolve_target(view: View, target: str) -> list[DefRow]:
-    """Follow aliases (re-exports) from a reference target to the definitions it means."""
-    seen = {target}
-    frontier = [target]
-    while frontier:
-        hits = defs_by_full(view, frontier)
-        if hits:
-            return hits
-        nxt: list[str] = []
-        for t in frontier:
-            nxt += [str(r[0]) for r in view.each(
-                "SELECT a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-                "WHERE a.alias = ?", (t,))]
-            nxt += _through_stars(view, t)
-        frontier = [t for t in dict.fromkeys(nxt) if t not in seen]
-        seen.update(frontier)
-    return []
-
-
-def _through_stars(view: View, target: str) -> list[str]:
-    """``m#a.b`` → ``n#a.b`` for each wildcard alias ``m#*`` → ``n#*`` (or ``m#a.*``)."""
-    start = max(target.find("#"), 0)
-    prefixes = [target[:i + 1] + "*" for i in range(start, len(target)) if target[i] in ".#"]
-    if not prefixes:
-        return []
-    marks = ",".join("?" * len(prefixes))
-    return [str(t)[:-1] + target[len(str(a)) - 1:] for a, t in view.each(
-        "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
-        f"WHERE a.alias IN ({marks}) AND a.target LIKE '%*'", tuple(prefixes))]
-
-
-MAX_CLOSURE = 5000
-MAX_STAR_HOPS = 6  # wildcard (instance) aliases chained per name: `a.m().n().k()`
-
-
-def closure(view: View, d: DefRow) -> set[str]:
-    """Every target string that means definition `d`: its full name, names that re-export
-    it or an enclosing name (aliases: ``pkg.Cls`` → ``pkg.mod.Cls`` gives ``pkg.Cls.m`` for
-    ``pkg.mod.Cls.m``), wildcard re-exports and instance aliases (``mod.var.*`` →
-    ``pkg.Cls.*``) and, for members, the same member reached through a subclass that does
-    not override it."""
-    return closure_names(view, seeds(view, d))
-
-
-def seeds(view: View, d: DefRow) -> set[str]:
-    """`d`'s full name and, for a member, the same member reached through a subclass that
-    does not override it: the names closure_names expands."""
-    names = {d.full}
-    if d.kind in MEMBER_KINDS:
-        parent = owner_class(view, d)
-        if parent is not None:
-            names |= _through_subclasses(view, parent, d.name)
-    return names
-
-
-def closure_names(view: View, names: set[str]) -> set[str]:
-    """`names` and every target string meaning one of them through aliases (see closure)."""
-    names = set(names)
-    frontier = sorted(names)
-    stars: dict[str, list[str]] = {}  # wildcard target prefix ("pkg.mod.") → alias prefixes
-    for a, t in view.each("SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
-                          "f.unit = a.unit WHERE a.target LIKE '%*'"):
-        stars.setdefault(str(t)[:-1], []).append(str(a)[:-1])
-    inherited: dict[str, list[str]] = {}
-    hops: dict[str, int] = {}  # wildcard aliases applied to reach a name
-    while frontier and len(names) < MAX_CLOSURE:
-        current = frontier
-        frontier = []
-        wanted: dict[str, list[str]] = {}  # alias target → names equal to it or below it
-        for name in current:
-            wanted.setdefault(name, []).append(name)
-            for i in range(name.find("#") + 1, len(name)):
-                if name[i] == ".":
-                    wanted.setdefault(name[:i], []).append(name)
-        keys = sorted(wanted)
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            marks = ",".join("?" * len(chunk))
-            for alias, target in view.each(
-                    "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
-                    f"f.unit = a.unit WHERE a.target IN ({marks})", tuple(chunk)):
-                for name in wanted[str(target)]:
-                    new = str(alias) + name[len(str(target)):]
-                    if new not in names:
-                        names.add(new)
-                        frontier.append(new)
-        for name in current:
-            for i in range(max(name.find("#"), 0), len(name)):  # `mod#` prefixes included
-                if name[i] not in ".#" or name[:i + 1] not in stars:
-                    continue
-                if hops.get(name, 0) >= MAX_STAR_HOPS:
-                    break  # `C.m.*` → `C.*` (m returns its class) would chain forever
-                for alias in stars[name[:i + 1]]:
-                    for prefix in [alias, *_inherited_members(view, alias[:-1], inherited)]:
-                        new = prefix + name[i + 1:]
-                        if new not in names:
-                            names.add(new)
-                            frontier.append(new)
-                            hops[new] = hops.get(name, 0) + 1
-            if len(names) >= MAX_CLOSURE:  # the cap holds within a level too
-                break
-    return names
-
-
 def owner_class(view: View, d: DefRow) -> DefRow | None:
     """The class-like definition a member belongs to: its enclosing definition, or for a
     method declared outside the type's body (a Go method ``T.M``), the type by full name."""
     if d.parent >= 0:
         return def_by_unit(view, d.unit, d.parent)
-    if d.kind != "method" or "." not in d.qualname:
-        return None
-    owners = [o for o in defs_by_full(view, [d.full[:-len(d.name) - 1]])
-              if o.kind in CLASS_KINDS]
-    return owners[0] if owners else None
-
-
-def _inherited_members(view: View, full: str, memo: dict[str, list[str]]) -> list[str]:
-    """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
-    or a method's result), the same member reached through subclasses that do not
-    override it (``pkg.App.config.``)."""
-    if full not in memo:
-        out: set[str] = set()
-        for m in defs_by_full(view, [full]):
-            parent = def_by_unit(view, m.unit, m.parent) if m.parent >= 0 else None
-            while parent is not None and parent.kind not in CLASS_KINDS:
-                parent = def_by_unit(view, parent.unit, parent.parent) \
-                    if parent.parent >= 0 else None
-            if parent is not None and m.kind in MEMBER_KINDS | VALUE_CALLABLE:
-                out |= _through_subclasses(view, parent, m.name)
-        memo[full] = [f"{n}." for n in sorted(out)]
-    return memo[full]
+    return closure.owners(view, [d]).get(key(d))
 
 
 def is_property(view: View, d: DefRow) -> bool:
     """A function whose decorators make reading it a call (the resolver's marker base)."""
     return bool(view.each("SELECT 1 FROM {bases} b WHERE b.unit = ? AND b.idx = ? AND "
-                          "b.base = 'builtins.property'", (d.unit, d.idx)))
+                          "b.base = ?", (d.unit, d.idx, H.PROPERTY_MARKER)))
 
 
 def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
@@ -369,94 +215,37 @@ def redefinitions(view: View, d: DefRow) -> list[RefRow]:
 
 def def_site(d: DefRow) -> RefRow:
     """A definition's name as a ``write`` site (it sets the name it defines)."""
-    return RefRow(d.unit, d.name, d.name_line, d.name_col, d.name_col + len(d.name), "write",
-                  d.parent, "", "def", d.full, "exact", d.path, d.language, d.source, d.stale)
-
-
-def _through_subclasses(view: View, cls: DefRow, member: str) -> set[str]:
-    out: set[str] = set()
-    seen = {cls.full}
-    frontier = [cls.full]
-    while frontier and len(seen) < 500:
-        nxt: list[str] = []
-        for base in frontier:
-            for unit, idx in view.each(
-                    "SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit "
-                    "WHERE b.base IN (SELECT value FROM json_each(?))",
-                    (json.dumps(sorted(_reexports(view, base))),)):
-                sub = def_by_unit(view, int(str(unit)), int(str(idx)))
-                if sub is None or sub.full in seen:
-                    continue
-                seen.add(sub.full)
-                overrides = view.each(  # by qualname: fields set in __init__ count too
-                    "SELECT 1 FROM {defs} d WHERE d.unit = ? AND d.qualname = ?",
-                    (sub.unit, f"{sub.qualname}.{member}")) or defs_by_full(
-                        view, [f"{sub.full}.{member}"])  # a Go method outside its type body
-                if not overrides:
-                    out.add(f"{sub.full}.{member}")
-                    nxt.append(sub.full)
-        frontier = nxt
-    return out
-
-
-def _reexports(view: View, full: str) -> set[str]:
-    """`full` and the names that re-export it (``pkg.Cls`` for ``pkg.mod.Cls``, directly
-    or through a wildcard re-export of its module), as a subclass may name its base."""
-    names = {full}
-    frontier = [full]
-    while frontier and len(names) < 50:
-        name = frontier.pop()
-        cuts = [i for i in range(name.find("#") + 1, len(name)) if name[i] in ".#"]
-        stars = {name[:i + 1] + "*": name[i + 1:] for i in cuts}
-        for alias, target in view.each(
-                "SELECT a.alias, a.target FROM {aliases} a JOIN temp.vfiles f ON "
-                "f.unit = a.unit WHERE a.target IN (SELECT value FROM json_each(?))",
-                (json.dumps([name, *stars]),)):
-            t, a = str(target), str(alias)
-            new = a if t == name else a[:-1] + stars[t]
-            if new not in names:
-                names.add(new)
-                frontier.append(new)
-    return names
-
-
-def exact_refs(view: View, names: set[str]) -> list[RefRow]:
-    out: list[RefRow] = []
-    items = sorted(names)
-    for i in range(0, len(items), 500):
-        chunk = items[i:i + 500]
-        marks = ",".join("?" * len(chunk))
-        out += _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IN ({marks})",
-                               tuple(chunk)))
-    out.sort(key=lambda r: (r.path, r.line, r.col))
-    return out
+    return RefRow(unit=d.unit, name=d.name, line=d.name_line, col=d.name_col,
+                  end_col=d.name_col + len(d.name), role="write", scope=d.parent, qualifier="",
+                  head="def", target=d.full, conf="exact", path=d.path, language=d.language,
+                  source=d.source, stale=d.stale)
 
 
 # Heads of receivers of unknown type whose same-name members are candidates. "param" (a
 # parameter without a type annotation) is kept apart: the references tools count those
 # sites but do not list them (most such receivers hold other classes' objects: fixtures,
 # callbacks' arguments); change impact keeps them all.
-UNKNOWN_RECEIVERS = ("local", "expr", "free", "param")
-PARAM = "param"
+UNKNOWN_RECEIVERS = H.UNKNOWN_RECEIVERS
+PARAM = H.PARAM
 # The same rule in SQL: a qualified site on such a receiver, or a free bare name.
 NAME_MATCH_SQL = {True: f"r.qualifier != '' AND r.head IN {UNKNOWN_RECEIVERS!r}",
-                  False: "r.qualifier = '' AND r.head = 'free'"}
+                  False: f"r.qualifier = '' AND r.head = '{H.FREE}'"}
 
 
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     """Uses of the same name that could not be resolved: candidates, never certain.
     Members used on a parameter of unknown type (head "param") are among them: callers
     that list candidates decide whether to show those."""
-    rows = _refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
-                           (d.name,)))
+    rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
+                          (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
     if member and (not _distinctive_member(view, d) or _builtin_member(d)):
         return []
     keep: list[RefRow] = []
     for r in rows:
         if r.qualifier and (r.head in UNKNOWN_RECEIVERS
-                            or r.head.startswith(("inst:", "super:"))) \
-                and member or not r.qualifier and r.head == "free" and not member:
+                            or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
+                and member or not r.qualifier and r.head == H.FREE and not member:
             keep.append(r)
     return keep
 

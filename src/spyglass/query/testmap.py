@@ -8,16 +8,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.query import edges
-from spyglass.query.changeset import ChangeSet, changed_defs, collect
-from spyglass.query.frameworks import Frameworks
+from spyglass.query.changeset import ChangeSet, changed_defs
+from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
 from spyglass.query.impact import Hit, Radius, walk
-from spyglass.query.results import ChangeSummary, DefRow, Framework, TestCommand, TestTarget
-from spyglass.query.symbols import REF_COLS, REF_FROM, RefRow, _refs
+from spyglass.query.results import ChangeSummary, DefRow, Framework, RefRow, TestCommand, TestTarget
+from spyglass.query.rows import REF_COLS, REF_FROM, chunks, defs_by_keys, marks, refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
-from spyglass.types import CodeLocation, ToolResult
 
 if TYPE_CHECKING:
-    from spyglass.query.facade import CodeIntel
+    from spyglass.query.answer import Answer
 
 # Evidence weights (higher ranks first). A reference chain of n edges weighs 1/n, halved
 # when uncertain; each weight is then divided by how many test files the same changed
@@ -28,9 +27,6 @@ MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # A file changed in some lines only: its other definitions still say which tests are
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
 SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
-# Shared-fixture files of a framework: their definitions reach tests by parameter name.
-FIXTURE_FILES = {"pytest": frozenset({"conftest.py"})}
-FIXTURE_NAMES = frozenset().union(*FIXTURE_FILES.values())
 MAX_FIXTURE_FILES = 400
 
 
@@ -113,10 +109,10 @@ class _Collector:
         return out
 
 
-def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector, scale: float = 1.0
+def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0
                   ) -> None:
-    view = ci.view()
-    parents = edges.defs_by_keys(view, [(h.d.unit, h.d.parent) for h in radius.hits
+    view = ans.view()
+    parents = defs_by_keys(view, [(h.d.unit, h.d.parent) for h in radius.hits
                                         if h.d is not None and h.d.parent >= 0])
     for h in radius.hits:
         pack = _test_pack(h.path)
@@ -143,11 +139,11 @@ def _by_reference(ci: CodeIntel, radius: Radius, out: _Collector, scale: float =
             out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
 
 
-def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) -> None:
+def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
     """Fixtures reach tests by parameter name: an affected top-level helper of a shared
     fixture file (conftest.py) counts for tests under its folder that use the name as a
     receiver or a bare unresolved name; one of another test file, for tests of that file."""
-    view = ci.view()
+    view = ans.view()
     fixtures: dict[str, list[Hit]] = {}
     for h in radius.hits:
         pack = _test_pack(h.path)
@@ -159,24 +155,24 @@ def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) 
         return
 
     def scope(h: Hit) -> str:
-        shared = h.path.rsplit("/", 1)[-1] in FIXTURE_FILES.get(
-            fw.for_pack(_test_pack(h.path), h.path).name, frozenset())  # type: ignore[arg-type]
+        # a framework's shared-fixture file (its pack's `fixture_files`: conftest.py)
+        shared = h.path.rsplit("/", 1)[-1] in fixture_files(
+            fw.for_pack(_test_pack(h.path), h.path).name)  # type: ignore[arg-type]
         return (h.path.rpartition("/")[0] + "/").lstrip("/") if shared else h.path
     scopes = {n: [scope(h) for h in hs] for n, hs in fixtures.items()}
     wanted = {s for ss in scopes.values() for s in ss}
-    files = [t for t in all_test_files(ci) if t in wanted or any(
+    files = [t for t in all_test_files(ans) if t in wanted or any(
         w.endswith("/") and t.startswith(w) or w == "" for w in wanted)][:MAX_FIXTURE_FILES]
     if not files:
         return
     names = list(fixtures)
     rows: list[RefRow] = []
-    for i in range(0, len(files), 200):
-        chunk = files[i:i + 200]
-        rows += _refs(view.each(
-            f"SELECT {REF_COLS} {REF_FROM} WHERE f.path IN ({','.join('?' * len(chunk))}) "
+    for chunk in chunks(files, 200):
+        rows += refs(view.each(
+            f"SELECT {REF_COLS} {REF_FROM} WHERE f.path IN ({marks(chunk)}) "
             "AND r.target IS NULL AND (substr(r.qualifier, 1, instr(r.qualifier || '.', '.') "
-            f"- 1) IN ({','.join('?' * len(names))}) OR (r.qualifier = '' AND r.name IN "
-            f"({','.join('?' * len(names))})))", (*chunk, *names, *names)))
+            f"- 1) IN ({marks(names)}) OR (r.qualifier = '' AND r.name IN "
+            f"({marks(names)})))", (*chunk, *names, *names)))
     users = edges.enclosing_defs(view, rows)
     for r in rows:
         fixture = r.qualifier.split(".")[0] or r.name
@@ -197,7 +193,7 @@ def _by_fixture(ci: CodeIntel, radius: Radius, fw: Frameworks, out: _Collector) 
                 FIXTURE / (h.distance + 1), True, why, h.seed)
 
 
-def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
+def _by_convention(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
     """foo.py ↔ test_foo.py / foo_test.py, foo.go ↔ foo_test.go, foo.ts ↔ foo.test.ts, …
     (the language's test-file patterns with the changed file's stem), and test files of the
     changed file's own folder (its package)."""
@@ -211,7 +207,7 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
         folder, _, base = path.rpartition("/")
         stem = base.rsplit(".", 1)[0]
         stems = {stem}
-        if stem in ("__init__", "index", "mod", "main") and folder:
+        if stem in pack.manifest.get("module_file_stems", ()) and folder:  # `pkg/__init__`
             stems.add(folder.rsplit("/", 1)[-1])
         names = {p.replace("*", s) for p in sibling_patterns(pack) for s in stems}
         for name in sorted(names):
@@ -228,7 +224,7 @@ def _by_convention(ci: CodeIntel, cs: ChangeSet, tests: list[str], out: _Collect
 def runnable(path: str) -> bool:
     """Whether a test file is worth running by itself: shared-fixture files (conftest.py)
     hold no tests of their own."""
-    return path.rsplit("/", 1)[-1] not in FIXTURE_NAMES
+    return path.rsplit("/", 1)[-1] not in all_fixture_files()
 
 
 def sibling_patterns(pack: LanguagePack) -> list[str]:
@@ -246,9 +242,9 @@ _TESTS: weakref.WeakKeyDictionary[object, tuple[object, list[str]]] = \
     weakref.WeakKeyDictionary()
 
 
-def all_test_files(ci: CodeIntel) -> list[str]:
+def all_test_files(ans: Answer) -> list[str]:
     """Every test file of the view (cached per view state)."""
-    view = ci.view()
+    view = ans.view()
     state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
     cached = _TESTS.get(view)
     if cached is not None and cached[0] == state:
@@ -259,23 +255,23 @@ def all_test_files(ci: CodeIntel) -> list[str]:
     return files
 
 
-def plan(ci: CodeIntel, radius: Radius, same_file: bool = True) -> Plan:
+def plan(ans: Answer, radius: Radius, same_file: bool = True) -> Plan:
     """Rank test targets for a walk; attach each one's command and group them."""
-    fw = Frameworks(ci.root, ci.view())
+    fw = Frameworks(ans.root, ans.view())
     out = _Collector()
-    _by_reference(ci, radius, out)
-    _by_fixture(ci, radius, fw, out)
+    _by_reference(ans, radius, out)
+    _by_fixture(ans, radius, fw, out)
     if radius.change.partial and same_file:
         whole = ChangeSet(origin=f"whole files of {radius.change.origin}")
         for path in radius.change.partial:
-            changed_defs(ci, whole, path, None, "in a changed file")
-        wide = walk(ci, whole, min(radius.depth, SAME_FILE_DEPTH), resolved_only=True)
-        _by_reference(ci, wide, out, SAME_FILE)
-    _by_convention(ci, radius.change, all_test_files(ci), out)
+            changed_defs(ans, whole, path, None, "in a changed file")
+        wide = walk(ans, whole, min(radius.depth, SAME_FILE_DEPTH), resolved_only=True)
+        _by_reference(ans, wide, out, SAME_FILE)
+    _by_convention(ans, radius.change, all_test_files(ans), out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
     kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]
-    limit = ci.config.limits.max_matches_per_request
+    limit = ans.config.limits.max_matches_per_request
     targets: list[TestTarget] = []
     chosen: list[tuple[Framework, tuple[str, str]]] = []
     for t in kept[:limit]:
@@ -288,39 +284,3 @@ def plan(ci: CodeIntel, radius: Radius, same_file: bool = True) -> Plan:
         chosen.append((framework, (t.path, t.symbol)))
     files = list(dict.fromkeys(t.path for t in targets))
     return Plan(tuple(targets), fw.group(chosen), fw.used(), files)
-
-
-def envelope(ci: CodeIntel, cs: ChangeSet, results: list[object], truncated: bool,
-             extra: tuple[tuple[str, object], ...]) -> ToolResult:
-    from dataclasses import replace as dc_replace
-    limit = ci.config.limits.max_matches_per_request
-    cov = ci.coverage(cs.files or None)
-    notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
-    cov = dc_replace(cov, limitations=cov.limitations + notes)
-    return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
-                      ci.provenance(), extra)
-
-
-def suggest_tests(ci: CodeIntel, targets: list[str], diff: str | None, depth: int
-                  ) -> ToolResult:
-    cs = collect(ci, targets, diff)
-    radius = walk(ci, cs, depth)
-    p = plan(ci, radius)
-    results: list[object] = [_location(ci, t) for t in p.targets]
-    extra: tuple[tuple[str, object], ...] = (
-        ("change", change_summary(cs)), ("tests", p.targets), ("commands", p.commands),
-        ("frameworks", p.frameworks), ("notes", tuple(radius.notes)))
-    return envelope(ci, cs, results, radius.truncated, extra)
-
-
-def _location(ci: CodeIntel, t: TestTarget) -> CodeLocation:
-    view = ci.view()
-    row = view.conn.execute("SELECT source, stale FROM temp.vfiles WHERE path = ?",
-                            (t.path,)).fetchone()
-    source, stale = (str(row[0]), bool(row[1])) if row else ("text-fallback", False)
-    kind = "test" if t.symbol else "module"
-    symbol = t.symbol or t.path
-    return ci.location(t.path, t.start_line, t.end_line, symbol, kind, source, stale,
-                       t.uncertain, f"{t.reason}: {t.evidence}; run: {t.command}")
-
-

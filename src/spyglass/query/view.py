@@ -12,7 +12,7 @@ from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
-from spyglass.index.store import SnapshotRow, snapshot_by_id
+from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, table_columns
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
@@ -21,29 +21,30 @@ from spyglass.types import FileContext
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
 
-OVERLAY_SCHEMA = """
-CREATE TEMP TABLE IF NOT EXISTS ounits(
-  id INTEGER PRIMARY KEY, path TEXT, blob TEXT, pack TEXT, ctx TEXT, language TEXT,
-  module TEXT, lines INTEGER, size INTEGER, package TEXT);
-CREATE TEMP TABLE IF NOT EXISTS odefs(unit, idx, name, qualname, full, kind, start_line,
-  end_line, name_line, name_col, parent);
+def _overlay_table(table: str) -> str:
+    """The overlay's temp copy of a store fact table: the same columns, without the store's
+    constraints (an integer primary key stays one)."""
+    cols = ", ".join(f"{name} {kind}" + (" PRIMARY KEY" if key else "")
+                     for name, kind, key in table_columns(table))
+    return f"CREATE TEMP TABLE IF NOT EXISTS o{table}({cols});\n"
+
+
+# The overlay's tables are derived from the store's schema; its indexes are its own.
+OVERLAY_SCHEMA = "".join(_overlay_table(t) for t in FACT_TABLES) + """
 CREATE INDEX IF NOT EXISTS temp.odefs_name ON odefs(name);
 CREATE INDEX IF NOT EXISTS temp.odefs_full ON odefs(full);
 CREATE INDEX IF NOT EXISTS temp.odefs_unit ON odefs(unit, idx);
-CREATE TEMP TABLE IF NOT EXISTS obases(unit, idx, base);
-CREATE TEMP TABLE IF NOT EXISTS orefs(unit, name, line, col, end_col, role, scope, qualifier,
-  head, target, conf);
 CREATE INDEX IF NOT EXISTS temp.orefs_target ON orefs(target);
 CREATE INDEX IF NOT EXISTS temp.orefs_unit ON orefs(unit, line);
 CREATE INDEX IF NOT EXISTS temp.orefs_name ON orefs(name);
-CREATE TEMP TABLE IF NOT EXISTS oimports(unit, idx, module, name, alias, line, col, scope,
-  reexport);
-CREATE TEMP TABLE IF NOT EXISTS oaliases(unit, alias, target);
-CREATE TEMP TABLE IF NOT EXISTS odiags(unit, line, end_line, col, message, severity);
 CREATE TEMP TABLE IF NOT EXISTS vfiles(path TEXT PRIMARY KEY, unit INTEGER, language TEXT,
   source TEXT NOT NULL, stale INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS temp.vfiles_unit ON vfiles(unit);
 """
+
+# One insert per overlay table, naming the store's columns in order.
+_INSERT = {t: f"INSERT INTO temp.o{t}({', '.join(columns(t))}) VALUES("
+              f"{','.join('?' * len(columns(t)))})" for t in FACT_TABLES}
 
 # The two table sets a fact query runs against: the persisted baseline and the overlay.
 BASELINE = {t: f"main.{t}" for t in FACT_TABLES}
@@ -311,18 +312,14 @@ class View:
         uid = self._next_unit
         self._next_unit -= 1
         conn = self.conn
-        conn.execute("INSERT INTO temp.ounits VALUES(?,?,?,?,?,?,?,?,?,?)",
+        conn.execute(_INSERT["units"],
                      (uid, path, blob, "", "", meta[0], meta[1], meta[2], meta[3], meta[4]))
-        conn.executemany("INSERT INTO temp.odefs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                         [(uid, *d) for d in defs])
-        conn.executemany("INSERT INTO temp.obases VALUES(?,?,?)", [(uid, *b) for b in bases])
-        conn.executemany("INSERT INTO temp.orefs VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                         [(uid, *r) for r in refs])
-        conn.executemany("INSERT INTO temp.oimports VALUES(?,?,?,?,?,?,?,?,?)",
-                         [(uid, *i) for i in imports])
-        conn.executemany("INSERT INTO temp.oaliases VALUES(?,?,?)", [(uid, *a) for a in aliases])
-        conn.executemany("INSERT INTO temp.odiags VALUES(?,?,?,?,?,?)",
-                         [(uid, *g) for g in diags])
+        conn.executemany(_INSERT["defs"], [(uid, *d) for d in defs])
+        conn.executemany(_INSERT["bases"], [(uid, *b) for b in bases])
+        conn.executemany(_INSERT["refs"], [(uid, *r) for r in refs])
+        conn.executemany(_INSERT["imports"], [(uid, *i) for i in imports])
+        conn.executemany(_INSERT["aliases"], [(uid, *a) for a in aliases])
+        conn.executemany(_INSERT["diags"], [(uid, *g) for g in diags])
         return uid
 
     # -- reading ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Parser, Tree
 
+from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.intervals import innermost, parents, segments
@@ -21,12 +22,13 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
-# Heads of names bound in a function: "param" is a parameter without a declared type
-# (@local.parameter), "local" any other local name.
-_LOCAL = frozenset({"local", "param"})
 _DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*#?[A-Za-z_$][\w$]*)*$")  # `#x`: an ECMAScript private member
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
+
+_SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
+# Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
+_TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
 _parsers: dict[str, Parser] = {}
 
@@ -53,12 +55,14 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
-def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
+def _call_path(raw: bytes, brackets: bytes, mark: bool = False,
+               assertions: bool = False) -> bytes:
     """A chain of calls as the dotted path of its callees (the manifest's `call_chains`
     names the bracket pairs to drop): ``New(url, "job").Collector(c)`` → ``New.Collector``,
     whose result types carry a member on to its class; with ``[]`` also ``ms[i].Desc`` →
-    ``ms.Desc`` (a container stands for its element type). A type assertion starts the path
-    afresh at its type (``x.(*T).M`` → ``T.M``). b"" when anything else separates the
+    ``ms.Desc`` (a container stands for its element type). With `assertions` (the
+    manifest's `call_chains_type_assertions`), a type assertion starts the path afresh at
+    its type (Go ``x.(*T).M`` → ``T.M``). b"" when anything else separates the
     names (a parenthesised expression, an operator, a literal). With `mark`, each dropped
     argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``)."""
     out = bytearray()
@@ -76,7 +80,7 @@ def _call_path(raw: bytes, brackets: bytes, mark: bool = False) -> bytes:
             quote = c  # escapes inside literals are not followed: the path is dropped
         elif c in opens:
             if not depth:
-                if out.endswith(b".") and c == 0x28:  # `.(T)`: a type assertion
+                if assertions and out.endswith(b".") and c == 0x28:  # `.(T)`
                     assertion.clear()
                     depth = -1
                     continue
@@ -147,6 +151,8 @@ class _Extractor:
         # Qualifiers keep ``()`` after a called name, for the resolver to tell a call's
         # result from an attribute; constructed types follow such chains too.
         self._marked = bool(pack.manifest.get("call_chains_marked"))
+        self._seps = pack.qualifier_separators  # written as `.` in every qualifier
+        self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
 
@@ -267,18 +273,18 @@ class _Extractor:
                 name = _text(node)
                 if si < 0:
                     if kind in ("local.definition", "local.parameter"):
-                        self._module_bindings().setdefault(name, "local")
+                        self._module_bindings().setdefault(name, H.LOCAL)
                     continue
                 if kind == "local.global":
                     scopes[si].globals.add(name)
                 elif kind == "local.nonlocal":
                     scopes[si].nonlocals.add(name)
                 elif kind == "local.self":
-                    scopes[si].bindings[name] = "self"
+                    scopes[si].bindings[name] = H.SELF
                 elif kind == "local.parameter":
-                    scopes[si].bindings.setdefault(name, "param")
+                    scopes[si].bindings.setdefault(name, H.PARAM)
                 else:
-                    scopes[si].bindings.setdefault(name, "local")
+                    scopes[si].bindings.setdefault(name, H.LOCAL)
         self._scope_segments = scope_segs
         return scopes, scope_of_def
 
@@ -289,8 +295,11 @@ class _Extractor:
         if literal is not None:
             return literal
         text = _SPACE.sub("", _text(node))
+        for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
+            text = text.replace(sep.decode(), ".")
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
-            text = _call_path(text.encode(), self._chains).decode("utf-8", "replace")
+            text = _call_path(text.encode(), self._chains,
+                              assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
 
     def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
@@ -312,7 +321,7 @@ class _Extractor:
             text = self.type_text(type_node)
             if member:
                 head = self._self_head(si, scopes, defs)
-                if not head.startswith("self:"):
+                if not head.startswith(_SELF):
                     continue
                 table = self._member_types.setdefault(head, {})
             else:
@@ -330,7 +339,7 @@ class _Extractor:
         the manifest's `typed_member_paths`, a local set from a typed local or its member:
         `const s = opts.signal` has the type ``Options.signal``)."""
         parts = qualifier.split(".")
-        if head.startswith("self:"):
+        if head.startswith(_SELF):
             if len(parts) < 2:
                 return head
             found = self._member_types.get(head, {}).get(parts[1])
@@ -346,24 +355,24 @@ class _Extractor:
         text, at = found
         type_first = text.split(".", 1)[0]
         type_head = self._lookup(type_first, at, scopes, modbind)
-        if type_head == "free" and type_first in self._builtins:
-            return "extern" if self._extern else head  # "extern": never a project member
+        if type_head == H.FREE and type_first in self._builtins:
+            return H.EXTERN if self._extern else head  # never a project member
         # A call on the receiver (`x = self.m()`, Go `u := r.client.URL()`): its class.
-        if type_head == "self" or (type_first in self.pack.self_names and "." in text):
+        if type_head == H.SELF or (type_first in self.pack.self_names and "." in text):
             type_head = self._self_head(at, scopes, self._defs)
-        if type_head == "local" and self._paths and depth < 3:
+        if type_head == H.LOCAL and self._paths and depth < 3:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)
-            if inner == "extern" or not inner.startswith("inst:"):
-                return inner if inner == "extern" else head
-            used, inner_head, inner_type = inner[5:].split("|", 2)
-            path = ".".join([inner_type, *text.split(".")[int(used):]])
-            return f"inst:{consumed}|{inner_head}|{path}"
-        if type_head == "param":
-            return "param"  # set from a parameter of unknown type (`c = app.test_client()`)
-        if not type_head.startswith(("def:", "import:", "self:", "free")):
+            if inner == H.EXTERN or not inner.startswith(_INST):
+                return inner if inner == H.EXTERN else head
+            used, inner_head, inner_type = H.parse_instance(H.split(inner)[1])
+            path = ".".join([inner_type, *text.split(".")[used:]])
+            return H.instance(consumed, inner_head, path)
+        if type_head == H.PARAM:
+            return H.PARAM  # set from a parameter of unknown type (`c = app.test_client()`)
+        if not type_head.startswith(_TYPE_HEADS):
             return head
-        return f"inst:{consumed}|{type_head}|{text}"
+        return H.instance(consumed, type_head, text)
 
     def _binding_scope(self, name: str, si: int, scopes: list[_Scope]) -> int | None:
         """The scope whose binding `_lookup` would use (-1: module level, None: free)."""
@@ -423,18 +432,20 @@ class _Extractor:
                 import_at[name_start] = idx
             if imp.name != "*" and not imp.reexport:
                 bindings = scopes[si].bindings if si >= 0 else self._module_bindings()
-                bindings[imp.alias] = f"import:{idx}"
+                bindings[imp.alias] = H.make(H.IMPORT, idx)
         return imports, import_at
 
     def _default_alias(self, module: str) -> str:
         """The name a whole-module import binds when it names none: the manifest's
         `import_binds` says "head" (first dotted segment: ``import a.b`` binds ``a``) or
-        "tail" (last path segment, skipping a ``v2``-style version suffix)."""
+        "tail" (last path segment, skipping one that matches the manifest's
+        `import_tail_skip`: Go's ``v2``-style major-version suffix)."""
         if self.pack.manifest.get("import_binds", "tail") == "head":
             return module.split(".")[0]
         parts = module.rstrip("/").split("/")
         tail = parts[-1]
-        if len(parts) > 1 and re.fullmatch(r"v\d+", tail):
+        skip = self.pack.manifest.get("import_tail_skip")
+        if len(parts) > 1 and skip and re.fullmatch(str(skip), tail):
             tail = parts[-2]
         return re.sub(r"[^\w$]", "_", tail.split(".")[0])
 
@@ -455,7 +466,7 @@ class _Extractor:
             if definition.qualname != nested:
                 continue  # placed by @receiver (Go methods, `this.x` fields): no plain name
             target = self._module_bindings() if si < 0 else scopes[si].bindings
-            target[definition.name] = f"def:{definition.qualname}"
+            target[definition.name] = H.make(H.DEF, definition.qualname)
 
     # -- references --------------------------------------------------------------------
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
@@ -467,6 +478,9 @@ class _Extractor:
         line_starts = self._lines()
         skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
         qual_start = {n.end_byte: n.start_byte for n in caps.get("qualified", ())}
+        # @receiver: the qualifier runs from the receiver to the name after its separators
+        recv_start = {self._after_separators(n.end_byte): n.start_byte
+                      for n in caps.get("receiver", ())}
         role_at: dict[int, str] = {}
         end_at: dict[int, int] = {}
         for role in ROLES_ASCENDING:
@@ -504,7 +518,7 @@ class _Extractor:
         modbind = self._module_bindings()
         self_names = self.pack.self_names
         builtins = self._builtins
-        module_imports = {f"import:{i}" for i, imp in enumerate(imports) if imp.name is None}
+        module_imports = {H.make(H.IMPORT, i) for i, imp in enumerate(imports) if imp.name is None}
         typed = bool(self._modtypes or self._member_types
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, int], str] = {}
@@ -516,12 +530,17 @@ class _Extractor:
             qualifier = ""
             stored = b""  # the qualifier with `()` marks (manifest `call_chains_marked`)
             qs = qual_start.get(end)
+            if qs is None or qs >= key:
+                qs = recv_start.get(key)
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
                 if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
                     raw = raw.rstrip(b"#").replace(b"#", b".")
+                for sep in self._seps:  # `a::b` is the qualifier `a.b`
+                    raw = raw.replace(sep, b".")
                 if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
-                    raw = _call_path(raw, self._chains, mark=self._marked)
+                    raw = _call_path(raw, self._chains, mark=self._marked,
+                                     assertions=self._assertions)
                     if self._marked:  # match with the path, store it with its `()` marks
                         stored, raw = raw, raw.replace(b"()", b"")
                 if _DOTTED.match(raw):
@@ -529,16 +548,16 @@ class _Extractor:
                 else:
                     qualifier = "?"
             if role == "import" and key in import_at:
-                head = f"import:{import_at[key]}"
+                head = H.make(H.IMPORT, import_at[key])
             elif qualifier == "?" and self._literal_receiver is not None and \
                     self._literal_receiver.match(data[qs:key]):
-                head = "extern"  # `",".join(x)`, `"é".encode()`: a member of a builtin literal
+                head = H.EXTERN  # `",".join(x)`, `"é".encode()`: a member of a builtin literal
             elif qualifier == "?":
-                head = "expr"
+                head = H.EXPR
                 if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`
                     owner = self._self_head(si, scopes, defs)
-                    if owner.startswith("self:"):
-                        head = f"super:{owner[5:]}"
+                    if owner.startswith(_SELF):
+                        head = H.make(H.SUPER, H.split(owner)[1])
             else:
                 first = qualifier.split(".", 1)[0] if qualifier else name
                 if qualifier and first in self_names:
@@ -550,19 +569,19 @@ class _Extractor:
                     if not head:
                         head = self._lookup(first, si, scopes, modbind)
                         memo[(first, si)] = head
-                    if head == "self":  # a receiver bound by @local.self
-                        head = self._self_head(si, scopes, defs) if qualifier else "local"
+                    if head == H.SELF:  # a receiver bound by @local.self
+                        head = self._self_head(si, scopes, defs) if qualifier else H.LOCAL
                 if typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
-                    mkey = (head, member if head.startswith("self:") else first, si)
+                    mkey = (head, member if head.startswith(_SELF) else first, si)
                     inst = inst_memo.get(mkey)
                     if inst is None:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
                                                                      scopes, modbind)
                     head = inst
-            if key in doc_keys and head.split(":", 1)[0] in ("free", "expr", "local"):
+            if key in doc_keys and H.split(head)[0] in (H.FREE, H.EXPR, H.LOCAL):
                 continue  # a doc link to a name not in scope: tsc resolves none
-            if not qualifier and (head in _LOCAL or (head == "free" and name in builtins)
+            if not qualifier and (head in H.LOCAL_KINDS or (head == H.FREE and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition
             line = bisect_right(line_starts, key) - 1
@@ -572,6 +591,19 @@ class _Extractor:
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
                                   enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs
+
+    def _after_separators(self, pos: int) -> int:
+        """The first byte after `pos` that is not whitespace or a qualifier separator."""
+        data, end = self.data, len(self.data)
+        while pos < end:
+            if data[pos] in b" \t\r\n.":
+                pos += 1
+                continue
+            sep = next((s for s in self._seps if data.startswith(s, pos)), None)
+            if sep is None:
+                break
+            pos += len(sep)
+        return pos
 
     def _lines(self) -> list[int]:
         if not hasattr(self, "_line_starts"):
@@ -601,7 +633,7 @@ class _Extractor:
             si = scope.parent
         binding = modbind.get(name)
         if binding is None:
-            return "free"
+            return H.FREE
         return binding
 
     def _self_head(self, si: int, scopes: list[_Scope], defs: list[Definition]) -> str:
@@ -610,11 +642,11 @@ class _Extractor:
             if owner >= 0:
                 d = defs[owner]
                 if d.kind == "method" and "." in d.qualname:
-                    return "self:" + d.qualname.rsplit(".", 1)[0]
+                    return H.make(H.SELF, d.qualname.rsplit(".", 1)[0])
                 if d.kind in MEMBER_PARENTS:
-                    return "self:" + d.qualname
+                    return H.make(H.SELF, d.qualname)
             si = scopes[si].parent
-        return "local"
+        return H.LOCAL
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:

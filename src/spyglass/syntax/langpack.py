@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 import importlib
 import importlib.metadata
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ from spyglass.errors import LanguagePackError
 from spyglass.types import DEF_KINDS, ROLES
 
 LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
+# More folders of language packs, separated by os.pathsep (docs/languages.md): packs kept
+# outside the package, such as the throwaway packs of tests/langs/throwaway/.
+PACKS_ENV = "SPYGLASS_LANGUAGE_PACKS"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
@@ -29,7 +33,12 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "definitions": frozenset(
         {f"definition.{k}" for k in DEF_KINDS} | {"name", "receiver", "base", "package"}
     ),
-    "references": frozenset({f"reference.{r}" for r in ROLES} | {"qualified", "ignore", "doc"}),
+    # @qualified: a node whose text up to the name is the qualifier (`a.b` of `a.b.c`);
+    # @receiver: the receiver itself, where the node holding it spans more than the name
+    # (Java's `method_invocation` spans the arguments): the qualifier runs from it to the name.
+    # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
+    "references": frozenset({f"reference.{r}" for r in ROLES}
+                            | {"qualified", "receiver", "ignore", "doc"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -40,7 +49,96 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     ),
 }
 
-_REQUIRED_KEYS = {"name": str, "pack_version": str, "extensions": list, "grammar": str}
+# -- the manifest schema (docs/languages.md, "Manifest keys") ----------------------------
+# A type is a Python type, ("list", item type), ("map", value type), a nested schema (a
+# table with those keys) or a frozenset of allowed strings.
+Schema = dict[str, Any]
+STRS = ("list", str)
+DETECT: Schema = {  # one way a configuration file names a test framework
+    "file": str, "files": STRS, "toml_table": str, "ini_section": str,
+    "json_dependency": str, "json_script": str, "capture": str, "evidence": str,
+}
+SELECT: Schema = {"option": str, "names": str, "none": str}  # test names → a command option
+FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture files
+    "detect": ("list", DETECT), "root": frozenset({"config", "repository"}),
+    "command": str, "id_separator": str, "max_ids": int, "name_option": str,
+    "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
+}
+MANIFEST: Schema = {
+    "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
+    "grammar_function": str, "extends": str, "resolver": str,
+    # extraction
+    "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
+    "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
+    "qualifier_separators": STRS,
+    "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
+    "call_chains_type_assertions": bool,
+    "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
+    "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
+    "doc_link": str, "doc_comment_start": str,
+    # queries
+    "callers_include_value_uses": bool, "builtin_members": STRS,
+    "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
+    "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
+    "references_through_types": bool,
+    "type_namespace": bool,
+    # tests
+    "module_file_stems": STRS, "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,
+    "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,
+    "test_config_boundary": str, "test_framework_assumed": str,
+    "frameworks": ("map", FRAMEWORK),
+}
+REQUIRED = ("name", "pack_version", "extensions", "grammar")
+_TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
+TypeSpec = type | tuple[str, Any] | Schema | frozenset[str]
+
+
+def _describe(spec: TypeSpec) -> str:
+    if isinstance(spec, type):
+        return _TYPE_NAMES[spec]
+    if isinstance(spec, frozenset):
+        return "one of " + ", ".join(repr(v) for v in sorted(spec))
+    if isinstance(spec, dict):
+        return "a table"
+    inner = _describe(spec[1])
+    return f"a list of {inner.removeprefix('a ').removeprefix('an ')}s" if spec[0] == "list" \
+        else f"a table of {inner.removeprefix('a ').removeprefix('an ')}s"
+
+
+def _valid(value: Any, spec: TypeSpec) -> bool:
+    if isinstance(spec, type):
+        return isinstance(value, spec) and not (spec is int and isinstance(value, bool))
+    if isinstance(spec, frozenset):
+        return value in spec
+    if isinstance(spec, dict):
+        return isinstance(value, dict)
+    if spec[0] == "list":
+        return isinstance(value, list) and all(_valid(v, spec[1]) for v in value)
+    return isinstance(value, dict) and all(_valid(v, spec[1]) for v in value.values())
+
+
+def check_table(path: Path, where: str, table: dict[str, Any], schema: Schema) -> None:
+    """Every key of `table` known to `schema` and of its type, nested tables included;
+    else a LanguagePackError naming the file and the key (`where` is the key's prefix)."""
+    for key, value in table.items():
+        name = f"{where}{key}"
+        spec = schema.get(key)
+        if spec is None:
+            raise LanguagePackError(f"{path}: unknown key {name!r}")
+        if not _valid(value, spec):
+            raise LanguagePackError(f"{path}: {name!r} must be {_describe(spec)}")
+        nested = spec if isinstance(spec, dict) else spec[1] if isinstance(spec, tuple) \
+            and isinstance(spec[1], dict) else None
+        if nested is None:
+            continue
+        if isinstance(spec, dict):
+            check_table(path, f"{name}.", value, nested)
+        elif spec[0] == "list":
+            for i, item in enumerate(value):
+                check_table(path, f"{name}[{i}].", item, nested)
+        else:
+            for k, item in value.items():
+                check_table(path, f"{name}.{k}.", item, nested)
 
 
 @dataclass(frozen=True)
@@ -93,7 +191,20 @@ class LanguagePack:
 
     @property
     def resolver(self) -> str:
-        return str(self.manifest.get("resolver", self.name))
+        """The pack folder whose resolver.py resolves this language (default: its own)."""
+        return str(self.manifest.get("resolver", self.folder.name))
+
+    @property
+    def resolver_path(self) -> Path:
+        """Where the resolver module would be: `resolver.py` of the pack it names."""
+        return self.folder.parent / self.resolver / "resolver.py"
+
+    @property
+    def qualifier_separators(self) -> tuple[bytes, ...]:
+        """Separators between the names of a qualifier besides `.` (Rust and C++ `::`),
+        longest first: extraction writes every qualifier with `.`."""
+        seps = {str(s).encode() for s in self.manifest.get("qualifier_separators", ())}
+        return tuple(sorted(seps - {b"."}, key=lambda s: (-len(s), s)))
 
     @property
     def cache_key(self) -> str:
@@ -159,11 +270,12 @@ _INCLUDE = re.compile(r"^; include: ([\w-]+/[\w-]+)$", re.MULTILINE)
 
 
 def _expand_includes(path: Path, text: str) -> str:
-    """Replace each `; include: folder/name` line with the text of `langs/folder/name.scm`:
-    patterns several packs share verbatim (JavaScript and TypeScript), kept once and
-    inserted where they stand, since a pattern's position decides which match wins."""
+    """Replace each `; include: folder/name` line with the text of `folder/name.scm` beside
+    the pack (langs/ for the built-in ones): patterns several packs share verbatim
+    (JavaScript and TypeScript), kept once and inserted where they stand, since a
+    pattern's position decides which match wins."""
     def fragment(m: re.Match[str]) -> str:
-        source = LANGS_DIR / f"{m.group(1)}.scm"
+        source = path.parent.parent / f"{m.group(1)}.scm"
         try:
             return source.read_text(encoding="utf-8").rstrip("\n")
         except OSError as exc:
@@ -188,12 +300,14 @@ def _compile(language: Language, folder: Path, stem: str, text: str) -> Query:
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
-    """A pack's manifest; with `extends = "base"`, the base's keys under its own."""
+    """A pack's manifest, checked against the schema; with `extends = "base"`, the base's
+    keys under its own."""
     path = folder / "manifest.toml"
     try:
         manifest = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise LanguagePackError(f"{path}: {exc}") from exc
+    check_table(path, "", manifest, MANIFEST)
     base = manifest.get("extends")
     if base is not None:
         if not isinstance(base, str) or not (folder.parent / base / "manifest.toml").is_file():
@@ -209,9 +323,10 @@ def load_pack(folder: Path) -> LanguagePack:
     """Load one language pack folder: manifest checked now, queries on first use."""
     manifest_path = folder / "manifest.toml"
     manifest = _read_manifest(folder)
-    for key, typ in _REQUIRED_KEYS.items():
-        if not isinstance(manifest.get(key), typ):
-            raise LanguagePackError(f"{manifest_path}: {key!r} must be a {typ.__name__}")
+    for key in REQUIRED:
+        if key not in manifest:
+            raise LanguagePackError(f"{manifest_path}: {key!r} is missing (must be "
+                                    f"{_describe(MANIFEST[key])})")
     language, version = _load_language(
         manifest["grammar"], str(manifest.get("grammar_function", "language"))
     )
@@ -220,8 +335,8 @@ def load_pack(folder: Path) -> LanguagePack:
     for stem in QUERY_FILES:
         texts[stem] = _query_text(folder, stem, manifest)
         digest.update(texts[stem].encode())
-    resolver = folder.parent / str(manifest.get("resolver", manifest["name"])) / "resolver.py"
-    if resolver.is_file():
+    resolver = folder.parent / str(manifest.get("resolver", folder.name)) / "resolver.py"
+    if resolver.is_file():  # cached facts depend on the resolver's code
         digest.update(resolver.read_bytes())
     return LanguagePack(
         name=manifest["name"],
@@ -237,15 +352,41 @@ def load_pack(folder: Path) -> LanguagePack:
     )
 
 
+def pack_dirs() -> tuple[Path, ...]:
+    """The folders holding language packs: langs/, then those named by $SPYGLASS_LANGUAGE_PACKS."""
+    extra = [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
+    return (LANGS_DIR, *extra)
+
+
 @cache
 def all_packs() -> dict[str, LanguagePack]:
-    """Every built-in language pack, by name."""
+    """Every language pack, by name: the built-in ones and those of `pack_dirs()`. Two
+    packs of one name, or two packs claiming one extension, are a LanguagePackError."""
     packs: dict[str, LanguagePack] = {}
-    for folder in sorted(LANGS_DIR.iterdir()):
-        if (folder / "manifest.toml").is_file():
+    owner: dict[str, str] = {}
+    for base in pack_dirs():
+        if not base.is_dir():
+            raise LanguagePackError(f"{base}: no such folder of language packs ({PACKS_ENV})")
+        for folder in sorted(base.iterdir()):
+            if not (folder / "manifest.toml").is_file():
+                continue
             pack = load_pack(folder)
+            if pack.name in packs:
+                raise LanguagePackError(f"{folder}: a language pack named {pack.name!r} is "
+                                        f"already loaded from {packs[pack.name].folder}")
+            for ext in pack.extensions:
+                if ext in owner:
+                    raise LanguagePackError(f"{folder}: extension {ext} is already the "
+                                            f"{owner[ext]} pack's")
+                owner[ext] = pack.name
             packs[pack.name] = pack
     return packs
+
+
+def reload_packs() -> None:
+    """Forget the loaded packs (after $SPYGLASS_LANGUAGE_PACKS changed)."""
+    all_packs.cache_clear()
+    _by_extension.cache_clear()
 
 
 def signature() -> str:
@@ -273,18 +414,23 @@ def pack_for_path(path: str) -> LanguagePack | None:
     return all_packs()[lang] if lang else None
 
 
-# Languages we recognise by extension but cannot analyse: named in explicit limitations.
-KNOWN_UNSUPPORTED = {
-    ".rs": "Rust", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".hpp": "C++",
-    ".java": "Java", ".kt": "Kotlin", ".rb": "Ruby", ".php": "PHP", ".cs": "C#",
-    ".swift": "Swift", ".scala": "Scala", ".lua": "Lua", ".sh": "Shell", ".m": "Objective-C",
-    ".ex": "Elixir", ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml",
-    ".dart": "Dart", ".zig": "Zig", ".r": "R", ".jl": "Julia", ".pl": "Perl",
-}
+UNSUPPORTED_FILE = LANGS_DIR / "unsupported.toml"
+
+
+@cache
+def known_unsupported() -> dict[str, str]:
+    """Extensions of languages recognised but without a pack (langs/unsupported.toml):
+    answers name them as explicit limitations instead of returning nothing."""
+    try:
+        table = tomllib.loads(UNSUPPORTED_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LanguagePackError(f"{UNSUPPORTED_FILE}: {exc}") from exc
+    check_table(UNSUPPORTED_FILE, "", table, {"extensions": ("map", str)})
+    return {str(k).lower(): str(v) for k, v in table.get("extensions", {}).items()}
 
 
 def unsupported_language(path: str) -> str | None:
     """The name of a recognised-but-unsupported language for `path`, else None."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
-    return KNOWN_UNSUPPORTED.get(name[dot:].lower()) if dot > 0 else None
+    return known_unsupported().get(name[dot:].lower()) if dot > 0 else None

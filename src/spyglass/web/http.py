@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import os
@@ -32,8 +31,9 @@ from spyglass.web.security import Guard
 from spyglass.wire import result_json
 
 logger = logging.getLogger("spyglass.web")
-OPTIONAL = {"blast_radius": "code_blast_radius", "suggest_tests": "code_suggest_tests",
-            "explore": "code_explore"}
+# Facade methods whose tools the page shows only when the configuration enables them.
+FEATURE_TOOLS = {"blast_radius": "code_blast_radius", "suggest_tests": "code_suggest_tests",
+                 "explore": "code_explore"}
 
 
 class NotFound(SpyglassError):
@@ -166,21 +166,9 @@ def allowed(st: WebState, tool: str) -> None:
         raise Forbidden(f"{tool} is not enabled by the configuration or repository policy")
 
 
-def call_optional(ci: CodeIntel, method: str, lead: str, **kwargs: Any) -> Any:
-    """Call a facade method that may not exist yet, with the keyword arguments it accepts."""
-    fn = getattr(ci, method, None)
-    if fn is None:
-        raise NotFound(f"{OPTIONAL[method]} is not available in this version")
-    params = inspect.signature(fn).parameters
-    given = {k: v for k, v in kwargs.items() if v is not None}
-    call = {k: v for k, v in given.items() if k in params}
-    args = [given[lead]] if lead in given and lead not in params else []
-    return fn(*args, **call)
-
-
 def features(st: WebState) -> dict[str, bool]:
     caps = st.ci.config.capabilities
-    out = {m: hasattr(st.ci, m) and tool in caps for m, tool in OPTIONAL.items()}
+    out = {m: tool in caps for m, tool in FEATURE_TOOLS.items()}
     out["ast_query"] = "code_ast_query" in caps
     return out
 

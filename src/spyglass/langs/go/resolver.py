@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import FileContext, FileFacts, Import, Resolution
 
@@ -120,7 +121,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     targets: list[str | None] = []
     confidence: list[str] = []
     for ref in facts.references:
-        head, _, arg = ref.head.partition(":")
+        head, arg = H.split(ref.head)
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
         target: str | None = None
         conf = "exact"
@@ -128,14 +129,14 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         # targets `…Var.M` / `…T.field.M`; the alias `….Var.*` → `Type.*` that the
         # variable's declared type produces (see below) carries it to Type.M: inferred.
         chain = ".".join([*rest, ref.name])
-        if head == "import":
+        if head == H.IMPORT:
             imp = imports[int(arg)]
             if not ref.qualifier:
                 target = imp.module  # the package itself
             else:
                 target = f"{imp.module}#{chain}"
                 conf = "inferred" if rest else "exact"
-        elif head == "def":
+        elif head == H.DEF:
             if not ref.qualifier and kinds.get(arg) in _MEMBER_KINDS:
                 # A bare name is never a member (in `Desc() *Desc` or `Labels Labels` the
                 # type is the package-level one, which the type body's binding shadows).
@@ -147,14 +148,14 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = f"{key}#{arg}.{ref.name}"  # method expression / type member
             elif kinds.get(arg) not in _TYPE_KINDS:
                 target, conf = f"{key}#{arg}.{chain}", "inferred"
-        elif head == "self":
+        elif head == H.SELF:
             if ref.qualifier:
                 target = f"{key}#{arg}.{chain}"
                 conf = "inferred" if rest else "exact"
-        elif head == "inst":  # a receiver whose declared or built type is known
+        elif head == H.INST:  # a receiver whose declared or built type is known
             target = _instance(arg, ref.qualifier, ref.name, key, imports)
             conf = "inferred"
-        elif head == "free":
+        elif head == H.FREE:
             if not ref.qualifier:
                 target = f"{key}#{ref.name}"  # same package, another file
                 conf = "inferred" if dot_imports else "exact"
@@ -195,21 +196,21 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
               ) -> str | None:
     """``inst:<consumed>|<type head>|<type>`` → ``pkg#Type.member``: the type's package from
     its head (an import, or this package for a local or free type name)."""
-    consumed, type_head, type_text = arg.split("|", 2)
-    kind, _, val = type_head.partition(":")
+    consumed, type_head, type_text = H.parse_instance(arg)
+    kind, val = H.split(type_head)
     parts = type_text.split(".")
-    package = _free_package(parts[0], imports) if kind == "free" and len(parts) > 1 else None
-    if kind == "import":
+    package = _free_package(parts[0], imports) if kind == H.FREE and len(parts) > 1 else None
+    if kind == H.IMPORT:
         base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
     elif package is not None:  # `v := pkg.F()` with pkg an import named otherwise
         base = f"{package}#{'.'.join(parts[1:])}"
-    elif kind in ("def", "free"):
+    elif kind in (H.DEF, H.FREE):
         base = f"{key}#{type_text}"
-    elif kind == "self":  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
+    elif kind == H.SELF:  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
         base = f"{key}#{'.'.join([val, *parts[1:]])}"
     else:
         return None
-    rest = qualifier.split(".")[int(consumed):]
+    rest = qualifier.split(".")[consumed:]
     return ".".join([base, *rest, name])
 
 

@@ -15,6 +15,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 
+from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import FileContext, FileFacts, Import, Resolution
 
@@ -177,13 +178,13 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     reached through f's return-type alias, so only for a function of this file that
     declares its return type; an imported lowercase name is taken for such a function of
     unknown return type (no target: the use stays a candidate by name)."""
-    consumed, type_head, type_text = arg.split("|", 2)
-    kind, _, val = type_head.partition(":")
-    member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[int(consumed):], name])
-    if kind == "def":
+    consumed, type_head, type_text = H.parse_instance(arg)
+    kind, val = H.split(type_head)
+    member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[consumed:], name])
+    if kind == H.DEF:
         funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
         return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
-    if kind != "import":
+    if kind != H.IMPORT:
         return None
     n = int(val)
     imp = facts.imports[n]
@@ -206,12 +207,12 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     confidence: list[str] = []
     supers: list[int] = []
     for ref in facts.references:
-        head, _, arg = ref.head.partition(":")
+        head, arg = H.split(ref.head)
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
         tail = ".".join([*rest, ref.name])
         target: str | None = None
         conf = "exact"
-        if head == "import":
+        if head == H.IMPORT:
             n = int(arg)
             imp, base = facts.imports[n], bound[n]
             certain = resolved[n][1]
@@ -222,18 +223,18 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             else:
                 target = f"{base}.{tail}"  # static member of an imported class or enum
             conf = "exact" if certain else "inferred"
-        elif head == "def":
+        elif head == H.DEF:
             target = f"{key}#{arg}.{tail}" if ref.qualifier else f"{key}#{arg}"
             if ref.qualifier and f"{arg}.{tail}" not in local_defs:
                 conf = "inferred"  # through a typed variable's alias, or not at all
-        elif head == "self" and ref.qualifier:
+        elif head == H.SELF and ref.qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
-        elif head == "free" and ref.qualifier == "super":
+        elif head == H.FREE and ref.qualifier == "super":
             supers.append(len(targets))  # `super.m()`: the member of the class's base
-        elif head == "free" and ref.qualifier in _EXPORTS_OBJECTS:
+        elif head == H.FREE and ref.qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
-        elif head == "inst":  # a typed or constructed local: x.m() → Type.m
+        elif head == H.INST:  # a typed or constructed local: x.m() → Type.m
             target, conf = _instance(arg, ref.qualifier, ref.name, key, facts, bound), \
                 "inferred"
         targets.append(target)

@@ -5,7 +5,7 @@ variables, parameters and ``self`` members) resolve to members of their class, a
 ``inferred``. A module variable's type (its definition's first ``base``) becomes a wildcard
 alias ``mod.var.*`` → ``mod.Class.*``, so ``from mod import var; var.m()`` reaches
 ``Class.m``. A function's ``bases`` are its decorators; only property-like ones are kept,
-as ``builtins.property``, so that callers count property accesses.
+as ``heads.PROPERTY_MARKER``, so that callers count property accesses.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 
+from spyglass.syntax import heads as H
 from spyglass.syntax.extract import unwrap_type
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 SEP = "."
-PROPERTY = "builtins.property"
 
 
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
@@ -73,7 +73,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     targets: list[str | None] = []
     confidence: list[str] = []
     for ref in facts.references:
-        head, _, arg = ref.head.partition(":")
+        head, arg = H.split(ref.head)
         # `f().x`, `Cls().m`: a member of a call's result (its class, the callee's return
         # annotation through the `f.*` alias) is inferred
         called = "()" in ref.qualifier
@@ -82,29 +82,29 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         tail = ".".join([*rest, ref.name]) if qualifier else ""
         target: str | None = None
         conf = "inferred" if called else "exact"
-        if head == "import":
+        if head == H.IMPORT:
             base = bound[int(arg)]
             if ref.role == "import":
                 target = base
             else:
                 target = f"{base}.{tail}" if tail else base
-        elif head == "def":
+        elif head == H.DEF:
             target = f"{prefix}{arg}.{tail}" if tail else f"{prefix}{arg}"
-        elif head == "self" and len(rest) == 0 and qualifier:
+        elif head == H.SELF and len(rest) == 0 and qualifier:
             target = f"{prefix}{arg}.{ref.name}"
-        elif head == "self" and qualifier:
+        elif head == H.SELF and qualifier:
             # a member of a member (``self.url.host``): reached through the member's type
             # (an instance alias ``Cls.url.*`` → ``URL.*`` from its field definition)
             target, conf = f"{prefix}{arg}.{tail}", "inferred"
-        elif head == "free" and not ref.qualifier and stars:
+        elif head == H.FREE and not ref.qualifier and stars:
             # one of the wildcard imports binds it: this module's name, reached from the
             # definition through the wildcard aliases
             target, conf = f"{prefix}{ref.name}" if prefix else f"{stars[0]}.{ref.name}", \
                 "inferred"
-        elif head == "super" and ref.qualifier == "?":
+        elif head == H.SUPER and ref.qualifier == "?":
             target = _super_target(arg, ref.name, facts, bound, prefix)
             conf = "inferred"
-        elif head == "inst":
+        elif head == H.INST:
             target, conf = _instance(arg, qualifier, ref.name, bound, prefix), "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
@@ -114,7 +114,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     for d, full in zip(facts.definitions, def_full):
         if d.kind in ("func", "method"):
             decorators = [b[1:] for b in d.bases if b.startswith("@")]
-            bases.append((PROPERTY,) if any(_is_property(b) for b in decorators) else ())
+            bases.append((H.PROPERTY_MARKER,) if any(_is_property(b) for b in decorators) else ())
             managed = any(b.rsplit(".", 1)[-1].endswith("contextmanager") for b in decorators)
             returns = [_unwrap(_yielded(b) if managed else b)
                        for b in d.bases if not b.startswith("@")]
@@ -146,15 +146,15 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
 def _instance(arg: str, qualifier: str, name: str, bound: list[str], prefix: str
               ) -> str | None:
     """Target of a member access on a receiver of known type (an ``inst:`` head)."""
-    consumed, type_head, type_text = arg.split("|", 2)
-    kind, _, val = type_head.partition(":")
-    if kind == "import":
+    consumed, type_head, type_text = H.parse_instance(arg)
+    kind, val = H.split(type_head)
+    if kind == H.IMPORT:
         base = bound[int(val)]
-    elif kind in ("def", "self"):
+    elif kind in (H.DEF, H.SELF):
         base = f"{prefix}{val}"
     else:
         return None
-    parts = [base, *type_text.split(".")[1:], *qualifier.split(".")[int(consumed):], name]
+    parts = [base, *type_text.split(".")[1:], *qualifier.split(".")[consumed:], name]
     return ".".join(parts)
 
 

@@ -1,0 +1,135 @@
+"""What a query helper needs to build a tool answer: the view, limits, locations, coverage, envelope."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from spyglass.config import Config
+from spyglass.query import paths as client_paths
+from spyglass.query.display import display
+from spyglass.query.results import DefRow
+from spyglass.query.view import View
+from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
+from spyglass.types import CodeLocation, Coverage, Provenance, Skipped, ToolResult
+
+MAX_SKIPPED_LISTED = 50
+
+
+def provenance(view: View | None, repo: str) -> Provenance:
+    """Where an answer's facts come from (the view's snapshot and workspace, the parsers)."""
+    snap = view.snapshot if view else None
+    packs = all_packs()
+    return Provenance(
+        repo=repo, ref=snap.ref if snap else "working-tree",
+        commit=snap.commit if snap else None,
+        indexed_at=snap.indexed_at if snap else None,
+        workspace_digest=view.changes.digest() if view else None,
+        tree_sitter=importlib.metadata.version("tree-sitter"),
+        grammars=tuple((p.name, f"{p.grammar_module} {p.grammar_version}")
+                       for p in packs.values()),
+        query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
+        worktree_mismatch=view.mismatch if view else None,
+    )
+
+
+def coverage(view: View, paths: list[str] | None = None) -> Coverage:
+    """Repository-wide coverage, or coverage of the given paths."""
+    analysed: list[str] = []
+    skipped: list[Skipped] = []
+    unsupported: Counter[str] = Counter()
+    if paths is None:
+        files = [(f.path, f.skipped) for f in view.disk_files()]
+    else:
+        files = [(p, None) for p in paths]
+    langs: set[str] = set()
+    for path, reason in files:
+        pack = pack_for_path(path)
+        if reason is None and path in view.live_skipped:
+            reason = view.live_skipped[path]
+        member = view.members.get(path)
+        if reason is None and member is not None and member.skipped and pack is not None \
+                and path not in view.changes.modified:
+            reason = member.skipped
+        if reason is None and pack is not None:
+            analysed.append(path)
+            langs.add(pack.name)
+            continue
+        lang = unsupported_language(path)
+        if lang:
+            unsupported[lang] += 1
+            reason = reason or f"unsupported language: {lang}"
+        skipped.append(Skipped(path, reason or "not source code"))
+    limitations = [f"{lang} is not supported: {n} file(s) not analysed"
+                   for lang, n in unsupported.most_common()]
+    if not analysed:
+        supported = ", ".join(sorted(all_packs()))
+        limitations.append(f"no supported source files here (supported: {supported})")
+    important = [s for s in skipped if s.reason != "not source code"] or skipped
+    return Coverage(analysed=len(analysed),
+                    analysed_files=tuple(analysed[:MAX_SKIPPED_LISTED]) if paths else (),
+                    skipped=tuple(important[:MAX_SKIPPED_LISTED]),
+                    limitations=tuple(limitations), languages=tuple(sorted(langs)))
+
+
+def location(view: View | None, repo: str, path: str, start: int, end: int, symbol: str,
+             kind: str, source: str, stale: bool, uncertain: bool = False, evidence: str = ""
+             ) -> CodeLocation:
+    snap = view.snapshot if view else None
+    cached = source == "cached-index"
+    return CodeLocation(
+        repo=repo, ref=snap.ref if snap else "working-tree", path=path,
+        start_line=start, end_line=end, symbol=symbol, kind=kind,
+        source="cached-index" if cached else "text-fallback",
+        indexed_at=snap.indexed_at if (cached and snap) else None,
+        stale=stale, uncertain=uncertain, evidence=evidence,
+    )
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One tool call's answer builder: the refreshed view, the workspace root, the limits,
+    the client-path check of the facade, and the result envelope."""
+
+    current: View
+    root: Path
+    repo: str
+    config: Config
+    rel_path: Callable[[str], str]
+
+    def view(self) -> View:
+        return self.current
+
+    def limit_files(self, paths: Sequence[object]) -> None:
+        client_paths.check_count(paths, self.config.limits.max_files_per_request)
+
+    def provenance(self) -> Provenance:
+        return provenance(self.current, self.repo)
+
+    def coverage(self, paths: list[str] | None = None) -> Coverage:
+        return coverage(self.current, paths)
+
+    def location(self, path: str, start: int, end: int, symbol: str, kind: str, source: str,
+                 stale: bool, uncertain: bool = False, evidence: str = "") -> CodeLocation:
+        return location(self.current, self.repo, path, start, end, symbol, kind, source,
+                        stale, uncertain, evidence)
+
+    def def_location(self, d: DefRow, uncertain: bool = False, evidence: str = ""
+                     ) -> CodeLocation:
+        return self.location(d.path, d.start_line, d.end_line, display(d), d.kind, d.source,
+                             d.stale, uncertain, evidence)
+
+    def envelope(self, results: list[object], paths: list[str] | None = None,
+                 extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = ()
+                 ) -> ToolResult:
+        """Results cut at max_matches_per_request, with coverage (plus `notes`) and
+        provenance."""
+        limit = self.config.limits.max_matches_per_request
+        cov = self.coverage(paths)
+        if notes:
+            cov = replace(cov, limitations=cov.limitations + tuple(dict.fromkeys(notes)))
+        return ToolResult(tuple(results[:limit]), len(results) > limit, cov,
+                          self.provenance(), extra)

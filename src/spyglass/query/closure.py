@@ -1,0 +1,598 @@
+"""The alias closure: every target string meaning a set of definitions, bounded, and the sites using them.
+
+One rule for every tool (references, callers, blast radius, test suggestions, explore):
+
+* An *alias* row ``alias → target`` says a name means another one. An exact alias renames a
+  name or any dotted prefix of it (``pkg.Cls`` → ``pkg.mod.Cls`` gives ``pkg.Cls.m`` for
+  ``pkg.mod.Cls.m``); a *wildcard* alias ``a.* → t.*`` renames a prefix at any cut
+  (``from t import *`` in ``a``; the result type of ``a``: an instance alias).
+* The closure walks outward from the definitions' own names (and, for members, the same
+  member reached through subclasses that do not override it), applying each alias at most
+  once along one chain: no alias is re-applied to a name it produced. The walk is bounded
+  by depth (MAX_DEPTH alias hops) and size (MAX_NAMES); reaching either bound is reported
+  as a limitation, never silently.
+* A wildcard alias whose alias prefix extends its own target (a fluent builder's method
+  returning its own type, ``T.with.* → T.*``) could be applied without end
+  (``T.with.with.…``). It is never expanded; the names it would open become *probes*
+  instead: reference targets starting with the name's prefix are read (one indexed range)
+  and kept when they *normalise* (aliases followed the other way, each step shortening
+  such a chain) to a name of the closure. So is an exact alias extending its own target.
+* A module imported under another module's name (``from django.db import models`` in a
+  thousand modules: ``app.models`` → ``django.db.models``) would multiply every name below
+  the module by the number of importers; what is reached through it is probed by the
+  alias's prefix (``app.models.``) instead, and normalised back the same way.
+
+Everything is batched (one query per level, per chunk of names, per 50 probes) and kept
+per view state (wildcard aliases, normalising steps, the most recent closures).
+"""
+
+from __future__ import annotations
+
+import bisect
+import os.path
+import re
+import weakref
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import (
+    REF_COLS,
+    REF_FROM,
+    Key,
+    chunks,
+    defs_by_full,
+    defs_by_keys,
+    key,
+    marks,
+    refs,
+    refs_to,
+)
+from spyglass.query.view import View
+
+MAX_DEPTH = 16  # alias hops along one chain (a re-export chain through 16 modules)
+MAX_NAMES = 5000  # names in one closure
+MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
+PROBES_PER_QUERY = 50
+MAX_NORMALISE = 32  # names visited while normalising one target (best first)
+MAX_SUBCLASSES = 500  # subclasses followed for inherited members
+MEMBER_KINDS = frozenset({"method", "field"})
+VALUE_CALLABLE = frozenset({"func", "method", "test"})
+CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
+
+Rule = tuple[str, str]  # (alias, target) of one alias row: wildcard rows without their "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """Target strings meaning some definitions (`names`: string → the definitions it means),
+    the probes that find the names a self-extending alias opens, and what the bounds cut."""
+
+    names: Mapping[str, tuple[DefRow, ...]]
+    probes: tuple[tuple[str, str], ...] = ()  # (prefix, suffix) of the targets to read
+    limitations: tuple[str, ...] = ()
+    label: str = ""  # what the closure is of, for notes
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Wildcards:
+    """The view's wildcard aliases, by target prefix (forward) and by alias prefix (back)."""
+
+    by_target: Mapping[str, tuple[str, ...]]
+    by_alias: Mapping[str, tuple[str, ...]]
+
+
+@dataclass
+class _Memo:
+    """What one view state's closures share: its wildcard aliases, normalising steps, and
+    the closures of the most recent definition sets."""
+
+    wildcards: Wildcards | None = None
+    steps: dict[str, frozenset[str]] = field(default_factory=dict)
+    modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
+    closures: dict[tuple[bool, frozenset[Key], int, int], Closure] = field(default_factory=dict)
+
+
+CACHED = 64  # closures kept per view state
+MAX_STEPS_KEPT = 100_000  # normalising steps kept per view state
+_MEMO: weakref.WeakKeyDictionary[View, tuple[object, _Memo]] = weakref.WeakKeyDictionary()
+
+
+def _state(view: View) -> object:
+    return (view.snapshot.id if view.snapshot else None, view.changes.digest())
+
+
+def _memo(view: View) -> _Memo:
+    cached = _MEMO.get(view)
+    state = _state(view)
+    if cached is None or cached[0] != state:
+        cached = (state, _Memo())
+        _MEMO[view] = cached
+    return cached[1]
+
+
+def wildcards(view: View) -> Wildcards:
+    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state."""
+    memo = _memo(view)
+    if memo.wildcards is not None:
+        return memo.wildcards
+    fwd: dict[str, list[str]] = {}
+    back: dict[str, list[str]] = {}
+    for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN temp.vfiles "
+                          "f ON f.unit = a.unit WHERE a.target LIKE '%*'"):
+        alias, target = str(a)[:-1], str(t)[:-1]
+        if alias.endswith(("#", ".")) and alias != target:
+            fwd.setdefault(target, []).append(alias)
+            back.setdefault(alias, []).append(target)
+    memo.wildcards = Wildcards({k: tuple(sorted(set(v))) for k, v in fwd.items()},
+                               {k: tuple(sorted(set(v))) for k, v in back.items()})
+    return memo.wildcards
+
+
+_SEPARATOR = re.compile(r"[.#]")
+_DOT = re.compile(r"\.")
+
+
+def _cuts(name: str) -> list[int]:
+    """Positions of the separators a wildcard prefix may end at (``#`` and ``.`` after it)."""
+    return [m.start() for m in _SEPARATOR.finditer(name, max(name.find("#"), 0))]
+
+
+def _dotted(name: str) -> list[str]:
+    """`name` and its dotted prefixes after the module part: the keys exact aliases rename."""
+    return [name] + [name[:m.start()] for m in _DOT.finditer(name, name.find("#") + 1)]
+
+
+@dataclass
+class _Name:
+    defs: list[DefRow]
+    rules: frozenset[Rule] = frozenset()
+    loops: tuple[int, ...] = ()  # cuts where a self-extending or re-applied alias inserts
+
+
+@dataclass
+class _Walk:
+    view: View
+    names: dict[str, _Name] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    capped: bool = False
+    members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
+    modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
+
+    def add(self, new: str, parent: _Name, rule: Rule, loops: Iterable[int],
+            fresh: list[str]) -> None:
+        if new in self.names:
+            have = self.names[new].defs
+            have += [d for d in parent.defs if d not in have]
+            return
+        if len(self.names) >= MAX_NAMES:
+            self.capped = True
+            return
+        self.names[new] = _Name(list(parent.defs), parent.rules | {rule}, tuple(loops))
+        fresh.append(new)
+
+
+def _shift(loops: Iterable[int], cut: int, old: int, new: int) -> list[int]:
+    """Loop cuts after a prefix of length `old` (ending before `cut`) became `new` long."""
+    return [p - old + new for p in loops if p >= cut]
+
+
+def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
+           depth: int | None = None) -> Closure:
+    """The closure of `seeds` (name → the definitions it means), at most `depth` alias hops
+    (default MAX_DEPTH) along a chain; see the module docstring."""
+    depth = MAX_DEPTH if depth is None else depth
+    walk = _Walk(view, {n: _Name(list(ds)) for n, ds in seeds.items()})
+    wild = wildcards(view)
+    frontier = sorted(walk.names)
+    for _ in range(depth):
+        if not frontier:
+            break
+        fresh: list[str] = []
+        wanted: dict[str, list[str]] = {}  # exact alias target → names equal to or below it
+        for name in frontier:
+            for k in _dotted(name):
+                wanted.setdefault(k, []).append(name)
+        exact: dict[str, list[tuple[str, str]]] = {}  # name → (alias, target) rows
+        for chunk in chunks(sorted(wanted)):
+            for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN "
+                                  "temp.vfiles f ON f.unit = a.unit WHERE a.target IN "
+                                  f"({marks(chunk)})", tuple(chunk)):
+                for name in wanted[str(t)]:
+                    exact.setdefault(name, []).append((str(a), str(t)))
+        modules = _modules(view, {t for rows in exact.values() for _, t in rows})
+        cuts = {name: _cuts(name) for name in frontier}
+        _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
+                                for alias in wild.by_target.get(name[:i + 1], ())})
+        for name in frontier:
+            entry = walk.names[name]
+            rules = [(i, name[:i + 1], a) for i in cuts[name]
+                     for alias in wild.by_target.get(name[:i + 1], ())
+                     for a in (alias, *_inherited_prefixes(walk, alias))]
+            loops = {i for i, prefix, alias in rules
+                     if alias.startswith(prefix) or (alias, prefix) in entry.rules}
+            # An exact alias extending its own target (`from pkg import mod` inside pkg's
+            # module `pkg.sub`: pkg.sub.mod → pkg.mod) is self-extending too.
+            loops |= {len(t) for a, t in exact.get(name, ())
+                      if a.startswith(t + ".") and t not in modules}
+            entry.loops = tuple(sorted({*entry.loops, *loops}))
+            for alias, target in exact.get(name, ()):
+                rule = (alias, target)
+                if target in modules and target != name:
+                    # A module imported under another module's name (`from django.db import
+                    # models` in each of a thousand modules): what is reached through
+                    # it is read by one probe per alias, not named (its names multiply).
+                    walk.modules.add(alias + ".")
+                elif rule not in entry.rules and not alias.startswith(target + "."):
+                    n = len(target)
+                    walk.add(alias + name[n:], entry, rule,
+                             _shift(entry.loops, n, n, len(alias)), fresh)
+            for i, prefix, alias in rules:
+                if alias.startswith(prefix) or (alias, prefix) in entry.rules:
+                    continue  # never re-applied: the probes find what it would open
+                walk.add(alias + name[i + 1:], entry, (alias, prefix),
+                         _shift(entry.loops, i, i + 1, len(alias)), fresh)
+        frontier = fresh
+    label = what or ", ".join(sorted(seeds)[:1])
+    if walk.capped:
+        walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
+                          "reached only through further re-exports or aliases are not listed")
+    elif frontier:
+        walk.notes.append(f"alias closure of {label} stopped after {depth} alias hops: uses "
+                          "reached only through longer re-export chains are not listed")
+    probes = {(name[:min(e.loops) + 1], name[max(e.loops) + 1:])
+              for name, e in walk.names.items() if e.loops} | {(m, "") for m in walk.modules}
+    return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
+                   tuple(walk.notes), label)
+
+
+def _modules(view: View, names: set[str]) -> set[str]:
+    """Those of `names` that are modules of the view (a unit's module key), memoised."""
+    memo = _memo(view).modules
+    todo = sorted(n for n in names if n not in memo)
+    for chunk in chunks(todo):
+        found = {str(m) for (m,) in view.each(
+            "SELECT DISTINCT u.module FROM {units} u JOIN temp.vfiles f ON f.unit = u.id "
+            f"WHERE u.module IN ({marks(chunk)})", tuple(chunk))}
+        memo.update((n, n in found) for n in chunk)
+    return {n for n in names if memo.get(n)}
+
+
+def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
+    """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
+    or a method's result), the same member reached through subclasses that do not
+    override it (``pkg.App.config.``)."""
+    _prime_inherited(walk, {alias})
+    return walk.members[alias]
+
+
+def _prime_inherited(walk: _Walk, aliases: set[str]) -> None:
+    """_inherited_prefixes of several alias prefixes, in one batch."""
+    todo = sorted(a for a in aliases if a not in walk.members)
+    if not todo:
+        return
+    found = [m for m in defs_by_full(walk.view, [a[:-1] for a in todo])
+             if m.kind in MEMBER_KINDS | VALUE_CALLABLE]
+    by_member: dict[str, set[str]] = {a: set() for a in todo}
+    for name, members in inherited(walk.view, found).items():
+        for m in members:
+            by_member.setdefault(f"{m.full}.", set()).add(f"{name}.")
+    for a in todo:
+        walk.members[a] = sorted(by_member.get(a, ()))
+
+
+def seeds(view: View, defs: Iterable[DefRow], members: bool = True) -> dict[str, list[DefRow]]:
+    """The definitions' full names and, for members (when `members`), the same member
+    reached through a subclass that does not override it: the names `expand` starts from."""
+    out: dict[str, list[DefRow]] = {}
+    ds = list(defs)
+    for d in ds:
+        out.setdefault(d.full, []).append(d)
+    if members:
+        for name, owners in inherited(view, [d for d in ds if d.kind in MEMBER_KINDS]).items():
+            have = out.setdefault(name, [])
+            have += [d for d in owners if d not in have]
+    return out
+
+
+def of(view: View, defs: Iterable[DefRow], members: bool = True) -> Closure:
+    """The closure of definitions (see the module docstring); kept per view state for the
+    CACHED most recent sets of definitions (one answer often asks twice)."""
+    ds = list(defs)
+    memo = _memo(view).closures
+    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES)
+    if k not in memo:
+        if len(memo) >= CACHED:
+            memo.pop(next(iter(memo)))
+        memo[k] = expand(view, seeds(view, ds, members),
+                         ", ".join(sorted({d.qualname for d in ds})[:3]))
+    return memo[k]
+
+
+def names_of(view: View, names: Iterable[str]) -> set[str]:
+    """The closure's names for bare target strings (no definitions attached)."""
+    return set(expand(view, {n: [] for n in names}).names)
+
+
+# -- sites ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Sites:
+    """Reference sites meaning a closure's definitions: each with the definitions it means."""
+
+    sites: tuple[tuple[RefRow, tuple[DefRow, ...]], ...]
+    limitations: tuple[str, ...]
+
+    @property
+    def rows(self) -> list[RefRow]:
+        return [r for r, _ in self.sites]
+
+
+def sites(view: View, c: Closure) -> Sites:
+    """Sites whose target is a name of `c`, and sites its probes find whose target
+    normalises to one (a chain through a self-extending alias: ``New.With.With.Push``)."""
+    out = [(r, c.names[str(r.target)]) for r in refs_to(view, c.names)]
+    notes = list(c.limitations)
+    if c.probes:
+        seen = {(r.unit, r.line, r.col) for r, _ in out}
+        candidates: list[RefRow] = []
+        budget = MAX_PROBE_SITES
+        for chunk in chunks(c.probes, PROBES_PER_QUERY):  # one indexed range each (OR)
+            terms: list[str] = []
+            params: list[object] = []
+            for prefix, suffix in chunk:
+                terms.append("(r.target >= ? AND r.target < ?"
+                             + (" AND substr(r.target, -?) = ?)" if suffix else ")"))
+                params += [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)]
+                params += [len(suffix), suffix] if suffix else []
+            rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE ({' OR '.join(terms)}) "
+                                  "LIMIT ?", (*params, budget + 1)))
+            if len(rows) > budget:
+                notes.append(f"more than {MAX_PROBE_SITES} sites through chained calls of "
+                             f"{c.label}: those beyond them are not listed")
+                rows = rows[:budget]
+            budget -= len(rows)
+            candidates += [r for r in rows if (r.unit, r.line, r.col) not in seen
+                           and r.target not in c.names]
+            if budget <= 0:
+                break
+        meant = normalise(view, {str(r.target) for r in candidates}, set(c.names))
+        for r in candidates:
+            hit = meant.get(str(r.target))
+            if hit is not None and (r.unit, r.line, r.col) not in seen:
+                seen.add((r.unit, r.line, r.col))
+                out.append((r, c.names[hit]))
+    out.sort(key=lambda s: (s[0].path, s[0].line, s[0].col))
+    return Sites(tuple(out), tuple(notes))
+
+
+# -- the other way: what a target string means ---------------------------------------------
+def through_wildcards(view: View, name: str) -> list[str]:
+    """`name` with one wildcard alias followed from alias to target at a cut after its
+    module part (``m#obj.f`` → ``m#Type.f`` for the instance alias ``m#obj.*`` → ``m#Type.*``)."""
+    wild = wildcards(view).by_alias
+    start = name.find("#")
+    return [t + name[i + 1:] for i in range(start + 1, len(name)) if name[i] == "."
+            for t in wild.get(name[:i + 1], ())]
+
+
+def _steps(view: View, current: set[str]) -> dict[str, frozenset[str]]:
+    """One normalising step for each name: aliases followed from alias to target, exact ones
+    on the name or a dotted prefix, wildcard ones at any cut (kept per view state)."""
+    known = _memo(view).steps
+    todo = {n for n in current if n not in known}
+    if len(known) + len(todo) > MAX_STEPS_KEPT:
+        known.clear()
+    if todo:
+        known.update((n, frozenset(s)) for n, s in _step(view, todo).items())
+    return {n: known[n] for n in current}
+
+
+def _step(view: View, current: set[str]) -> dict[str, set[str]]:
+    wild = wildcards(view)
+    out: dict[str, set[str]] = {n: set() for n in current}
+    prefixes: dict[str, list[str]] = {}
+    for n in current:
+        for k in _dotted(n):
+            prefixes.setdefault(k, []).append(n)
+        for i in _cuts(n):
+            for prefix in wild.by_alias.get(n[:i + 1], ()):
+                out[n].add(prefix + n[i + 1:])
+    for chunk in chunks(sorted(prefixes)):
+        for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN "
+                              "temp.vfiles f ON f.unit = a.unit WHERE a.alias IN "
+                              f"({marks(chunk)})", tuple(chunk)):
+            alias, target = str(a), str(t)
+            if target.endswith("*"):
+                continue
+            for n in prefixes[alias]:
+                out[n].add(target + n[len(alias):])
+    return out
+
+
+def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
+    """For each target that aliases followed from alias to target lead to a name of
+    `goal`, that name: breadth first, at most MAX_NORMALISE names visited per target, those
+    sharing the longest prefix with a name of `goal` first (a package's wildcard
+    re-exports offer many ways, most of them dead ends)."""
+    found: dict[str, str] = {t: t for t in targets if t in goal}
+    states = {t: {t} for t in targets if t not in found}  # target → names visited
+    frontier = {t: {t} for t in states}
+    ordered: list[str] = []  # `goal` sorted, when a rank is first needed
+    ranks: dict[str, tuple[int, int, str]] = {}
+
+    def rank(name: str) -> tuple[int, int, str]:
+        """Longest prefix shared with a name of `goal` first (in a sorted list, the longest
+        is shared with a neighbour of the name's place), then shorter names."""
+        if not ordered:
+            ordered.extend(sorted(goal))
+        if name not in ranks:
+            at = bisect.bisect_left(ordered, name)
+            near = ordered[max(at - 1, 0):at + 1]
+            ranks[name] = (-max((len(os.path.commonprefix([name, g])) for g in near),
+                                default=0), len(name), name)
+        return ranks[name]
+
+    for _ in range(2 * MAX_DEPTH):
+        if not frontier:
+            break
+        steps = _steps(view, set().union(*frontier.values()))
+        nxt: dict[str, set[str]] = {}
+        for t, current in frontier.items():
+            new = {s for c in current for s in steps.get(c, ()) if s not in states[t]}
+            room = max(MAX_NORMALISE - len(states[t]), 0)
+            if len(new) > room:
+                new = set(sorted(new, key=rank)[:room])
+            hit = sorted(new & goal)
+            if hit:
+                found[t] = hit[0]
+            elif new:
+                states[t] |= new
+                nxt[t] = new
+        frontier = nxt
+    return found
+
+
+def resolve(view: View, targets: Iterable[str]) -> dict[str, list[DefRow]]:
+    """Reference targets → the definitions they mean: the target's own definitions, else
+    those of the nearest names aliases (followed from alias to target) lead to (at most
+    MAX_NORMALISE names visited per target, shorter ones first: wildcard re-exports of a
+    package offer many ways, most of them dead ends and longer)."""
+    wanted = set(targets)
+    out: dict[str, list[DefRow]] = {}
+    for d in defs_by_full(view, wanted):
+        out.setdefault(d.full, []).append(d)
+    states = {t: {t} for t in wanted if t not in out}
+    frontier = {t: {t} for t in states}
+    for _ in range(2 * MAX_DEPTH):
+        if not frontier:
+            break
+        steps = _steps(view, set().union(*frontier.values()))
+        new_of = {t: {s for c in cur for s in steps.get(c, ()) if s not in states[t]}
+                  for t, cur in frontier.items()}
+        new_of = {t: set(sorted(n, key=lambda x: (len(x), x))[
+            :max(MAX_NORMALISE - len(states[t]), 0)]) for t, n in new_of.items() if n}
+        by_full: dict[str, list[DefRow]] = {}
+        for d in defs_by_full(view, set().union(*new_of.values()) if new_of else ()):
+            by_full.setdefault(d.full, []).append(d)
+        frontier = {}
+        for t, new in new_of.items():
+            hits = [d for n in sorted(new) for d in by_full.get(n, ())]
+            if hits:
+                out[t] = hits
+            else:
+                states[t] |= new
+                frontier[t] = new
+    return out
+
+
+# -- inheritance ------------------------------------------------------------------------------
+def owner_full(m: DefRow) -> str:
+    """The type a method declared outside its type's body belongs to (``pkg#T`` of ``T.M``)."""
+    return m.full[:-len(m.name) - 1]
+
+
+def owners(view: View, members: Sequence[DefRow]) -> dict[Key, DefRow]:
+    """The class-like definition each member belongs to: its enclosing definition (the
+    nearest class-like one), or for a method declared outside its type's body (a Go
+    method ``T.M``), the type by full name."""
+    out: dict[Key, DefRow] = {}
+    pending = {key(m): m for m in members if m.parent >= 0}
+    parents: dict[Key, Key] = {k: (m.unit, m.parent) for k, m in pending.items()}
+    for _ in range(8):
+        if not parents:
+            break
+        found = defs_by_keys(view, set(parents.values()))
+        nxt: dict[Key, Key] = {}
+        for k, pk in parents.items():
+            p = found.get(pk)
+            if p is None:
+                continue
+            if p.kind in CLASS_KINDS:
+                out[k] = p
+            elif p.parent >= 0:
+                nxt[k] = (p.unit, p.parent)
+        parents = nxt
+    outside = [m for m in members if m.parent < 0 and m.kind == "method" and "." in m.qualname]
+    types = {o.full: o for o in defs_by_full(view, [owner_full(m) for m in outside])
+             if o.kind in CLASS_KINDS}
+    for m in outside:
+        o = types.get(owner_full(m))
+        if o is not None:
+            out[key(m)] = o
+    return out
+
+
+def subclasses_of(view: View, bases: Iterable[str]) -> list[tuple[DefRow, str]]:
+    """(subclass, base name) for class-like definitions deriving from one of `bases`."""
+    rows: list[tuple[Key, str]] = []
+    for chunk in chunks(bases):
+        rows += [((int(str(u)), int(str(i))), str(b)) for u, i, b in view.each(
+            "SELECT b.unit, b.idx, b.base FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit "
+            f"WHERE b.base IN ({marks(chunk)})", tuple(chunk))]
+    found = defs_by_keys(view, [k for k, _ in rows])
+    return [(found[k], b) for k, b in rows if k in found]
+
+
+def _overridden(view: View, pairs: Iterable[tuple[DefRow, str]]) -> set[str]:
+    """``Sub.m`` names among (subclass, member name) `pairs` that the subclass defines
+    itself: in its body or by qualified name in its file (a field set in ``__init__``), or
+    outside its body by full name (a Go method)."""
+    wanted = [(s.unit, f"{s.qualname}.{m}", f"{s.full}.{m}") for s, m in pairs]
+    out: set[str] = set()
+    by_qual = {(u, q): f for u, q, f in wanted}
+    for chunk in chunks(sorted(by_qual)):
+        values = ",".join("(?,?)" for _ in chunk)
+        params = tuple(v for k in chunk for v in k)
+        for u, q in view.each(f"WITH k(u, q) AS (VALUES {values}) SELECT d.unit, d.qualname "
+                              "FROM k JOIN {defs} d ON d.unit = k.u AND d.qualname = k.q",
+                              params):
+            out.add(by_qual[(int(str(u)), str(q))])
+    out |= {d.full for d in defs_by_full(view, [f for _, _, f in wanted])}
+    return out
+
+
+def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
+    """`Sub.m` names for members `m` reached through subclasses (naming their base by any
+    of its aliases) that do not override them, transitively."""
+    if not members:
+        return {}
+    own = owners(view, members)
+    by_class: dict[str, list[DefRow]] = {}
+    classes: dict[str, DefRow] = {}
+    for m in members:
+        o = own.get(key(m))
+        if o is not None:
+            by_class.setdefault(o.full, []).append(m)
+            classes[o.full] = o
+    out: dict[str, list[DefRow]] = {}
+    seen = set(by_class)
+    frontier = by_class
+    while frontier and len(seen) < MAX_SUBCLASSES:
+        named = expand(view, {c: [classes[c]] for c in frontier}, depth=4)
+        subs = subclasses_of(view, named.names)
+        nxt: dict[str, list[DefRow]] = {}
+        over = _overridden(view, {(sub, m.name) for sub, base in subs if sub.full not in seen
+                                  for m in frontier[named.names[base][0].full]})
+        for sub, base in subs:
+            if sub.full in seen:
+                continue
+            seen.add(sub.full)
+            classes[sub.full] = sub
+            base_class = named.names[base][0].full
+            keep = [m for m in frontier[base_class] if f"{sub.full}.{m.name}" not in over]
+            for m in keep:
+                out.setdefault(f"{sub.full}.{m.name}", []).append(m)
+            if keep:
+                nxt[sub.full] = keep
+        frontier = nxt
+    return out
+

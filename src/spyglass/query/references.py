@@ -1,0 +1,161 @@
+"""References and callers of definitions: exact, inferred and name-matched sites, with evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spyglass.query import candidates, closure, dispatch, related
+from spyglass.query import symbols as sym
+from spyglass.query.answer import Answer
+from spyglass.query.display import display, module_symbol
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import refs_to
+from spyglass.query.view import View
+from spyglass.types import CodeLocation
+
+MAX_UNLISTED_SHOWN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A site found for a definition, before it becomes a location (internal)."""
+
+    ref: RefRow
+    uncertain: bool
+    evidence: str
+
+
+def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: bool,
+          exact_only: bool, calls_only: bool, unlisted: dict[tuple[str, int, int], RefRow],
+          notes: list[str]) -> list[Site]:
+    """Every site of `d` (one of `targets`): exact and inferred uses of its closure, uses
+    through related members and interface dispatch, name-matched candidates. Parameters of
+    unknown type matched by name go to `unlisted` (counted, not listed); what the bounds
+    cut goes to `notes`. Blast radius takes its first layer from here too."""
+    several = len(targets) > 1
+    cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
+    names = closure.of(view, [d])
+    is_call = sym.call_filter(view, d)  # a property is called by reading it
+    found_sites = closure.sites(view, names)
+    notes += found_sites.limitations
+    found = found_sites.rows
+    cls = sym.constructed_class(view, d)
+    if cls is not None:  # `new C()` calls C's constructor
+        built = closure.sites(view, closure.of(view, [cls]))
+        notes += built.limitations
+        found += [r for r in built.rows if r.role == "call"]
+    declared = sym.declaration_sites(d.language, include_declaration)
+    if "redefinition" not in declared:
+        found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
+    own = set(names.names)
+    linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
+    keep = sym.site_filter(view, d, declared)
+    found = [r for r in found if keep(r)]
+    linked = [(r, why) for r, why in linked if keep(r)]
+    out: list[Site] = []
+    through = {} if exact_only else dispatch.dispatched(view, d)
+    for r in refs_to(view, set(through) - own):
+        if keep(r):
+            out.append(Site(r, True, f"{through[r.target or '']}; resolved to {r.target}"))
+    if not exact_only:
+        out += [Site(r, True, why) for r, why in dispatch.predeclared_sites(view, d) if keep(r)]
+    for r in found:
+        if r.conf == "exact" and several and exact_only:
+            continue  # bound, but to one of several candidates: not exact
+        if r.conf == "exact":
+            out.append(Site(r, several, f"{len(targets)} candidate definitions: {cands}"
+                            if several else ""))
+        elif not exact_only:
+            why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
+            out.append(Site(r, True, why))
+    out += [Site(r, True, why) for r, why in linked]
+    if not exact_only:
+        loose: list[RefRow] = []
+        for r in sym.unresolved_refs(view, d):
+            if r.head != sym.PARAM:
+                loose.append(r)
+            elif not calls_only or is_call(r) is not None:
+                unlisted[(r.path, r.line, r.col)] = r
+        if loose:
+            owner = sym.owner_class(view, d) if d.kind in closure.MEMBER_KINDS else None
+            loose, capped = candidates.rank_and_cap(d, owner.name if owner else "", loose)
+            if capped:
+                notes.append(capped)
+            n_same = len(sym.find_defs(view, d.name))
+            for r in loose:
+                why = "receiver type unknown" if r.qualifier else "unresolved name"
+                out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
+                                f"named {d.name!r}"))
+    return out
+
+
+def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
+    """Redefinitions of `d` (a call only where is_call says so), less those that pair a
+    stub with its module (manifest `declaration_files`, Python's `.pyi`): a stub and the
+    module it describes are one symbol, the stub's lines declarations, listed only with
+    the declaration."""
+    stubs = sym.manifest_value(d.language, "declaration_files")
+    if listed or not isinstance(stubs, list) or not stubs:
+        return rows
+    suffixes = tuple(str(x) for x in stubs)
+    if d.path.endswith(suffixes):
+        return []
+    return [r for r in rows if not r.path.endswith(suffixes)]
+
+
+def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
+              exact_only: bool = False, calls_only: bool = False
+              ) -> tuple[list[CodeLocation], tuple[str, ...]]:
+    """The sites of `targets` as locations (for callers: each call's enclosing definition),
+    and the notes: name-matched sites left out (members used on parameters without a type
+    annotation, which mostly hold other classes' objects), and what the bounds cut."""
+    view = ans.view()
+    unlisted: dict[tuple[str, int, int], RefRow] = {}
+    notes: list[str] = []
+    out: dict[tuple[str, int, int], CodeLocation] = {}
+    for d in targets:
+        if include_declaration and not calls_only:
+            out[(d.path, d.name_line, -1)] = ans.def_location(d)
+        is_call = sym.call_filter(view, d)
+        for s in sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
+                       notes):
+            r, uncertain, evidence = s.ref, s.uncertain, s.evidence
+            how = is_call(r) if calls_only else None
+            if calls_only and how is None:
+                continue
+            if how == "indirect":
+                uncertain, evidence = True, ("used as a value (a callback or handler), "
+                                             "called indirectly from here")
+            k = (r.path, r.line, r.col)
+            if k in out and not out[k].uncertain:
+                continue
+            if calls_only:
+                caller = sym.enclosing(view, r)
+                symbol = display(caller) if caller else module_symbol(r.path)
+                kind = caller.kind if caller else "module"
+            else:
+                symbol, kind = display(d), r.role
+            out[k] = ans.location(r.path, r.line, r.line, symbol, kind, r.source, r.stale,
+                                  uncertain, evidence)
+    listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
+    left = unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
+    return listed, tuple(dict.fromkeys([*notes, *left]))
+
+
+def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:
+    """One limitation per member name for name-matched sites on parameters without a type
+    annotation (or values taken from them: `c = client.get()`), which the answer leaves
+    out: how many, why, and the first few."""
+    by_name: dict[str, list[RefRow]] = {}
+    for r in rows:
+        by_name.setdefault(r.name, []).append(r)
+    notes = []
+    for name, found in sorted(by_name.items()):
+        what = "call" if calls else "use"
+        first = ", ".join(f"{r.path}:{r.line}" for r in found[:MAX_UNLISTED_SHOWN])
+        more = ", ..." if len(found) > MAX_UNLISTED_SHOWN else ""
+        notes.append(f"{len(found)} {what}(s) of `.{name}` on parameters without a type "
+                     f"annotation (or values taken from them) not listed: the receiver's "
+                     f"type is unknown and such parameters mostly hold other objects "
+                     f"({first}{more})")
+    return tuple(notes)

@@ -1,0 +1,2 @@
+; Java imports (throwaway pack): `import a.b.C;`.
+(import_declaration (scoped_identifier scope: (_) @import.module name: (identifier) @import.name))
