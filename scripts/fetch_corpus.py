@@ -50,11 +50,28 @@ CORPORA: dict[str, Corpus] = {
             "1.14",
             "github.com/prometheus/client_golang",
         ),
+        # Held-out accuracy corpora (bench/accuracy/README.md, "Held-out corpora").
+        Corpus("packaging", "pypi", "packaging", "26.3", "packaging-26.3"),
+        Corpus("urllib3", "pypi", "urllib3", "2.8.0", "urllib3-2.8.0"),
+        Corpus("idna", "pypi", "idna", "3.20", "idna-3.20"),
+        Corpus("golang_protobuf", "go", "golang-github-golang-protobuf-1-5-dev", "1.5.2",
+               "github.com/golang/protobuf"),
+        Corpus("jsoniter", "go", "golang-github-json-iterator-go-dev", "1.1.12",
+               "github.com/json-iterator/go"),
+        Corpus("prom_common", "go", "golang-github-prometheus-common-dev", "0.39.0",
+               "github.com/prometheus/common"),
+        Corpus("query_core", "npm", "@tanstack/query-core", "5.108.0", "tanstack-query-core-5.108.0"),
+        Corpus("react_query", "npm", "@tanstack/react-query", "5.108.0", "tanstack-react-query-5.108.0"),
+        Corpus("virtual_core", "npm", "@tanstack/virtual-core", "3.19.11",
+               "tanstack-virtual-core-3.19.11"),
     )
 }
 
 # The corpora the test suite reads (tests marked `network`; Go ones also `system`).
-TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_golang")
+TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_golang",
+                # held-out accuracy corpora (bench/accuracy/README.md)
+                "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
+                "query_core", "react_query", "virtual_core")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"

@@ -234,8 +234,10 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
     examples: list[str] = []
     for t in doc["targets"]:
         where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
-        answers = {"refs": ci.references(**where).results,
-                   "calls": ci.callers(**where).results if t["kind"] in CALLABLE else ()}
+        full = {"refs": ci.references(**where),
+                "calls": ci.callers(**where) if t["kind"] in CALLABLE else None}
+        answers = {q: r.results if r is not None else () for q, r in full.items()}
+        capped = {q: r is not None and r.truncated for q, r in full.items()}
         for q in ("refs", "calls"):
             if q == "calls" and t["kind"] not in CALLABLE:
                 continue  # servers disagree on what calling a class or type means
@@ -252,7 +254,10 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                     if hit_o == hit_m:
                         continue
                     miss = "fn" if hit_o else "fp"
-                    cat = _category(ci, t, s, miss, got.get(s), q == "calls")
+                    if miss == "fn" and capped[q] and s not in got:
+                        cat = "left out by the per-answer cap (max_matches_per_request)"
+                    else:
+                        cat = _category(ci, t, s, miss, got.get(s), q == "calls")
                     misses.setdefault(f"{q}/{view} {miss}", Counter())[cat] += 1
                     if view == "all":
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "

@@ -17,6 +17,7 @@ class AccuracyCorpus:
     n: int = 80
     go_import_path: str = ""  # Go: where the tree sits under GOPATH/src
     config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
+    group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -34,6 +35,39 @@ TRPC_TSCONFIG = json.dumps({
     "include": ["src/**/*"]}, indent=1)
 
 
+def _tsconfig(package: str, src: str = "src") -> str:
+    """A tsconfig including src/ whose paths map the package's own name to it (like trpc's)."""
+    return json.dumps({
+        "compilerOptions": {
+            "target": "es2022", "module": "esnext", "moduleResolution": "bundler",
+            "strict": True, "noEmit": True, "skipLibCheck": True, "jsx": "react-jsx",
+            "baseUrl": ".", "paths": {package: [f"./{src}/index.ts"],
+                                      f"{package}/*": [f"./{src}/*"]}},
+        "include": [f"{src}/**/*"]}, indent=1)
+
+
+HELDOUT: tuple[AccuracyCorpus, ...] = (  # bench/accuracy/README.md "Held-out corpora"
+    AccuracyCorpus("packaging", "python", ("src",), ("src", "tests"),
+                   config=_pyright(("src", "tests")), group="heldout"),
+    AccuracyCorpus("urllib3", "python", ("src",), ("src", "test"),
+                   config=_pyright(("src", "test")), group="heldout"),
+    AccuracyCorpus("idna", "python", ("idna",), ("idna", "tests"),
+                   config=_pyright(("idna", "tests")), group="heldout"),
+    AccuracyCorpus("golang_protobuf", "go", (".",), (".",),
+                   go_import_path="github.com/golang/protobuf", group="heldout"),
+    AccuracyCorpus("jsoniter", "go", (".",), (".",),
+                   go_import_path="github.com/json-iterator/go", group="heldout"),
+    AccuracyCorpus("prom_common", "go", (".",), (".",),
+                   go_import_path="github.com/prometheus/common", group="heldout"),
+    AccuracyCorpus("query_core", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("@tanstack/query-core")),)),
+    AccuracyCorpus("react_query", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("@tanstack/react-query")),)),
+    AccuracyCorpus("virtual_core", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("@tanstack/virtual-core")),)),
+)
+
+
 CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     AccuracyCorpus("flask", "python", ("src",), ("src", "tests"),
                    config=_pyright(("src", "tests"))),
@@ -46,4 +80,5 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
                    go_import_path="github.com/prometheus/client_golang"),
     AccuracyCorpus("trpc", "typescript", ("src",), ("src",),
                    config=(("tsconfig.json", TRPC_TSCONFIG),)),
+    *HELDOUT,
 )}

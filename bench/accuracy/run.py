@@ -45,25 +45,36 @@ def cmd_oracle(names: list[str]) -> int:
     return 0
 
 
+GROUPS = (("heldout", "held-out corpora (picked by the README's rule, never tuned on)"),
+          ("tune", "tune corpora (the resolution rules were developed on these)"))
+
+
 def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = False) -> int:
+    """Measure each corpus; print the held-out group first, the tune group beside it."""
     results = [measure(name) for name in names]
-    if as_md:
-        print(markdown(results))
-    elif as_json:
-        print(json.dumps([r.to_json() for r in results], indent=1))
-    else:
-        print(render(results, details=details))
+    if as_json:
+        print(json.dumps([r.to_json() | {"group": CORPORA[r.name].group} for r in results],
+                         indent=1))
+        return 0
+    for group, title in GROUPS:
+        chosen = [r for r in results if CORPORA[r.name].group == group]
+        if chosen:
+            print(f"{'### ' if as_md else '== '}{title}\n")
+            print(markdown(chosen) if as_md else render(chosen, details=details))
+            print()
     return 0
 
 
-def cmd_floors(names: list[str]) -> int:
-    """Record the current scores, rounded down to two places, as the CI floors."""
+def cmd_floors(names: list[str], margin: float = 0.0) -> int:
+    """Record the current scores, rounded down to two places less `margin`, as CI floors."""
     path = ORACLE_DIR / "floors.json"
     floors = json.loads(path.read_text()) if path.exists() else {}
+
+    def floor(x: float) -> float:
+        return max(0.0, round(math.floor(x * 100) / 100 - margin, 2))
     for result in (measure(name) for name in names):
         floors[result.name] = {
-            f"{q}/{v}": {"precision": math.floor(s.precision * 100) / 100,
-                         "recall": math.floor(s.recall * 100) / 100}
+            f"{q}/{v}": {"precision": floor(s.precision), "recall": floor(s.recall)}
             for (q, v), s in result.scores.items()}
         print(result.name, floors[result.name])
     path.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
@@ -83,13 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     p_report.add_argument("--markdown", action="store_true", help="the docs/accuracy.md tables")
     p_floors = sub.add_parser("floors", help="record current scores as CI floors")
     p_floors.add_argument("names", nargs="*", default=None)
+    p_floors.add_argument("--margin", type=float, default=0.01,
+                          help="subtracted from each rounded-down score (default 0.01)")
     args = parser.parse_args(argv)
     if args.cmd == "oracle":
         return cmd_oracle(args.names)
-    names = args.names or sorted(p.stem for p in ORACLE_DIR.glob("*.json")
-                                 if p.stem in CORPORA)
+    names = args.names or sorted((p.stem for p in ORACLE_DIR.glob("*.json")
+                                  if p.stem in CORPORA),
+                                 key=lambda n: (CORPORA[n].group != "heldout", n))
     if args.cmd == "floors":
-        return cmd_floors(names)
+        return cmd_floors(names, args.margin)
     return cmd_report(names, args.json, args.details, args.markdown)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import closure, dispatch, related
+from spyglass.query import candidates, closure, dispatch, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
@@ -46,7 +46,7 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         found += [r for r in built.rows if r.role == "call"]
     declared = sym.declaration_sites(d.language, include_declaration)
     if "redefinition" not in declared:
-        found += sym.redefinitions(view, d)  # a call only where is_call says so
+        found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
     keep = sym.site_filter(view, d, declared)
@@ -77,12 +77,30 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             elif not calls_only or is_call(r) is not None:
                 unlisted[(r.path, r.line, r.col)] = r
         if loose:
+            owner = sym.owner_class(view, d) if d.kind in closure.MEMBER_KINDS else None
+            loose, capped = candidates.rank_and_cap(d, owner.name if owner else "", loose)
+            if capped:
+                notes.append(capped)
             n_same = len(sym.find_defs(view, d.name))
             for r in loose:
                 why = "receiver type unknown" if r.qualifier else "unresolved name"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
                                 f"named {d.name!r}"))
     return out
+
+
+def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
+    """Redefinitions of `d` (a call only where is_call says so), less those that pair a
+    stub with its module (manifest `declaration_files`, Python's `.pyi`): a stub and the
+    module it describes are one symbol, the stub's lines declarations, listed only with
+    the declaration."""
+    stubs = sym.manifest_value(d.language, "declaration_files")
+    if listed or not isinstance(stubs, list) or not stubs:
+        return rows
+    suffixes = tuple(str(x) for x in stubs)
+    if d.path.endswith(suffixes):
+        return []
+    return [r for r in rows if not r.path.endswith(suffixes)]
 
 
 def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = False,

@@ -22,7 +22,7 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
-_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*$")
+_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*#?[A-Za-z_$][\w$]*)*$")  # `#x`: an ECMAScript private member
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
@@ -136,6 +136,15 @@ class _Extractor:
         self._encloses = pack.class_scope_encloses
         self._unwrap = [re.compile(p) for p in pack.manifest.get("type_unwrap", ())]
         self._extern = bool(pack.manifest.get("builtin_types_external"))
+        # A literal's builtin type by grammar node type (`[]` → list): manifest `literal_types`
+        self._literals: dict[str, str] = dict(pack.manifest.get("literal_types", {}))
+        # A name linked from a doc comment (manifest `doc_link`, group 1; `@doc` captures).
+        link = pack.manifest.get("doc_link")
+        self._doc_link = re.compile(link.encode()) if link else None
+        self._doc_start = str(pack.manifest.get("doc_comment_start", "")).encode()
+        # A receiver written as a literal (manifest `literal_receiver`, a regex on its text).
+        pattern = pack.manifest.get("literal_receiver")
+        self._literal_receiver = re.compile(pattern.encode()) if pattern else None
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._chains = str(pack.manifest.get("call_chains", "")).encode()
@@ -282,6 +291,9 @@ class _Extractor:
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
         ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
+        literal = self._literals.get(node.type)
+        if literal is not None:
+            return literal
         text = _SPACE.sub("", _text(node))
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.replace(sep.decode(), ".")
@@ -481,6 +493,21 @@ class _Extractor:
             end_at.update(zip(starts, ends))
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
+        doc_keys: set[int] = set()
+        if self._doc_link is not None:  # `{@link Name}` in a doc comment reads Name
+            opener = self._doc_start
+            for node in caps.get("doc", ()):
+                if not data.startswith(opener, node.start_byte):
+                    continue
+                for m in self._doc_link.finditer(data, node.start_byte, node.end_byte):
+                    start, end = m.span(1)
+                    dot = max(data.rfind(b".", start, end), data.rfind(b"#", start, end))
+                    at = dot + 1 if dot >= 0 else start
+                    doc_keys.add(at)
+                    role_at.setdefault(at, "read")
+                    end_at.setdefault(at, end)
+                    if dot >= 0:
+                        qual_start.setdefault(end, start)
         keys = sorted(k for k in role_at if k not in skip)
         scope_idx = innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
@@ -507,6 +534,8 @@ class _Extractor:
                 qs = recv_start.get(key)
             if qs is not None and qs < key:
                 raw = data[qs:key].rstrip(_SEPARATORS)
+                if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
+                    raw = raw.rstrip(b"#").replace(b"#", b".")
                 for sep in self._seps:  # `a::b` is the qualifier `a.b`
                     raw = raw.replace(sep, b".")
                 if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
@@ -520,6 +549,9 @@ class _Extractor:
                     qualifier = "?"
             if role == "import" and key in import_at:
                 head = H.make(H.IMPORT, import_at[key])
+            elif qualifier == "?" and self._literal_receiver is not None and \
+                    self._literal_receiver.match(data[qs:key]):
+                head = H.EXTERN  # `",".join(x)`, `"é".encode()`: a member of a builtin literal
             elif qualifier == "?":
                 head = H.EXPR
                 if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`
@@ -547,6 +579,8 @@ class _Extractor:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,
                                                                      scopes, modbind)
                     head = inst
+            if key in doc_keys and H.split(head)[0] in (H.FREE, H.EXPR, H.LOCAL):
+                continue  # a doc link to a name not in scope: tsc resolves none
             if not qualifier and (head in H.LOCAL_KINDS or (head == H.FREE and name in builtins)
                                   or (head in module_imports and role == "read")):
                 continue  # a local, a builtin or a module object: never a project definition

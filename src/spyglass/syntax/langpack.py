@@ -36,8 +36,9 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @qualified: a node whose text up to the name is the qualifier (`a.b` of `a.b.c`);
     # @receiver: the receiver itself, where the node holding it spans more than the name
     # (Java's `method_invocation` spans the arguments): the qualifier runs from it to the name.
+    # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore"}),
+                            | {"qualified", "receiver", "ignore", "doc"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -73,11 +74,13 @@ MANIFEST: Schema = {
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
-    "builtins": STRS,
+    "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
+    "doc_link": str, "doc_comment_start": str,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
-    "constructor_names": STRS, "declaration_sites": STRS, "references_through_types": bool,
+    "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
+    "references_through_types": bool,
     "type_namespace": bool,
     # tests
     "module_file_stems": STRS, "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,

@@ -81,6 +81,34 @@ def _package_name_matches(head: str, imp: Import) -> bool:
     return re.sub(r"[^a-z0-9]", "", tail.split(".")[0]) == head.lower()
 
 
+def _free_package(first: str, imports: tuple[Import, ...]) -> str | None:
+    """The import path an unbound qualifier names (`isatty.X` for `go-isatty`, `jsoniter.X`
+    for `json-iterator/go`), when exactly one unaliased import fits."""
+    cands = [i for i in imports if i.name is None and i.scope < 0
+             and _package_name_matches(first, i)]
+    if not cands:  # an import whose path cannot tell its package's name
+        cands = [i for i in imports if i.name is None and i.scope < 0
+                 and _name_unknown(i, first)]
+    return cands[0].module if len(cands) == 1 else None
+
+
+def _name_unknown(imp: Import, head: str) -> bool:
+    """Whether `head` may name a package whose import path cannot tell its name: the last
+    element is a keyword and `head` abbreviates the element before it
+    (`github.com/json-iterator/go` declares `package jsoniter`)."""
+    parts = imp.module.rstrip("/").split("/")
+    if parts[-1] not in _KEYWORDS or len(parts) < 2 or len(head) < 2:
+        return False
+    stem = re.sub(r"[^a-z0-9]", "", parts[-2].lower().removeprefix("go-"))
+    return stem.startswith(head.lower())
+
+
+_KEYWORDS = frozenset({
+    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
+    "for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
+    "return", "select", "struct", "switch", "type", "var"})
+
+
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     """Resolve every reference of one Go file to ``importpath#Qual.Name``, or None."""
     key = ctx.module
@@ -133,10 +161,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 conf = "inferred" if dot_imports else "exact"
             else:
                 first = ref.qualifier.split(".", 1)[0]
-                cands = [i for i in imports if i.name is None and i.scope < 0
-                         and _package_name_matches(first, i)]
-                if len(cands) == 1:
-                    target, conf = f"{cands[0].module}#{chain}", "inferred"
+                package = _free_package(first, imports)
+                if package is not None:
+                    target, conf = f"{package}#{chain}", "inferred"
                 else:  # a package-level variable declared in another file
                     target, conf = f"{key}#{ref.qualifier}.{ref.name}", "inferred"
         targets.append(target)
@@ -172,8 +199,11 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
     consumed, type_head, type_text = H.parse_instance(arg)
     kind, val = H.split(type_head)
     parts = type_text.split(".")
+    package = _free_package(parts[0], imports) if kind == H.FREE and len(parts) > 1 else None
     if kind == H.IMPORT:
         base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
+    elif package is not None:  # `v := pkg.F()` with pkg an import named otherwise
+        base = f"{package}#{'.'.join(parts[1:])}"
     elif kind in (H.DEF, H.FREE):
         base = f"{key}#{type_text}"
     elif kind == H.SELF:  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
@@ -196,5 +226,9 @@ def _resolve_type(text: str, key: str, imports: tuple[Import, ...],
     for imp in imports:
         if imp.name is None and imp.scope < 0 and _package_name_matches(head, imp):
             return f"{imp.module}#{name}"
+    unknown = [i for i in imports if i.name is None and i.scope < 0
+               and _name_unknown(i, head)]
+    if len(unknown) == 1:
+        return f"{unknown[0].module}#{name}"
     return text
 

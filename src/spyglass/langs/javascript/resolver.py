@@ -205,6 +205,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     local_defs = {d.qualname for d in facts.definitions}
     targets: list[str | None] = []
     confidence: list[str] = []
+    supers: list[int] = []
     for ref in facts.references:
         head, arg = H.split(ref.head)
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
@@ -229,6 +230,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.SELF and ref.qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
+        elif head == H.FREE and ref.qualifier == "super":
+            supers.append(len(targets))  # `super.m()`: the member of the class's base
         elif head == H.FREE and ref.qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
         elif head == H.INST:  # a typed or constructed local: x.m() → Type.m
@@ -250,11 +253,21 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             return f"{key}#{text}"
         return text
 
+    for n in supers:  # `super.m()` in a class with one base: that base's m (inferred)
+        ref = facts.references[n]
+        i = ref.scope
+        while i >= 0 and facts.definitions[i].kind != "class":
+            i = facts.definitions[i].parent
+        if i >= 0 and len(facts.definitions[i].bases) == 1:
+            targets[n] = f"{local(facts.definitions[i].bases[0])}.{ref.name}"
+            confidence[n] = "inferred"
+
     builtins = _builtins(facts.language)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
-        if d.kind in _VALUE_KINDS:  # a declared or constructed type: alias, not a base
+        if d.kind in _VALUE_KINDS or d.kind == "method":
+            # a declared or constructed type, a method's declared result: alias, not a base
             types = dict.fromkeys(local(b) for b in d.bases
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)

@@ -46,6 +46,16 @@
 (assignment
   left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type))
+; A literal or comprehension: its builtin type (manifest `literal_types`).
+(assignment
+  left: (identifier) @local.definition
+  right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set)
+          (set_comprehension) (tuple) (string) (concatenated_string)] @local.type)
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @local.member)
+  right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set)
+          (set_comprehension) (tuple) (string) (concatenated_string)] @local.type
+  (#eq? @_self "self"))
 (typed_parameter (identifier) @local.definition type: (type) @local.type)
 (typed_default_parameter name: (identifier) @local.definition type: (type) @local.type)
 (assignment

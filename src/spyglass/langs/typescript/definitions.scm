@@ -52,6 +52,9 @@
 (export_statement "default" @name value: [(object) (call_expression) (new_expression) (array) (as_expression) (satisfies_expression)] @definition.var)
 
 ; Class, interface and object-type members.
+; A method's declared return type is its @base, as for functions (`c.getCache().clear()`).
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.method)
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
@@ -70,6 +73,8 @@
        (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field
        (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field]))))
  (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
+(method_signature name: (property_identifier) @name
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.method
 (method_signature name: (property_identifier) @name) @definition.method
 ; A property's declared type is its @base, as for class fields (`input: Transformer`).
 (property_signature name: (property_identifier) @name

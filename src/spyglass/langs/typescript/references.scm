@@ -3,6 +3,8 @@
 ; qualifier, e.g. `this`, `ns`, `A.B`); @ignore marks identifiers that are not uses.
 (member_expression property: [(property_identifier) (private_property_identifier)]) @qualified
 (nested_type_identifier name: (type_identifier)) @qualified
+; Doc comments: the manifest's `doc_link` finds `{@link Name}` in them (tsc counts those).
+(comment) @doc
 
 ; include: _ecma/references-calls
 

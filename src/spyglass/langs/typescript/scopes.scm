@@ -95,3 +95,10 @@
     value: [(member_expression) (identifier)] @local.type))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: [(member_expression) (identifier)] @local.type))])
+; A local set from a method call on a typed local (`const c = client.getCache()`): the
+; method's declared return type (`Client.getCache.*`, mapped by the resolver).
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (member_expression) @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    value: (call_expression function: (member_expression) @local.type)))])
