@@ -36,7 +36,7 @@ def stop_bridges() -> Iterator[None]:
 @pytest.fixture
 def ci(make_repo: Callable[..., Path]) -> CodeIntel:
     if not LANGSERVER.exists():
-        pytest.skip("basedpyright is not installed (pip install basedpyright==1.40.2)")
+        pytest.skip("basedpyright is not installed (a dev dependency: scripts/bootstrap.sh)")
     if not has_bwrap():
         pytest.skip(NEEDS_BWRAP)
     server = LspServer("python", (str(LANGSERVER), "--stdio"), (), "sandbox", False,

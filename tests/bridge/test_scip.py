@@ -29,8 +29,8 @@ def scip_python() -> str | None:
 def imported(make_repo: Callable[..., Path], tmp_path: Path) -> tuple[CodeIntel, str]:
     tool = scip_python()
     if tool is None:
-        pytest.skip("scip-python is not installed (npm install --prefix "
-                    "~/.cache/spyglass/tools @sourcegraph/scip-python@0.6.6)")
+        pytest.skip("scip-python is not installed (scripts/bootstrap.sh puts "
+                    "@sourcegraph/scip-python 0.6.6 under ~/.cache/spyglass/tools)")
     root = make_repo(FILES)
     out = tmp_path / "index.scip"
     subprocess.run([tool, "index", "--project-name", "pkg", "--output", str(out), "."],
