@@ -74,20 +74,22 @@ def _satisfies(view: View, needed: dict[str, str], offered: dict[str, str]) -> b
                or needed[n] not in results or offered[n] not in results for n in needed)
 
 
-def dispatched(view: View, d: DefRow) -> dict[str, str]:
-    """Target names meaning `d` through an interface, each with its evidence: for a method
-    of a concrete type, the same-named method of each project interface the type satisfies;
-    for an interface method, the same-named method of each project type satisfying the
-    interface. Satisfaction is judged by method names (signatures are not recorded)."""
+def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, str]]:
+    """Sites meaning `d` through an interface, each with its evidence: for a method of a
+    concrete type, the sites of the same-named method of each project interface the type
+    satisfies; for an interface method, those of each project type satisfying the
+    interface. Satisfaction is judged by method names (signatures are not recorded). The
+    sites are the method's whole closure, its probes included (``x.Get().Get().M()``
+    through a method returning its own interface); what the bounds cut goes to `notes`."""
     if d.kind != "method" or not enabled(d.language):
-        return {}
+        return []
     owner = owner_class(view, d)
     if owner is None:
-        return {}
+        return []
     mine = _method_set(view, owner)
     if not mine:
-        return {}
-    out: dict[str, str] = {}
+        return []
+    out: dict[tuple[int, int, int], tuple[RefRow, str]] = {}
     others = [m for m in find_defs(view, d.name, kind="method")[:MAX_CANDIDATES]
               if (m.unit, m.idx) != (d.unit, d.idx)]
     for m in others:
@@ -104,9 +106,11 @@ def dispatched(view: View, d: DefRow) -> dict[str, str]:
             # of the `resolved` view like the other name matches.
             why = (f"interface dispatch: {concrete.qualname} has every method of "
                    f"{iface.qualname}, matched by name")
-            for name in closure.of(view, [m]).names:
-                out.setdefault(name, why)
-    return out
+            found = closure.sites(view, closure.of(view, [m]))
+            notes += [n for n in found.limitations if n not in notes]
+            for r in found.rows:
+                out.setdefault((r.unit, r.line, r.col), (r, why))
+    return list(out.values())
 
 
 def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
