@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spyglass.query import closure
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import REF_COLS, chunks, defs_by_full, marks, refs
+from spyglass.query.rows import REF_COLS, Key, chunks, defs_by_full, key, marks, refs
 from spyglass.query.symbols import (
     find_defs,
     like_escape,
@@ -89,7 +89,10 @@ def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, st
     mine = _method_set(view, owner)
     if not mine:
         return []
-    out: dict[tuple[int, int, int], tuple[RefRow, str]] = {}
+    whys: dict[Key, str] = {}  # matched method → evidence
+    names: dict[str, tuple[DefRow, ...]] = {}
+    probes: set[tuple[str, str]] = set()
+    cut: list[str] = []
     others = [m for m in find_defs(view, d.name, kind="method")[:MAX_CANDIDATES]
               if (m.unit, m.idx) != (d.unit, d.idx)]
     for m in others:
@@ -104,13 +107,21 @@ def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, st
         if _satisfies(view, needed, offered):
             # Satisfaction is judged by method names: a name-level candidate, left out
             # of the `resolved` view like the other name matches.
-            why = (f"interface dispatch: {concrete.qualname} has every method of "
-                   f"{iface.qualname}, matched by name")
-            found = closure.sites(view, closure.of(view, [m]))
-            notes += [n for n in found.limitations if n not in notes]
-            for r in found.rows:
-                out.setdefault((r.unit, r.line, r.col), (r, why))
-    return list(out.values())
+            whys.setdefault(key(m), f"interface dispatch: {concrete.qualname} has every "
+                            f"method of {iface.qualname}, matched by name")
+            c = closure.of(view, [m])
+            for n, ds in c.names.items():
+                have = names.get(n, ())
+                names[n] = have + tuple(x for x in ds if x not in have)
+            probes |= set(c.probes)
+            cut += [n for n in c.limitations if n not in cut]
+    if not names:
+        return []
+    found = closure.sites(view, closure.Closure(names, tuple(sorted(probes)), tuple(cut),
+                                                d.qualname))
+    notes += [n for n in found.limitations if n not in notes]
+    return [(r, next((whys[key(x)] for x in ds if key(x) in whys), "interface dispatch"))
+            for r, ds in found.sites]
 
 
 def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
