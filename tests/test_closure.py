@@ -171,3 +171,36 @@ def test_module_alias_fan_out_stays_small(tmp_path: Path) -> None:
         names = closure.of(view, sym.find_defs(view, "Base.run"))
     assert len(names) < 40 * 3, len(names)  # 40 subclasses' own names, no alias products
     assert [p for p in names.probes if p[0].startswith("app.m") and p[0].endswith(".models.")]
+
+
+def test_inherited_members_followed_one_by_one(tmp_path: Path) -> None:
+    """Subclasses that own result-aliased members of their own (in one batch with the
+    base's) still inherit the base's: every `Sub.a().val` is in the closure, and it stays
+    small (one name per subclass and member, no products)."""
+    depth = 12
+    subs = "".join(f"class S{i}({'Base' if i == 0 else f'S{i - 1}'}):\n"
+                   f"    def own{i}(self) -> R:\n        return R()\n\n\n"
+                   for i in range(depth))
+    text = ("#! references\n#- m.py\nclass R:\n    def v$0al(self) -> int:\n        return 1\n\n\n"
+            "class Base:\n    def a(self) -> R:\n        return R()\n\n"
+            "    def b(self) -> R:\n        return R()\n\n\n" + subs)
+    ci = _index(parse_fixture(text), tmp_path)
+    with ci.lock:
+        view = ci.view()
+        names = _finishes_value(lambda: closure.of(view, sym.find_defs(view, "R.val")))
+    tails = {n.split("#")[-1].split(".", 1)[-1] if "#" in n else n.split(".", 1)[-1]
+             for n in names}
+    want = {f"S{i}.{m}.val" for i in range(depth) for m in ("a", "b")}
+    want |= {f"S{j}.own{i}.val" for i in range(depth) for j in range(i + 1, depth)}
+    assert want <= tails, sorted(want - tails)[:5]
+    assert len(names) < 4 * len(want), len(names)
+
+
+def _finishes_value(call: Callable[[], closure.Closure]) -> closure.Closure:
+    """`call`'s closure, failing (not hanging the suite) when it does not come in time."""
+    box: list[closure.Closure] = []
+    worker = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    worker.start()
+    worker.join(DEADLINE)
+    assert box, "closure still running: unbounded"
+    return box[0]

@@ -562,7 +562,10 @@ def _overridden(view: View, pairs: Iterable[tuple[DefRow, str]]) -> set[str]:
 
 def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
     """`Sub.m` names for members `m` reached through subclasses (naming their base by any
-    of its aliases) that do not override them, transitively."""
+    of its aliases) that do not override them, transitively. Each member is followed on its
+    own: a subclass already reached for one member (or owning another member of the batch)
+    still inherits the others (``PoolManager.request`` from ``RequestMethods`` while
+    ``PoolManager.urlopen`` is a member of the same batch)."""
     if not members:
         return {}
     own = owners(view, members)
@@ -574,25 +577,23 @@ def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
             by_class.setdefault(o.full, []).append(m)
             classes[o.full] = o
     out: dict[str, list[DefRow]] = {}
-    seen = set(by_class)
+    seen = {(c, key(m)) for c, ms in by_class.items() for m in ms}  # (class, member) followed
     frontier = by_class
-    while frontier and len(seen) < MAX_SUBCLASSES:
+    while frontier and len(classes) < MAX_SUBCLASSES:
         named = expand(view, {c: [classes[c]] for c in frontier}, depth=4)
-        subs = subclasses_of(view, named.names)
+        pairs = sorted({(sub, b.full) for sub, base in subclasses_of(view, named.names)
+                        for b in named.names[base] if b.full in frontier},
+                       key=lambda p: (p[0].full, p[1]))
+        over = _overridden(view, {(sub, m.name) for sub, b in pairs for m in frontier[b]
+                                  if (sub.full, key(m)) not in seen})
         nxt: dict[str, list[DefRow]] = {}
-        over = _overridden(view, {(sub, m.name) for sub, base in subs if sub.full not in seen
-                                  for m in frontier[named.names[base][0].full]})
-        for sub, base in subs:
-            if sub.full in seen:
-                continue
-            seen.add(sub.full)
-            classes[sub.full] = sub
-            base_class = named.names[base][0].full
-            keep = [m for m in frontier[base_class] if f"{sub.full}.{m.name}" not in over]
-            for m in keep:
+        for sub, b in pairs:
+            classes.setdefault(sub.full, sub)
+            for m in frontier[b]:
+                if (sub.full, key(m)) in seen or f"{sub.full}.{m.name}" in over:
+                    continue
+                seen.add((sub.full, key(m)))
                 out.setdefault(f"{sub.full}.{m.name}", []).append(m)
-            if keep:
-                nxt[sub.full] = keep
+                nxt.setdefault(sub.full, []).append(m)
         frontier = nxt
     return out
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spyglass.query import closure
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import REF_COLS, chunks, defs_by_full, marks, refs
+from spyglass.query.rows import REF_COLS, Key, chunks, defs_by_full, key, marks, refs
 from spyglass.query.symbols import (
     find_defs,
     like_escape,
@@ -74,20 +74,25 @@ def _satisfies(view: View, needed: dict[str, str], offered: dict[str, str]) -> b
                or needed[n] not in results or offered[n] not in results for n in needed)
 
 
-def dispatched(view: View, d: DefRow) -> dict[str, str]:
-    """Target names meaning `d` through an interface, each with its evidence: for a method
-    of a concrete type, the same-named method of each project interface the type satisfies;
-    for an interface method, the same-named method of each project type satisfying the
-    interface. Satisfaction is judged by method names (signatures are not recorded)."""
+def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, str]]:
+    """Sites meaning `d` through an interface, each with its evidence: for a method of a
+    concrete type, the sites of the same-named method of each project interface the type
+    satisfies; for an interface method, those of each project type satisfying the
+    interface. Satisfaction is judged by method names (signatures are not recorded). The
+    sites are the method's whole closure, its probes included (``x.Get().Get().M()``
+    through a method returning its own interface); what the bounds cut goes to `notes`."""
     if d.kind != "method" or not enabled(d.language):
-        return {}
+        return []
     owner = owner_class(view, d)
     if owner is None:
-        return {}
+        return []
     mine = _method_set(view, owner)
     if not mine:
-        return {}
-    out: dict[str, str] = {}
+        return []
+    whys: dict[Key, str] = {}  # matched method → evidence
+    names: dict[str, tuple[DefRow, ...]] = {}
+    probes: set[tuple[str, str]] = set()
+    cut: list[str] = []
     others = [m for m in find_defs(view, d.name, kind="method")[:MAX_CANDIDATES]
               if (m.unit, m.idx) != (d.unit, d.idx)]
     for m in others:
@@ -102,11 +107,21 @@ def dispatched(view: View, d: DefRow) -> dict[str, str]:
         if _satisfies(view, needed, offered):
             # Satisfaction is judged by method names: a name-level candidate, left out
             # of the `resolved` view like the other name matches.
-            why = (f"interface dispatch: {concrete.qualname} has every method of "
-                   f"{iface.qualname}, matched by name")
-            for name in closure.of(view, [m]).names:
-                out.setdefault(name, why)
-    return out
+            whys.setdefault(key(m), f"interface dispatch: {concrete.qualname} has every "
+                            f"method of {iface.qualname}, matched by name")
+            c = closure.of(view, [m])
+            for n, ds in c.names.items():
+                have = names.get(n, ())
+                names[n] = have + tuple(x for x in ds if x not in have)
+            probes |= set(c.probes)
+            cut += [n for n in c.limitations if n not in cut]
+    if not names:
+        return []
+    found = closure.sites(view, closure.Closure(names, tuple(sorted(probes)), tuple(cut),
+                                                d.qualname))
+    notes += [n for n in found.limitations if n not in notes]
+    return [(r, next((whys[key(x)] for x in ds if key(x) in whys), "interface dispatch"))
+            for r, ds in found.sites]
 
 
 def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:

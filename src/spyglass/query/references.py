@@ -9,7 +9,6 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import refs_to
 from spyglass.query.view import View
 from spyglass.types import CodeLocation
 
@@ -53,10 +52,9 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
-    through = {} if exact_only else dispatch.dispatched(view, d)
-    for r in refs_to(view, set(through) - own):
-        if keep(r):
-            out.append(Site(r, True, f"{through[r.target or '']}; resolved to {r.target}"))
+    for r, why in [] if exact_only else dispatch.dispatched(view, d, notes):
+        if r.target not in own and keep(r):
+            out.append(Site(r, True, f"{why}; resolved to {r.target}"))
     if not exact_only:
         out += [Site(r, True, why) for r, why in dispatch.predeclared_sites(view, d) if keep(r)]
     for r in found:
