@@ -25,8 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy.compare import _fetch_module, _Lines, _score, fetch_corpus, load_oracle, prepare_root
-from accuracy.corpora import CORPORA
+from accuracy.compare import _Lines, _score, fetch_corpus, load_oracle, prepare_root
+from accuracy.corpora import CORPORA, fetch_module
 from accuracy.oracle import GOPLS_HOME, TOOLS
 
 from spyglass.bridge import manager
@@ -52,7 +52,7 @@ def prepare(name: str) -> tuple[Path, Path, tuple[str, ...], tuple[str, ...]]:
                     ignore=shutil.ignore_patterns(".git", ".spyglass"))
     for rel, text in corpus.config:
         (root / rel).write_text(text)
-    _fetch_module().make_git_repo(root)
+    fetch_module().make_git_repo(root)
     goroot = GOPLS_HOME / "usr" / "lib" / "go-1.24"
     # HOME: go needs a build cache; in the sandbox $HOME is a private tmpfs.
     env = ("HOME", "GO111MODULE=off", f"GOPATH={gopath}:/usr/share/gocode", "GOPROXY=off",

@@ -45,8 +45,9 @@ from tree_sitter import QueryCursor
 from spyglass.index.store import FACT_INDEXES, SCHEMA
 from spyglass.index.worker import chunk_rows, insert_rows, resolve
 from spyglass.langs.python.resolver import module_keys
-from spyglass.syntax.extract import extract, parse
+from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import all_packs
+from spyglass.syntax.parsing import parse
 
 CHUNK = 64
 

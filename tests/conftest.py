@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parent.parent
 
 from corpora import fetch_module, offline
-from fixture import commit_all
+from fixture import commit_all, write_files
 from security.report import pytest_runtest_logreport, pytest_terminal_summary  # noqa: F401
 
 offline()  # tests read corpora fetched before pytest started; they never download
@@ -46,14 +46,7 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
     """Write {path: text|bytes} into a new repository (git by default)."""
     def make(files: dict[str, str | bytes], git: bool = True) -> Path:
         root = tmp_path / "repo"
-        for path, content in files.items():
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
-        root.mkdir(exist_ok=True)
+        write_files(root, files)
         if git:
             commit_all(root)
         return root

@@ -5,7 +5,6 @@ the suite fetching never downloads or installs ($SPYGLASS_CORPORA_OFFLINE)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -16,19 +15,9 @@ import pytest
 
 F = TypeVar("F", bound=Callable[..., Any])
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
 
-
-def fetch_module() -> Any:
-    """scripts/fetch_corpus.py as the module `fetch_corpus` (shared with bench/accuracy)."""
-    module = sys.modules.get("fetch_corpus")
-    if module is None:
-        spec = importlib.util.spec_from_file_location("fetch_corpus",
-                                                      ROOT / "scripts" / "fetch_corpus.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["fetch_corpus"] = module
-        spec.loader.exec_module(module)
-    return module
+from accuracy.corpora import fetch_module
 
 
 def offline() -> None:

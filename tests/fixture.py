@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,12 +61,21 @@ class Fixture:
     expects: list[Expect] = field(default_factory=list)
 
     def write(self, root: Path, git: bool = True) -> None:
-        for path, text in self.files.items():
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+        write_files(root, self.files)
         if git:
             commit_all(root)
+
+
+def write_files(root: Path, files: Mapping[str, str | bytes]) -> None:
+    """Write {path: text (UTF-8) or bytes} under `root`, creating folders (root included)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for path, content in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
 
 
 def commit_all(root: Path, message: str = "fixture") -> None:

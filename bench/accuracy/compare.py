@@ -10,18 +10,16 @@ receiver or name could not be bound), ``exact`` keeps only results that are not
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
-import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from accuracy.corpora import CORPORA, AccuracyCorpus
+from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
@@ -34,21 +32,9 @@ CALLABLE = frozenset({"func", "method"})
 Site = tuple[str, int]
 
 
-def _fetch_module() -> Any:
-    module = sys.modules.get("fetch_corpus")
-    if module is None:
-        spec = importlib.util.spec_from_file_location("fetch_corpus",
-                                                      REPO / "scripts" / "fetch_corpus.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["fetch_corpus"] = module
-        spec.loader.exec_module(module)
-    return module
-
-
 def fetch_corpus(name: str) -> Path:
     """The pinned corpus's directory (fetched and cached like tests/conftest.py does)."""
-    return Path(_fetch_module().fetch(name))
+    return Path(fetch_module().fetch(name))
 
 
 @dataclass
@@ -208,7 +194,7 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
                     symlinks=True)
     for rel, text in CORPORA[name].config:
         (dest / rel).write_text(text)
-    _fetch_module().make_git_repo(dest)
+    fetch_module().make_git_repo(dest)
     return dest
 
 

@@ -2,8 +2,28 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def fetch_module() -> Any:
+    """scripts/fetch_corpus.py as the module `fetch_corpus`, loaded once per process (the
+    benchmarks and the test suite share it)."""
+    module = sys.modules.get("fetch_corpus")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("fetch_corpus",
+                                                      REPO / "scripts" / "fetch_corpus.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["fetch_corpus"] = module
+        spec.loader.exec_module(module)
+    return module
 
 
 @dataclass(frozen=True)

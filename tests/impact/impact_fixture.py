@@ -29,7 +29,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fixture import commit_all
+from fixture import commit_all, write_files
 
 from spyglass.errors import SpyglassError
 from spyglass.query.facade import CodeIntel
@@ -90,24 +90,17 @@ def parse(text: str) -> ImpactFixture:
 def build(fx: ImpactFixture, root: Path) -> CodeIntel:
     root.mkdir(parents=True, exist_ok=True)
     for files in (fx.first,):
-        _write(root, files)
+        write_files(root, files)
     commit_all(root, "first")
     ci = CodeIntel(root)
     ci.index()
     if fx.second:
-        _write(root, fx.second)
+        write_files(root, fx.second)
         commit_all(root, "second")
-    _write(root, fx.working)
+    write_files(root, fx.working)
     for path in fx.deleted:
         (root / path).unlink()
     return CodeIntel(root)
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
 
 
 def run(ci: CodeIntel, line: str, cursor: str | None) -> tuple[list[str], ToolResult | None]:

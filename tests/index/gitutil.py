@@ -8,6 +8,8 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from fixture import write_files as write
+
 from spyglass.query.facade import CodeIntel
 
 ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
@@ -20,13 +22,6 @@ def git(root: Path, *args: str) -> str:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
     return proc.stdout.strip()
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
 
 
 def commit(root: Path, message: str = "change") -> str:

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from fixture import commit_all
+from fixture import commit_all, write_files
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -78,10 +78,7 @@ URL_LINE = re.compile(r"MCP over streamable HTTP at (http://\S+/mcp)")
 
 
 def write_repo(root: Path, files: dict[str, str] | None = None) -> Path:
-    for path, text in (files or FILES).items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    write_files(root, files or FILES)
     commit_all(root)
     return root
 

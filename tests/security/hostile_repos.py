@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fixture import write_files as write
+
 SH = shutil.which("sh") or "/bin/sh"
 TOUCH = shutil.which("touch") or "/usr/bin/touch"
 CAT = shutil.which("cat") or "/bin/cat"
@@ -42,13 +44,6 @@ def git(root: Path, *args: str, check: bool = True, env: dict[str, str] | None =
     if check:
         assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
     return proc
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
 
 
 def base_repo(root: Path, attributes: str | None = None) -> Path:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixture import commit_all
+from fixture import commit_all, write_files
 
 FILES = {
     "a.py": "def f():\n    return 1\n\n\nclass K:\n    def m(self):\n        return f()\n",
@@ -28,10 +28,7 @@ TOKEN = "t0ken-for-tests"
 
 
 def make_repo(root: Path, files: dict[str, str] | None = None) -> Path:
-    for path, text in (files or FILES).items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    write_files(root, files or FILES)
     commit_all(root)
     return root
 

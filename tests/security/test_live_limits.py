@@ -19,8 +19,9 @@ from spyglass.config import Config, Limits
 from spyglass.errors import LimitExceeded
 from spyglass.query.facade import CodeIntel
 from spyglass.syntax import budget, diagnostics
-from spyglass.syntax.extract import extract, syntax_errors
+from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import pack_for_path
+from spyglass.syntax.parsing import syntax_errors
 
 DEADLINE = 45.0  # generous: the bound is the budget, not this
 NESTED = b"x = " + b"(" * 950_000 + b")" * 949_990 + b"\n"  # 1.9 MB, one line, unclosed

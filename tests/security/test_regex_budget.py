@@ -77,8 +77,8 @@ def test_comments_and_strings_are_not_predicates(ci: CodeIntel) -> None:
 def test_the_time_budget_cuts_a_long_query_short(ci: CodeIntel, tmp_path: Path) -> None:
     (ci.root / "big.py").write_text("".join(f"x{i} = f({i})\n" for i in range(60000)))
     query = adhoc.AdHocQuery('((identifier) @i (#match? @i "^x"))', seconds=0.05)
-    from spyglass.syntax.extract import parse
     from spyglass.syntax.langpack import pack_for_path
+    from spyglass.syntax.parsing import parse
     pack = pack_for_path("big.py")
     assert pack is not None
     tree = parse(pack, (ci.root / "big.py").read_bytes())

@@ -15,8 +15,8 @@ from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.budget import Budget
-from spyglass.syntax.extract import parse, syntax_errors
 from spyglass.syntax.langpack import pack_for_path
+from spyglass.syntax.parsing import parse, syntax_errors
 from spyglass.types import BridgeStatus, ToolResult
 
 if TYPE_CHECKING:

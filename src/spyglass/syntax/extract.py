@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Parser, Tree
+from tree_sitter import Node
 
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
+from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
+from spyglass.syntax.parsing import not_analysed, parse
 from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
 
 # Roles from weakest to strongest: a node captured with several roles keeps the strongest.
@@ -22,25 +23,12 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
-_DOTTED = re.compile(rb"^[A-Za-z_$][\w$]*(?:\s*\.\s*#?[A-Za-z_$][\w$]*)*$")  # `#x`: an ECMAScript private member
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
-
-_parsers: dict[str, Parser] = {}
-
-
-def parse(pack: LanguagePack, data: bytes, budget: Budget | None = None) -> Tree:
-    """Parse bytes with the pack's grammar (one cached parser per language per process),
-    within `budget` (a fresh PARSE_SECONDS one by default): `OverBudget` past it."""
-    parser = _parsers.get(pack.name)
-    if parser is None:
-        parser = _parsers[pack.name] = Parser(pack.language)
-    return (budget or Budget()).parse(parser, data)
-
 
 @dataclass
 class _Scope:
@@ -53,69 +41,6 @@ class _Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)  # bound in an enclosing function
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
-
-
-def _call_path(raw: bytes, brackets: bytes, mark: bool = False,
-               assertions: bool = False) -> bytes:
-    """A chain of calls as the dotted path of its callees (the manifest's `call_chains`
-    names the bracket pairs to drop): ``New(url, "job").Collector(c)`` → ``New.Collector``,
-    whose result types carry a member on to its class; with ``[]`` also ``ms[i].Desc`` →
-    ``ms.Desc`` (a container stands for its element type). With `assertions` (the
-    manifest's `call_chains_type_assertions`), a type assertion starts the path afresh at
-    its type (Go ``x.(*T).M`` → ``T.M``). b"" when anything else separates the
-    names (a parenthesised expression, an operator, a literal). With `mark`, each dropped
-    argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``)."""
-    out = bytearray()
-    assertion = bytearray()
-    depth = 0
-    quote = 0
-    opens, closes = brackets[0::2], brackets[1::2]
-    for c in raw:
-        if quote:
-            if c == quote:
-                quote = 0
-        elif c in b"\"'`":
-            if not depth:
-                return b""
-            quote = c  # escapes inside literals are not followed: the path is dropped
-        elif c in opens:
-            if not depth:
-                if assertions and out.endswith(b".") and c == 0x28:  # `.(T)`
-                    assertion.clear()
-                    depth = -1
-                    continue
-                if not out or not (out[-1:].isalnum() or out[-1:] in b"_$]"):
-                    return b""  # a parenthesised expression, not a call or an index
-            depth += 1
-        elif c in closes:
-            if depth == -1:
-                out[:] = assertion.lstrip(b"*").strip()
-                depth = 0
-                continue
-            depth -= 1
-            if depth < 0:
-                return b""
-            if mark and not depth and c == 0x29:
-                out += b"()"
-        elif depth == -1:
-            assertion.append(c)
-        elif not depth:
-            out.append(c)
-    return bytes(out) if not depth and not quote else b""
-
-
-def unwrap_type(text: str, patterns: Sequence[re.Pattern[str]]) -> str:
-    """A type written without spaces as one dotted name: the pack's `type_unwrap` patterns
-    (optional wrappers, pointers, quotes, generics) applied until none matches; "" if what
-    is left is not a dotted name."""
-    changed = True
-    while changed and text:
-        changed = False
-        for pattern in patterns:
-            m = pattern.fullmatch(text)
-            if m:
-                text, changed = m.group(1), True
-    return text if _DOTTED.match(text.encode()) else ""
 
 
 def _text(node: Node) -> str:
@@ -298,7 +223,7 @@ class _Extractor:
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.replace(sep.decode(), ".")
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
-            text = _call_path(text.encode(), self._chains,
+            text = call_path(text.encode(), self._chains,
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
 
@@ -538,12 +463,12 @@ class _Extractor:
                     raw = raw.rstrip(b"#").replace(b"#", b".")
                 for sep in self._seps:  # `a::b` is the qualifier `a.b`
                     raw = raw.replace(sep, b".")
-                if not _DOTTED.match(raw) and self._chains and raw not in self._supers:
-                    raw = _call_path(raw, self._chains, mark=self._marked,
+                if not DOTTED.match(raw) and self._chains and raw not in self._supers:
+                    raw = call_path(raw, self._chains, mark=self._marked,
                                      assertions=self._assertions)
                     if self._marked:  # match with the path, store it with its `()` marks
                         stored, raw = raw, raw.replace(b"()", b"")
-                if _DOTTED.match(raw):
+                if DOTTED.match(raw):
                     qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:
                     qualifier = "?"
@@ -662,16 +587,4 @@ def extract(pack: LanguagePack, data: bytes) -> FileFacts:
     except OverBudget as exc:  # the parse finished, its queries did not: keep its errors
         found = [] if extractor is None else \
             diagnostics(pack, extractor.root, data)
-        return FileFacts(pack.name, (), (), (), (*found, _not_analysed(exc)), 0)
-
-
-def syntax_errors(pack: LanguagePack, data: bytes) -> tuple[Diagnostic, ...]:
-    """Only the diagnostics of `extract` (same parse budget, same walk), without facts."""
-    try:
-        return tuple(diagnostics(pack, parse(pack, data).root_node, data))
-    except OverBudget as exc:
-        return (_not_analysed(exc),)
-
-
-def _not_analysed(exc: OverBudget) -> Diagnostic:
-    return Diagnostic(1, 1, 0, f"not analysed: {exc}", "warning")
+        return FileFacts(pack.name, (), (), (), (*found, not_analysed(exc)), 0)

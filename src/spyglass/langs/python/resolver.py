@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.extract import unwrap_type
+from spyglass.syntax.chains import unwrap_type
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 

@@ -1,0 +1,34 @@
+"""Parsing under the parse budget (one cached parser per language), and a file's syntax
+errors alone, without facts."""
+
+from __future__ import annotations
+
+from tree_sitter import Parser, Tree
+
+from spyglass.syntax.budget import Budget, OverBudget
+from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.langpack import LanguagePack
+from spyglass.types import Diagnostic
+
+_parsers: dict[str, Parser] = {}
+
+
+def parse(pack: LanguagePack, data: bytes, budget: Budget | None = None) -> Tree:
+    """Parse bytes with the pack's grammar (one cached parser per language per process),
+    within `budget` (a fresh PARSE_SECONDS one by default): `OverBudget` past it."""
+    parser = _parsers.get(pack.name)
+    if parser is None:
+        parser = _parsers[pack.name] = Parser(pack.language)
+    return (budget or Budget()).parse(parser, data)
+
+
+def syntax_errors(pack: LanguagePack, data: bytes) -> tuple[Diagnostic, ...]:
+    """Only the diagnostics of `extract` (same parse budget, same walk), without facts."""
+    try:
+        return tuple(diagnostics(pack, parse(pack, data).root_node, data))
+    except OverBudget as exc:
+        return (not_analysed(exc),)
+
+
+def not_analysed(exc: OverBudget) -> Diagnostic:
+    return Diagnostic(1, 1, 0, f"not analysed: {exc}", "warning")
