@@ -1,4 +1,5 @@
-"""Shared helpers of the bridge tests: the processes a launched child runs as."""
+"""Shared helpers of the bridge tests: the processes a launched child runs as, and the fake
+server (fake_lsp.py) with the small repository it answers about."""
 
 from __future__ import annotations
 
@@ -8,8 +9,18 @@ import sys
 import time
 from pathlib import Path
 
+from spyglass.config import LspServer
+
 HERE = Path(__file__).resolve().parent
 NEEDS_BWRAP = "bubblewrap (bwrap) is not installed (scripts/bootstrap.sh installs it)"
+
+CORE = "def target():\n    return 1\n"
+USE = ("from pkg.core import target\n\n\ndef caller_a():\n    return target()\n\n\n"
+       "def caller_b():\n    return target()\n\n\ndef caller_c():\n    return 2\n")
+# 0-based lines the fake server answers: the import and caller_a's call are confirmed,
+# caller_b's call (line 9) is refuted, caller_c's line 13 is a site only the server knows.
+ANSWERS = {"refs": [["pkg/use.py", 0], ["pkg/use.py", 4], ["pkg/use.py", 12]],
+           "calls": [["pkg/use.py", 4, "caller_a"], ["pkg/use.py", 12, "caller_c"]]}
 
 
 def has_bwrap() -> bool:
@@ -69,3 +80,9 @@ def alive(pid: int) -> bool:
 def python() -> str:
     """The interpreter by its real path (the launcher makes its installation visible)."""
     return os.path.realpath(sys.executable)
+
+
+def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = ()
+           ) -> LspServer:
+    return LspServer("python", (python(), str(HERE / "fake_lsp.py"), mode), (), execution,
+                     execution == "host", "fake", binds)

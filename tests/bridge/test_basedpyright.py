@@ -4,13 +4,12 @@ uncertain site certain and adds the one the index missed (docs/bridge.md)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from helpers import NEEDS_BWRAP, has_bwrap
 
-from spyglass.bridge import manager
 from spyglass.config import Config, LspServer
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
@@ -25,12 +24,6 @@ FILES = {
                    "def total(flag: bool):\n    shape = pick(flag)\n    return shape.area()\n\n\n"
                    "def circle_area():\n    return Circle().area()\n"),
 }
-
-
-@pytest.fixture(autouse=True)
-def stop_bridges() -> Iterator[None]:
-    yield
-    manager.stop_all()
 
 
 @pytest.fixture

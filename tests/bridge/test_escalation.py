@@ -8,32 +8,17 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import HERE, NEEDS_BWRAP, alive, has_bwrap, python
+from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, python, server
 
-from spyglass.bridge import manager
 from spyglass.bridge.lsp import LspTimeout, settle
 from spyglass.config import Config, LspServer
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
 from spyglass.types import CodeLocation
-
-CORE = "def target():\n    return 1\n"
-USE = ("from pkg.core import target\n\n\ndef caller_a():\n    return target()\n\n\n"
-       "def caller_b():\n    return target()\n\n\ndef caller_c():\n    return 2\n")
-# 0-based lines the fake server answers: the import and caller_a's call are confirmed,
-# caller_b's call (line 9) is refuted, caller_c's line 13 is a site only the server knows.
-ANSWERS = {"refs": [["pkg/use.py", 0], ["pkg/use.py", 4], ["pkg/use.py", 12]],
-           "calls": [["pkg/use.py", 4, "caller_a"], ["pkg/use.py", 12, "caller_c"]]}
-
-
-def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = ()
-           ) -> LspServer:
-    return LspServer("python", (python(), str(HERE / "fake_lsp.py"), mode), (), execution,
-                     execution == "host", "fake", binds)
 
 
 @pytest.fixture
@@ -41,17 +26,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(autouse=True)
-def stop_bridges() -> Iterator[None]:
-    yield
-    manager.stop_all()
 
-
-@pytest.fixture
-def repo(make_repo: Callable[..., Path]) -> Path:
-    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": USE})
-    (root / ".fake_answers.json").write_text(json.dumps(ANSWERS))
-    return root
 
 
 def lines(result: list[CodeLocation] | tuple[CodeLocation, ...]) -> list[tuple[int, str, bool]]:

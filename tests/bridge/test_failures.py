@@ -4,13 +4,10 @@ naming the bridge and the reason; with `required = true` an error with that reas
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import HERE, alive, python
-from test_escalation import ANSWERS, CORE, USE, server
+from helpers import HERE, alive, python, server
 
 from spyglass.bridge import manager
 from spyglass.config import Config, LspServer
@@ -27,19 +24,6 @@ CASES = {  # server, budget (ms), what the note says
     "hang": (server("hang"), 400, "no answer within 400 ms"),
     "malformed": (server("malformed"), 10000, "malformed reply"),
 }
-
-
-@pytest.fixture(autouse=True)
-def stop_bridges() -> Iterator[None]:
-    yield
-    manager.stop_all()
-
-
-@pytest.fixture
-def repo(make_repo: Callable[..., Path]) -> Path:
-    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": USE})
-    (root / ".fake_answers.json").write_text(json.dumps(ANSWERS))
-    return root
 
 
 def warm(ci: CodeIntel, case: str) -> None:
