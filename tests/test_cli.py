@@ -65,9 +65,16 @@ def test_bad_arguments_exit_2_with_one_line(repo: Path, args: tuple[str, ...]) -
     assert proc.stderr.startswith("spyglass: ") and proc.stderr.count("\n") == 1
 
 
-def test_other_failures_exit_1(repo: Path) -> None:
-    proc = run(repo, "index", "--ref", "no-such-ref")
+def test_other_failures_exit_1(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    proc = run(tmp_path, "index")
     assert proc.returncode == 1
+    assert "no commits yet" in proc.stderr
+
+
+def test_a_bad_ref_is_a_bad_argument(repo: Path) -> None:
+    proc = run(repo, "index", "--ref", "no-such-ref")
+    assert proc.returncode == 2
     assert "does not name a commit" in proc.stderr
 
 

@@ -52,6 +52,31 @@ class Limits:
     max_request_bytes: int = 1024 * 1024  # HTTP request bodies (docs/security.md)
 
 
+# Trees skipped by default, tracked or not (vendored, installed or generated code); the
+# user sees the rule in every skip reason and changes it with `[index] skip_dirs` / `include`.
+DEFAULT_SKIP_DIRS = ("node_modules", "vendor", "dist", ".venv", "venv", "__pycache__",
+                     ".next", ".turbo", ".tox", ".mypy_cache", ".pytest_cache", "generated")
+# Build output skipped only where git does not say the files are source (untracked, or a
+# folder that is not a repository): a tracked `src/build/` is a package like any other.
+UNTRACKED_SKIP_DIRS = ("build", "target")
+
+
+@dataclass(frozen=True)
+class IndexRules:
+    """Which files are indexed (docs/indexing.md "Skip rules"): folders skipped by name,
+    and `include` globs (gitignore syntax) that bring paths under them back."""
+
+    skip_dirs: tuple[str, ...] = DEFAULT_SKIP_DIRS
+    untracked_skip_dirs: tuple[str, ...] = UNTRACKED_SKIP_DIRS
+    include: tuple[str, ...] = ()
+    origin: str = "default"  # where skip_dirs came from, named in skip reasons
+
+    @property
+    def key(self) -> str:
+        """Identity of the rules: a snapshot built under other rules is listed again."""
+        return "\0".join([*self.skip_dirs, "|", *self.untracked_skip_dirs, "|", *self.include])
+
+
 @dataclass(frozen=True)
 class LspServer:
     """An external language server the host approved."""
@@ -98,6 +123,7 @@ class Config:
     capabilities: tuple[str, ...] = ALL_TOOLS
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
+    index: IndexRules = field(default_factory=IndexRules)
 
 
 def name_words(name: str) -> list[str]:
@@ -221,6 +247,40 @@ def _lsp(entry: dict[str, Any]) -> LspServer:
                      str(entry.get("name", "")), tuple(binds), json.dumps(settings))
 
 
+def _names(where: str, section: dict[str, Any], key: str) -> tuple[str, ...] | None:
+    value = section.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where} {key} must be a list of non-empty strings")
+    return tuple(v.strip() for v in value)
+
+
+def _index_rules(where: str, section: Any, base: IndexRules) -> IndexRules:
+    """`[index]` of a config file on top of `base`: skip_dirs and untracked_skip_dirs
+    replace the lists (folder names, no slashes), include globs are added."""
+    if not isinstance(section, dict):
+        raise ConfigError(f"{where} [index] must be a table")
+    unknown = set(section) - {"skip_dirs", "untracked_skip_dirs", "include"}
+    if unknown:
+        raise ConfigError(f"{where} [index] has unknown keys: {', '.join(sorted(unknown))} "
+                          "(known: skip_dirs, untracked_skip_dirs, include)")
+    rules = base
+    for key in ("skip_dirs", "untracked_skip_dirs"):
+        names = _names(f"{where} [index]", section, key)
+        if names is None:
+            continue
+        bad = [n for n in names if "/" in n or n in (".", "..")]
+        if bad:
+            raise ConfigError(f"{where} [index] {key} holds folder names, not paths: "
+                              f"{bad[0]!r} (use include/skip globs for paths)")
+        rules = replace(rules, **{key: names}, origin=where)
+    include = _names(f"{where} [index]", section, "include")
+    if include is not None:
+        rules = replace(rules, include=rules.include + include)
+    return rules
+
+
 def load_config(path: Path | None = None, repo_root: Path | None = None) -> Config:
     """Load host config (missing file = defaults), then narrow it by `spyglass.toml`."""
     host_path = path or default_config_path()
@@ -259,6 +319,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         capabilities=tuple(c for c in caps if c in ALL_TOOLS),
         lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
+        index=_index_rules("host config", data.get("index", {}), IndexRules()),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)
@@ -274,11 +335,14 @@ def apply_policy(config: Config, repo_root: Path) -> Config:
     if not policy_path.is_file():
         return config
     data = _read(policy_path, follow_links=False)
-    if set(data) - {"policy"}:
-        raise ConfigError(f"{policy_path}: a repository may only narrow [policy] capabilities; "
-                          "language servers, their commands, environment and execution are "
-                          "set in the host config only (found: "
-                          + ", ".join(sorted(set(data) - {"policy"})) + ")")
+    if set(data) - {"policy", "index"}:
+        raise ConfigError(f"{policy_path}: a repository may only narrow [policy] capabilities "
+                          "and set its [index] skip rules; language servers, their commands, "
+                          "environment and execution are set in the host config only (found: "
+                          + ", ".join(sorted(set(data) - {"policy", "index"})) + ")")
+    if "index" in data:
+        config = replace(config, index=_index_rules("spyglass.toml", data["index"],
+                                                    config.index))
     policy = data.get("policy", {})
     if not isinstance(policy, dict):
         raise ConfigError(f"{policy_path}: [policy] must be a table")

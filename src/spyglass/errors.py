@@ -25,6 +25,11 @@ class IndexUnavailable(SpyglassError):
     """No usable index, or the repository cannot be read (bad ref, corrupt repository)."""
 
 
+class UnknownRef(IndexUnavailable, BadInput):
+    """A ref the user named does not resolve to a commit: bad input (CLI exit 2, HTTP 400),
+    and the index job it was asked for is unavailable."""
+
+
 def input_fault(exc: BaseException) -> str | None:
     """A one-line reason when bad input surfaced as a low-level exception deep inside (an
     undecodable name, a name too long for the OS, a pattern SQLite finds too complex, input
@@ -48,8 +53,17 @@ def input_fault(exc: BaseException) -> str | None:
     return None
 
 
+STORE_FAULTS = ("unable to open database file", "disk I/O error", "no such table",
+                "readonly database", "database disk image is malformed", "file is not a database")
+
+
 def internal_reason(exc: BaseException) -> str:
-    """An unexpected exception as one line for the client: its type and first line."""
+    """An unexpected exception as one line for the client: its type and first line — or,
+    for a store deleted, moved or damaged while spyglass ran, what happened and what to do."""
+    import sqlite3
+    if isinstance(exc, sqlite3.DatabaseError) and any(s in str(exc) for s in STORE_FAULTS):
+        return (f"the index store became unusable ({exc}): it was deleted, moved or damaged "
+                "while spyglass ran; run `spyglass index` to rebuild it")
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"internal error ({type(exc).__name__}{': ' + text[:200] if text else ''})"
 

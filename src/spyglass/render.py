@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable
 from functools import singledispatch
 
+from spyglass import surface
 from spyglass.query.results import (
     AffectedFile,
     AffectedPackage,
@@ -26,6 +27,22 @@ from spyglass.types import CodeLocation, ToolResult
 
 MAX_ROWS = 200
 MAX_TEXT = 200
+
+
+HINT_LINES = ("limitation:", "truncated", "tools ", "snapshot   none", "warning:")
+
+
+def cli_words(text: str) -> str:
+    """A hint written for MCP clients, worded for the command line: tool names become
+    `spyglass` commands (`code_find_symbol` → `spyglass find`)."""
+    return surface.TOOL_NAME.sub(lambda m: surface.cli_command(m.group(0)), text)
+
+
+def _cli_line(line: str) -> str:
+    if line.startswith("tools "):  # the enabled tools, as commands
+        return "tools      " + ", ".join(
+            cli_words(t).removeprefix("spyglass ") for t in line[6:].strip().split(", "))
+    return cli_words(line)
 
 
 def escape_text(text: object, lines: bool = False) -> str:
@@ -144,7 +161,10 @@ def _(item: StatusReport) -> list[str]:
             out.append(f"  {kind:<9}  " + _more((e(p) for p in paths[:5]), len(paths), 5))
     for old, new in item.overlay_renamed:
         out.append(f"  renamed    {e(old)} -> {e(new)}")
-    out.append(f"freshness  {'fresh' if item.fresh else 'overlay applied (answers follow disk)'}")
+    if not item.indexed:
+        out.append("freshness  no index: every answer is a live parse of the files on disk")
+    else:
+        out.append(f"freshness  {'fresh' if item.fresh else 'overlay applied (answers follow disk)'}")
     if item.worktree_mismatch:
         out.append(f"mismatch   {e(item.worktree_mismatch)}")
     if item.tools:
@@ -242,6 +262,8 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
                      if tool == "code_explore" else
                      "truncated: narrow the request (path, kind) or raise the limits")
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
+    if people:  # hints name CLI commands on the command line, not MCP tools
+        lines = [_cli_line(line) if line.startswith(HINT_LINES) else line for line in lines]
     prov = result.provenance
     if prov.worktree_mismatch:
         lines.append(f"warning: worktree mismatch: {escape_text(prov.worktree_mismatch)}")

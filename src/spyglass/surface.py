@@ -5,6 +5,7 @@ docs/web.md). Plain data: importing it loads neither the engine nor a front end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -169,6 +170,18 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          AstMatch, "ast_query", "ast-query", "an ad hoc tree-sitter query over paths",
          "ast-query", gated=True),
 )}
+
+
+TOOL_NAME = re.compile(r"\bcode_[a-z_]+\b")
+
+
+def cli_command(tool: str) -> str:
+    """The command line spelling of a tool (`code_callers` → `spyglass callers`); the
+    status tool with index=true is `spyglass index`."""
+    t = TOOLS.get(tool)
+    if t is None or t.command is None:
+        return tool
+    return f"spyglass {t.command}"
 
 
 # -- argument forms shared by the front ends ---------------------------------------------------

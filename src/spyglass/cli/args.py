@@ -43,17 +43,48 @@ def _add(c: argparse.ArgumentParser, p: surface.Param) -> None:
         c.add_argument(p.option, dest=p.name, help=help_text)
 
 
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("spyglass")
+    except PackageNotFoundError:  # run from a source tree
+        return "unknown"
+
+
+def _globals(json_output: bool) -> Parser:
+    """Options accepted before or after the subcommand. Their defaults live on the main
+    parser: here they are suppressed, so a value given before the subcommand survives."""
+    g = Parser(add_help=False)
+    g.add_argument("-C", dest="directory", default=argparse.SUPPRESS, metavar="DIR",
+                   help="run as if started in DIR")
+    g.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
+                   help="host config file (default ~/.config/spyglass/config.toml)")
+    if json_output:
+        g.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                       help="print the structured result (JSON) instead of text")
+    return g
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="spyglass", description="Code intelligence for coding agents.")
-    p.add_argument("-C", dest="directory", default=".", help="run as if started in DIR")
-    p.add_argument("--config", help="host config file (default ~/.config/spyglass/config.toml)")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    p = Parser(prog="spyglass", description="Code intelligence for coding agents: where "
+               "symbols are defined and used, who calls them, what a change affects and "
+               "which tests to run. `spyglass COMMAND -h` explains a command.",
+               epilog="setup: `spyglass init` prints the MCP config for your agent; "
+               "`spyglass index` builds the index; `spyglass serve` is the MCP server.")
+    p.add_argument("--version", action="version", version=f"spyglass {version()}")
+    p.add_argument("-C", dest="directory", default=".", metavar="DIR",
+                   help="run as if started in DIR")
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="host config file (default ~/.config/spyglass/config.toml)")
+    p.add_argument("--json", action="store_true", default=False,
+                   help="print the structured result (JSON) instead of text")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    with_json, without_json = _globals(True), _globals(False)
 
     def cmd(name: str, help_text: str, json_output: bool = True) -> argparse.ArgumentParser:
-        c = sub.add_parser(name, help=help_text)
-        if json_output:
-            c.add_argument("--json", action="store_true", help="print the structured result")
-        return c
+        return sub.add_parser(name, help=help_text, description=help_text,
+                              parents=[with_json if json_output else without_json])
 
     c = cmd("index", "build or update the snapshot")
     c.add_argument("--ref", help="commit, branch or tag to index (default: target_branch, HEAD)")
@@ -70,14 +101,24 @@ def build_parser() -> argparse.ArgumentParser:
             c.add_argument("--at", metavar="PATH:LINE[:COL]", help="a position, 1-based "
                            "(instead of a name)")
     c = cmd("serve", "MCP server over stdio (or --http)", json_output=False)
-    c.add_argument("--http", metavar="HOST:PORT")
-    c.add_argument("--require-index", action="store_true")
-    c.add_argument("--session-log", metavar="FILE")
+    c.add_argument("--http", metavar="HOST:PORT",
+                   help="serve MCP over streamable HTTP at this address instead of stdio")
+    c.add_argument("--require-index", action="store_true",
+                   help="fail at start-up when the repository has no index")
+    c.add_argument("--session-log", metavar="FILE",
+                   help="append every tool call and its answer size to FILE (JSON lines)")
     _allow_host(c)
     c = cmd("web", "web page and HTTP API", json_output=False)
-    c.add_argument("--host", default="127.0.0.1")
-    c.add_argument("--port", type=_port, default=8765)
+    c.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1; beyond loopback needs "
+                   "[codeintel] admin_token)")
+    c.add_argument("--port", type=_port, default=8765, help="TCP port (default 8765)")
     _allow_host(c)
+    c = cmd("init", "print or write the MCP config and agent instructions", json_output=False)
+    c.add_argument("--client", choices=("claude", "cursor", "vscode", "all"), default="all",
+                   help="which agent's MCP config (default: all)")
+    c.add_argument("--write", action="store_true",
+                   help="write the files into the repository (default: print them)")
     return p
 
 

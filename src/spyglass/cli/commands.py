@@ -116,6 +116,20 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _init(root: Path, args: argparse.Namespace) -> int:
+    from spyglass.cli import onboarding
+    files = onboarding.plan(root, args.client)
+    if args.write:
+        onboarding.write(root, files)
+        for f in files:
+            print(escape_text(f"wrote {root / f.path}"))
+        return EXIT_OK
+    for f in files:
+        print(escape_text(f"# {f.path} (run `spyglass init --write` to write these files)"))
+        print(escape_text(f.content, lines=True), end="\n")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
     command = args.command
@@ -129,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         return run_web(start_dir(args), args.host, args.port, args.config,
                        allow_hosts=args.allow_host)
     ci = _intel(args)
+    if command == "init":
+        return _init(ci.root, args)
     if command == "index":
         return _index(ci, args)
     tool = COMMANDS.get(command)

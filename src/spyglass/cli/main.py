@@ -8,13 +8,17 @@ from collections.abc import Sequence
 
 from spyglass.cli.args import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
 from spyglass.errors import BadInput, SpyglassError, input_fault, internal_reason
-from spyglass.render import escape_text
+from spyglass.render import cli_words, escape_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and turn every failure into one line on stderr and an exit code:
     2 for bad input (also when found deep inside, e.g. a name the OS cannot take), 1 else."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # a bare `spyglass`: what it can do
+        sys.stdout.write(parser.format_help())
+        return EXIT_USAGE
     try:
         from spyglass.cli import commands
         return commands.run(args)
@@ -37,8 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def one_line(text: str) -> str:
-    """A message for stderr: control characters (newlines, escapes) shown escaped."""
-    return escape_text(text.strip())
+    """A message for stderr: control characters (newlines, escapes) shown escaped, and
+    tools named as the command line spells them."""
+    return escape_text(cli_words(text.strip()))
 
 
 if __name__ == "__main__":

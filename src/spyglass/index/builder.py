@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import sqlite3
@@ -90,9 +91,9 @@ class SnapshotBuilder:
     def _enumerate(self, ref: str, origin: str) -> tuple[str | None, list[src.SourceFile]]:
         max_bytes = self.config.limits.max_file_bytes
         if self.from_disk:
-            return None, src.disk_files(self.root, max_bytes)
+            return None, src.disk_files(self.root, max_bytes, rules=self.config.index)
         commit = src.resolve_commit(self.root, ref, origin)
-        return commit, src.git_files(self.root, commit, max_bytes)
+        return commit, src.git_files(self.root, commit, max_bytes, self.config.index)
 
     def _reader(self, commit: str | None, files: list[src.SourceFile]
                 ) -> Callable[[str], bytes | None]:
@@ -133,7 +134,7 @@ class SnapshotBuilder:
             "INSERT INTO snapshots(repo, worktree, commit_sha, ref, state, started_at, files, "
             "signature, ref_source) VALUES(?,?,?,?,?,?,?,?,?)",
             (self.repo, str(self.root), commit, ref_used, "progress", utcnow(), len(files),
-             signature(), origin))
+             self._signature(), origin))
         snap = int(cur.lastrowid or 0)
         conn.execute("UPDATE jobs SET state='progress', snapshot=? WHERE id=?", (snap, self.job))
         log_event(conn, snap, "progress", job=self.job, parsed=0, persisted=0,
@@ -165,6 +166,14 @@ class SnapshotBuilder:
                           "finished_at=? WHERE id=?", (state, snap, error, utcnow(), self.job))
         log_event(self.conn, snap, state, error or "", job=self.job)
 
+    def _signature(self) -> str:
+        """The packs' signature, and the skip rules when they are not the defaults: a
+        commit indexed under other rules is listed again."""
+        if self.config.index == src.DEFAULT_RULES:
+            return signature()
+        rules = hashlib.sha1(self.config.index.key.encode()).hexdigest()[:8]
+        return f"{signature()}+{rules}"
+
     def _reuse_snapshot(self, commit: str, ref: str, origin: str) -> SnapshotRow | None:
         """A commit indexed before (same packs) is not parsed again: serve that snapshot,
         or a copy of its membership when it is not the newest or was built elsewhere."""
@@ -172,7 +181,7 @@ class SnapshotBuilder:
         done = conn.execute(
             "SELECT id, worktree, ref, ref_source FROM snapshots WHERE repo=? AND "
             "commit_sha=? AND state='completed' AND signature=? ORDER BY id DESC LIMIT 1",
-            (self.repo, commit, signature())).fetchone()
+            (self.repo, commit, self._signature())).fetchone()
         if done is None:
             return None
         newest = latest_complete(conn)

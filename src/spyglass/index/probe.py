@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyglass.config import IndexRules
 from spyglass.index import confined, filenames, gitcall, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
@@ -40,9 +41,11 @@ class Probe:
     or whose change is too recent to trust its stat, is hashed again — unless git's own
     index recorded that very stat, when git's blob id is taken."""
 
-    def __init__(self, root: Path, max_bytes: int) -> None:
+    def __init__(self, root: Path, max_bytes: int, rules: IndexRules = src.DEFAULT_RULES
+                 ) -> None:
         self.root = root
         self.max_bytes = max_bytes
+        self.rules = rules
         self.is_git = src.is_git_repo(root)
         self.git_dir: Path | None = None
         self.common_dir: Path | None = None
@@ -228,7 +231,7 @@ class Probe:
         if self.is_git:
             files, folders = self._git_listing()
         else:
-            files = src.disk_files(self.root, self.max_bytes, folders)
+            files = src.disk_files(self.root, self.max_bytes, folders, self.rules)
         self.listing = files
         self.reasons = {f.path: f.skipped for f in files if f.skipped}
         self._candidates = [(f.path, os.path.join(self.root, f.path)) for f in files
@@ -268,16 +271,17 @@ class Probe:
         expand = []
         walked: list[str] = []
         for folder in folders:
-            reason = src.skip_reason(folder + "x", 0, self.max_bytes)
-            if reason is None and folder.rstrip("/").rsplit("/", 1)[-1] in src.SKIP_DIRS:
-                reason = f"skipped directory {folder.rstrip('/').rsplit('/', 1)[-1]}/"
+            reason = src.folder_skipped(folder, self.rules, False)
             if reason:
                 files.append(src.SourceFile(folder, "", 0, reason))
             else:
                 expand.append(f":(literal){folder}")
-                walked += _walk_folders(self.root, folder.rstrip("/"))
+                walked += _walk_folders(self.root, folder.rstrip("/"), self.rules)
         if expand:
-            excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(src.SKIP_DIRS)]
+            pruned = [] if self.rules.include else [*self.rules.skip_dirs,
+                                                    *self.rules.untracked_skip_dirs]
+            excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(
+                {*src.ALWAYS_SKIPPED, *pruned})]
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
                           *expand, *excludes)
             for raw in out.split(b"\0"):
@@ -287,7 +291,7 @@ class Probe:
         self.tracked, self.untracked = frozenset(tracked), frozenset(untracked)
         self.deleted = frozenset(deleted)
         for path in sorted((tracked - deleted) | untracked):
-            reason = src.skip_reason(path, 0, self.max_bytes)
+            reason = src.skip_reason(path, 0, self.max_bytes, self.rules, path in tracked)
             if reason is None and pack_for_path(path) is not None:
                 reason = self._file_reason(path)
             files.append(src.SourceFile(path, "", 0, reason))
@@ -350,13 +354,13 @@ def _hash_file(full: str, size: int, object_format: str) -> str:
     return h.hexdigest()
 
 
-def _walk_folders(root: Path, top: str) -> list[str]:
-    """A new untracked folder and its subfolders (skip-listed names pruned)."""
+def _walk_folders(root: Path, top: str, rules: IndexRules) -> list[str]:
+    """A new untracked folder and its subfolders (folders skipped by name pruned)."""
     out = [top]
     for folder, dirs, _ in os.walk(root / top):
-        dirs[:] = [d for d in dirs if d not in src.SKIP_DIRS and d != ".spyglass"]
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        out += [f"{rel}/{d}" for d in dirs]
+        rel_dir = os.path.relpath(folder, root).replace(os.sep, "/")
+        dirs[:] = [d for d in dirs if src.folder_skipped(f"{rel_dir}/{d}/", rules, False) is None]
+        out += [f"{rel_dir}/{d}" for d in dirs]
     return out
 
 

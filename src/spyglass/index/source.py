@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
@@ -12,12 +13,13 @@ from pathlib import Path
 
 import pathspec
 
-from spyglass.errors import GitRefused, IndexUnavailable
+from spyglass.config import IndexRules
+from spyglass.errors import GitRefused, IndexUnavailable, UnknownRef
 from spyglass.index import confined, filenames, gitcall
 
-SKIP_DIRS = frozenset({"node_modules", "target", "dist", "build", ".venv", "venv", ".next",
-                       ".turbo", "vendor", "generated", "__pycache__", ".git", ".spyglass",
-                       ".hg", ".svn", ".tox", ".mypy_cache", ".pytest_cache"})
+# Never source, whatever the rules say: version-control and spyglass's own folders.
+ALWAYS_SKIPPED = frozenset({".git", ".spyglass", ".hg", ".svn"})
+DEFAULT_RULES = IndexRules()
 
 def blob_hash(data: bytes, object_format: str = "sha1") -> str:
     """The git blob id of `data` (in the repository's object format: sha1, or sha256), so
@@ -35,15 +37,47 @@ class SourceFile:
     skipped: str | None = None
 
 
-def skip_reason(path: str, size: int, max_bytes: int) -> str | None:
-    """Why a path is skipped by the generic rules (directory skip list, size)."""
-    parts = path.split("/")
-    for part in parts[:-1]:
-        if part in SKIP_DIRS:
-            return f"skipped directory {part}/"
+def skip_reason(path: str, size: int, max_bytes: int, rules: IndexRules = DEFAULT_RULES,
+                tracked: bool = False) -> str | None:
+    """Why a path is skipped by the generic rules (folder names, size). The reason names
+    the rule, so the user can change it (docs/indexing.md "Skip rules")."""
+    reason = dir_reason(path.split("/")[:-1], rules, tracked)
+    if reason is not None and not included(path, rules):
+        return reason
     if size > max_bytes:
         return f"oversized: {size} bytes > max_file_bytes {max_bytes}"
     return None
+
+
+def dir_reason(parts: list[str], rules: IndexRules, tracked: bool) -> str | None:
+    """Why a path under these folders is skipped by name, or None."""
+    for part in parts:
+        if part in ALWAYS_SKIPPED:
+            return f"skipped directory {part}/"
+        if part in rules.skip_dirs:
+            return f"skipped directory {part}/ ([index] skip_dirs)"
+        if not tracked and part in rules.untracked_skip_dirs:
+            return f"skipped directory {part}/ ([index] untracked_skip_dirs; not tracked by git)"
+    return None
+
+
+def folder_skipped(folder: str, rules: IndexRules, tracked: bool) -> str | None:
+    """Why a whole folder (`a/b/`) is skipped by name — None when an include glob could
+    bring something under it back, so it must be walked."""
+    reason = dir_reason(folder.rstrip("/").split("/"), rules, tracked)
+    return None if reason is None or (rules.include and folder.split("/")[0] not in
+                                      ALWAYS_SKIPPED) else reason
+
+
+def included(path: str, rules: IndexRules) -> bool:
+    """Whether an `[index] include` glob brings `path` back."""
+    return bool(rules.include) and _include_spec(rules.include).match_file(path) and \
+        not any(p in ALWAYS_SKIPPED for p in path.split("/")[:-1])
+
+
+@functools.lru_cache(maxsize=8)
+def _include_spec(globs: tuple[str, ...]) -> pathspec.PathSpec:  # type: ignore[type-arg]
+    return pathspec.PathSpec.from_lines("gitwildmatch", globs)
 
 
 def is_git_repo(root: Path) -> bool:
@@ -148,7 +182,7 @@ def resolve_commit(root: Path, ref: str, origin: str = "--ref") -> str:
                                "or index a folder that is not a git repository")
     hint = (" (this is a shallow clone: the commit may lie beyond its history; "
             "`git fetch --unshallow` fetches it)" if is_shallow(root) else "")
-    raise IndexUnavailable(f"ref {ref!r} ({origin}) does not name a commit in this "
+    raise UnknownRef(f"ref {ref!r} ({origin}) does not name a commit in this "
                            f"repository{hint}")
 
 
@@ -189,7 +223,8 @@ def tree_blobs(root: Path, commit: str) -> dict[str, str]:
             if kind == b"blob" and mode != b"120000" and exact}
 
 
-def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
+def git_files(root: Path, commit: str, max_bytes: int, rules: IndexRules = DEFAULT_RULES
+              ) -> list[SourceFile]:
     """Complete file membership of a commit (ls-tree), with skip reasons. In a partial
     clone, a blob that is not present locally is skipped with the reason (never fetched):
     the tree is listed without sizes, and only the present blobs are sized."""
@@ -218,7 +253,7 @@ def git_files(root: Path, commit: str, max_bytes: int) -> list[SourceFile]:
             continue
         size = int(size_text) if size_text.isdigit() else sizes.get(oid, 0)
         reason = ("git submodule" if kind == b"commit" else "symlink (never followed)"
-                  if mode == b"120000" else skip_reason(path, size, max_bytes))
+                  if mode == b"120000" else skip_reason(path, size, max_bytes, rules, True))
         files.append(SourceFile(path, oid, size, reason))
     return filenames.unique(files)
 
@@ -266,8 +301,8 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
         writer.join()
 
 
-def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
-               ) -> list[SourceFile]:
+def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
+               rules: IndexRules = DEFAULT_RULES) -> list[SourceFile]:
     """Files of a folder that is not a git repository; honours .gitignore, never follows
     symlinks (os.fwalk: each folder is entered by descriptor, so one swapped for a link
     while walking is not entered). Content hashes are computed lazily by the caller (blob
@@ -299,8 +334,8 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                 files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))
             elif _is_link(d, dirfd):
                 files.append(SourceFile(full, "", 0, "symlink (never followed)"))
-            elif d in SKIP_DIRS:
-                files.append(SourceFile(full + "/", "", 0, f"skipped directory {d}/"))
+            elif (why := folder_skipped(full + "/", rules, False)) is not None:
+                files.append(SourceFile(full + "/", "", 0, why))
             elif ignored(full, True):
                 files.append(SourceFile(full + "/", "", 0, "ignored by .gitignore"))
             else:
@@ -327,7 +362,8 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None
                 continue
             size = st.st_size
             reason = "ignored by .gitignore" if ignored(path, False) else None
-            files.append(SourceFile(path, "", size, reason or skip_reason(path, size, max_bytes)))
+            files.append(SourceFile(path, "", size,
+                                    reason or skip_reason(path, size, max_bytes, rules)))
     return filenames.unique(files)
 
 

@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from spyglass.errors import (
+    BadInput,
     GitRefused,
     IndexUnavailable,
     LimitExceeded,
@@ -61,7 +62,7 @@ def tool_error(exc: BaseException) -> ToolError:
         text += "; pass a path inside the repository, relative to its root (e.g. 'src/app.py')"
     elif isinstance(exc, LimitExceeded):
         text += "; narrow the request (fewer paths, a sub-folder, a kind) and call again"
-    elif isinstance(exc, IndexUnavailable) and not isinstance(exc, GitRefused):
+    elif isinstance(exc, IndexUnavailable) and not isinstance(exc, (GitRefused, BadInput)):
         text += "; call code_status with index=true (or run `spyglass index`) to build the index"
     elif isinstance(exc, OSError):
         text = f"cannot read {Path(exc.filename).name if exc.filename else 'file'}: " \

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
 from spyglass.index import confined
@@ -16,6 +14,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.display import display
 from spyglass.query.names import name_index, words
+from spyglass.query.pagerank import Graph, pagerank
 from spyglass.query.results import (
     Citation,
     DefRow,
@@ -136,18 +135,18 @@ def rank(view: View, cands: dict[Key, tuple[DefRow, float]]
     callees one step out), seeded by name-match scores, blended with the name score. A
     neighbour that is not a match is kept only when it is as central as the best match."""
     callers, callees, summaries = neighbourhood(view, [d for d, _ in cands.values()])
-    graph: Any = nx.DiGraph()
+    graph: Graph[Key] = Graph()
     nodes: dict[Key, DefRow] = {k: d for k, (d, _) in cands.items()}
     for k in cands:
         graph.add_node(k)
         for user, _line in callers.get(k, [])[:NEIGHBOURS]:
-            _edge(graph, key(user), k)
+            graph.add_edge(key(user), k)
             nodes.setdefault(key(user), user)
         for callee, _line in callees.get(k, [])[:NEIGHBOURS]:
-            _edge(graph, k, key(callee))
+            graph.add_edge(k, key(callee))
             nodes.setdefault(key(callee), callee)
     weights = {k: s for k, (_, s) in cands.items()}
-    pr = pagerank(graph, weights)
+    pr = pagerank(graph, weights) if graph.edge_count() else dict(weights)
     top = max(pr.values(), default=0.0) or 1.0
     best_match = max((pr.get(k, 0.0) for k in cands), default=0.0) or 1.0
     scored: list[tuple[DefRow, float]] = []
@@ -170,21 +169,6 @@ def rank(view: View, cands: dict[Key, tuple[DefRow, float]]
         summaries.update(more[2])
     scored.sort(key=lambda s: (-s[1], s[0].path, s[0].start_line))
     return scored, callers, callees, summaries
-
-
-def _edge(graph: Any, a: Key, b: Key) -> None:
-    if graph.has_edge(a, b):
-        graph[a][b]["weight"] += 1
-    else:
-        graph.add_edge(a, b, weight=1)
-
-
-def pagerank(graph: Any, personalization: dict[Key, float]) -> dict[Key, float]:
-    """Personalised PageRank (networkx, which computes it with scipy)."""
-    if graph.number_of_edges() == 0:
-        return dict(personalization)
-    return dict(nx.pagerank(graph, alpha=0.85, personalization=personalization,
-                            weight="weight", max_iter=100, tol=1e-4))
 
 
 def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:

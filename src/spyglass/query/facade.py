@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -16,6 +17,7 @@ from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import (
     SCHEMA,
+    STORE_DIR,
     JobRow,
     SnapshotRow,
     connect,
@@ -26,6 +28,7 @@ from spyglass.index.store import (
 )
 from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
+from spyglass.query import suggest
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer, location
 from spyglass.query.answer import coverage as coverage_of
@@ -165,9 +168,28 @@ class CodeIntel:
         with self.lock:
             view = self.view()
             rel = self.rel_path(path) if path else None
+            if rel is not None:
+                self._check_exists(rel)
             defs = sym.find_defs(view, name, kind, rel)
+            notes: tuple[str, ...] = ()
+            if not defs and kind and kind not in (known := suggest.kinds(view)):
+                raise BadInput(f"unknown kind {kind!r}; kinds in this index: "
+                               + ", ".join(known))
+            if not defs and (close := suggest.similar_names(view, name)):
+                notes = (f"no definition named {name!r}; did you mean "
+                         + ", ".join(repr(n) for n in close) + "?",)
             ans = self.answer()
-            return ans.envelope([ans.def_location(d) for d in defs])
+            return ans.envelope([ans.def_location(d) for d in defs], notes=notes)
+
+    def _check_exists(self, rel: str) -> None:
+        """A path filter names a file or folder that exists (on disk or in the snapshot)."""
+        if rel in ("", ".") or os.path.lexists(self.root / rel):
+            return
+        view = self.view()
+        prefix = rel.rstrip("/") + "/"
+        if any(f.path == rel or f.path.startswith(prefix) for f in view.disk_files()):
+            return
+        raise BadInput(f"no file or folder {rel!r} under {self.root}")
 
     def _targets(self, name: str | None, path: str | None, line: int | None,
                  column: int | None) -> list[DefRow]:
@@ -180,8 +202,11 @@ class CodeIntel:
             raise BadInput("give a symbol name, or path and line")
         defs = sym.find_defs(view, name, None, self.rel_path(path) if path else None)
         if not defs:
-            raise BadInput(f"no definition named {name!r}; try code_find_symbol with a "
-                           "pattern such as '*" + name.split(".")[-1] + "*'")
+            close = suggest.similar_names(view, name)
+            hint = ("did you mean " + ", ".join(repr(n) for n in close) + "?" if close else
+                    "try code_find_symbol with a pattern such as '*"
+                    + name.split(".")[-1] + "*'")
+            raise BadInput(f"no definition named {name!r}; {hint}")
         return defs
 
     def _check_line(self, rel: str, line: int) -> None:
@@ -257,8 +282,12 @@ class CodeIntel:
         """Build or update the snapshot under the writer lock (one writer at a time; readers
         keep the previous snapshot until the new one is complete), then collect garbage."""
         try:
-            return run_index(self.store_root, self.root, self.config, self.repo, ref, progress,
+            snap = run_index(self.store_root, self.root, self.config, self.repo, ref, progress,
                              wait=wait, on_wait=on_wait)
+            if not (self.store_root / STORE_DIR).is_dir():
+                raise IndexUnavailable(f"the index store {self.store_root / STORE_DIR} was "
+                                       "deleted while indexing; run the index again")
+            return snap
         finally:
             with self.lock:
                 if self._conn is not None:

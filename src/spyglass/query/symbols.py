@@ -49,9 +49,9 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
     clauses: list[str] = []
     params: list[object] = []
     qualified = False
-    if "*" in name or "?" in name:
-        clauses.append("(d.name GLOB ? OR d.qualname GLOB ?)")
-        params += [name, name]
+    if "*" in name or "?" in name:  # globs ignore case: `*config*` finds `AppConfig`
+        clauses.append("(lower(d.name) GLOB ? OR lower(d.qualname) GLOB ?)")
+        params += [name.lower(), name.lower()]
     elif "." in name or "#" in name or "/" in name:
         clauses.append("d.name = ?")  # the last part; the rest is matched below
         params.append(_last_part(name))

@@ -110,7 +110,7 @@ class View:
         self.config = config
         self.repo = repo or root.name
         conn.executescript(OVERLAY_SCHEMA)
-        self.probe = Probe(root, config.limits.max_file_bytes)
+        self.probe = Probe(root, config.limits.max_file_bytes, config.index)
         self.snapshot: SnapshotRow | None = None
         self.members: dict[str, Member] = {}
         self.changes = Changes()
