@@ -133,7 +133,7 @@ class _Extractor:
                 continue
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
-            bases = tuple(_text(b) for b in caps.get("base", ()))
+            bases = tuple(self._base_text(b) for b in caps.get("base", ()))
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:
@@ -212,6 +212,14 @@ class _Extractor:
                     scopes[si].bindings.setdefault(name, H.LOCAL)
         self._scope_segments = scope_segs
         return scopes, scope_of_def
+
+    def _base_text(self, node: Node) -> str:
+        """A base as written; one written as a generic type (`Omit<Provider, 'k'>`,
+        `Builder<T>`) reduced by the pack's ``type_unwrap`` patterns to the type whose
+        members it has."""
+        if node.type == "generic_type":
+            return self.type_text(node) or _text(node)
+        return _text(node)
 
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
