@@ -173,7 +173,8 @@ def _bind(imp: Import, mod: str) -> str:
 def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
               bound: list[str]) -> str | None:
     """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
-    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``. A
+    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``,
+    ``self:C`` with ``this.f`` → ``key#C.f.m`` (through the field's type alias). A
     local set from a call (`x = f()`) has f as its type: the member of what f returns,
     reached through f's return-type alias, so only for a function of this file that
     declares its return type; an imported lowercase name is taken for such a function of
@@ -181,6 +182,8 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     consumed, type_head, type_text = H.parse_instance(arg)
     kind, val = H.split(type_head)
     member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[consumed:], name])
+    if kind == H.SELF:  # a local typed by a member of `this` (`this.#items.forEach(…)`)
+        return f"{key}#{val}.{member}" if "." in type_text else None
     if kind == H.DEF:
         funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
         return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
