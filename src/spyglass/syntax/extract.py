@@ -27,6 +27,7 @@ _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
+_HEADER_BYTES = 16384  # a build constraint sits in the file's leading comments
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
@@ -115,6 +116,7 @@ class _Extractor:
             diagnostics=tuple(diagnostics(self.pack, self.root, self.data)),
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
+            build_constraint=build_constraint(self.pack, self.data),
         )
 
     # -- definitions -------------------------------------------------------------------
@@ -580,6 +582,26 @@ class _Extractor:
                     return H.make(H.SELF, d.qualname)
             si = scopes[si].parent
         return H.LOCAL
+
+
+def build_constraint(pack: LanguagePack, data: bytes) -> str:
+    """The file's build constraint as written (manifest `build_constraint`, a regex whose
+    group 1 is the expression, matched on the comment lines before the first code line:
+    Go ``//go:build linux && !cgo``); read, never evaluated; "" if none."""
+    pattern = pack.manifest.get("build_constraint")
+    if not pattern:
+        return ""
+    regex = re.compile(str(pattern))
+    for raw in data[:_HEADER_BYTES].splitlines():
+        line = raw.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        if not line.startswith(("//", "/*", "*")):
+            return ""  # the header ends at the first code line (`package x`)
+        m = regex.match(line)
+        if m:
+            return m.group(1).strip()
+    return ""
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:
