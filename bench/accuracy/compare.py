@@ -15,11 +15,12 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module
+from spyglass.config import load_config
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
@@ -206,14 +207,21 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     return dest
 
 
-def measure(name: str, root: Path | None = None) -> CorpusResult:
-    """Score spyglass on one corpus against its stored oracle answers."""
+def measure(name: str, root: Path | None = None, max_matches: int | None = None
+            ) -> CorpusResult:
+    """Score spyglass on one corpus against its stored oracle answers; `max_matches`
+    raises the per-answer cap (`[limits] max_matches_per_request`, as a user wanting
+    every site would) instead of counting the sites past it as misses."""
     corpus: AccuracyCorpus = CORPORA[name]
     doc = load_oracle(name)
     owned = root is None
     root = root or prepare_root(name)
     try:
-        ci = CodeIntel(root)
+        config = load_config(repo_root=root)
+        if max_matches is not None:
+            config = replace(config, limits=replace(config.limits,
+                                                    max_matches_per_request=max_matches))
+        ci = CodeIntel(root, config=config)
         ci.index()
         return _score(ci, corpus, doc, _Lines(root))
     finally:
