@@ -55,6 +55,9 @@
 ; A method's declared return type is its @base, as for functions (`c.getCache().clear()`).
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.method)
+; A method returning `this` (a fluent builder) returns its own class.
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+  return_type: (type_annotation (this_type) @base)) @definition.method)
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
