@@ -15,11 +15,12 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module
+from spyglass.config import load_config
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
@@ -29,6 +30,7 @@ ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
 KINDS = ("same-file", "cross-file", "alias")
 VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
+BUILD_CONSTRAINT = "in a file with a build constraint"  # the evidence spyglass gives
 Site = tuple[str, int]
 
 
@@ -84,12 +86,17 @@ class CorpusResult:
     scores: dict[tuple[str, str], Score]
     misses: dict[str, Counter[str]]  # "refs fn" / "refs fp" / "calls fn" / ... → category
     examples: list[str]
+    # Sites flagged for a build constraint (read, never evaluated), counted apart:
+    # question → [flagged sites in the default answer, of which the oracle has].
+    constrained: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
                 "targets": self.targets,
                 "scores": {f"{q}/{v}": s.to_json() for (q, v), s in self.scores.items()},
-                "misses": {k: dict(c.most_common()) for k, c in self.misses.items()}}
+                "misses": {k: dict(c.most_common()) for k, c in self.misses.items()},
+                "build_constrained": {q: {"flagged": n, "in_oracle": k}
+                                      for q, (n, k) in self.constrained.items()}}
 
 
 class _Lines:
@@ -129,7 +136,9 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
         assert loc is not None
         if not loc.uncertain:
             return "exact but not in oracle"
-        ev = loc.evidence
+        ev = "; ".join(p for p in loc.evidence.split("; ") if BUILD_CONSTRAINT not in p)
+        if not ev:
+            return "exact, flagged for its file's build constraint"
         if "receiver type unknown" in ev:
             return "name match: receiver type unknown"
         if "unresolved name" in ev:
@@ -198,14 +207,21 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     return dest
 
 
-def measure(name: str, root: Path | None = None) -> CorpusResult:
-    """Score spyglass on one corpus against its stored oracle answers."""
+def measure(name: str, root: Path | None = None, max_matches: int | None = None
+            ) -> CorpusResult:
+    """Score spyglass on one corpus against its stored oracle answers; `max_matches`
+    raises the per-answer cap (`[limits] max_matches_per_request`, as a user wanting
+    every site would) instead of counting the sites past it as misses."""
     corpus: AccuracyCorpus = CORPORA[name]
     doc = load_oracle(name)
     owned = root is None
     root = root or prepare_root(name)
     try:
-        ci = CodeIntel(root)
+        config = load_config(repo_root=root)
+        if max_matches is not None:
+            config = replace(config, limits=replace(config.limits,
+                                                    max_matches_per_request=max_matches))
+        ci = CodeIntel(root, config=config)
         ci.index()
         return _score(ci, corpus, doc, _Lines(root))
     finally:
@@ -218,6 +234,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
     scores = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
     misses: dict[str, Counter[str]] = {}
     examples: list[str] = []
+    constrained = {"refs": [0, 0], "calls": [0, 0]}
     for t in doc["targets"]:
         where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
         full = {"refs": ci.references(**where),
@@ -229,6 +246,10 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                 continue  # servers disagree on what calling a class or type means
             oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
             got = _spyglass_sites(answers[q], corpus.include)
+            for s, loc in got.items():
+                if BUILD_CONSTRAINT in loc.evidence:
+                    constrained[q][0] += 1
+                    constrained[q][1] += s in oracle
             for view in VIEWS:
                 mine = {s for s, loc in got.items() if _in_view(view, loc)}
                 score = scores[(q, view)]
@@ -249,7 +270,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples)
+                        scores, misses, examples, constrained)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
@@ -279,6 +300,10 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
                        f"{s.recall:>8.3f}{kinds}")
     for r in results:
         out.append(f"\n{r.name} ({r.oracle}, {r.targets} targets): misses by category")
+        flagged = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
+        if flagged:
+            out.append("  build-constrained sites (flagged, counted in the scores): "
+                       + "; ".join(flagged))
         for key, counter in sorted(r.misses.items()):
             if "/all" not in key:
                 continue
@@ -317,4 +342,7 @@ def markdown(results: list[CorpusResult]) -> str:
             if "/all " in key:
                 items = "; ".join(f"{c} {n}" for c, n in counter.most_common())
                 out.append(f"* {r.name} {key.replace('/all', '')}: {items}")
+        flagged = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
+        if flagged:
+            out.append(f"* {r.name} build-constrained sites (flagged): " + "; ".join(flagged))
     return "\n".join(out)

@@ -86,6 +86,7 @@ class FileFacts:
     diagnostics: tuple[Diagnostic, ...]
     lines: int
     package: str = ""  # declared package name (Go), else ""
+    build_constraint: str = ""  # the file's build constraint as written (Go `//go:build`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from spyglass.index import source as src
 
 STORE_DIR = ".spyglass"
 DB_NAME = "graph.db"
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS units(
   id INTEGER PRIMARY KEY, path TEXT NOT NULL, blob TEXT NOT NULL, pack TEXT NOT NULL,
   ctx TEXT NOT NULL, language TEXT NOT NULL, module TEXT NOT NULL, lines INTEGER NOT NULL,
-  size INTEGER NOT NULL, package TEXT NOT NULL DEFAULT '',
+  size INTEGER NOT NULL, package TEXT NOT NULL DEFAULT '', build TEXT NOT NULL DEFAULT '',
   UNIQUE(path, blob, pack, ctx));
 CREATE TABLE IF NOT EXISTS defs(
   unit INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,

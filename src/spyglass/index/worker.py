@@ -17,7 +17,7 @@ from spyglass.types import FileContext, FileFacts, Resolution
 
 # Rows ready for executemany, without the unit id (the writer prepends it).
 Rows = tuple[
-    tuple[str, str, int, int, str],  # language, module, lines, size, package
+    tuple[str, str, int, int, str, str],  # language, module, lines, size, package, build
     list[tuple[object, ...]],  # defs
     list[tuple[object, ...]],  # refs
     list[tuple[object, ...]],  # imports
@@ -86,7 +86,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
-    meta = (language, ctx.module, facts.lines, len(data), facts.package)
+    meta = (language, ctx.module, facts.lines, len(data), facts.package, facts.build_constraint)
     return (meta, list(defs), list(refs), list(imports), list(res.aliases), list(diags),
             base_rows)
 

@@ -130,8 +130,9 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
     known to be of another type. A receiver of unknown type, or one whose type is a project
     name without such a member (`f().Error()` with f returning ``error``), counts; one
     resolved to a project definition, or to an external type (``t.Error`` on a
-    ``*testing.T``), does not. Only uses in the type's own package (folder) are listed, as
-    gopls does: elsewhere any error value could be one."""
+    ``*testing.T``), does not. Only uses in the type's own package (its folder, the same
+    package clause: not an external `_test` package) are listed, as gopls does: elsewhere
+    any error value could be one."""
     table = manifest_value(d.language, "builtin_interfaces")
     if d.kind != "method" or not isinstance(table, dict):
         return []
@@ -150,10 +151,15 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
     esc = like_escape(folder)
     # Every `err.Error()` anywhere would be a candidate: the type's package only. The files
     # come first (a scan of the package's units by primary key, not of every ref).
+    # An external test package (`package proto_test` beside `package proto`) is another
+    # package: its files are left out, as gopls leaves them out.
+    package = next((str(p) for (p,) in view.each("SELECT u.package FROM {units} u WHERE "
+                                                  "u.id = ?", (d.unit,))), "")
     rows = refs(view.each(f"SELECT {REF_COLS} FROM temp.vfiles f CROSS JOIN {{refs}} r ON "
-                           "r.unit = f.unit WHERE f.path LIKE ? ESCAPE '\\' AND "
+                           "r.unit = f.unit JOIN {units} u ON u.id = f.unit "
+                           "WHERE f.path LIKE ? ESCAPE '\\' AND u.package = ? AND "
                            "f.language = ? AND r.name = ? AND r.qualifier != '' LIMIT ?",
-                           (esc + "%", d.language, d.name, MAX_PREDECLARED_SITES)))
+                           (esc + "%", package, d.language, d.name, MAX_PREDECLARED_SITES)))
     out: list[tuple[RefRow, str]] = []
     verdicts: dict[str, bool] = {}
     for r in rows:

@@ -9,6 +9,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
 from spyglass.types import CodeLocation
 
@@ -115,9 +116,16 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
         if include_declaration and not calls_only:
             out[(d.path, d.name_line, -1)] = ans.def_location(d)
         is_call = sym.call_filter(view, d)
-        for s in sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
-                       notes):
+        found = sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
+                      notes)
+        constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
+        for s in found:
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
+            if r.unit in constrained:
+                if exact_only:
+                    continue  # flagged, so not exact
+                uncertain = True
+                evidence = "; ".join(filter(None, (evidence, constrained[r.unit])))
             how = is_call(r) if calls_only else None
             if calls_only and how is None:
                 continue
@@ -138,6 +146,21 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
     listed = sorted(out.values(), key=lambda c: (c.path, c.start_line))
     left = unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
     return listed, tuple(dict.fromkeys([*notes, *left]))
+
+
+def build_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
+    """For the units among `units` whose file has a build constraint (manifest
+    `build_constraint`; Go `//go:build`), the evidence naming it. The constraint is read,
+    never evaluated: the site is kept, flagged, whether or not the default build has it."""
+    if not units or not sym.manifest_value(language, "build_constraint"):
+        return {}
+    out: dict[int, str] = {}
+    for chunk in chunks(sorted(units)):
+        for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
+                                    f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
+            out[int(str(uid))] = (f"in a file with a build constraint, `{build}` (read, not "
+                                  "evaluated): it may be left out of a default build")
+    return out
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

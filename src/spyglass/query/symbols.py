@@ -243,7 +243,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     keep: list[RefRow] = []
     for r in rows:
-        if r.qualifier and (r.head in UNKNOWN_RECEIVERS
+        if r.qualifier and (r.head in UNKNOWN_RECEIVERS or "()" in r.qualifier  # chains
                             or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
                 and member or not r.qualifier and r.head == H.FREE and not member:
             keep.append(r)

@@ -313,7 +313,7 @@ class View:
         self._next_unit -= 1
         conn = self.conn
         conn.execute(_INSERT["units"],
-                     (uid, path, blob, "", "", meta[0], meta[1], meta[2], meta[3], meta[4]))
+                     (uid, path, blob, "", "", *meta))
         conn.executemany(_INSERT["defs"], [(uid, *d) for d in defs])
         conn.executemany(_INSERT["bases"], [(uid, *b) for b in bases])
         conn.executemany(_INSERT["refs"], [(uid, *r) for r in refs])

@@ -27,6 +27,7 @@ _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
+_HEADER_BYTES = 16384  # a build constraint sits in the file's leading comments
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
@@ -115,6 +116,7 @@ class _Extractor:
             diagnostics=tuple(diagnostics(self.pack, self.root, self.data)),
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
+            build_constraint=build_constraint(self.pack, self.data),
         )
 
     # -- definitions -------------------------------------------------------------------
@@ -133,7 +135,7 @@ class _Extractor:
                 continue
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
-            bases = tuple(_text(b) for b in caps.get("base", ()))
+            bases = tuple(self._base_text(b) for b in caps.get("base", ()))
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:
@@ -212,6 +214,14 @@ class _Extractor:
                     scopes[si].bindings.setdefault(name, H.LOCAL)
         self._scope_segments = scope_segs
         return scopes, scope_of_def
+
+    def _base_text(self, node: Node) -> str:
+        """A base as written; one written as a generic type (`Omit<Provider, 'k'>`,
+        `Builder<T>`) reduced by the pack's ``type_unwrap`` patterns to the type whose
+        members it has."""
+        if node.type == "generic_type":
+            return self.type_text(node) or _text(node)
+        return _text(node)
 
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
@@ -572,6 +582,26 @@ class _Extractor:
                     return H.make(H.SELF, d.qualname)
             si = scopes[si].parent
         return H.LOCAL
+
+
+def build_constraint(pack: LanguagePack, data: bytes) -> str:
+    """The file's build constraint as written (manifest `build_constraint`, a regex whose
+    group 1 is the expression, matched on the comment lines before the first code line:
+    Go ``//go:build linux && !cgo``); read, never evaluated; "" if none."""
+    pattern = pack.manifest.get("build_constraint")
+    if not pattern:
+        return ""
+    regex = re.compile(str(pattern))
+    for raw in data[:_HEADER_BYTES].splitlines():
+        line = raw.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        if not line.startswith(("//", "/*", "*")):
+            return ""  # the header ends at the first code line (`package x`)
+        m = regex.match(line)
+        if m:
+            return m.group(1).strip()
+    return ""
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
-from spyglass.types import FileContext, FileFacts, Import, Resolution
+from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 # Extensions a specifier or file name may carry for the same module (longest first).
 _EXTENSIONS = (".d.mts", ".d.cts", ".d.ts", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".tsx",
@@ -173,7 +173,8 @@ def _bind(imp: Import, mod: str) -> str:
 def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
               bound: list[str]) -> str | None:
     """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
-    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``. A
+    ``def:T`` → ``key#T.m``, an imported ``T`` → ``mod#T.m``, ``ns.T`` → ``mod#T.m``,
+    ``self:C`` with ``this.f`` → ``key#C.f.m`` (through the field's type alias). A
     local set from a call (`x = f()`) has f as its type: the member of what f returns,
     reached through f's return-type alias, so only for a function of this file that
     declares its return type; an imported lowercase name is taken for such a function of
@@ -181,6 +182,8 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     consumed, type_head, type_text = H.parse_instance(arg)
     kind, val = H.split(type_head)
     member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[consumed:], name])
+    if kind == H.SELF:  # a local typed by a member of `this` (`this.#items.forEach(…)`)
+        return f"{key}#{val}.{member}" if "." in type_text else None
     if kind == H.DEF:
         funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
         return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
@@ -191,6 +194,20 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     if imp.name is not None:
         return None if imp.alias[:1].islower() else f"{bound[n]}.{member}"
     return f"{bound[n]}#{member}" if "." in type_text else None
+
+
+def _unknown_result(head: str, arg: str, qualifier: str, facts: FileFacts) -> bool:
+    """Whether a call chain starts at a function whose result type is unknown, by the rule
+    of typed locals (`_instance`): a function of this file without a declared return type,
+    or an imported lowercase name (a function of unknown return type)."""
+    first = qualifier.split(".", 1)[0]
+    if head == H.DEF and arg == first:
+        funcs = [d for d in facts.definitions if d.qualname == arg and d.kind == "func"]
+        return bool(funcs) and not any(d.bases for d in funcs)
+    if head == H.IMPORT:
+        imp = facts.imports[int(arg)]
+        return imp.name is not None and first == imp.alias and imp.alias[:1].islower()
+    return False
 
 
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
@@ -208,7 +225,11 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     supers: list[int] = []
     for ref in facts.references:
         head, arg = H.split(ref.head)
-        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
+        # `f().m`, `c.getCache().build`: a member of a call's result, through the callee's
+        # declared return type (manifest `call_chains_marked` leaves the `()`): inferred
+        called = "()" in ref.qualifier
+        qualifier = ref.qualifier.replace("()", "") if called else ref.qualifier
+        rest = qualifier.split(".")[1:] if qualifier else []
         tail = ".".join([*rest, ref.name])
         target: str | None = None
         conf = "exact"
@@ -216,7 +237,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             n = int(arg)
             imp, base = facts.imports[n], bound[n]
             certain = resolved[n][1]
-            if ref.role == "import" or not ref.qualifier:
+            if ref.role == "import" or not qualifier:
                 target = base
             elif imp.name is None:
                 target = f"{base}#{tail}"  # namespace import / require: ns.foo → mod#foo
@@ -224,19 +245,23 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = f"{base}.{tail}"  # static member of an imported class or enum
             conf = "exact" if certain else "inferred"
         elif head == H.DEF:
-            target = f"{key}#{arg}.{tail}" if ref.qualifier else f"{key}#{arg}"
-            if ref.qualifier and f"{arg}.{tail}" not in local_defs:
+            target = f"{key}#{arg}.{tail}" if qualifier else f"{key}#{arg}"
+            if qualifier and f"{arg}.{tail}" not in local_defs:
                 conf = "inferred"  # through a typed variable's alias, or not at all
-        elif head == H.SELF and ref.qualifier:
+        elif head == H.SELF and qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
-        elif head == H.FREE and ref.qualifier == "super":
+        elif head == H.FREE and qualifier == "super":
             supers.append(len(targets))  # `super.m()`: the member of the class's base
-        elif head == H.FREE and ref.qualifier in _EXPORTS_OBJECTS:
+        elif head == H.FREE and qualifier in _EXPORTS_OBJECTS:
             target = f"{key}#{ref.name}"  # CommonJS: exports.f() inside the module itself
         elif head == H.INST:  # a typed or constructed local: x.m() → Type.m
-            target, conf = _instance(arg, ref.qualifier, ref.name, key, facts, bound), \
+            target, conf = _instance(arg, qualifier, ref.name, key, facts, bound), \
                 "inferred"
+        if called and target and _unknown_result(head, arg, qualifier, facts):
+            target = None  # the chain starts at a call of unknown result: a name match
+        if called and conf == "exact":
+            conf = "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
 
@@ -262,13 +287,18 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             targets[n] = f"{local(facts.definitions[i].bases[0])}.{ref.name}"
             confidence[n] = "inferred"
 
+    def own_class(d: Definition) -> str:
+        """`this` as a method's declared result: the class the method belongs to."""
+        owner = facts.definitions[d.parent] if d.parent >= 0 else None
+        return f"{key}#{owner.qualname}" if owner is not None else ""
+
     builtins = _builtins(facts.language)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
         if d.kind in _VALUE_KINDS or d.kind == "method":
             # a declared or constructed type, a method's declared result: alias, not a base
-            types = dict.fromkeys(local(b) for b in d.bases
+            types = dict.fromkeys(own_class(d) if b == "this" else local(b) for b in d.bases
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
             bases.append(())

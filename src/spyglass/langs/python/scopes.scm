@@ -46,6 +46,11 @@
 (assignment
   left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type))
+; A call of a call's result (`enc = codecs.getincrementalencoder(name)()`): typed by the
+; inner callee, as the call chain `f()().m` is (the resolver collapses calls alike).
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: (call function: [(identifier) (attribute)] @local.type)))
 ; A literal or comprehension: its builtin type (manifest `literal_types`).
 (assignment
   left: (identifier) @local.definition

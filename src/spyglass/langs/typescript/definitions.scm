@@ -6,7 +6,7 @@
 ; A function's declared return type is its @base: the resolver maps the members of what it
 ; returns (`f.*`) to the type's, for `const x = f(); x.m()` and `return { m() {} }`.
 (function_declaration name: (identifier) @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.func
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (generator_function_declaration name: (identifier) @name) @definition.func
 (function_signature name: (identifier) @name) @definition.func
@@ -17,27 +17,27 @@
 (class_declaration name: (type_identifier) @name
   (class_heritage (implements_clause [(type_identifier) (nested_type_identifier)] @base))) @definition.class
 (class_declaration name: (type_identifier) @name
-  (class_heritage (implements_clause (generic_type name: (_) @base)))) @definition.class
+  (class_heritage (implements_clause (generic_type) @base))) @definition.class
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name
   (class_heritage (extends_clause value: [(identifier) (member_expression)] @base))) @definition.class
 (abstract_class_declaration name: (type_identifier) @name
   (class_heritage (implements_clause [(type_identifier) (nested_type_identifier)] @base))) @definition.class
 (abstract_class_declaration name: (type_identifier) @name
-  (class_heritage (implements_clause (generic_type name: (_) @base)))) @definition.class
+  (class_heritage (implements_clause (generic_type) @base))) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 
 (interface_declaration name: (type_identifier) @name
   (extends_type_clause type: [(type_identifier) (nested_type_identifier)] @base)) @definition.interface
 (interface_declaration name: (type_identifier) @name
-  (extends_type_clause type: (generic_type name: (_) @base))) @definition.interface
+  (extends_type_clause type: (generic_type) @base)) @definition.interface
 (interface_declaration name: (type_identifier) @name) @definition.interface
 ; A type alias's value is its @base (`type AnyBuilder = Builder<any>`), so that members
 ; reached through the alias are the aliased type's members.
 (type_alias_declaration name: (type_identifier) @name
-  value: [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)]) @definition.type
+  value: [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)]) @definition.type
 (type_alias_declaration name: (type_identifier) @name
-  value: (intersection_type [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.type
+  value: (intersection_type [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.type
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
 (enum_body name: (property_identifier) @name @definition.const)
@@ -54,15 +54,18 @@
 ; Class, interface and object-type members.
 ; A method's declared return type is its @base, as for functions (`c.getCache().clear()`).
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.method)
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.method)
+; A method returning `this` (a fluent builder) returns its own class.
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+  return_type: (type_annotation (this_type) @base)) @definition.method)
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 ; A field's or variable's declared type (or the class it is constructed from) is its
-; @base; the resolver turns it into an alias `C.field.*` → `Type.*`, so that
+; @base (an array's element type stands for the array, as for typed locals); the resolver turns it into an alias `C.field.*` → `Type.*`, so that
 ; `this.field.m()` reaches Type.m.
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
-  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.field)
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.field)
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
   value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.field)
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
@@ -70,25 +73,25 @@
 ((_ name: (type_identifier) @receiver
    body: (class_body (method_definition
      parameters: (formal_parameters [
-       (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field
-       (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])?) @definition.field]))))
+       (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])?) @definition.field
+       (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])?) @definition.field]))))
  (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
 (method_signature name: (property_identifier) @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.method
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.method
 (method_signature name: (property_identifier) @name) @definition.method
 ; A property's declared type is its @base, as for class fields (`input: Transformer`).
 (property_signature name: (property_identifier) @name
-  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.field
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.field
 (property_signature name: (property_identifier) @name) @definition.field
 
 ; include: _ecma/definitions-module-variables
 
 ; Typed module-level variables: `export const registry: Registry = …`, `const r = new Registry()`.
 (program [
-  (lexical_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var)
-  (variable_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var)
+  (lexical_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var)
   (export_statement declaration: (lexical_declaration
-    (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.var))
+    (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var))
   (lexical_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
   (variable_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
   (export_statement declaration: (lexical_declaration
@@ -98,10 +101,10 @@
 ; f.self: their members implement the declared type's members, as at module level.
 (statement_block [
   (lexical_declaration (variable_declarator name: (identifier) @name
-    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])
     value: (object)) @definition.var)
   (variable_declaration (variable_declarator name: (identifier) @name
-    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])
     value: (object)) @definition.var)])
 
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`

@@ -81,6 +81,34 @@
 (optional_parameter pattern: (identifier) @local.definition
   type: (type_annotation (array_type) @local.type))
 (for_in_statement left: (identifier) @local.definition operator: "of" right: (identifier) @local.type)
+; The first parameter of an untyped callback of an array method has the element type
+; too (`queries.forEach((q) => q.reset())`, like `for (const q of queries)`), also over
+; what a method returns (`this.getAll().forEach(…)`: its declared return type, as for
+; `const all = this.getAll()`).
+((call_expression
+   function: (member_expression object: (call_expression function: (member_expression) @local.type
+                                                         arguments: (arguments . ")"))
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameter: (identifier) @local.definition)))
+ (#match? @_iterate "^(forEach|map|flatMap|filter|find|findLast|findIndex|findLastIndex|some|every)$"))
+((call_expression
+   function: (member_expression object: (call_expression function: (member_expression) @local.type
+                                                         arguments: (arguments . ")"))
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameters: (formal_parameters
+     . (required_parameter pattern: (identifier) @local.definition !type)))))
+ (#match? @_iterate "^(forEach|map|flatMap|filter|find|findLast|findIndex|findLastIndex|some|every)$"))
+((call_expression
+   function: (member_expression object: [(identifier) (member_expression)] @local.type
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameter: (identifier) @local.definition)))
+ (#match? @_iterate "^(forEach|map|flatMap|filter|find|findLast|findIndex|findLastIndex|some|every)$"))
+((call_expression
+   function: (member_expression object: [(identifier) (member_expression)] @local.type
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameters: (formal_parameters
+     . (required_parameter pattern: (identifier) @local.definition !type)))))
+ (#match? @_iterate "^(forEach|map|flatMap|filter|find|findLast|findIndex|findLastIndex|some|every)$"))
 ; A local set from a call of a named function has the type the function returns
 ; (`f.*`, mapped by the resolver when f declares its return type).
 (statement_block [
