@@ -11,14 +11,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_col
 from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
 from spyglass.index import confined, scip
-from spyglass.query import symbols as sym
+from spyglass.query import radius_verdict
 from spyglass.query.display import display, module_symbol
+from spyglass.query.impact import Radius
+from spyglass.query.radius_verdict import doubtful, innermost, served
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -26,8 +29,10 @@ from spyglass.types import CodeLocation
 
 Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
+Verdict = tuple[frozenset[Site], ...]  # the server's sites, per position asked
+T = TypeVar("T")
+RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is asked about
 CACHE_MAX = 512
-DOUBTFUL_MIN = 3  # certain index sites a server must deny before its answer is doubted
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,16 @@ class Question:
     changed: tuple[tuple[str, str | None], ...]  # path, live text (None: deleted)
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What became of one question to a server: its sites per position, or why none."""
+
+    server: LspServer
+    label: str
+    sites: Verdict
+    failure: str | None
+
+
 class Escalator:
     """One per facade: the bridges of its workspace, a cache of server verdicts keyed by
     the snapshot and the overlay's content digest, and the threads that ask."""
@@ -49,7 +64,7 @@ class Escalator:
         self.config = config
         self.store = store  # .spyglass/ (an imported SCIP index lives there)
         self._scip: tuple[float, scip.ScipIndex | None] | None = None
-        self._cache: dict[tuple[object, ...], frozenset[Site]] = {}
+        self._cache: dict[tuple[object, ...], Verdict] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
         self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
 
@@ -71,37 +86,70 @@ class Escalator:
     def answer(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                budget_ms: int | None, index_answer: Callable[[], Answer]) -> Answer:
         """The index answer, escalated to the language server of the targets' language."""
-        budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
-        server = self.server_for(targets[0].language) if targets else None
         precise = self._scip_index()
         if precise is not None and targets:
             plain = index_answer
             index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
+        (locations, notes), asked = self._escalate(view, targets, calls, declaration,
+                                                   budget_ms, index_answer)
+        if asked is None:
+            return locations, notes
+        if asked.failure is not None:
+            return self._down(locations, notes, asked.label, asked.failure)
+        sites = frozenset().union(*asked.sites)
+        return self._merge(view, targets, calls, asked.server, asked.label, sites, locations,
+                           notes)
+
+    def radius(self, view: View, seeds: list[DefRow], budget_ms: int | None,
+               walk: Callable[[], Radius]) -> Radius:
+        """A blast radius whose distance-1 edges are escalated like references: the
+        server's references to each changed definition confirm, refute or add users."""
+        server = self.server_for(seeds[0].language) if seeds else None
+        asked_seeds = [d for d in seeds if server is not None and d.language in
+                       server.languages][:RADIUS_SEEDS]
+        radius, asked = self._escalate(view, asked_seeds, False, False, budget_ms, walk)
+        if asked is None:
+            return radius
+        if asked.failure is not None:
+            self._down([], (), asked.label, asked.failure)  # raises when required
+            note = f"{asked.label} not used: {asked.failure}; distance 1 is the index's"
+            radius.limits.append(note)
+            radius.notes.append(note)
+            return radius
+        return radius_verdict.merge(view, radius, asked_seeds, asked.sites, asked.server,
+                                   asked.label, len(seeds) - len(asked_seeds))
+
+    def _escalate(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
+                  budget_ms: int | None, work: Callable[[], T]) -> tuple[T, Asked | None]:
+        """`work()` (the index's answer) while the server is asked about `targets` in a
+        worker thread, within the budget; None when no server is asked."""
+        budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
+        server = self.server_for(targets[0].language) if targets else None
         if budget <= 0 or server is None:
-            return index_answer()
+            return work(), None
         bridge = bridge_for(server, self.root)
+        label = f"language server {bridge.name} ({server.language})"
         question = self._question(view, targets, calls, declaration, server)
         key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
                server, question.positions, calls, declaration)
         deadline = time.monotonic() + budget / 1000
         cached = self._cache.get(key)
-        pending: Future[frozenset[Site]] | None = None
+        pending: Future[Verdict] | None = None
         if cached is None:
             pending = self._pool.submit(self._ask, bridge, question, deadline)
-        locations, notes = index_answer()
-        label = f"language server {bridge.name} ({server.language})"
+        value = work()
         if pending is not None:
             pending.add_done_callback(lambda f: self._keep(key, f))  # late answers too
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
             except (FutureTimeout, LspTimeout):
                 bridge.note_answer(in_time=False)
-                return self._down(locations, notes, label, f"no answer within {budget} ms")
+                return value, Asked(server, label, (), f"no answer within {budget} ms")
             except (BridgeDown, LspError, OSError) as exc:
-                return self._down(locations, notes, label, str(exc))
+                return value, Asked(server, label, (), str(exc))
             bridge.note_answer(in_time=True)
         assert cached is not None
-        return self._merge(view, targets, calls, server, label, cached, locations, notes)
+        return value, Asked(server, label, cached, None)
 
     def _scip_index(self) -> scip.ScipIndex | None:
         """The imported SCIP index, reloaded when `spyglass index --scip` replaced it."""
@@ -168,7 +216,7 @@ class Escalator:
                      "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
         return out, notes + (note,)
 
-    def _keep(self, key: tuple[object, ...], done: Future[frozenset[Site]]) -> None:
+    def _keep(self, key: tuple[object, ...], done: Future[Verdict]) -> None:
         """Cache a verdict, also one that arrives after its question gave up waiting."""
         if done.cancelled() or done.exception() is not None:
             return
@@ -206,7 +254,7 @@ class Escalator:
         changed = changed[:self.config.limits.max_files_per_request]
         return Question(tuple(positions), calls, declaration, tuple(changed))
 
-    def _ask(self, bridge: Bridge, q: Question, deadline: float) -> frozenset[Site]:
+    def _ask(self, bridge: Bridge, q: Question, deadline: float) -> Verdict:
         self.asked += 1
         client = bridge.client(deadline - time.monotonic())
         # One question at a time per server: a late worker and the next question must not
@@ -215,14 +263,15 @@ class Escalator:
             raise LspTimeout("the server is busy with an earlier question")
         try:
             self._sync(client, q)
-            sites: set[Site] = set()
+            sites: list[frozenset[Site]] = []
             for path, line, col in q.positions:
                 text = self._text(path)
                 if text is None:
                     raise BridgeDown(f"cannot read {path}")
                 client.sync(self.root / path, text)
-                sites |= self._sites(client, q, self.root / path, line, col, deadline)
-            return frozenset(sites)
+                sites.append(frozenset(self._sites(client, q, self.root / path, line, col,
+                                                   deadline)))
+            return tuple(sites)
         except LspTimeout:
             raise
         except LspError as exc:
@@ -262,26 +311,21 @@ class Escalator:
     def _merge(self, view: View, targets: list[DefRow], calls: bool, server: LspServer,
                label: str, sites: frozenset[Site], locations: list[CodeLocation],
                notes: tuple[str, ...]) -> Answer:
-        def served(path: str) -> bool:
-            pack = pack_for_path(path)
-            return pack is not None and pack.name in server.languages
-
-        if not sites and any(not loc.uncertain and served(loc.path) for loc in locations):
+        if not sites and any(not loc.uncertain and served(loc.path, server)
+                             for loc in locations):
             why = (f"{label} found no sites for the target (it may not analyse this file); "
                    "the answer is the index's")
             return locations, notes + (why,)
         certain = {(loc.path, loc.start_line) for loc in locations
-                   if not loc.uncertain and served(loc.path)}
+                   if not loc.uncertain and served(loc.path, server)}
         denied = len(certain - sites)
-        # A server that denies most of the index's certain sites is more likely missing part
-        # of the workspace (a package it could not load) than right: keep what it denies.
-        doubtful = denied >= DOUBTFUL_MIN and denied * 2 > len(certain)
+        doubted = doubtful(certain, sites)  # then what it denies is kept
         out: list[CodeLocation] = []
         seen: set[Site] = set()
         confirmed = dropped = 0
         for loc in locations:
             site = (loc.path, loc.start_line)
-            if not served(loc.path) or (doubtful and site not in sites):
+            if not served(loc.path, server) or (doubted and site not in sites):
                 out.append(loc)
             elif site in sites:
                 confirmed += 1
@@ -292,12 +336,12 @@ class Escalator:
                 dropped += 1
         added = 0
         for path, line in sorted(sites - seen):
-            if not served(path) or not (self.root / path).is_file():
+            if not served(path, server) or not (self.root / path).is_file():
                 continue
             added += 1
             symbol, kind = display(targets[0]), "reference"
             if calls:
-                caller = _innermost(view, path, line)
+                caller = innermost(view, path, line)
                 symbol = display(caller) if caller else module_symbol(path)
                 kind = caller.kind if caller else "module"
             out.append(CodeLocation(
@@ -306,7 +350,7 @@ class Escalator:
                 source="live-lsp", indexed_at=None, stale=False, uncertain=False,
                 evidence=f"found by {server.label}; not in the index's answer"))
         out.sort(key=lambda c: (c.path, c.start_line))
-        if doubtful:
+        if doubted:
             note = (f"{label} denied {denied} of the index's {len(certain)} certain site(s): "
                     "its view of the workspace looks incomplete (a package it could not "
                     f"load?), so they are kept as the index gave them; {confirmed} site(s) "
@@ -316,7 +360,3 @@ class Escalator:
                 f"refuted and dropped, {added} site(s) only the server found added")
         return out, notes + (note,)
 
-
-def _innermost(view: View, path: str, line: int) -> DefRow | None:
-    around = [d for d in sym.defs_in_file(view, path) if d.start_line <= line <= d.end_line]
-    return min(around, key=lambda d: d.end_line - d.start_line) if around else None

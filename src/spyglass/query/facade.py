@@ -30,8 +30,10 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer, location
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
+from spyglass.query.changeset import ChangeSet
 from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
+from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.view import View
@@ -321,13 +323,19 @@ class CodeIntel:
         client_paths.check_count(paths, self.config.limits.max_files_per_request)
 
     # -- change impact (query/changes.py, explore.py) -------------------------------------------
-    def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
-                     ) -> ToolResult:
+    def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3,
+                     lsp_budget_ms: int | None = None) -> ToolResult:
         """Affected symbols, files, packages and tests of a change (targets, a diff, or the
-        workspace's changes against the snapshot), by distance, each with its evidence."""
+        workspace's changes against the snapshot), by distance, each with its evidence; the
+        distance-1 users checked by a configured language server (query/escalate.py)."""
         from spyglass.query import changes
         with self.lock:
-            return changes.blast_radius(self.answer(), targets, diff, depth)
+            ans = self.answer()
+
+            def refine(cs: ChangeSet, walk: Callable[[], Radius]) -> Radius:
+                seeds = [s.d for s in cs.seeds if not s.removed]
+                return self.escalator.radius(ans.view(), seeds, lsp_budget_ms, walk)
+            return changes.blast_radius(ans, targets, diff, depth, refine)
 
     def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
                       ) -> ToolResult:
