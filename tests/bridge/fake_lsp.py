@@ -4,11 +4,13 @@ ok: answers from `.fake_answers.json` in its working directory ({"refs": [[path,
 "calls": [[path, line0, caller]]}) plus every line holding LIVE_USE in the documents the
 client synced (never read from disk); fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
-partial: the first answer to a question is empty, later ones complete. Stdlib only."""
+partial: the first answer to a question is empty, later ones complete; slow: the first
+question is answered after 1.5 s (a server analysing the workspace). Stdlib only."""
 
 import json
 import os
 import sys
+import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 DOCS: dict[str, str] = {}
@@ -74,6 +76,8 @@ def question(msg: dict) -> object:
         return None
     if MODE == "partial" and ASKED["n"] == 1:
         return []
+    if MODE == "slow" and ASKED["n"] == 1:
+        time.sleep(1.5)
     data = answers()
     method = msg["method"]
     if method == "textDocument/references":

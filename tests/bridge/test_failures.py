@@ -4,6 +4,7 @@ naming the bridge and the reason; with `required = true` an error with that reas
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from helpers import HERE, alive, python, server
 from spyglass.bridge import manager
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
+from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
 
@@ -100,7 +102,9 @@ def test_fake_server_is_the_one_under_test() -> None:
     assert (HERE / "fake_lsp.py").is_file() and Path(python()).is_file()
 
 
-def test_a_hanging_server_is_restarted_after_repeated_timeouts(repo: Path) -> None:
+def test_a_hanging_server_is_restarted_after_repeated_timeouts(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)  # no waiting past the budget
     ci = CodeIntel(repo, config=Config(lsp=(server("hang"),)))
     bridge = ci.escalator.bridges()[0]
     bridge.client(10.0)
@@ -113,3 +117,21 @@ def test_a_hanging_server_is_restarted_after_repeated_timeouts(repo: Path) -> No
     b = report.bridges[0]
     assert b.state == "failed" and "unresponsive" in (b.last_error or "")
     assert first is not None and not alive(first)
+
+
+def test_a_slow_answer_is_cached_and_the_server_kept(repo: Path) -> None:
+    """Past the budget the question falls back; the worker keeps waiting (LATE_GRACE), caches
+    the late verdict, and the server is not counted as hanging."""
+    ci = CodeIntel(repo, config=Config(lsp=(server("slow"),)))
+    bridge = ci.escalator.bridges()[0]
+    bridge.client(10.0)
+    first = ci.references("target", lsp_budget_ms=300)
+    assert any("no answer within 300 ms" in n for n in first.coverage.limitations)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        again = ci.references("target", lsp_budget_ms=300)
+        if not any(" not used: " in n for n in again.coverage.limitations):
+            break
+        time.sleep(0.2)
+    assert [c.source for c in again.results] == ["live-lsp"] * 3
+    assert bridge.status().state == "ready" and bridge.status().restarts == 0

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_col
 from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
+from spyglass.bridge.mcpclient import McpClient
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
 from spyglass.index import confined, scip
@@ -31,6 +32,7 @@ Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
 Verdict = tuple[frozenset[Site], ...]  # the server's sites, per position asked
 T = TypeVar("T")
+LATE_GRACE = 30.0  # seconds a worker waits for a server past the question's budget
 RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is asked about
 CACHE_MAX = 512
 
@@ -43,6 +45,11 @@ class Question:
     calls: bool
     declaration: bool
     changed: tuple[tuple[str, str | None], ...]  # path, live text (None: deleted)
+    names: tuple[tuple[str, int], ...] = ()  # MCP: each target's name, 1-based column
+
+
+class NotOffered(Exception):
+    """An MCP bridge that does not declare (or may not answer) the tool a question needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +59,8 @@ class Asked:
     server: LspServer
     label: str
     sites: Verdict
-    failure: str | None
+    failure: str | None  # why the server did not answer (a note; an error when required)
+    unoffered: str | None = None  # why it was not asked (a note only)
 
 
 class Escalator:
@@ -94,6 +102,9 @@ class Escalator:
                                                    budget_ms, index_answer)
         if asked is None:
             return locations, notes
+        if asked.unoffered is not None:
+            note = f"{asked.label}: {asked.unoffered}; the answer is the index's"
+            return locations, notes + (note,)
         if asked.failure is not None:
             return self._down(locations, notes, asked.label, asked.failure)
         sites = frozenset().union(*asked.sites)
@@ -109,6 +120,9 @@ class Escalator:
                        server.languages][:RADIUS_SEEDS]
         radius, asked = self._escalate(view, asked_seeds, False, False, budget_ms, walk)
         if asked is None:
+            return radius
+        if asked.unoffered is not None:
+            radius.limits.append(f"{asked.label}: {asked.unoffered}; distance 1 is the index's")
             return radius
         if asked.failure is not None:
             self._down([], (), asked.label, asked.failure)  # raises when required
@@ -128,7 +142,12 @@ class Escalator:
         if budget <= 0 or server is None:
             return work(), None
         bridge = bridge_for(server, self.root)
-        label = f"language server {bridge.name} ({server.language})"
+        label = f"{'MCP server' if server.protocol == 'mcp' else 'language server'} " \
+                f"{bridge.name} ({server.language})"
+        tool = "code_callers" if calls else "code_references"
+        if server.protocol == "mcp" and tool not in server.tools:
+            return work(), Asked(server, label, (), None, f"{tool} is not approved for it "
+                                 "in the host config")
         question = self._question(view, targets, calls, declaration, server)
         key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
                server, question.positions, calls, declaration)
@@ -143,11 +162,11 @@ class Escalator:
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
             except (FutureTimeout, LspTimeout):
-                bridge.note_answer(in_time=False)
                 return value, Asked(server, label, (), f"no answer within {budget} ms")
+            except NotOffered as exc:
+                return value, Asked(server, label, (), None, str(exc))
             except (BridgeDown, LspError, OSError) as exc:
                 return value, Asked(server, label, (), str(exc))
-            bridge.note_answer(in_time=True)
         assert cached is not None
         return value, Asked(server, label, cached, None)
 
@@ -232,15 +251,16 @@ class Escalator:
 
     def _question(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                   server: LspServer) -> Question:
-        positions = []
+        positions, names = [], []
         for d in targets:
-            col = d.name_col
+            col = chars = d.name_col
             raw = confined.read_or_none(self.root, d.path, self.config.limits.max_file_bytes)
             lines = raw.split(b"\n") if raw is not None else []
             if 0 < d.name_line <= len(lines):  # name_col counts bytes; LSP counts UTF-16
                 head = lines[d.name_line - 1][:d.name_col].decode("utf-8", "replace")
-                col = utf16_col(head, len(head))
+                col, chars = utf16_col(head, len(head)), len(head)
             positions.append((d.path, d.name_line - 1, col))
+            names.append((d.name, chars + 1))
         changed: list[tuple[str, str | None]] = []
         for path in sorted(set(view.changes.added) | set(view.changes.modified)):
             pack = pack_for_path(path)
@@ -252,32 +272,59 @@ class Escalator:
         changed += [(p, None) for p in sorted(view.changes.deleted)]
         # Bounded: a server reads files it has not opened from disk (the live content) itself.
         changed = changed[:self.config.limits.max_files_per_request]
-        return Question(tuple(positions), calls, declaration, tuple(changed))
+        return Question(tuple(positions), calls, declaration, tuple(changed), tuple(names))
 
     def _ask(self, bridge: Bridge, q: Question, deadline: float) -> Verdict:
+        """The server's sites per position. The worker waits for the server longer than
+        the question waits for it (LATE_GRACE): a slow answer is cached for the next time,
+        and only a server that does not answer within the grace counts as hanging."""
         self.asked += 1
         client = bridge.client(deadline - time.monotonic())
         # One question at a time per server: a late worker and the next question must not
         # interleave their document updates.
         if not client.session.acquire(timeout=max(deadline - time.monotonic(), 0.001)):
-            raise LspTimeout("the server is busy with an earlier question")
+            raise BridgeDown("the server is busy with an earlier question")
+        late = max(deadline, time.monotonic() + LATE_GRACE)
         try:
-            self._sync(client, q)
-            sites: list[frozenset[Site]] = []
-            for path, line, col in q.positions:
-                text = self._text(path)
-                if text is None:
-                    raise BridgeDown(f"cannot read {path}")
-                client.sync(self.root / path, text)
-                sites.append(frozenset(self._sites(client, q, self.root / path, line, col,
-                                                   deadline)))
-            return tuple(sites)
+            if isinstance(client, McpClient):
+                sites = self._ask_mcp(client, q, late)
+            else:
+                sites = self._ask_lsp(client, q, late)
         except LspTimeout:
+            bridge.note_answer(in_time=False)
             raise
         except LspError as exc:
             raise BridgeDown(bridge.note_failure(str(exc))) from exc
         finally:
             client.session.release()
+        bridge.note_answer(in_time=True)
+        return sites
+
+    def _ask_lsp(self, client: LspClient, q: Question, deadline: float) -> Verdict:
+        self._sync(client, q)
+        sites: list[frozenset[Site]] = []
+        for path, line, col in q.positions:
+            text = self._text(path)
+            if text is None:
+                raise BridgeDown(f"cannot read {path}")
+            client.sync(self.root / path, text)
+            sites.append(frozenset(self._sites(client, q, self.root / path, line, col,
+                                               deadline)))
+        return tuple(sites)
+
+    @staticmethod
+    def _ask_mcp(client: McpClient, q: Question, deadline: float) -> Verdict:
+        """The external server's declared tool, once per target (it reads the workspace,
+        the live checkout, itself)."""
+        tool = "code_callers" if q.calls else "code_references"
+        if tool not in client.tools:
+            raise NotOffered(f"the server does not declare {tool}")
+        sites: list[frozenset[Site]] = []
+        for (path, line, _), (name, column) in zip(q.positions, q.names, strict=True):
+            found = client.sites(tool, {"path": path, "line": line + 1, "column": column,
+                                        "name": name}, max(deadline - time.monotonic(), 0.001))
+            sites.append(frozenset(found))
+        return tuple(sites)
 
     def _text(self, rel: str) -> str | None:
         """A workspace file's live content, read confined to the root and bounded."""
