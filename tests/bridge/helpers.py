@@ -86,3 +86,16 @@ def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = (
            ) -> LspServer:
     return LspServer("python", (python(), str(HERE / "fake_lsp.py"), mode), (), execution,
                      execution == "host", "fake", binds)
+
+
+def venv_python() -> str:
+    """The test interpreter as invoked (the venv's, so the `mcp` SDK imports)."""
+    return sys.executable
+
+
+def mcp_server(mode: str = "ok", execution: str = "host", log: str = "",
+               tools: tuple[str, ...] = ("code_references", "code_callers")) -> LspServer:
+    """The fake external MCP server (fake_mcp.py) as a `[[codeintel.mcp]]` entry."""
+    command = (venv_python(), str(HERE / "fake_mcp.py"), mode) + ((log,) if log else ())
+    return LspServer("python", command, (), execution, execution == "host", "fake-mcp",
+                     (str(HERE),) if execution == "sandbox" else (), "{}", "mcp", tools)

@@ -37,6 +37,12 @@ RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is aske
 CACHE_MAX = 512
 
 
+def describe(server: LspServer) -> str:
+    """How notes and errors name a bridge: "language server gopls (go)"."""
+    kind = "MCP server" if server.protocol == "mcp" else "language server"
+    return f"{kind} {server.label} ({server.language})"
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
     """What the server is asked: positions of the targets, live content of changed files."""
@@ -88,8 +94,8 @@ class Escalator:
             try:
                 bridge.client(wait)
             except BridgeDown as exc:
-                raise BridgeUnavailable(f"language server {bridge.name} ({bridge.server.language})"
-                                        f" is required but unavailable: {exc}") from exc
+                raise BridgeUnavailable(f"{describe(bridge.server)} is required but "
+                                        f"unavailable: {exc}") from exc
 
     def answer(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                budget_ms: int | None, index_answer: Callable[[], Answer]) -> Answer:
@@ -142,8 +148,7 @@ class Escalator:
         if budget <= 0 or server is None:
             return work(), None
         bridge = bridge_for(server, self.root)
-        label = f"{'MCP server' if server.protocol == 'mcp' else 'language server'} " \
-                f"{bridge.name} ({server.language})"
+        label = describe(server)
         tool = "code_callers" if calls else "code_references"
         if server.protocol == "mcp" and tool not in server.tools:
             return work(), Asked(server, label, (), None, f"{tool} is not approved for it "
