@@ -76,8 +76,8 @@ class Escalator:
     def __init__(self, root: Path, config: Config, store: Path | None = None) -> None:
         self.root = root
         self.config = config
-        self.store = store  # .spyglass/ (an imported SCIP index lives there)
-        self._scip: tuple[float, scip.ScipIndex | None] | None = None
+        self.store = store  # .spyglass/
+        self._scip: tuple[tuple[int, str], scip.ScipIndex] | None = None
         self._cache: dict[tuple[object, ...], Verdict] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
         self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
@@ -100,7 +100,7 @@ class Escalator:
     def answer(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                budget_ms: int | None, index_answer: Callable[[], Answer]) -> Answer:
         """The index answer, escalated to the language server of the targets' language."""
-        precise = self._scip_index()
+        precise = self._scip_index(view)
         if precise is not None and targets:
             plain = index_answer
             index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
@@ -175,16 +175,14 @@ class Escalator:
         assert cached is not None
         return value, Asked(server, label, cached, None)
 
-    def _scip_index(self) -> scip.ScipIndex | None:
-        """The imported SCIP index, reloaded when `spyglass index --scip` replaced it."""
-        if self.store is None:
+    def _scip_index(self, view: View) -> scip.ScipIndex | None:
+        """The SCIP import of the view's snapshot (or the newest earlier one still kept),
+        reloaded when `spyglass index --scip` replaced it."""
+        found = scip.ScipIndex.newest(view.conn, view.snapshot.id if view.snapshot else None)
+        if found is None:
             return None
-        try:
-            stamp = (self.store / scip.SIDE_FILE).stat().st_mtime
-        except OSError:
-            return None
-        if self._scip is None or self._scip[0] != stamp:
-            self._scip = (stamp, scip.ScipIndex.load(self.store))
+        if self._scip is None or self._scip[0] != found:
+            self._scip = (found, scip.ScipIndex.load(view.conn, found[0]))
         return self._scip[1]
 
     def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,

@@ -20,6 +20,7 @@ from spyglass.index.store import (
     SnapshotRow,
     connect,
     find_store,
+    latest_complete,
     latest_job,
     latest_snapshot,
     locate,
@@ -269,13 +270,22 @@ class CodeIntel:
                 self._view = None
 
     def import_scip(self, scip_file: Path) -> tuple[str, int, list[str]]:
-        """Keep a SCIP index (docs/bridge.md) beside the store: its occurrences make the
-        index's references exact where the documents' files are unchanged."""
+        """Keep a SCIP index (docs/bridge.md) with the newest complete snapshot: its
+        occurrences make the index's references exact where the documents' files are
+        unchanged; garbage collection drops it with its snapshot."""
         from spyglass.index import scip
         if not self.has_index:
             raise IndexUnavailable("no index yet: index the repository first, then --scip")
-        return scip.import_scip(self.root, self.store_root / ".spyglass", scip_file,
-                                self.config.limits.max_file_bytes)
+        conn = connect(self.store_root)
+        try:
+            snap = latest_complete(conn)
+            if snap is None:
+                raise IndexUnavailable("no complete snapshot yet: index the repository first")
+            out = scip.import_scip(self.root, conn, snap.id, scip_file,
+                                   self.config.limits.max_file_bytes)
+        finally:
+            conn.close()
+        return out
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
