@@ -8,24 +8,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import HERE, alive, python, server
+from helpers import CASES, HERE, alive, python, server
 
 from spyglass.bridge import manager
-from spyglass.config import Config, LspServer
+from spyglass.config import Config
 from spyglass.errors import BridgeUnavailable
 from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
-
-MISSING = LspServer("python", ("no-such-language-server-xyz", "--stdio"), (), "host", True,
-                    "ghost")
-CASES = {  # server, budget (ms), what the note says
-    "missing": (MISSING, 5000, "binary not found: 'no-such-language-server-xyz'"),
-    "fail-start": (server("fail-start"), 10000, "start-up failed"),
-    "crash": (server("crash"), 10000, "crashed (exit 5)"),
-    "hang": (server("hang"), 400, "no answer within 400 ms"),
-    "malformed": (server("malformed"), 10000, "malformed reply"),
-}
 
 
 def warm(ci: CodeIntel, case: str) -> None:
@@ -52,12 +42,13 @@ def test_failure_keeps_the_index_answer_and_says_why(case: str, tool: str, repo:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_required_turns_the_failure_into_an_error(case: str, repo: Path) -> None:
+@pytest.mark.parametrize("tool", ["references", "callers"])
+def test_required_turns_the_failure_into_an_error(case: str, tool: str, repo: Path) -> None:
     lsp, budget, reason = CASES[case]
     ci = CodeIntel(repo, config=Config(lsp=(lsp,), required=True))
     warm(ci, case)
     with pytest.raises(BridgeUnavailable, match="is required") as err:
-        ci.references("target", lsp_budget_ms=budget)
+        getattr(ci, tool)("target", lsp_budget_ms=budget)
     assert reason in str(err.value) and lsp.label in str(err.value)
 
 

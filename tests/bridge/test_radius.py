@@ -8,10 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import server
+from helpers import CASES, server
 
 from spyglass.config import Config
 from spyglass.errors import BridgeUnavailable
+from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
 
@@ -53,23 +54,33 @@ def test_the_verdict_is_cached_like_references(repo: Path) -> None:
     assert ci.escalator.asked == asked + 1
 
 
-@pytest.mark.parametrize("mode", ["crash", "hang"])
-def test_a_failing_server_leaves_the_index_radius_with_a_note(mode: str, repo: Path) -> None:
-    ci = CodeIntel(repo, config=Config(lsp=(server(mode),)))
-    if mode == "hang":
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_failing_server_leaves_the_index_radius_with_a_note(
+        case: str, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)
+    lsp, budget, reason = CASES[case]
+    ci = CodeIntel(repo, config=Config(lsp=(lsp,)))
+    if case == "hang":
         ci.escalator.bridges()[0].client(10.0)
     index = ci.blast_radius(["pkg/core.py:1"], lsp_budget_ms=0)
-    out = ci.blast_radius(["pkg/core.py:1"], lsp_budget_ms=500 if mode == "hang" else 10000)
+    out = ci.blast_radius(["pkg/core.py:1"], lsp_budget_ms=budget)
     assert out.results == index.results
     extra = [n for n in out.coverage.limitations if n not in index.coverage.limitations]
-    assert len(extra) == 1 and "language server fake (python) not used" in extra[0]
-    assert "distance 1 is the index's" in extra[0]
+    assert len(extra) == 1 and f"language server {lsp.label} (python) not used" in extra[0]
+    assert reason in extra[0] and "distance 1 is the index's" in extra[0]
 
 
-def test_required_turns_a_radius_failure_into_an_error(repo: Path) -> None:
-    ci = CodeIntel(repo, config=Config(lsp=(server("crash"),), required=True))
-    with pytest.raises(BridgeUnavailable, match="fake .*required.*crashed"):
-        ci.blast_radius(["pkg/core.py:1"], lsp_budget_ms=10000)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_required_turns_a_radius_failure_into_an_error(
+        case: str, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)
+    lsp, budget, reason = CASES[case]
+    ci = CodeIntel(repo, config=Config(lsp=(lsp,), required=True))
+    if case == "hang":
+        ci.escalator.bridges()[0].client(10.0)
+    with pytest.raises(BridgeUnavailable, match="is required") as err:
+        ci.blast_radius(["pkg/core.py:1"], lsp_budget_ms=budget)
+    assert reason in str(err.value) and lsp.label in str(err.value)
 
 
 def test_budget_zero_never_starts_a_server(repo: Path) -> None:
