@@ -84,6 +84,7 @@ class Timed:
         self.fallbacks = 0
         self.kept = 0  # the server found nothing while the index had certain sites
         self.doubted = 0  # the server denied most certain sites (the doubt rule)
+        self.odd: list[str] = []  # which questions those were
         self.live = self.total = 0
 
     def _timed(self, fn: Any, **kw: Any) -> ToolResult:
@@ -92,8 +93,12 @@ class Timed:
         self.times.append((time.perf_counter() - start) * 1000)
         notes = out.coverage.limitations
         self.fallbacks += any(" not used: " in n for n in notes)
-        self.kept += any("found no sites for the target" in n for n in notes)
-        self.doubted += any("its view of the workspace looks incomplete" in n for n in notes)
+        odd = [n for n in notes if "found no sites for the target" in n
+               or "its view of the workspace looks incomplete" in n]
+        self.kept += any("found no sites for the target" in n for n in odd)
+        self.doubted += any("its view of the workspace looks incomplete" in n for n in odd)
+        if odd and len(self.odd) < 20:
+            self.odd.append(f"{fn.__name__} {kw.get('path')}:{kw.get('line')}: {odd[0]}")
         self.total += len(out.results)
         self.live += sum(1 for r in out.results if getattr(r, "source", "") == "live-lsp")
         return out
@@ -180,7 +185,7 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
                            "max_matches": max_matches,
                            "targets": len(doc["targets"]), "cold_start_s": round(cold, 2),
                            "questions": len(on.times), "fallbacks": on.fallbacks,
-                           "kept_empty": on.kept, "doubted": on.doubted,
+                           "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
                            "live_lsp_share": round(on.live / on.total, 3) if on.total else 0.0,
                            "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
                                               "p95": round(pct(t.times, 0.95), 1)}

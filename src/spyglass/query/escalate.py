@@ -22,7 +22,7 @@ from spyglass.index import confined, scip
 from spyglass.query import radius_verdict
 from spyglass.query.display import display, module_symbol
 from spyglass.query.impact import Radius
-from spyglass.query.radius_verdict import doubtful, innermost, served
+from spyglass.query.radius_verdict import doubted, folder, innermost, served
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -369,13 +369,13 @@ class Escalator:
         certain = {(loc.path, loc.start_line) for loc in locations
                    if not loc.uncertain and served(loc.path, server)}
         denied = len(certain - sites)
-        doubted = doubtful(certain, sites)  # then what it denies is kept
+        kept = doubted(certain, sites, {folder(d.path) for d in targets})
         out: list[CodeLocation] = []
         seen: set[Site] = set()
         confirmed = dropped = 0
         for loc in locations:
             site = (loc.path, loc.start_line)
-            if not served(loc.path, server) or (doubted and site not in sites):
+            if not served(loc.path, server) or site in kept:
                 out.append(loc)
             elif site in sites:
                 confirmed += 1
@@ -400,11 +400,12 @@ class Escalator:
                 source="live-lsp", indexed_at=None, stale=False, uncertain=False,
                 evidence=f"found by {server.label}; not in the index's answer"))
         out.sort(key=lambda c: (c.path, c.start_line))
-        if doubted:
+        if kept:
             note = (f"{label} denied {denied} of the index's {len(certain)} certain site(s): "
-                    "its view of the workspace looks incomplete (a package it could not "
-                    f"load?), so they are kept as the index gave them; {confirmed} site(s) "
-                    f"confirmed (live-lsp), {added} added")
+                    f"its view of the workspace looks incomplete (a package it could not "
+                    f"load?), so the {len(kept)} in folders it reported nothing for are kept "
+                    f"as the index gave them; {confirmed} site(s) confirmed (live-lsp), "
+                    f"{dropped} refuted and dropped, {added} added")
             return out, notes + (note,)
         note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index site(s) "
                 f"refuted and dropped, {added} site(s) only the server found added")

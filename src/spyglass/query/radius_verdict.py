@@ -24,11 +24,21 @@ def served(path: str, server: LspServer) -> bool:
     return pack is not None and pack.name in server.languages
 
 
-def doubtful(certain: set[Site], sites: frozenset[Site]) -> bool:
-    """A server that denies most of the index's certain sites is more likely missing part
-    of the workspace (a package it could not load) than right."""
-    denied = len(certain - sites)
-    return denied >= DOUBTFUL_MIN and denied * 2 > len(certain)
+def folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def doubted(certain: set[Site], sites: frozenset[Site], anchors: set[str]) -> set[Site]:
+    """The index's certain sites the server denies but is not trusted on: a server that
+    denies most of them is more likely missing part of the workspace (a package it could
+    not load) than right, for the folders where it reported nothing. In a folder it did
+    report on, or the targets' own folders (`anchors`), its denial stands (gopls on a
+    file excluded by build constraints, say)."""
+    denied = certain - sites
+    if len(denied) < DOUBTFUL_MIN or len(denied) * 2 <= len(certain):
+        return set()
+    loaded = {folder(p) for p, _ in sites} | anchors
+    return {s for s in denied if folder(s[0]) not in loaded}
 
 
 def innermost(view: View, path: str, line: int) -> DefRow | None:
@@ -56,7 +66,8 @@ def merge(view: View, radius: Radius, seeds: list[DefRow], verdict: tuple[frozen
     for seed, sites in by_seed.items():
         certain = {(h.chain[-1].path, h.chain[-1].line) for h in first
                    if h.seed == seed and not h.uncertain}
-        if (not sites and certain) or doubtful(certain, sites):
+        anchor = {folder(d.path) for d in seeds if display(d) == seed}
+        if (not sites and certain) or doubted(certain, sites, anchor):
             kept_as_is.add(seed)
     decided: dict[int, Hit | None] = {}  # id of a first-layer hit -> confirmed hit or None
     for h in first:
