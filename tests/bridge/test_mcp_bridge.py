@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,19 @@ def test_a_repository_can_never_name_an_mcp_server(tmp_path: Path) -> None:
     (repo / "spyglass.toml").write_text(MCP)
     with pytest.raises(ConfigError, match="set in the host config only"):
         load_config(host(tmp_path, ""), repo_root=repo)
+
+
+def test_serve_refuses_to_start_when_a_required_mcp_server_cannot(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("x = 1\n")
+    cfg = host(tmp_path, '[codeintel]\nrequired = true\n[[codeintel.mcp]]\nname = "ghost"\n'
+                         'language = "python"\ncommand = ["no-such-mcp-xyz"]\n'
+                         'execution = "host"\nallow_host_mcp = true\n')
+    run = subprocess.run([sys.executable, "-m", "spyglass", "--config", str(cfg), "serve"],
+                         cwd=repo, capture_output=True, text=True, timeout=60, input="",
+                         check=False)
+    assert run.returncode == 2
+    assert "MCP server ghost (python) is required but unavailable: binary not found" \
+        in run.stderr
+    assert "Traceback" not in run.stderr
