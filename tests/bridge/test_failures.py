@@ -133,3 +133,17 @@ def test_a_slow_answer_is_cached_and_the_server_kept(repo: Path) -> None:
         time.sleep(0.2)
     assert [c.source for c in again.results] == ["live-lsp"] * 3
     assert bridge.status().state == "ready" and bridge.status().restarts == 0
+
+
+def test_a_request_given_up_on_is_cancelled(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget (and the grace) the client sends $/cancelRequest, so the server can
+    stop working on an answer nobody waits for."""
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)
+    ci = CodeIntel(repo, config=Config(lsp=(server("hang"),)))
+    ci.escalator.bridges()[0].client(10.0)
+    ci.references("target", lsp_budget_ms=300)
+    marker = repo / ".fake_cancelled"
+    deadline = time.monotonic() + 20
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.read_text().split() != []

@@ -84,6 +84,9 @@ class LspClient(RpcClient):
         body = self._out.read(length)
         return body if len(body) == length else None
 
+    def _cancel_request(self, rid: int) -> None:
+        self.notify("$/cancelRequest", {"id": rid})
+
     def _notification(self, method: str, params: Json) -> None:
         if method in ("window/logMessage", "window/showMessage"):
             if isinstance(params, dict) and params.get("type") == 1:  # an error

@@ -49,6 +49,10 @@ class McpClient(RpcClient):
             return {"roots": [{"uri": uri(self.root), "name": self.root.name}]}
         raise MethodNotFound(f"spyglass does not answer {method}")
 
+    def _cancel_request(self, rid: int) -> None:
+        self.notify("notifications/cancelled", {"requestId": rid,
+                                                "reason": "spyglass stopped waiting"})
+
     def _notification(self, method: str, params: Json) -> None:
         if method == "notifications/message" and isinstance(params, dict) and \
                 params.get("level") in ("error", "critical", "alert", "emergency"):

@@ -109,6 +109,16 @@ class RpcClient:
     def _server_request(self, method: str, params: Json) -> Json:
         return None
 
+    def _cancel(self, rid: int) -> None:
+        """Tell the server a request is no longer waited for (so it can stop working)."""
+        try:
+            self._cancel_request(rid)
+        except RpcError:
+            pass  # the connection broke meanwhile; the reader reports why
+
+    def _cancel_request(self, rid: int) -> None:
+        pass
+
     def _notification(self, method: str, params: Json) -> None:
         pass
 
@@ -123,6 +133,7 @@ class RpcClient:
             self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
             msg = q.get(timeout=max(timeout, 0.001))
         except queue.Empty as exc:
+            self._cancel(rid)
             raise RpcTimeout(f"{method}: no answer within {timeout:.1f}s") from exc
         finally:
             self._answers.pop(rid, None)
