@@ -30,7 +30,7 @@ from accuracy.corpora import CORPORA, fetch_module
 from accuracy.oracle import GOPLS_HOME, TOOLS
 
 from spyglass.bridge import manager
-from spyglass.config import Config, LspServer
+from spyglass.config import Config, Limits, LspServer
 from spyglass.query.facade import CodeIntel
 from spyglass.query.view import View
 from spyglass.types import ToolResult
@@ -82,13 +82,23 @@ class Timed:
         self.ci, self.budget = ci, budget
         self.times: list[float] = []
         self.fallbacks = 0
+        self.kept = 0  # the server found nothing while the index had certain sites
+        self.doubted = 0  # the server denied most certain sites (the doubt rule)
+        self.odd: list[str] = []  # which questions those were
         self.live = self.total = 0
 
     def _timed(self, fn: Any, **kw: Any) -> ToolResult:
         start = time.perf_counter()
         out: ToolResult = fn(**kw, lsp_budget_ms=self.budget)
         self.times.append((time.perf_counter() - start) * 1000)
-        self.fallbacks += any(" not used: " in n for n in out.coverage.limitations)
+        notes = out.coverage.limitations
+        self.fallbacks += any(" not used: " in n for n in notes)
+        odd = [n for n in notes if "found no sites for the target" in n
+               or "its view of the workspace looks incomplete" in n]
+        self.kept += any("found no sites for the target" in n for n in odd)
+        self.doubted += any("its view of the workspace looks incomplete" in n for n in odd)
+        if odd and len(self.odd) < 20:
+            self.odd.append(f"{fn.__name__} {kw.get('path')}:{kw.get('line')}: {odd[0]}")
         self.total += len(out.results)
         self.live += sum(1 for r in out.results if getattr(r, "source", "") == "live-lsp")
         return out
@@ -147,13 +157,15 @@ def run_scip(name: str) -> dict[str, Any]:
     return out
 
 
-def run(name: str, budget: int, execution: str) -> dict[str, Any]:
+def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, Any]:
     corpus = CORPORA[name]
     doc = load_oracle(name)
     root, work, env, binds = prepare(name)
     try:
         server = server_for(corpus.language, execution, env, binds)
-        ci = CodeIntel(root, config=Config(lsp=(server,), lsp_budget_ms=budget))
+        limits = Limits(max_matches_per_request=max_matches)
+        ci = CodeIntel(root, config=Config(lsp=(server,), lsp_budget_ms=budget,
+                                           limits=limits))
         ci.index()
         lines = _Lines(root)
         off = Timed(ci, 0)
@@ -170,8 +182,10 @@ def run(name: str, budget: int, execution: str) -> dict[str, Any]:
         shutil.rmtree(work, ignore_errors=True)
     out: dict[str, Any] = {"corpus": name, "language": corpus.language, "oracle": doc["oracle"],
                            "server": status.version, "execution": execution, "budget_ms": budget,
+                           "max_matches": max_matches,
                            "targets": len(doc["targets"]), "cold_start_s": round(cold, 2),
                            "questions": len(on.times), "fallbacks": on.fallbacks,
+                           "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
                            "live_lsp_share": round(on.live / on.total, 3) if on.total else 0.0,
                            "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
                                               "p95": round(pct(t.times, 0.95), 1)}
@@ -213,6 +227,8 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=2000, help="lsp_budget_ms (default 2000)")
     parser.add_argument("--execution", choices=("sandbox", "host"), default="sandbox")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--max-matches", type=int, default=Limits().max_matches_per_request,
+                        help="max_matches_per_request (idna: one target has 11,932 sites)")
     parser.add_argument("--scip", action="store_true", help="Python: a scip-python import "
                         "instead of a server")
     args = parser.parse_args()
@@ -221,7 +237,7 @@ def main() -> int:
         return 0
     rows = []
     for name in args.names:
-        rows.append(run(name, args.budget, args.execution))
+        rows.append(run(name, args.budget, args.execution, args.max_matches))
         print(json.dumps(rows[-1]) if args.json else f"{name} done", file=sys.stderr,
               flush=True)
     print(json.dumps(rows, indent=1) if args.json else render(rows))

@@ -20,6 +20,16 @@ if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
   (apt-get update -qq && apt-get install -y -qq bubblewrap) >&2 \
     || echo "bootstrap: could not install bubblewrap; sandboxed bridges will not start" >&2
 fi
+# clangd: the C/C++ bridge tests/bridge/test_clangd.py runs under the sandbox (skipped
+# without it); npm: installs scip-python below (Debian's nodejs/npm when there is none).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  for pair in clangd:clangd npm:npm; do
+    if ! command -v "${pair%%:*}" >/dev/null 2>&1; then
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        "${pair##*:}") >&2 || echo "bootstrap: could not install ${pair##*:}" >&2
+    fi
+  done
+fi
 # scip-python: produces the SCIP file tests/bridge/test_scip.py imports (skipped without it).
 TOOLS="${HOME}/.cache/spyglass/tools"
 if [ ! -x "${TOOLS}/node_modules/.bin/scip-python" ] && command -v npm >/dev/null 2>&1; then

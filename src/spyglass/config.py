@@ -32,6 +32,11 @@ _CREDENTIAL_VALUE = re.compile(
     r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
     r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})")
 
+# A server configured for one language answers for its whole family (clangd: C and C++).
+LANGUAGE_FAMILIES = {"typescript": ("typescript", "tsx", "javascript"),
+                     "javascript": ("typescript", "tsx", "javascript"),
+                     "c": ("c", "cpp"), "cpp": ("c", "cpp")}
+BRIDGE_TOOLS = ("code_references", "code_callers")  # what an external MCP bridge may answer
 ALL_TOOLS = ("code_explore", "code_find_symbol", "code_references", "code_callers",
              "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
              "code_context", "code_diagnostics", "code_ast_query")
@@ -79,7 +84,8 @@ class IndexRules:
 
 @dataclass(frozen=True)
 class LspServer:
-    """An external language server the host approved."""
+    """An external code-intelligence server the host approved: a language server
+    (`[[codeintel.lsp]]`) or an MCP server (`[[codeintel.mcp]]`, protocol "mcp")."""
 
     language: str
     command: tuple[str, ...]
@@ -89,6 +95,8 @@ class LspServer:
     name: str = ""  # shown in status and notes; default: the command's file name
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
     settings: str = "{}"  # JSON answered to workspace/configuration, by section
+    protocol: str = "lsp"  # or "mcp"
+    tools: tuple[str, ...] = ()  # MCP: the host-approved tools it may answer (BRIDGE_TOOLS)
 
     @property
     def label(self) -> str:
@@ -103,9 +111,7 @@ class LspServer:
     @property
     def languages(self) -> tuple[str, ...]:
         """The language packs this server answers for."""
-        if self.language in ("typescript", "javascript"):
-            return ("typescript", "tsx", "javascript")
-        return (self.language,)
+        return LANGUAGE_FAMILIES.get(self.language, (self.language,))
 
 
 @dataclass(frozen=True)
@@ -211,40 +217,61 @@ def _budget(section: dict[str, Any]) -> int:
     return value
 
 
-def _lsp(entry: dict[str, Any]) -> LspServer:
+def _lsp(entry: dict[str, Any], protocol: str = "lsp") -> LspServer:
+    """One `[[codeintel.lsp]]` or `[[codeintel.mcp]]` entry, validated."""
+    table = f"[[codeintel.{protocol}]]"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{table} entries must be tables")
     command = entry.get("command")
     if isinstance(command, str):
         command = [command]
     if not isinstance(command, list) or not command:
-        raise ConfigError("[[codeintel.lsp]] needs a command")
+        raise ConfigError(f"{table} needs a command")
     raw_env = entry.get("env", [])
     if not isinstance(raw_env, list):
-        raise ConfigError("[[codeintel.lsp]] env must be a list of variable names")
+        raise ConfigError(f"{table} env must be a list of variable names")
     env = tuple(str(e) for e in raw_env)
     for item in env:
         name, eq, value = item.partition("=")
         # The value that would be passed: the entry's own, else the host's current one.
         why = secret_reason(name, value if eq else os.environ.get(name))
         if why is not None:
-            raise ConfigError(f"[[codeintel.lsp]] env may not pass {name!r}: {why}")
+            raise ConfigError(f"{table} env may not pass {name!r}: {why}")
     execution = entry.get("execution", "sandbox")
     if execution not in ("sandbox", "host"):
-        raise ConfigError("[[codeintel.lsp]] execution must be 'sandbox' or 'host'")
+        raise ConfigError(f"{table} execution must be 'sandbox' or 'host'")
     allow = bool(entry.get("allow_host_mcp", False))
     if execution == "host" and not allow:
-        raise ConfigError("[[codeintel.lsp]] execution = 'host' needs allow_host_mcp = true")
+        raise ConfigError(f"{table} execution = 'host' needs allow_host_mcp = true")
     language = entry.get("language")
     if not isinstance(language, str) or not language:
-        raise ConfigError("[[codeintel.lsp]] needs a language (python, go, typescript, ...)")
+        raise ConfigError(f"{table} needs a language (python, go, typescript, ...)")
     binds = entry.get("binds", [])
     if not isinstance(binds, list) or not all(isinstance(b, str) and b.startswith("/")
                                               for b in binds):
-        raise ConfigError("[[codeintel.lsp]] binds must be a list of absolute paths")
+        raise ConfigError(f"{table} binds must be a list of absolute paths")
     settings = entry.get("settings", {})
     if not isinstance(settings, dict):
-        raise ConfigError("[[codeintel.lsp]] settings must be a table")
+        raise ConfigError(f"{table} settings must be a table")
+    tools = entry.get("tools", list(BRIDGE_TOOLS) if protocol == "mcp" else [])
+    if not isinstance(tools, list) or not all(t in BRIDGE_TOOLS for t in tools) or (
+            tools and protocol != "mcp"):
+        raise ConfigError(f"{table} tools must be a list of " + ", ".join(BRIDGE_TOOLS)
+                          + (" (MCP servers only)" if protocol != "mcp" else ""))
     return LspServer(language, tuple(map(str, command)), env, execution, allow,
-                     str(entry.get("name", "")), tuple(binds), json.dumps(settings))
+                     str(entry.get("name", "")), tuple(binds), json.dumps(settings), protocol,
+                     tuple(tools))
+
+
+def _servers(section: dict[str, Any]) -> tuple[LspServer, ...]:
+    """The language servers, then the MCP servers, of the host config."""
+    out: list[LspServer] = []
+    for protocol in ("lsp", "mcp"):
+        entries = section.get(protocol, [])
+        if not isinstance(entries, list):
+            raise ConfigError(f"[[codeintel.{protocol}]] must be an array of tables")
+        out += [_lsp(e, protocol) for e in entries]
+    return tuple(out)
 
 
 def _names(where: str, section: dict[str, Any], key: str) -> tuple[str, ...] | None:
@@ -312,7 +339,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         required=_flag(section, "required"),
         limits=limits,
         target_branch=section.get("target_branch"),
-        lsp=tuple(_lsp(e) for e in section.get("lsp", [])),
+        lsp=_servers(section),
         admin_token=section.get("admin_token"),
         live_reparse=bool(section.get("live_reparse", True)),
         keep_snapshots=_positive(section, "keep_snapshots", 3),

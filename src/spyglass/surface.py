@@ -137,7 +137,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("code_blast_radius",
          "Conservative set of symbols, files, packages and tests a change affects, each with "
          "evidence. Use before a non-trivial edit.",
-         (TARGETS, DIFF, DEPTH),
+         (TARGETS, DIFF, DEPTH, LSP_BUDGET),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
          "Focused tests to run for a change, with evidence and a runnable command. Use after "

@@ -4,11 +4,14 @@ ok: answers from `.fake_answers.json` in its working directory ({"refs": [[path,
 "calls": [[path, line0, caller]]}) plus every line holding LIVE_USE in the documents the
 client synced (never read from disk); fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
-partial: the first answer to a question is empty, later ones complete. Stdlib only."""
+partial: the first answer to a question is empty, later ones complete; slow: the first
+question is answered after 1.5 s (a server analysing the workspace). Requests the client
+cancels are appended to `.fake_cancelled`. Stdlib only."""
 
 import json
 import os
 import sys
+import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 DOCS: dict[str, str] = {}
@@ -74,6 +77,8 @@ def question(msg: dict) -> object:
         return None
     if MODE == "partial" and ASKED["n"] == 1:
         return []
+    if MODE == "slow" and ASKED["n"] == 1:
+        time.sleep(1.5)
     data = answers()
     method = msg["method"]
     if method == "textDocument/references":
@@ -111,6 +116,9 @@ def main() -> None:
             DOCS[doc["uri"]] = doc["text"]
         elif method == "textDocument/didChange":
             DOCS[msg["params"]["textDocument"]["uri"]] = msg["params"]["contentChanges"][-1]["text"]
+        elif method == "$/cancelRequest":  # noted in the working directory (host tests)
+            with open(".fake_cancelled", "a", encoding="utf-8") as fh:
+                fh.write(f"{msg['params']['id']}\n")
         elif method == "shutdown":
             send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         elif method == "exit":

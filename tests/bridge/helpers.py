@@ -86,3 +86,28 @@ def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = (
            ) -> LspServer:
     return LspServer("python", (python(), str(HERE / "fake_lsp.py"), mode), (), execution,
                      execution == "host", "fake", binds)
+
+
+def venv_python() -> str:
+    """The test interpreter as invoked (the venv's, so the `mcp` SDK imports)."""
+    return sys.executable
+
+
+def mcp_server(mode: str = "ok", execution: str = "host", log: str = "",
+               tools: tuple[str, ...] = ("code_references", "code_callers")) -> LspServer:
+    """The fake external MCP server (fake_mcp.py) as a `[[codeintel.mcp]]` entry."""
+    command = (venv_python(), str(HERE / "fake_mcp.py"), mode) + ((log,) if log else ())
+    return LspServer("python", command, (), execution, execution == "host", "fake-mcp",
+                     (str(HERE),) if execution == "sandbox" else (), "{}", "mcp", tools)
+
+
+MISSING = LspServer("python", ("no-such-language-server-xyz", "--stdio"), (), "host", True,
+                    "ghost")
+# The failure paths of a language server (docs/bridge.md "Failure semantics"):
+CASES = {  # server, budget (ms), what the note says
+    "missing": (MISSING, 5000, "binary not found: 'no-such-language-server-xyz'"),
+    "fail-start": (server("fail-start"), 10000, "start-up failed"),
+    "crash": (server("crash"), 10000, "crashed (exit 5)"),
+    "hang": (server("hang"), 400, "no answer within 400 ms"),
+    "malformed": (server("malformed"), 10000, "malformed reply"),
+}

@@ -132,16 +132,36 @@ MANY = ("from pkg.core import target\n\n\ndef a():\n    return target()\n\n\ndef
 
 
 def test_a_server_denying_most_certain_sites_is_doubted(make_repo: Callable[..., Path]) -> None:
-    """A server with an incomplete view (it confirms 1 of 5 certain sites) does not empty
-    the answer: the denied sites stay as the index gave them, and the note says why."""
-    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": MANY})
-    (root / ".fake_answers.json").write_text(json.dumps({"refs": [["pkg/use.py", 4]]}))
+    """A server with an incomplete view (it confirms 1 of 5 certain sites, and reports
+    nothing in the folder of the other 4) does not empty the answer: the denied sites stay
+    as the index gave them, and the note says why."""
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": USE,
+                      "app/__init__.py": "", "app/many.py": MANY})
+    (root / ".fake_answers.json").write_text(json.dumps({"refs": [["pkg/use.py", 0],
+                                                                  ["pkg/use.py", 4]]}))
     ci = CodeIntel(root, config=Config(lsp=(server(),)))
     index = ci.references("target", lsp_budget_ms=0)
     out = ci.references("target", lsp_budget_ms=10000)
-    assert [c.start_line for c in out.results] == [c.start_line for c in index.results]
-    assert [c.source for c in out.results if c.start_line == 5] == ["live-lsp"]
-    assert any("denied 4 of the index's 5 certain site(s)" in n
+    kept = [(c.path, c.start_line, c.source) for c in out.results]
+    assert [(p, ln) for p, ln, _ in kept] == [(c.path, c.start_line) for c in index.results
+                                              if (c.path, c.start_line) != ("pkg/use.py", 9)]
+    assert "live-lsp" not in {src for p, _, src in kept if p == "app/many.py"}
+    note = next(n for n in out.coverage.limitations if "denied" in n)
+    assert "denied 6 of the index's 8 certain site(s)" in note
+    assert "the 5 in folders it reported nothing for are kept" in note
+    assert "1 refuted and dropped" in note
+
+
+def test_denials_in_a_folder_the_server_reported_on_stand(
+        make_repo: Callable[..., Path]) -> None:
+    """Most certain sites denied, but in the folder the server did report on (gopls on a
+    file excluded by build constraints): they are dropped."""
+    root = make_repo({"pkg/__init__.py": "", "pkg/core.py": CORE, "pkg/use.py": MANY})
+    (root / ".fake_answers.json").write_text(json.dumps({"refs": [["pkg/use.py", 4]]}))
+    ci = CodeIntel(root, config=Config(lsp=(server(),)))
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert lines(out.results) == [(5, "live-lsp", False)]
+    assert any("1 site(s) confirmed (live-lsp), 4 index site(s) refuted and dropped" in n
                for n in out.coverage.limitations)
 
 

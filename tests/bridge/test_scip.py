@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fixture import commit_all
 from test_basedpyright import FILES
 
+from spyglass.config import Config
 from spyglass.errors import BadInput
 from spyglass.index.scip import parse
 from spyglass.query.facade import CodeIntel
@@ -94,3 +97,82 @@ def test_the_reader_refuses_garbage_with_a_reason_never_a_crash() -> None:
             parse(data)
         except BadInput:
             pass
+
+
+def _varint(n: int) -> bytes:
+    out = b""
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out += bytes([b | (0x80 if n else 0)])
+        if not n:
+            return out
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _occurrence(line: int, col: int, symbol: str, definition: bool) -> bytes:
+    rng = b"".join(_varint(v) for v in (line, col, col + 4))
+    roles = _varint(3 << 3 | 0) + _varint(1) if definition else b""
+    return _field(1, rng) + _field(2, symbol.encode()) + roles
+
+
+def handmade_scip(path: Path) -> Path:
+    """A SCIP index by hand (the wire format's field numbers, docs/bridge.md): Circle.area
+    defined in pkg/shapes.py, used at pkg/use.py:14."""
+    area = "scip-python python pkg 0.1 `pkg.shapes`/Circle#area()."
+    tool = _field(2, _field(1, b"handmade") + _field(2, b"1.0"))
+    docs = [_field(2, _field(1, b"pkg/shapes.py") + _field(2, _occurrence(1, 8, area, True))),
+            _field(2, _field(1, b"pkg/use.py") + _field(2, _occurrence(13, 20, area, False)))]
+    path.write_bytes(_field(1, tool) + b"".join(docs))
+    return path
+
+
+def commit_change(root: Path, name: str) -> None:
+    (root / name).write_text("x = 1\n")
+    commit_all(root, name)
+
+
+def scip_rows(ci: CodeIntel) -> list[tuple[int, int]]:
+    conn = sqlite3.connect(ci.store_root / ".spyglass" / "graph.db")
+    try:
+        return [(int(a), int(b)) for a, b in conn.execute(
+            "SELECT snapshot, COUNT(*) FROM scip_docs GROUP BY snapshot")]
+    finally:
+        conn.close()
+
+
+def confirmed_by_scip(ci: CodeIntel) -> bool:
+    out = ci.references(path="pkg/shapes.py", line=2)
+    return [(c.start_line, c.uncertain) for c in out.results] == [(14, False)]
+
+
+def test_the_import_lives_in_its_snapshot_and_goes_with_it(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_repo(FILES)
+    ci = CodeIntel(root, config=Config(keep_snapshots=2))
+    first = ci.index()
+    tool, kept, missing = ci.import_scip(handmade_scip(tmp_path / "hand.scip"))
+    assert (tool, kept, missing) == ("handmade 1.0", 2, [])
+    assert scip_rows(ci) == [(first.id, 2)] and confirmed_by_scip(ci)
+    commit_change(root, "a.py")
+    second = ci.index()
+    assert second.id != first.id
+    assert confirmed_by_scip(ci)  # a later snapshot uses it for unchanged files
+    commit_change(root, "b.py")
+    ci.index()  # keeps two snapshots: the import's is collected, and the import with it
+    assert scip_rows(ci) == [] and not confirmed_by_scip(ci)
+
+
+def test_a_stale_document_is_ignored_per_file(make_repo: Callable[..., Path],
+                                              tmp_path: Path) -> None:
+    root = make_repo(FILES)
+    ci = CodeIntel(root)
+    ci.index()
+    ci.import_scip(handmade_scip(tmp_path / "hand.scip"))
+    (root / "pkg" / "use.py").write_text(FILES["pkg/use.py"] + "\n")
+    out = ci.references(path="pkg/shapes.py", line=2)
+    assert [(c.start_line, c.uncertain) for c in out.results] == [(14, True)]
+    assert any("1 document(s) ignored because the file changed since the import: pkg/use.py"
+               in n for n in out.coverage.limitations)

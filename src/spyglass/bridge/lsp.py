@@ -4,31 +4,25 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar
 from urllib.parse import quote, unquote, urlparse
 
-Json = Any
+from spyglass.bridge.rpc import MAX_BODY, MAX_HEADER, Json, RpcClient, RpcError, RpcTimeout
+
 T = TypeVar("T")
 LANGUAGE_IDS = {".py": "python", ".pyi": "python", ".go": "go", ".ts": "typescript",
                 ".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript",
                 ".cjs": "javascript", ".jsx": "javascriptreact", ".mts": "typescript",
-                ".cts": "typescript"}
-MAX_HEADER = 8192
-MAX_BODY = 64 * 1024 * 1024
+                ".cts": "typescript", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
+                ".cxx": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".ipp": "cpp"}
 MAX_ASKS = 6
 
 
-class LspError(Exception):
-    """The server answered with an error, sent something malformed, died or timed out."""
-
-
-class LspTimeout(LspError):
-    """No answer within the time given."""
+LspError = RpcError
+LspTimeout = RpcTimeout
 
 
 def uri(path: Path) -> str:
@@ -46,41 +40,25 @@ def utf16_col(text: str, col: int) -> int:
     return len(text[:col].encode("utf-16-le")) // 2
 
 
-class LspClient:
-    """One language server over a pair of pipes; requests are synchronous and thread-safe,
-    server requests are answered, the first malformed message breaks the connection."""
+class LspClient(RpcClient):
+    """One language server over a pair of pipes (Content-Length framing); requests are
+    synchronous and thread-safe, server requests are answered."""
 
     def __init__(self, stdin: IO[bytes], stdout: IO[bytes], root: Path,
                  settings: Json = None) -> None:
         self.root = root.resolve()
         self.settings = settings if settings is not None else {}
-        self._in, self._out = stdin, stdout
-        self._next = 0
-        self._answers: dict[int, queue.Queue[Json]] = {}
-        self._lock = threading.Lock()
-        self.broken: str | None = None  # why the connection is unusable
         self.synced: dict[Path, tuple[int, str]] = {}  # open documents: version, text
         self.progress_active = 0
         self.server_info = ""
-        self.session = threading.Lock()  # held by whoever asks a question (sync + ask)
         self.last_logged = ""  # the server's last error message (window/logMessage)
-        self._reader = threading.Thread(target=self._read_loop, daemon=True)
-        self._reader.start()
+        super().__init__(stdin, stdout)
 
     # -- framing -------------------------------------------------------------------------
-    def _send(self, message: Json) -> None:
-        body = json.dumps(message).encode()
-        with self._lock:
-            if self.broken:
-                raise LspError(self.broken)
-            try:
-                self._in.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-                self._in.flush()
-            except (OSError, ValueError) as exc:
-                self.broken = f"cannot write to the server: {exc}"
-                raise LspError(self.broken) from exc
+    def _frame(self, body: bytes) -> bytes:
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
-    def _read_message(self) -> Json:
+    def _read_body(self) -> bytes | None:
         length = -1
         seen = 0
         while True:
@@ -104,50 +82,16 @@ class LspClient:
         if not 0 <= length <= MAX_BODY:
             raise LspError("malformed reply: missing or out-of-range Content-Length")
         body = self._out.read(length)
-        if len(body) < length:
-            return None
-        try:
-            msg = json.loads(body)
-        except ValueError as exc:
-            raise LspError("malformed reply: body is not JSON") from exc
-        if not isinstance(msg, dict):
-            raise LspError("malformed reply: message is not an object")
-        return msg
+        return body if len(body) == length else None
 
-    def _fail_all(self, reason: str) -> None:
-        self.broken = self.broken or reason
-        for q in list(self._answers.values()):
-            q.put({"error": {"message": self.broken}})
+    def _cancel_request(self, rid: int) -> None:
+        self.notify("$/cancelRequest", {"id": rid})
 
-    def _read_loop(self) -> None:
-        while True:
-            try:
-                msg = self._read_message()
-            except (LspError, OSError, ValueError) as exc:
-                self._fail_all(str(exc))
-                return
-            if msg is None:
-                self._fail_all("the server exited")
-                return
-            try:
-                self._dispatch(msg)
-            except LspError:
-                return
-
-    def _dispatch(self, msg: dict[str, Any]) -> None:
-        if "id" in msg and "method" in msg:
-            self._send({"jsonrpc": "2.0", "id": msg["id"],
-                        "result": self._server_request(str(msg["method"]), msg.get("params"))})
-        elif "id" in msg:
-            waiting = self._answers.get(msg["id"]) if isinstance(msg["id"], int) else None
-            if waiting is not None:
-                waiting.put(msg)
-        elif msg.get("method") in ("window/logMessage", "window/showMessage"):
-            params = msg.get("params")
+    def _notification(self, method: str, params: Json) -> None:
+        if method in ("window/logMessage", "window/showMessage"):
             if isinstance(params, dict) and params.get("type") == 1:  # an error
                 self.last_logged = str(params.get("message", ""))[:300]
-        elif msg.get("method") == "$/progress":
-            params = msg.get("params")
+        elif method == "$/progress":
             value = params.get("value") if isinstance(params, dict) else None
             kind = value.get("kind") if isinstance(value, dict) else None
             self.progress_active += 1 if kind == "begin" else -1 if kind == "end" else 0
@@ -161,31 +105,6 @@ class LspClient:
         return None
 
     # -- requests ------------------------------------------------------------------------
-    def request(self, method: str, params: Json, timeout: float = 300.0) -> Json:
-        """Send a request and wait for its result; LspError on error, death or timeout."""
-        with self._lock:
-            self._next += 1
-            rid = self._next
-        q: queue.Queue[Json] = queue.Queue()
-        self._answers[rid] = q
-        try:
-            self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-            msg = q.get(timeout=max(timeout, 0.001))
-        except queue.Empty as exc:
-            raise LspTimeout(f"{method}: no answer within {timeout:.1f}s") from exc
-        finally:
-            self._answers.pop(rid, None)
-        if not isinstance(msg, dict):
-            raise LspError(f"{method}: malformed reply")
-        if "error" in msg:
-            err = msg["error"]
-            text = err.get("message") if isinstance(err, dict) else err
-            raise LspError(f"{method}: {text}")
-        return msg.get("result")
-
-    def notify(self, method: str, params: Json) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
-
     def initialize(self, init_options: Json = None, timeout: float = 60.0,
                    process_id: int | None = -1) -> Json:
         """initialize + initialized. `process_id` is the client's pid the server may watch

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from spyglass.bridge.launcher import Child, LaunchError, LaunchSpec, launch
 from spyglass.bridge.lsp import LspClient, LspError
+from spyglass.bridge.mcpclient import McpClient
 from spyglass.config import LspServer
 from spyglass.errors import SpyglassError
 from spyglass.types import BridgeStatus
@@ -26,8 +27,11 @@ class BridgeDown(SpyglassError):
     """A bridge cannot answer now; the message names it and says why."""
 
 
+Client = LspClient | McpClient
+
+
 class Bridge:
-    """One language server for one workspace."""
+    """One language server (or external MCP server) for one workspace."""
 
     def __init__(self, server: LspServer, root: Path) -> None:
         self.server = server
@@ -37,7 +41,7 @@ class Bridge:
         self.restarts = 0
         self.version: str | None = None
         self._child: Child | None = None
-        self._client: LspClient | None = None
+        self._client: Client | None = None
         self._started_at: float | None = None
         self._retry_at = 0.0
         self._backoff = BACKOFF_FIRST
@@ -68,13 +72,21 @@ class Bridge:
             with self._lock:
                 self._fail(str(exc))
             return
-        client = LspClient(child.stdin, child.stdout, self.root, json.loads(self.server.settings))
+        client: Client
+        if self.server.protocol == "mcp":
+            client = McpClient(child.stdin, child.stdout, self.root)
+        else:
+            client = LspClient(child.stdin, child.stdout, self.root,
+                               json.loads(self.server.settings))
         with self._lock:
             self._child, self._client = child, client
         try:
-            client.initialize(timeout=60.0, process_id=None if self.server.execution
-                              == "sandbox" else -1)
-            client.wait_idle(quiet=QUIET, limit=START_LIMIT)
+            if isinstance(client, McpClient):
+                client.initialize(timeout=60.0)
+            else:
+                client.initialize(timeout=60.0, process_id=None if self.server.execution
+                                  == "sandbox" else -1)
+                client.wait_idle(quiet=QUIET, limit=START_LIMIT)
             if client.broken:
                 raise LspError(client.broken)
         except LspError as exc:
@@ -101,7 +113,7 @@ class Bridge:
         elif self._client is not None and self._client.broken and self.state == "ready":
             self._fail(self._client.broken)
 
-    def client(self, wait: float) -> LspClient:
+    def client(self, wait: float) -> Client:
         """The ready client, starting the server if needed and waiting up to `wait`
         seconds; BridgeDown with the reason otherwise."""
         with self._lock:
@@ -153,6 +165,7 @@ class Bridge:
             self.state = "stopped"
         if client is not None and child is not None and child.alive():
             client.shutdown(timeout=2.0)
+            child.wait(0.5 if isinstance(client, McpClient) else 0.0)
         if child is not None:
             child.kill()
 

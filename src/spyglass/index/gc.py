@@ -1,4 +1,5 @@
-"""Garbage collection: keep the newest N complete snapshots, drop units nothing references."""
+"""Garbage collection: keep the newest N complete snapshots (with their SCIP imports), drop
+units nothing references."""
 
 from __future__ import annotations
 
@@ -35,8 +36,11 @@ def collect(conn: sqlite3.Connection, keep: int, job: int | None = None) -> GcSt
         conn.execute("BEGIN IMMEDIATE")
         for batch in chunks(drop):
             conn.execute(f"DELETE FROM snapshot_files WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM scip_docs WHERE snapshot IN ({marks(batch)})", batch)
             conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
+    # A SCIP import whose snapshot is gone (an import racing a collection) goes too.
+    conn.execute("DELETE FROM scip_docs WHERE snapshot NOT IN (SELECT id FROM snapshots)")
     dead = [r[0] for r in conn.execute(
         "SELECT id FROM units u WHERE NOT EXISTS "
         "(SELECT 1 FROM snapshot_files f WHERE f.unit = u.id)").fetchall()]

@@ -1,13 +1,14 @@
 """SCIP import (docs/bridge.md): a SCIP index the user produced (scip-python, scip-typescript,
 scip-go) read with a minimal protobuf wire reader — only the fields spyglass uses, by their
 field numbers; no schema copied — and kept as precise occurrences per document beside the
-store, each document with the digest of the file it described, so a file changed since is
-ignored (per file) and reported."""
+store, in the snapshot it was imported into, each document with the digest of the file it
+described, so a file changed since is ignored (per file) and reported."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,6 @@ from pathlib import Path
 from spyglass.errors import BadInput
 from spyglass.index import confined
 
-SIDE_FILE = "scip.json"
 MAX_SCIP_BYTES = 512 * 1024 * 1024
 ROLE_DEFINITION = 0x1
 # Field numbers (scip.proto): Index.metadata 1, Index.documents 2; Metadata.tool_info 2;
@@ -116,10 +116,10 @@ def digest(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
-def import_scip(root: Path, store: Path, scip_file: Path, max_file_bytes: int
-                ) -> tuple[str, int, list[str]]:
-    """Read FILE and keep it beside the store: (tool, documents kept, documents ignored
-    because their file is missing or unreadable)."""
+def import_scip(root: Path, conn: sqlite3.Connection, snapshot: int, scip_file: Path,
+                max_file_bytes: int) -> tuple[str, int, list[str]]:
+    """Read FILE and keep it with `snapshot` (replacing an earlier import there): (tool,
+    documents kept, documents ignored because their file is missing or unreadable)."""
     try:
         if scip_file.stat().st_size > MAX_SCIP_BYTES:
             raise BadInput(f"{scip_file} is larger than {MAX_SCIP_BYTES} bytes")
@@ -129,33 +129,51 @@ def import_scip(root: Path, store: Path, scip_file: Path, max_file_bytes: int
     tool, docs = parse(data)
     if not docs:
         raise BadInput(f"{scip_file}: no documents (not a SCIP index?)")
-    kept: dict[str, object] = {}
+    rows: list[tuple[int, str, str, str, str, str]] = []
+    stamp = digest(data)
     missing: list[str] = []
     for path, occs in sorted(docs.items()):
         content = confined.read_or_none(root, path, max_file_bytes)
         if content is None:
             missing.append(path)
             continue
-        kept[path] = {"digest": digest(content),
-                      "occ": [[o.line, o.col, o.symbol, int(o.definition)] for o in occs]}
-    (store / SIDE_FILE).write_text(json.dumps({"tool": tool, "documents": kept}))
-    return tool, len(kept), missing
+        occ = json.dumps([[o.line, o.col, o.symbol, int(o.definition)] for o in occs])
+        rows.append((snapshot, path, tool, digest(content), occ, stamp))
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("DELETE FROM scip_docs WHERE snapshot = ?", (snapshot,))
+    conn.executemany("INSERT INTO scip_docs VALUES(?, ?, ?, ?, ?, ?)", rows)
+    conn.execute("COMMIT")
+    return tool, len(rows), missing
 
 
 @dataclass(frozen=True, slots=True)
 class ScipIndex:
-    """An imported SCIP index: its tool, and occurrences with the digest of their file."""
+    """An imported SCIP index: its snapshot, tool, and occurrences with their file's digest."""
 
+    snapshot: int
     tool: str
     documents: dict[str, tuple[str, tuple[Occurrence, ...]]]
 
-    @classmethod
-    def load(cls, store: Path) -> ScipIndex | None:
+    @staticmethod
+    def newest(conn: sqlite3.Connection, snapshot: int | None) -> tuple[int, str] | None:
+        """(snapshot, import) of the newest import at or before `snapshot`: a later
+        snapshot uses an earlier import for files whose content is unchanged, until that
+        import's snapshot is collected."""
         try:
-            raw = json.loads((store / SIDE_FILE).read_text())
-        except (OSError, ValueError):
+            row = conn.execute("SELECT snapshot, import FROM scip_docs WHERE snapshot <= ? "
+                               "ORDER BY snapshot DESC LIMIT 1",
+                               (snapshot if snapshot is not None else -1,)).fetchone()
+        except sqlite3.OperationalError:  # a store made before SCIP imports were kept
             return None
-        docs = {p: (d["digest"], tuple(Occurrence(o[0], o[1], o[2], bool(o[3]))
-                                       for o in d["occ"]))
-                for p, d in raw.get("documents", {}).items()}
-        return cls(str(raw.get("tool", "scip")), docs)
+        return (int(row[0]), str(row[1])) if row else None
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection, snapshot: int) -> ScipIndex:
+        docs: dict[str, tuple[str, tuple[Occurrence, ...]]] = {}
+        tool = "scip"
+        for path, name, dig, occ in conn.execute(
+                "SELECT path, tool, digest, occ FROM scip_docs WHERE snapshot = ?", (snapshot,)):
+            tool = str(name)
+            docs[str(path)] = (str(dig), tuple(Occurrence(o[0], o[1], o[2], bool(o[3]))
+                                               for o in json.loads(occ)))
+        return cls(snapshot, tool, docs)

@@ -65,6 +65,13 @@ CREATE TABLE IF NOT EXISTS jobs(
   started_at TEXT NOT NULL, finished_at TEXT, files INTEGER NOT NULL DEFAULT 0,
   parsed INTEGER NOT NULL DEFAULT 0, persisted INTEGER NOT NULL DEFAULT 0,
   reused INTEGER NOT NULL DEFAULT 0, error TEXT, pid INTEGER NOT NULL DEFAULT 0);
+-- An imported SCIP index (docs/bridge.md), one row per document, kept with the snapshot it
+-- was imported into (garbage collection drops it with that snapshot); `digest` is the SHA-1
+-- of the file's content at import, `occ` its occurrences as JSON, `import` the SHA-1 of the
+-- imported file (which import a row belongs to).
+CREATE TABLE IF NOT EXISTS scip_docs(
+  snapshot INTEGER NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL,
+  occ TEXT NOT NULL, import TEXT NOT NULL, PRIMARY KEY(snapshot, path)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
   detail TEXT NOT NULL DEFAULT '', job INTEGER);

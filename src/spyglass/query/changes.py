@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from spyglass.query.answer import Answer
 from spyglass.query.changeset import ChangeSet, collect
-from spyglass.query.impact import grouped, locations, walk
+from spyglass.query.impact import Radius, grouped, locations, walk
 from spyglass.query.results import TestTarget
 from spyglass.query.testmap import change_summary, plan
 from spyglass.types import CodeLocation, ToolResult
 
+Refine = Callable[[ChangeSet, Callable[[], Radius]], Radius]
 
-def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int
-                 ) -> ToolResult:
-    """Affected symbols (by distance, with evidence), files, packages and tests."""
+
+def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int,
+                 refine: Refine | None = None) -> ToolResult:
+    """Affected symbols (by distance, with evidence), files, packages and tests. `refine`
+    runs the walk and may check its first layer (a language server, query/escalate.py)."""
     cs = collect(ans, targets, diff)
-    radius = walk(ans, cs, depth)
+    radius = (refine(cs, lambda: walk(ans, cs, depth)) if refine is not None
+              else walk(ans, cs, depth))
     tests = plan(ans, radius, same_file=False)
     files, packages = grouped(radius)
     extra: tuple[tuple[str, object], ...] = (

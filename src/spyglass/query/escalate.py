@@ -11,14 +11,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from spyglass.bridge.lsp import LspClient, LspError, LspTimeout, settle, utf16_col
 from spyglass.bridge.manager import Bridge, BridgeDown, bridge_for
+from spyglass.bridge.mcpclient import McpClient
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
 from spyglass.index import confined, scip
-from spyglass.query import symbols as sym
+from spyglass.query import radius_verdict
 from spyglass.query.display import display, module_symbol
+from spyglass.query.impact import Radius
+from spyglass.query.radius_verdict import doubted, folder, innermost, served
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -26,8 +30,17 @@ from spyglass.types import CodeLocation
 
 Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
+Verdict = tuple[frozenset[Site], ...]  # the server's sites, per position asked
+T = TypeVar("T")
+LATE_GRACE = 30.0  # seconds a worker waits for a server past the question's budget
+RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is asked about
 CACHE_MAX = 512
-DOUBTFUL_MIN = 3  # certain index sites a server must deny before its answer is doubted
+
+
+def describe(server: LspServer) -> str:
+    """How notes and errors name a bridge: "language server gopls (go)"."""
+    kind = "MCP server" if server.protocol == "mcp" else "language server"
+    return f"{kind} {server.label} ({server.language})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +51,22 @@ class Question:
     calls: bool
     declaration: bool
     changed: tuple[tuple[str, str | None], ...]  # path, live text (None: deleted)
+    names: tuple[tuple[str, int], ...] = ()  # MCP: each target's name, 1-based column
+
+
+class NotOffered(Exception):
+    """An MCP bridge that does not declare (or may not answer) the tool a question needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What became of one question to a server: its sites per position, or why none."""
+
+    server: LspServer
+    label: str
+    sites: Verdict
+    failure: str | None  # why the server did not answer (a note; an error when required)
+    unoffered: str | None = None  # why it was not asked (a note only)
 
 
 class Escalator:
@@ -47,9 +76,9 @@ class Escalator:
     def __init__(self, root: Path, config: Config, store: Path | None = None) -> None:
         self.root = root
         self.config = config
-        self.store = store  # .spyglass/ (an imported SCIP index lives there)
-        self._scip: tuple[float, scip.ScipIndex | None] | None = None
-        self._cache: dict[tuple[object, ...], frozenset[Site]] = {}
+        self.store = store  # .spyglass/
+        self._scip: tuple[tuple[int, str], scip.ScipIndex] | None = None
+        self._cache: dict[tuple[object, ...], Verdict] = {}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
         self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
 
@@ -65,54 +94,95 @@ class Escalator:
             try:
                 bridge.client(wait)
             except BridgeDown as exc:
-                raise BridgeUnavailable(f"language server {bridge.name} ({bridge.server.language})"
-                                        f" is required but unavailable: {exc}") from exc
+                raise BridgeUnavailable(f"{describe(bridge.server)} is required but "
+                                        f"unavailable: {exc}") from exc
 
     def answer(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                budget_ms: int | None, index_answer: Callable[[], Answer]) -> Answer:
         """The index answer, escalated to the language server of the targets' language."""
-        budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
-        server = self.server_for(targets[0].language) if targets else None
-        precise = self._scip_index()
+        precise = self._scip_index(view)
         if precise is not None and targets:
             plain = index_answer
             index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
+        (locations, notes), asked = self._escalate(view, targets, calls, declaration,
+                                                   budget_ms, index_answer)
+        if asked is None:
+            return locations, notes
+        if asked.unoffered is not None:
+            note = f"{asked.label}: {asked.unoffered}; the answer is the index's"
+            return locations, notes + (note,)
+        if asked.failure is not None:
+            return self._down(locations, notes, asked.label, asked.failure)
+        sites = frozenset().union(*asked.sites)
+        return self._merge(view, targets, calls, asked.server, asked.label, sites, locations,
+                           notes)
+
+    def radius(self, view: View, seeds: list[DefRow], budget_ms: int | None,
+               walk: Callable[[], Radius]) -> Radius:
+        """A blast radius whose distance-1 edges are escalated like references: the
+        server's references to each changed definition confirm, refute or add users."""
+        server = self.server_for(seeds[0].language) if seeds else None
+        asked_seeds = [d for d in seeds if server is not None and d.language in
+                       server.languages][:RADIUS_SEEDS]
+        radius, asked = self._escalate(view, asked_seeds, False, False, budget_ms, walk)
+        if asked is None:
+            return radius
+        if asked.unoffered is not None:
+            radius.limits.append(f"{asked.label}: {asked.unoffered}; distance 1 is the index's")
+            return radius
+        if asked.failure is not None:
+            self._down([], (), asked.label, asked.failure)  # raises when required
+            note = f"{asked.label} not used: {asked.failure}; distance 1 is the index's"
+            radius.limits.append(note)
+            radius.notes.append(note)
+            return radius
+        return radius_verdict.merge(view, radius, asked_seeds, asked.sites, asked.server,
+                                   asked.label, len(seeds) - len(asked_seeds))
+
+    def _escalate(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
+                  budget_ms: int | None, work: Callable[[], T]) -> tuple[T, Asked | None]:
+        """`work()` (the index's answer) while the server is asked about `targets` in a
+        worker thread, within the budget; None when no server is asked."""
+        budget = self.config.lsp_budget_ms if budget_ms is None else budget_ms
+        server = self.server_for(targets[0].language) if targets else None
         if budget <= 0 or server is None:
-            return index_answer()
+            return work(), None
         bridge = bridge_for(server, self.root)
+        label = describe(server)
+        tool = "code_callers" if calls else "code_references"
+        if server.protocol == "mcp" and tool not in server.tools:
+            return work(), Asked(server, label, (), None, f"{tool} is not approved for it "
+                                 "in the host config")
         question = self._question(view, targets, calls, declaration, server)
         key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
                server, question.positions, calls, declaration)
         deadline = time.monotonic() + budget / 1000
         cached = self._cache.get(key)
-        pending: Future[frozenset[Site]] | None = None
+        pending: Future[Verdict] | None = None
         if cached is None:
             pending = self._pool.submit(self._ask, bridge, question, deadline)
-        locations, notes = index_answer()
-        label = f"language server {bridge.name} ({server.language})"
+        value = work()
         if pending is not None:
             pending.add_done_callback(lambda f: self._keep(key, f))  # late answers too
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
             except (FutureTimeout, LspTimeout):
-                bridge.note_answer(in_time=False)
-                return self._down(locations, notes, label, f"no answer within {budget} ms")
+                return value, Asked(server, label, (), f"no answer within {budget} ms")
+            except NotOffered as exc:
+                return value, Asked(server, label, (), None, str(exc))
             except (BridgeDown, LspError, OSError) as exc:
-                return self._down(locations, notes, label, str(exc))
-            bridge.note_answer(in_time=True)
+                return value, Asked(server, label, (), str(exc))
         assert cached is not None
-        return self._merge(view, targets, calls, server, label, cached, locations, notes)
+        return value, Asked(server, label, cached, None)
 
-    def _scip_index(self) -> scip.ScipIndex | None:
-        """The imported SCIP index, reloaded when `spyglass index --scip` replaced it."""
-        if self.store is None:
+    def _scip_index(self, view: View) -> scip.ScipIndex | None:
+        """The SCIP import of the view's snapshot (or the newest earlier one still kept),
+        reloaded when `spyglass index --scip` replaced it."""
+        found = scip.ScipIndex.newest(view.conn, view.snapshot.id if view.snapshot else None)
+        if found is None:
             return None
-        try:
-            stamp = (self.store / scip.SIDE_FILE).stat().st_mtime
-        except OSError:
-            return None
-        if self._scip is None or self._scip[0] != stamp:
-            self._scip = (stamp, scip.ScipIndex.load(self.store))
+        if self._scip is None or self._scip[0] != found:
+            self._scip = (found, scip.ScipIndex.load(view.conn, found[0]))
         return self._scip[1]
 
     def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
@@ -168,7 +238,7 @@ class Escalator:
                      "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
         return out, notes + (note,)
 
-    def _keep(self, key: tuple[object, ...], done: Future[frozenset[Site]]) -> None:
+    def _keep(self, key: tuple[object, ...], done: Future[Verdict]) -> None:
         """Cache a verdict, also one that arrives after its question gave up waiting."""
         if done.cancelled() or done.exception() is not None:
             return
@@ -184,15 +254,16 @@ class Escalator:
 
     def _question(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                   server: LspServer) -> Question:
-        positions = []
+        positions, names = [], []
         for d in targets:
-            col = d.name_col
+            col = chars = d.name_col
             raw = confined.read_or_none(self.root, d.path, self.config.limits.max_file_bytes)
             lines = raw.split(b"\n") if raw is not None else []
             if 0 < d.name_line <= len(lines):  # name_col counts bytes; LSP counts UTF-16
                 head = lines[d.name_line - 1][:d.name_col].decode("utf-8", "replace")
-                col = utf16_col(head, len(head))
+                col, chars = utf16_col(head, len(head)), len(head)
             positions.append((d.path, d.name_line - 1, col))
+            names.append((d.name, chars + 1))
         changed: list[tuple[str, str | None]] = []
         for path in sorted(set(view.changes.added) | set(view.changes.modified)):
             pack = pack_for_path(path)
@@ -204,31 +275,59 @@ class Escalator:
         changed += [(p, None) for p in sorted(view.changes.deleted)]
         # Bounded: a server reads files it has not opened from disk (the live content) itself.
         changed = changed[:self.config.limits.max_files_per_request]
-        return Question(tuple(positions), calls, declaration, tuple(changed))
+        return Question(tuple(positions), calls, declaration, tuple(changed), tuple(names))
 
-    def _ask(self, bridge: Bridge, q: Question, deadline: float) -> frozenset[Site]:
+    def _ask(self, bridge: Bridge, q: Question, deadline: float) -> Verdict:
+        """The server's sites per position. The worker waits for the server longer than
+        the question waits for it (LATE_GRACE): a slow answer is cached for the next time,
+        and only a server that does not answer within the grace counts as hanging."""
         self.asked += 1
         client = bridge.client(deadline - time.monotonic())
         # One question at a time per server: a late worker and the next question must not
         # interleave their document updates.
         if not client.session.acquire(timeout=max(deadline - time.monotonic(), 0.001)):
-            raise LspTimeout("the server is busy with an earlier question")
+            raise BridgeDown("the server is busy with an earlier question")
+        late = max(deadline, time.monotonic() + LATE_GRACE)
         try:
-            self._sync(client, q)
-            sites: set[Site] = set()
-            for path, line, col in q.positions:
-                text = self._text(path)
-                if text is None:
-                    raise BridgeDown(f"cannot read {path}")
-                client.sync(self.root / path, text)
-                sites |= self._sites(client, q, self.root / path, line, col, deadline)
-            return frozenset(sites)
+            if isinstance(client, McpClient):
+                sites = self._ask_mcp(client, q, late)
+            else:
+                sites = self._ask_lsp(client, q, late)
         except LspTimeout:
+            bridge.note_answer(in_time=False)
             raise
         except LspError as exc:
             raise BridgeDown(bridge.note_failure(str(exc))) from exc
         finally:
             client.session.release()
+        bridge.note_answer(in_time=True)
+        return sites
+
+    def _ask_lsp(self, client: LspClient, q: Question, deadline: float) -> Verdict:
+        self._sync(client, q)
+        sites: list[frozenset[Site]] = []
+        for path, line, col in q.positions:
+            text = self._text(path)
+            if text is None:
+                raise BridgeDown(f"cannot read {path}")
+            client.sync(self.root / path, text)
+            sites.append(frozenset(self._sites(client, q, self.root / path, line, col,
+                                               deadline)))
+        return tuple(sites)
+
+    @staticmethod
+    def _ask_mcp(client: McpClient, q: Question, deadline: float) -> Verdict:
+        """The external server's declared tool, once per target (it reads the workspace,
+        the live checkout, itself)."""
+        tool = "code_callers" if q.calls else "code_references"
+        if tool not in client.tools:
+            raise NotOffered(f"the server does not declare {tool}")
+        sites: list[frozenset[Site]] = []
+        for (path, line, _), (name, column) in zip(q.positions, q.names, strict=True):
+            found = client.sites(tool, {"path": path, "line": line + 1, "column": column,
+                                        "name": name}, max(deadline - time.monotonic(), 0.001))
+            sites.append(frozenset(found))
+        return tuple(sites)
 
     def _text(self, rel: str) -> str | None:
         """A workspace file's live content, read confined to the root and bounded."""
@@ -262,26 +361,21 @@ class Escalator:
     def _merge(self, view: View, targets: list[DefRow], calls: bool, server: LspServer,
                label: str, sites: frozenset[Site], locations: list[CodeLocation],
                notes: tuple[str, ...]) -> Answer:
-        def served(path: str) -> bool:
-            pack = pack_for_path(path)
-            return pack is not None and pack.name in server.languages
-
-        if not sites and any(not loc.uncertain and served(loc.path) for loc in locations):
+        if not sites and any(not loc.uncertain and served(loc.path, server)
+                             for loc in locations):
             why = (f"{label} found no sites for the target (it may not analyse this file); "
                    "the answer is the index's")
             return locations, notes + (why,)
         certain = {(loc.path, loc.start_line) for loc in locations
-                   if not loc.uncertain and served(loc.path)}
+                   if not loc.uncertain and served(loc.path, server)}
         denied = len(certain - sites)
-        # A server that denies most of the index's certain sites is more likely missing part
-        # of the workspace (a package it could not load) than right: keep what it denies.
-        doubtful = denied >= DOUBTFUL_MIN and denied * 2 > len(certain)
+        kept = doubted(certain, sites, {folder(d.path) for d in targets})
         out: list[CodeLocation] = []
         seen: set[Site] = set()
         confirmed = dropped = 0
         for loc in locations:
             site = (loc.path, loc.start_line)
-            if not served(loc.path) or (doubtful and site not in sites):
+            if not served(loc.path, server) or site in kept:
                 out.append(loc)
             elif site in sites:
                 confirmed += 1
@@ -292,12 +386,12 @@ class Escalator:
                 dropped += 1
         added = 0
         for path, line in sorted(sites - seen):
-            if not served(path) or not (self.root / path).is_file():
+            if not served(path, server) or not (self.root / path).is_file():
                 continue
             added += 1
             symbol, kind = display(targets[0]), "reference"
             if calls:
-                caller = _innermost(view, path, line)
+                caller = innermost(view, path, line)
                 symbol = display(caller) if caller else module_symbol(path)
                 kind = caller.kind if caller else "module"
             out.append(CodeLocation(
@@ -306,17 +400,14 @@ class Escalator:
                 source="live-lsp", indexed_at=None, stale=False, uncertain=False,
                 evidence=f"found by {server.label}; not in the index's answer"))
         out.sort(key=lambda c: (c.path, c.start_line))
-        if doubtful:
+        if kept:
             note = (f"{label} denied {denied} of the index's {len(certain)} certain site(s): "
-                    "its view of the workspace looks incomplete (a package it could not "
-                    f"load?), so they are kept as the index gave them; {confirmed} site(s) "
-                    f"confirmed (live-lsp), {added} added")
+                    f"its view of the workspace looks incomplete (a package it could not "
+                    f"load?), so the {len(kept)} in folders it reported nothing for are kept "
+                    f"as the index gave them; {confirmed} site(s) confirmed (live-lsp), "
+                    f"{dropped} refuted and dropped, {added} added")
             return out, notes + (note,)
         note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index site(s) "
                 f"refuted and dropped, {added} site(s) only the server found added")
         return out, notes + (note,)
 
-
-def _innermost(view: View, path: str, line: int) -> DefRow | None:
-    around = [d for d in sym.defs_in_file(view, path) if d.start_line <= line <= d.end_line]
-    return min(around, key=lambda d: d.end_line - d.start_line) if around else None

@@ -22,6 +22,7 @@ from spyglass.index.store import (
     SnapshotRow,
     connect,
     find_store,
+    latest_complete,
     latest_job,
     latest_snapshot,
     locate,
@@ -33,8 +34,10 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer, location
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
+from spyglass.query.changeset import ChangeSet
 from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
+from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.view import View
@@ -296,13 +299,22 @@ class CodeIntel:
                 self._view = None
 
     def import_scip(self, scip_file: Path) -> tuple[str, int, list[str]]:
-        """Keep a SCIP index (docs/bridge.md) beside the store: its occurrences make the
-        index's references exact where the documents' files are unchanged."""
+        """Keep a SCIP index (docs/bridge.md) with the newest complete snapshot: its
+        occurrences make the index's references exact where the documents' files are
+        unchanged; garbage collection drops it with its snapshot."""
         from spyglass.index import scip
         if not self.has_index:
             raise IndexUnavailable("no index yet: index the repository first, then --scip")
-        return scip.import_scip(self.root, self.store_root / ".spyglass", scip_file,
-                                self.config.limits.max_file_bytes)
+        conn = connect(self.store_root)
+        try:
+            snap = latest_complete(conn)
+            if snap is None:
+                raise IndexUnavailable("no complete snapshot yet: index the repository first")
+            out = scip.import_scip(self.root, conn, snap.id, scip_file,
+                                   self.config.limits.max_file_bytes)
+        finally:
+            conn.close()
+        return out
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
@@ -350,13 +362,19 @@ class CodeIntel:
         client_paths.check_count(paths, self.config.limits.max_files_per_request)
 
     # -- change impact (query/changes.py, explore.py) -------------------------------------------
-    def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3
-                     ) -> ToolResult:
+    def blast_radius(self, targets: list[str], diff: str | None = None, depth: int = 3,
+                     lsp_budget_ms: int | None = None) -> ToolResult:
         """Affected symbols, files, packages and tests of a change (targets, a diff, or the
-        workspace's changes against the snapshot), by distance, each with its evidence."""
+        workspace's changes against the snapshot), by distance, each with its evidence; the
+        distance-1 users checked by a configured language server (query/escalate.py)."""
         from spyglass.query import changes
         with self.lock:
-            return changes.blast_radius(self.answer(), targets, diff, depth)
+            ans = self.answer()
+
+            def refine(cs: ChangeSet, walk: Callable[[], Radius]) -> Radius:
+                seeds = [s.d for s in cs.seeds if not s.removed]
+                return self.escalator.radius(ans.view(), seeds, lsp_budget_ms, walk)
+            return changes.blast_radius(ans, targets, diff, depth, refine)
 
     def suggest_tests(self, targets: list[str], diff: str | None = None, depth: int = 3
                       ) -> ToolResult:

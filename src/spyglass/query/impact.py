@@ -13,7 +13,7 @@ from spyglass.query.display import display
 from spyglass.query.results import AffectedFile, AffectedPackage, DefRow, RefRow
 from spyglass.query.rows import REF_COLS, REF_FROM, Key, chunks, key, marks, refs
 from spyglass.query.view import View
-from spyglass.types import CodeLocation
+from spyglass.types import CodeLocation, Source
 
 if TYPE_CHECKING:
     from spyglass.query.answer import Answer
@@ -57,6 +57,7 @@ class Hit:
     origin: str  # what changed at the start of the chain, and why it counts
     uncertain: bool
     follow: bool = True  # whether its own users are followed further
+    source: Source | None = None  # "live-lsp" when a language server decided the edge (query/escalate.py)
 
     @property
     def seed(self) -> str:
@@ -277,11 +278,13 @@ def locations(ans: Answer, radius: Radius) -> list[CodeLocation]:
     out: list[CodeLocation] = []
     for h in radius.hits:
         if h.d is not None:
-            out.append(ans.def_location(h.d, h.uncertain, h.evidence()))
+            loc = ans.def_location(h.d, h.uncertain, h.evidence())
         else:
             source, stale = files.get(h.path, ("cached-index", False))
-            out.append(ans.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
-                                   h.uncertain, h.evidence()))
+            loc = ans.location(h.path, h.line, h.line, h.symbol, "module", source, stale,
+                               h.uncertain, h.evidence())
+        out.append(replace(loc, source=h.source, indexed_at=None, stale=False)
+                   if h.source else loc)
     return out
 
 
