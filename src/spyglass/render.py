@@ -18,6 +18,7 @@ from spyglass.query.results import (
     DiagnosticItem,
     ExploreDiagnostic,
     ExploreItem,
+    Omitted,
     SourceSpan,
     StatusReport,
     TestCommand,
@@ -26,6 +27,8 @@ from spyglass.types import CodeLocation, ToolResult
 
 MAX_ROWS = 200
 MAX_TEXT = 200
+MAX_COMMANDS = 8
+MAX_FILES_LISTED = 10
 
 
 def escape_text(text: object, lines: bool = False) -> str:
@@ -99,7 +102,7 @@ def location(item: CodeLocation, width: int = 0, kind_width: int = 0,
 def _(item: SourceSpan) -> list[str]:
     head = f"{_span(item.path, item.start_line, item.end_line)}  sha1:{item.content_hash[:12]}"
     if item.truncated:
-        head += "  [truncated at max_capture_bytes]"
+        head += f"  [truncated: continue from line {item.end_line + 1}]"
     return [head, escape_text(item.text, lines=True).rstrip("\n")]
 
 
@@ -215,7 +218,33 @@ def _(first: ExploreDiagnostic, key: str, items: tuple[ExploreDiagnostic, ...]) 
 
 @section_of.register
 def _(first: TestCommand, key: str, items: tuple[TestCommand, ...]) -> list[str]:
-    return [f"run: {_cut(c.command, 1000)}" for c in items[:5]]
+    return [f"run: {_cut(c.command, 1000)}" + (f"  ({_cut(c.note, 200)})" if c.note else "")
+            for c in items[:MAX_COMMANDS]]
+
+
+@section.register
+def _(value: Omitted, key: str) -> list[str]:
+    """What the answer budget left out, the results per file, how to narrow."""
+    total = value.shown + value.results
+    cut = [f"{n} {escape_text(k)}" for k, n in value.sections if n]
+    lines = []
+    if value.results or cut:
+        left = f"{value.results} more result(s)" if value.results else "nothing more"
+        also = f" (and {', '.join(cut)})" if cut else ""
+        lines.append(f"truncated at {value.raise_budget}={value.max_chars}: showing "
+                     f"{value.shown} of {total}; {left}{also} in the answer left out")
+    else:
+        lines.append("truncated by the request limits: the answer is incomplete")
+    if value.files > 1 and value.results:
+        files = [f"{escape_text(f.path)} {f.results}" + (f" ({f.shown} shown)" if f.shown
+                                                         else "")
+                 for f in value.by_file[:MAX_FILES_LISTED]]
+        lines.append(f"results by file ({value.files} files): "
+                     + _more(files, value.files, len(files)))
+    narrow = ", ".join(value.narrow)
+    lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
+                 else f"raise {value.raise_budget} to see more")
+    return lines
 
 
 # -- a whole answer ------------------------------------------------------------------------------
@@ -237,10 +266,8 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
         lines.append("no results")
     for key, value in result.extra:
         lines += section(value, key)
-    if result.truncated:
-        lines.append("truncated at the token budget: raise budget or narrow with path"
-                     if tool == "code_explore" else
-                     "truncated: narrow the request (path, kind) or raise the limits")
+    if result.truncated and not any(isinstance(v, Omitted) for _, v in result.extra):
+        lines.append("truncated: the answer is incomplete")  # the budget's section says how
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
     prov = result.provenance
     if prov.worktree_mismatch:

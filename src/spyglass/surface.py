@@ -34,6 +34,7 @@ class Param:
     http: str | None = ""  # query parameter ("" = name; a POST body uses name); None: not HTTP
     scoped: bool = False  # MCP: left out, it is the server's start directory
     facade: bool = True  # passed to the facade method (False: the front end acts on it)
+    described: bool = True  # MCP: the help goes into the schema (False: the name says it)
 
     @property
     def http_name(self) -> str:
@@ -95,6 +96,11 @@ DIFF = Param("diff", "str", "git revision or range to take the change from")
 DEPTH = Param("depth", "int", "call-graph hops", default=3, ge=1, le=10)
 PATHS = Param("paths", "strs", "files or folders (default: start dir)", positional=True,
               http="path", scoped=True)
+# The answer budget (spyglass/budget.py): the text stays within it, structured content
+# within STRUCTURED_FACTOR times it; the most relevant results are kept first.
+DEFAULT_CHARS, STRUCTURED_FACTOR = 8000, 4
+MAX_CHARS = Param("max_chars", "int", "answer size in characters of text (0: no budget)",
+                  default=DEFAULT_CHARS, ge=0, facade=False, described=False)
 
 TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("code_explore",
@@ -112,7 +118,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                 required=True, positional=True, http="q"),
           Param("kind", "str", "func, method, class, struct, interface, type, const, var, "
                 "field, test…"),
-          Param("path", "str", "only under this file or folder", scoped=True)),
+          Param("path", "str", "only under this file or folder", scoped=True), MAX_CHARS),
          CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
     Tool("code_references",
          "Every use of a symbol (call, import, type, read, write), by name or by "
@@ -121,43 +127,44 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          (SYMBOL, WHERE, LINE, COLUMN,
           Param("include_declaration", "bool", "also declarations and name-keeping imports "
                 "(for a rename pass)", default=False),
-          EXACT, LSP_BUDGET),
+          EXACT, LSP_BUDGET, MAX_CHARS),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
          "Direct callers, one per call site; symbol = the calling function. Use before "
          "changing behaviour.",
-         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET, MAX_CHARS),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",
          (Param("path", "str", "file or folder (relative to the root)", positional=True,
-                scoped=True),),
+                scoped=True), MAX_CHARS),
          CodeLocation, "structure", "structure", "symbols in a file or package", "structure"),
     Tool("code_blast_radius",
          "Conservative set of symbols, files, packages and tests a change affects, each with "
          "evidence. Use before a non-trivial edit.",
-         (TARGETS, DIFF, DEPTH),
+         (TARGETS, DIFF, DEPTH, MAX_CHARS),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
          "Focused tests to run for a change, with evidence and a runnable command. Use after "
          "editing.",
-         (TARGETS, DIFF, DEPTH),
+         (TARGETS, DIFF, DEPTH, MAX_CHARS),
          CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
          "Index state: snapshot, freshness, languages, skipped files, limits, enabled tools; "
          "index=true builds or updates the index.",
          (Param("index", "bool", "build/update the index first (progress notifications; "
-                "cancellable)", default=False, cli=None, http=None, facade=False),),
+                "cancellable)", default=False, cli=None, http=None, facade=False), MAX_CHARS),
          StatusReport, "status", "status", "index state", None),
     Tool("code_context",
          "Current source of line spans, live from disk, with a content hash. Read spans this "
          "way before editing; never edit from index results.",
-         (Param("spans", "spans", "spans to read", required=True, positional=True),),
+         (Param("spans", "spans", "spans to read", required=True, positional=True),
+          MAX_CHARS),
          SourceSpan, "context", "context", "current source of PATH:START[-END] spans",
          "context"),
     Tool("code_diagnostics",
          "Syntax errors (tree-sitter) in files or folders; check after editing.",
-         (PATHS,),
+         (PATHS, MAX_CHARS),
          DiagnosticItem, "diagnostics", "diagnostics", "parse diagnostics for paths",
          "diagnostics"),
     Tool("code_ast_query",
@@ -165,7 +172,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "searches the other tools do not cover.",
          (Param("query", "str", "tree-sitter query, e.g. (call) @c", required=True,
                 positional=True),
-          PATHS),
+          PATHS, MAX_CHARS),
          AstMatch, "ast_query", "ast-query", "an ad hoc tree-sitter query over paths",
          "ast-query", gated=True),
 )}
