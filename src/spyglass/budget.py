@@ -129,6 +129,8 @@ def fit(result: ToolResult, tool: Tool, max_chars: int, front: Front) -> ToolRes
             low, best = mid, candidate
         else:
             high = mid
+    if result.results and not best.results:
+        return _smallest(best, result, tool, max_chars, front)
     return best
 
 

@@ -28,6 +28,7 @@ MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
 SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
 MAX_FIXTURE_FILES = 400
+DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
 @dataclass
@@ -70,6 +71,7 @@ class _Evidence:
     uncertain: bool
     text: str
     seed: str  # the changed symbol (or file) the evidence starts from
+    distance: int = -1  # edges from the change (-1: not by reference)
 
 
 class _Collector:
@@ -77,9 +79,9 @@ class _Collector:
         self.items: list[_Evidence] = []
 
     def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, weight: float,
-            uncertain: bool, evidence: str, seed: str) -> None:
+            uncertain: bool, evidence: str, seed: str, distance: int = -1) -> None:
         self.items.append(_Evidence(path, symbol, lines, reason, weight, uncertain, evidence,
-                                    seed))
+                                    seed, distance))
 
     def ranked(self) -> list[TestTarget]:
         files_of: dict[str, set[str]] = {}
@@ -105,8 +107,23 @@ class _Collector:
             text = e.text + (f" (also by {', '.join(also)})" if also else "")
             out.append(TestTarget(e.path, e.symbol, e.lines[0], e.lines[1], "", "", e.reason,
                                   round(w, 4), e.uncertain, text))
-        out.sort(key=lambda t: (-relevance[t.path], t.path, -t.relevance, t.start_line))
+        tier: dict[str, int] = {}
+        for e in self.items:
+            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), _tier(e))
+        out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path, -t.relevance,
+                                t.start_line))
         return out
+
+
+def _tier(e: _Evidence) -> int:
+    """Files with tests that use the changed symbol directly rank first (those changed
+    themselves, then those resolved exactly, then the uncertain ones); the rest
+    (transitive users, fixtures, naming conventions, same package) by relevance."""
+    if e.reason == "changed":
+        return 0
+    if e.reason == "reference" and e.distance == 1:
+        return 2 if e.uncertain else 1
+    return DIRECT_TIERS
 
 
 def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0
@@ -126,7 +143,7 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
         why = h.evidence()
         if h.d is None:
             out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
-                    why, h.seed)
+                    why, h.seed, h.distance)
             continue
         name = test_symbol(pack, h.d)
         if name:
@@ -134,7 +151,7 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
             while top.qualname != name and (top.unit, top.parent) in parents:
                 top = parents[(top.unit, top.parent)]
             out.add(h.path, name, (top.start_line, top.end_line), reason, weight, h.uncertain,
-                    why, h.seed)
+                    why, h.seed, h.distance)
         else:  # a helper or fixture of a test file: the file, unless its users show up
             out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
 
