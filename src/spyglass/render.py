@@ -229,10 +229,9 @@ def _(value: Omitted, key: str) -> list[str]:
     cut = [f"{n} {escape_text(k)}" for k, n in value.sections if n]
     lines = []
     if value.results or cut:
-        left = f"{value.results} more result(s)" if value.results else "nothing more"
-        also = f" (and {', '.join(cut)})" if cut else ""
+        left = ", ".join(([f"{value.results} results"] if value.results else []) + cut)
         lines.append(f"truncated at {value.raise_budget}={value.max_chars}: showing "
-                     f"{value.shown} of {total}; {left}{also} in the answer left out")
+                     f"{value.shown} of {total} results; left out: {left}")
     else:
         lines.append("truncated by the request limits: the answer is incomplete")
     if value.files > 1 and value.results:
@@ -264,8 +263,13 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
         lines.append(f"… {len(result.results) - MAX_ROWS} more rows in the structured result")
     if not result.results:
         lines.append("no results")
+    budget = next((v for _, v in result.extra if isinstance(v, Omitted)), None)
+    left = dict(budget.sections) if budget else {}
     for key, value in result.extra:
-        lines += section(value, key)
+        part = section(value, key)
+        if part and left.get(key):  # counts of a cut section are of what is shown
+            part[-1] += f" (+{left[key]} more {escape_text(key)} left out)"
+        lines += part
     if result.truncated and not any(isinstance(v, Omitted) for _, v in result.extra):
         lines.append("truncated: the answer is incomplete")  # the budget's section says how
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
