@@ -73,7 +73,8 @@ def test_guidance_names_the_front_ends_parameters() -> None:
     results = many()
     mcp = render(budget.fit(answer(results), tool, 2000, "mcp"), tool.name)
     cli = render(budget.fit(answer(results), tool, 2000, "cli"), tool.name, people=True)
-    assert "narrow with path (a file or sub-folder), exact_only (certain results only)" in mcp
+    assert "narrow with path (the definition's file, when the name has several), exact_only (" \
+           "certain results only)" in mcp
     assert "or raise max_chars" in mcp and "--" not in mcp.split("narrow with")[1]
     assert "narrow with --exact (certain results only)" in cli and "raise --max-chars" in cli
     assert "results by file (30 files): pkg/m00.py 20" in mcp

@@ -27,7 +27,8 @@ from spyglass.wire import result_json
 Front = Literal["mcp", "cli", "http"]
 KEEP = frozenset({"change", "commands", "frameworks", "info"})  # sections kept whole
 MIN_SECTION = 3  # items a cut section keeps (when it has them)
-MAX_BY_FILE = 20  # files listed with their counts
+MAX_BY_FILE = 40  # files listed with their counts (one row each)
+MORE_LINES = 4  # lines of a file's left-out results named in its row
 STEPS = 12  # bisection steps over the kept fraction
 CHARS_PER_TOKEN = 4  # a budget given in tokens (code_explore's `budget`)
 BUDGET_PARAMS = ("max_chars", "budget")
@@ -42,6 +43,7 @@ NARROWING = {
     "targets": "fewer targets, or path:line ranges",
     "spans": "shorter spans",
 }
+AT_PATH = "the definition's file, when the name has several"  # tools taking a position
 
 
 def budget_param(tool: Tool) -> Param | None:
@@ -77,7 +79,8 @@ def narrowing(tool: Tool, front: Front) -> tuple[tuple[str, ...], str]:
     for p in tool.params:
         name = spelled(p, front) if p.name in NARROWING else None
         if name:
-            out.append(f"{name} ({NARROWING[p.name]})")
+            what = AT_PATH if tool.at and p.name == "path" else NARROWING[p.name]
+            out.append(f"{name} ({what})")
     bp = budget_param(tool)
     return tuple(out), (spelled(bp, front) or bp.name) if bp else "max_chars"
 
@@ -106,8 +109,10 @@ def fit(result: ToolResult, tool: Tool, max_chars: int, front: Front) -> ToolRes
         n = math.ceil(share * len(result.results))
         kept = {k: v[:max(math.ceil(share * len(v)), MIN_SECTION)] for k, v in lists}
         left = tuple((k, len(v) - len(kept[k])) for k, v in lists if len(v) > len(kept[k]))
-        shown = _shown(result.results[:n])
-        by_file = tuple(FileCount(p, total, shown.get(p, 0), unsure)
+        shown = _by_file(result.results[:n])
+        rest = _lines(result.results[n:])
+        by_file = tuple(FileCount(p, total, shown.get(p, (0, 0))[0], unsure,
+                                  tuple(sorted(rest.get(p, ()))))
                         for p, (total, unsure) in counts.items())
         omitted = Omitted(max_chars, len(result.results) - n, n, left, by_file[:MAX_BY_FILE],
                           len(by_file), narrow, raise_budget)
@@ -155,12 +160,15 @@ def _by_file(items: tuple[object, ...]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _shown(items: tuple[object, ...]) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _lines(items: tuple[object, ...]) -> dict[str, list[int]]:
+    """The lines of each file's first MORE_LINES results (in rank order)."""
+    out: dict[str, list[int]] = {}
     for item in items:
-        path = getattr(item, "path", None)
-        if isinstance(path, str):
-            out[path] = out.get(path, 0) + 1
+        path, line = getattr(item, "path", None), getattr(item, "start_line", None)
+        if isinstance(path, str) and isinstance(line, int):
+            found = out.setdefault(path, [])
+            if len(found) < MORE_LINES:
+                found.append(line)
     return out
 
 

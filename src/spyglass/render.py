@@ -28,7 +28,6 @@ from spyglass.types import CodeLocation, ToolResult
 MAX_ROWS = 200
 MAX_TEXT = 200
 MAX_COMMANDS = 8
-MAX_FILES_LISTED = 10
 
 
 def escape_text(text: object, lines: bool = False) -> str:
@@ -235,11 +234,15 @@ def _(value: Omitted, key: str) -> list[str]:
     else:
         lines.append("truncated by the request limits: the answer is incomplete")
     if value.files > 1 and value.results:
-        files = [f"{escape_text(f.path)} {f.results}" + (f" ({f.shown} shown)" if f.shown
-                                                         else "")
-                 for f in value.by_file[:MAX_FILES_LISTED]]
-        lines.append(f"results by file ({value.files} files): "
-                     + _more(files, value.files, len(files)))
+        more = f", first {len(value.by_file)} listed" if value.files > len(value.by_file) else ""
+        lines.append(f"results by file ({value.files} files{more}; in rank order):")
+        for f in value.by_file:
+            unsure = f", {f.uncertain} uncertain" if f.uncertain else ""
+            at = (" more at " + ", ".join(map(str, f.more_lines))
+                  + ("…" if f.results - f.shown > len(f.more_lines) else "")) \
+                if f.more_lines else ""
+            lines.append(f"  {escape_text(f.path)}  {f.results} ({f.shown} shown{unsure})"
+                         f"{at}")
     narrow = ", ".join(value.narrow)
     lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
                  else f"raise {value.raise_budget} to see more")

@@ -314,6 +314,7 @@ class FileCount:
     results: int
     shown: int
     uncertain: int
+    more_lines: tuple[int, ...]  # first lines of the results not shown (a few)
 
 
 @dataclass(frozen=True, slots=True)
