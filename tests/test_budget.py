@@ -77,7 +77,8 @@ def test_guidance_names_the_front_ends_parameters() -> None:
            "certain results only)" in mcp
     assert "or raise max_chars" in mcp and "--" not in mcp.split("narrow with")[1]
     assert "narrow with --exact (certain results only)" in cli and "raise --max-chars" in cli
-    assert "results by file (30 files): pkg/m00.py 20" in mcp
+    assert "results by file (30 files, first 10 listed; in rank order):\n  pkg/m00.py  20 (" \
+        in mcp
     blast = surface.TOOLS["code_blast_radius"]
     text = render(budget.fit(answer(results), blast, 2000, "cli"), blast.name, people=True)
     assert "TARGETS (fewer targets, or path:line ranges), --depth (fewer hops" in text

@@ -27,7 +27,8 @@ from spyglass.wire import result_json
 Front = Literal["mcp", "cli", "http"]
 KEEP = frozenset({"change", "commands", "frameworks", "info"})  # sections kept whole
 MIN_SECTION = 3  # items a cut section keeps (when it has them)
-MAX_BY_FILE = 40  # files listed with their counts (one row each)
+MIN_RESULTS = 3  # results kept before the per-file rows give way
+FILE_ROWS = (40, 10, 0)  # files listed with their counts (one row each), fewer if need be
 MORE_LINES = 4  # lines of a file's left-out results named in its row
 STEPS = 12  # bisection steps over the kept fraction
 CHARS_PER_TOKEN = 4  # a budget given in tokens (code_explore's `budget`)
@@ -105,31 +106,40 @@ def fit(result: ToolResult, tool: Tool, max_chars: int, front: Front) -> ToolRes
              and len(v) > MIN_SECTION]
     counts = _by_file(result.results)
 
-    def cut(share: float) -> ToolResult:
+    def cut(share: float, rows: int) -> ToolResult:
+        """`share` of every list (at least MIN_SECTION of a section, none when `rows` is
+        0) and up to `rows` files in the per-file count."""
+        least = MIN_SECTION if rows else 0
         n = math.ceil(share * len(result.results))
-        kept = {k: v[:max(math.ceil(share * len(v)), MIN_SECTION)] for k, v in lists}
+        kept = {k: v[:max(math.ceil(share * len(v)), least)] for k, v in lists}
         left = tuple((k, len(v) - len(kept[k])) for k, v in lists if len(v) > len(kept[k]))
         shown = _by_file(result.results[:n])
         rest = _lines(result.results[n:])
         by_file = tuple(FileCount(p, total, shown.get(p, (0, 0))[0], unsure,
                                   tuple(sorted(rest.get(p, ()))))
                         for p, (total, unsure) in counts.items())
-        omitted = Omitted(max_chars, len(result.results) - n, n, left, by_file[:MAX_BY_FILE],
+        omitted = Omitted(max_chars, len(result.results) - n, n, left, by_file[:rows],
                           len(by_file), narrow, raise_budget)
         extra = tuple((k, kept.get(k, v)) for k, v in result.extra)
         skipped = result.coverage.skipped
         coverage = replace(result.coverage,
-                           skipped=skipped[:max(math.ceil(share * len(skipped)), MIN_SECTION)])
+                           skipped=skipped[:max(math.ceil(share * len(skipped)), least)])
         return _with(replace(result, results=result.results[:n], extra=extra,
                              coverage=coverage), omitted)
 
-    low, high = 0.0, 1.0
-    best = cut(low)
-    if not _fits(best, tool, max_chars, front):
+    # The first few results and the per-file rows (they map the whole answer) come first;
+    # fewer rows when they do not fit, none at last, then no results.
+    first = min(1.0, MIN_RESULTS / len(result.results)) if result.results else 0.0
+    for rows, low in [(rows, first) for rows in FILE_ROWS] + [(0, 0.0)]:
+        best = cut(low, rows)
+        if _fits(best, tool, max_chars, front):
+            break
+    else:
         return _smallest(best, result, tool, max_chars, front)
+    high = 1.0
     for _ in range(STEPS):
         mid = (low + high) / 2
-        candidate = cut(mid)
+        candidate = cut(mid, rows)
         if _fits(candidate, tool, max_chars, front):
             low, best = mid, candidate
         else:
