@@ -107,23 +107,28 @@ class _Collector:
             text = e.text + (f" (also by {', '.join(also)})" if also else "")
             out.append(TestTarget(e.path, e.symbol, e.lines[0], e.lines[1], "", "", e.reason,
                                   round(w, 4), e.uncertain, text))
-        tier: dict[str, int] = {}
+        tier: dict[str, int] = {}  # of a file: its best direct evidence
+        own: dict[tuple[str, str], int] = {}  # of a target: its best evidence
         for e in self.items:
-            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), _tier(e))
-        out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path, -t.relevance,
-                                t.start_line))
+            rank = _tier(e)
+            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), rank)
+            own[(e.path, e.symbol)] = min(own.get((e.path, e.symbol), rank), rank)
+        out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path,
+                                own[(t.path, t.symbol)], -t.relevance, t.start_line))
         return out
 
 
 def _tier(e: _Evidence) -> int:
     """Files with tests that use the changed symbol directly rank first (those changed
     themselves, then those resolved exactly, then the uncertain ones); the rest
-    (transitive users, fixtures, naming conventions, same package) by relevance."""
+    (transitive users, fixtures, naming conventions, same package) by relevance. Within a
+    file, tests reaching the changed symbol at all come before tests of the changed
+    file's other definitions and before the file's convention and package matches."""
     if e.reason == "changed":
         return 0
     if e.reason == "reference" and e.distance == 1:
         return 2 if e.uncertain else 1
-    return DIRECT_TIERS
+    return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
 def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0
