@@ -22,7 +22,7 @@ from spyglass.syntax.langpack import LanguagePack, all_packs
 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_IDS = 100  # more test ids than this in one command (unless a framework says): whole files
-MAX_SELECTION = 400  # characters of the tests one command names; past them, whole files/packages
+MAX_SELECTION = 800  # characters of the tests one command names; past them, whole files/packages
 
 
 Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)
