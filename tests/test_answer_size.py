@@ -85,7 +85,9 @@ def test_most_relevant_results_come_first(changed: tuple[str, CodeIntel, int]) -
                  for r in blast.results if isinstance(r, CodeLocation)]
     assert distances == sorted(distances)  # direct before transitive
     tests, _, _ = _ask(ci, "code_suggest_tests", {"targets": [], "depth": 3}, chars=0)
-    targets = [t for t in dict(tests.extra).get("tests", ()) if isinstance(t, res.TestTarget)]
+    listed = dict(tests.extra).get("tests", ())
+    assert isinstance(listed, tuple)
+    targets = [t for t in listed if isinstance(t, res.TestTarget)]
     direct = [i for i, t in enumerate(targets) if t.reason == "changed" or (
         t.reason == "reference" and t.evidence.startswith("distance 1:"))]
     weak = [i for i, t in enumerate(targets) if t.reason in ("convention", "package")]

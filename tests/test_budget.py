@@ -189,7 +189,7 @@ def test_mcp_text_and_structured_content_within_the_budget(make_repo: MakeRepo) 
     (tool,) = build_tools(backend, ["code_references"])
 
     async def call() -> object:
-        return await tool.fn(ctx=None, name="helper", max_chars=2000)  # type: ignore[call-arg]
+        return await tool.fn(ctx=None, name="helper", max_chars=2000)
     result = anyio.run(call)
     text = result.content[0].text  # type: ignore[attr-defined]
     structured = result.structured_content  # type: ignore[attr-defined]
