@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from spyglass.query.results import FileCount, Omitted, SourceSpan
 from spyglass.render import render
-from spyglass.surface import DEFAULT_CHARS, STRUCTURED_FACTOR, Param, Tool
+from spyglass.surface import BUDGETS, DEFAULT_CHARS, STRUCTURED_FACTOR, Param, Tool
 from spyglass.types import ToolResult
 from spyglass.wire import result_json
 
@@ -32,7 +32,7 @@ FILE_ROWS = (40, 10, 0)  # files listed with their counts (one row each), fewer 
 MORE_LINES = 4  # lines of a file's left-out results named in its row
 STEPS = 12  # bisection steps over the kept fraction
 CHARS_PER_TOKEN = 4  # a budget given in tokens (code_explore's `budget`)
-BUDGET_PARAMS = ("max_chars", "budget")
+
 # Parameters that narrow a question, with what they do (named in the guidance when the tool
 # has them and the front end offers them).
 NARROWING = {
@@ -49,7 +49,7 @@ AT_PATH = "the definition's file, when the name has several"  # tools taking a p
 
 def budget_param(tool: Tool) -> Param | None:
     """The tool's budget parameter: `max_chars`, or a budget in tokens (`budget`)."""
-    return next((p for p in tool.params if p.name in BUDGET_PARAMS), None)
+    return next((p for p in tool.params if p.name in BUDGETS), None)
 
 
 def chars_of(tool: Tool, values: Mapping[str, Any]) -> int:

@@ -6,7 +6,7 @@ docs/web.md). Plain data: importing it loads neither the engine nor a front end.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from spyglass.errors import BadInput
@@ -101,8 +101,18 @@ PATHS = Param("paths", "strs", "files or folders (default: start dir)", position
 DEFAULT_CHARS, STRUCTURED_FACTOR = 8000, 4
 MAX_CHARS = Param("max_chars", "int", "answer size in characters of text (0: no budget)",
                   default=DEFAULT_CHARS, ge=0, facade=False, described=False)
+BUDGETS = ("max_chars", "budget")  # a tool declaring neither takes MAX_CHARS
 
-TOOLS: dict[str, Tool] = {t.name: t for t in (
+
+def budgeted(tool: Tool) -> Tool:
+    """Every tool takes an answer budget: `max_chars`, unless it declares its own (code_explore's
+    `budget`, in tokens)."""
+    if any(p.name in BUDGETS for p in tool.params):
+        return tool
+    return replace(tool, params=(*tool.params, MAX_CHARS))
+
+
+TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
     Tool("code_explore",
          "Start here when unsure where something lives: ranked definitions for a name, words "
          "or a path, with callers, tests and path:line citations. No source text.",
@@ -118,7 +128,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                 required=True, positional=True, http="q"),
           Param("kind", "str", "func, method, class, struct, interface, type, const, var, "
                 "field, test…"),
-          Param("path", "str", "only under this file or folder", scoped=True), MAX_CHARS),
+          Param("path", "str", "only under this file or folder", scoped=True)),
          CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
     Tool("code_references",
          "Every use of a symbol (call, import, type, read, write), by name or by "
@@ -127,44 +137,43 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          (SYMBOL, WHERE, LINE, COLUMN,
           Param("include_declaration", "bool", "also declarations and name-keeping imports "
                 "(for a rename pass)", default=False),
-          EXACT, LSP_BUDGET, MAX_CHARS),
+          EXACT, LSP_BUDGET),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
          "Direct callers, one per call site; symbol = the calling function. Use before "
          "changing behaviour.",
-         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET, MAX_CHARS),
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",
          (Param("path", "str", "file or folder (relative to the root)", positional=True,
-                scoped=True), MAX_CHARS),
+                scoped=True),),
          CodeLocation, "structure", "structure", "symbols in a file or package", "structure"),
     Tool("code_blast_radius",
          "Conservative set of symbols, files, packages and tests a change affects, each with "
          "evidence. Use before a non-trivial edit.",
-         (TARGETS, DIFF, DEPTH, MAX_CHARS),
+         (TARGETS, DIFF, DEPTH),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
          "Focused tests to run for a change, with evidence and a runnable command. Use after "
          "editing.",
-         (TARGETS, DIFF, DEPTH, MAX_CHARS),
+         (TARGETS, DIFF, DEPTH),
          CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
          "Index state: snapshot, freshness, languages, skipped files, limits, enabled tools; "
          "index=true builds or updates the index.",
          (Param("index", "bool", "build/update the index first (progress notifications; "
-                "cancellable)", default=False, cli=None, http=None, facade=False), MAX_CHARS),
+                "cancellable)", default=False, cli=None, http=None, facade=False),),
          StatusReport, "status", "status", "index state", None),
     Tool("code_context",
          "Current source of line spans, live from disk, with a content hash. Read spans this "
          "way before editing; never edit from index results.",
-         (Param("spans", "spans", "spans to read", required=True, positional=True),
-          MAX_CHARS),
+         (Param("spans", "spans", "spans to read", required=True, positional=True),),
          SourceSpan, "context", "context", "current source of PATH:START[-END] spans",
          "context"),
     Tool("code_diagnostics",
          "Syntax errors (tree-sitter) in files or folders; check after editing.",
-         (PATHS, MAX_CHARS),
+         (PATHS,),
          DiagnosticItem, "diagnostics", "diagnostics", "parse diagnostics for paths",
          "diagnostics"),
     Tool("code_ast_query",
@@ -172,7 +181,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "searches the other tools do not cover.",
          (Param("query", "str", "tree-sitter query, e.g. (call) @c", required=True,
                 positional=True),
-          PATHS, MAX_CHARS),
+          PATHS),
          AstMatch, "ast_query", "ast-query", "an ad hoc tree-sitter query over paths",
          "ast-query", gated=True),
 )}
