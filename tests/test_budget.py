@@ -98,7 +98,7 @@ def test_an_answer_the_query_layer_cut_says_how_to_narrow() -> None:
     fitted = budget.fit(answer(many(5, 2), truncated=True), tool, 8000, "cli")
     assert fitted.truncated and len(fitted.results) == 5
     text = render(fitted, tool.name, people=True)
-    assert "truncated by the request limits" in text
+    assert "truncated: the answer reached a limit of the request" in text
     assert "narrow with --kind (one kind)" in text
 
 

@@ -229,10 +229,10 @@ def _(value: Omitted, key: str) -> list[str]:
     lines = []
     if value.results or cut:
         left = ", ".join(([f"{value.results} results"] if value.results else []) + cut)
-        lines.append(f"truncated at {value.raise_budget}={value.max_chars}: showing "
+        lines.append(f"truncated at {value.max_chars} characters: showing "
                      f"{value.shown} of {total} results; left out: {left}")
     else:
-        lines.append("truncated by the request limits: the answer is incomplete")
+        lines.append("truncated: the answer reached a limit of the request and is incomplete")
     if value.files > 1 and value.results:
         more = f", first {len(value.by_file)} listed" if value.files > len(value.by_file) else ""
         lines.append(f"results by file ({value.files} files{more}; in rank order):")
