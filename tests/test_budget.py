@@ -84,6 +84,12 @@ def test_guidance_names_the_front_ends_parameters() -> None:
     assert "TARGETS (fewer targets, or path:line ranges), --depth (fewer hops" in text
     http = omitted(budget.fit(answer(results), blast, 2000, "http"))
     assert [n.split(" ")[0] for n in http.narrow] == ["target", "depth"]  # query parameters
+    diagnostics = surface.TOOLS["code_diagnostics"]
+    assert budget.narrowing(diagnostics, "mcp") == (
+        ("paths (fewer files or a sub-folder)",), "max_chars")
+    assert budget.narrowing(diagnostics, "cli")[0] == ("PATHS (fewer files or a sub-folder)",)
+    assert budget.narrowing(surface.TOOLS["code_explore"], "cli") == (
+        ("--path (a file or sub-folder)",), "--budget")
 
 
 def test_small_answers_pass_unchanged() -> None:

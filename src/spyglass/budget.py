@@ -1,5 +1,5 @@
-"""The answer budget: one algorithm fitting every tool's answer to a size (docs/tools.md,
-"Answer budgets").
+"""The answer budget: one algorithm fitting every tool's answer to a size (docs/contract.md,
+"The answer budget").
 
 Results arrive ranked, most relevant first (the query layer ranks: direct before
 transitive, certain before uncertain, tests referencing the change before convention
@@ -71,7 +71,7 @@ def spelled(p: Param, front: Front) -> str | None:
         return p.name.upper() if p.positional else p.option
     if front == "http":
         return None if p.http is None else p.http_name
-    return None if p.scoped and p.kind == "strs" else p.name
+    return p.name
 
 
 def narrowing(tool: Tool, front: Front) -> tuple[tuple[str, ...], str]:
