@@ -2,6 +2,7 @@
 ordinary questions (a one-line change, a central class, a whole file) on real corpora.
 
     .venv/bin/python bench/answer_size.py [--corpus cobra --corpus flask] [--max-chars N]
+    .venv/bin/python bench/answer_size.py --history GITDIR [--commits 30] [--rev main]
 
 The text and structured content are made exactly as the MCP server makes them (the answer
 budget, then render.py and wire.py); `--max-chars 0` shows the answers unbudgeted."""
@@ -114,12 +115,74 @@ def run(names: list[str], max_chars: int | None, report: Callable[[str], None]) 
             shutil.rmtree(parent, ignore_errors=True)
 
 
+def history(gitdir: Path, n: int, rev: str, report: Callable[[str], None]) -> dict[str, Any]:
+    """code_suggest_tests for the changed hunks of the `n` newest commits changing source and
+    tests (bench/test_suggest_eval.py picks them): text and structured sizes unbudgeted and
+    budgeted, and recall@10 of the test files the budgeted answer shows (its tests, then
+    its per-file rows) beside the unbudgeted answer's."""
+    import statistics
+    import subprocess
+
+    import test_suggest_eval as ev
+    from benchgit import GIT_SAFETY, git_env
+
+    from spyglass import budget
+    from spyglass.query.testmap import runnable
+    tool = surface.TOOLS["code_suggest_tests"]
+    work = Path(tempfile.mkdtemp(prefix="spyglass-size-history-"))
+    root = work / "repo"
+    rows: list[tuple[int, int, int, int, float, float]] = []
+    try:
+        subprocess.run(["git", *GIT_SAFETY, "-c", "protocol.file.allow=always", "clone",
+                        "-q", "--shared", "--no-checkout", str(gitdir), str(root)],
+                       env=git_env(), check=True)
+        for c in ev.pick_commits(root, n, 3000, rev):
+            ev.git(root, "checkout", "-q", "-f", "--detach", c.parent)
+            ev.git(root, "clean", "-q", "-f", "-d", "-x", "-e", ".spyglass")
+            CodeIntel(root).index()
+            ev.git(root, "read-tree", "-u", "--reset", c.sha)
+            raw = CodeIntel(root).suggest_tests(ev.line_targets(root, c), None, 3)
+            fitted = budget.fit(raw, tool, surface.DEFAULT_CHARS, "mcp")
+            truth = set([p for p in c.tests if runnable(p)] or c.tests)
+            omitted = dict(fitted.extra).get("omitted")
+            shown = [t.path for t in dict(fitted.extra)["tests"]]  # type: ignore[attr-defined]
+            rows_of = [f.path for f in omitted.by_file] if omitted else []  # type: ignore[attr-defined]
+            visible = list(dict.fromkeys(shown + rows_of))[:10]
+            unbudgeted = list(dict.fromkeys(
+                t.path for t in dict(raw.extra)["tests"]))[:10]  # type: ignore[attr-defined]
+            rows.append((len(render(raw, tool.name)), len(json.dumps(result_json(raw))),
+                         len(render(fitted, tool.name)), len(json.dumps(result_json(fitted))),
+                         len(truth & set(visible)) / len(truth),
+                         len(truth & set(unbudgeted)) / len(truth)))
+            report(f"{c.sha[:10]} text {rows[-1][0]:>7} -> {rows[-1][2]:>6}  structured "
+                   f"{rows[-1][1]:>8} -> {rows[-1][3]:>6}  {c.subject[:50]}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"repo": str(gitdir), "commits": len(rows),
+            "text_median_before": statistics.median(r[0] for r in rows),
+            "text_max_before": max(r[0] for r in rows),
+            "structured_max_before": max(r[1] for r in rows),
+            "text_median": statistics.median(r[2] for r in rows),
+            "text_max": max(r[2] for r in rows),
+            "structured_max": max(r[3] for r in rows),
+            "recall@10_budgeted": round(statistics.fmean(r[4] for r in rows), 3),
+            "recall@10_unbudgeted": round(statistics.fmean(r[5] for r in rows), 3)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", action="append", choices=sorted(CASES))
     ap.add_argument("--max-chars", type=int, default=None,
                     help="the budget (default: each tool's default; 0: none)")
+    ap.add_argument("--history", type=Path, help="a git directory: measure code_suggest_tests "
+                    "on the changed hunks of its newest commits instead")
+    ap.add_argument("--commits", type=int, default=30)
+    ap.add_argument("--rev", default="origin/HEAD")
     args = ap.parse_args()
+    if args.history:
+        print(json.dumps(history(args.history, args.commits, args.rev,
+                                 lambda s: print(s, file=sys.stderr)), indent=1))
+        return
     run(args.corpus or ["cobra", "flask"], args.max_chars, print)
 
 
