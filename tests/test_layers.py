@@ -24,13 +24,13 @@ ALLOWED = {
     "cli": {"cli", "query", "mcp", "web"},
     "web": {"web", "query"},
 }
-SHARED = {"types", "errors", "config", "wire", "net", "surface", "render"}
-OUTER_ONLY = {"wire", "net", "surface", "render"}  # only mcp, cli and web use them
+SHARED = {"types", "errors", "config", "wire", "net", "surface", "render", "budget"}
+OUTER_ONLY = {"wire", "net", "surface", "render", "budget"}  # only mcp, cli and web use them
 FRONT_ENDS = {"mcp", "cli", "web"}
 # What a front end may import from the engine: the facade, discovery and the result types.
 FRONT_API = {"spyglass.query.facade", "spyglass.query.discovery", "spyglass.query.results"}
 # Shared modules that read the result types (the surface declares them, the renderer draws them).
-READS_RESULTS = {"surface", "render"}
+READS_RESULTS = {"surface", "render", "budget"}
 
 
 def _imports(path: Path) -> list[str]:

@@ -55,7 +55,8 @@ def test_mcp_schemas_are_the_declared_parameters(tmp_path: Path) -> None:
         assert set(tool.parameters.get("required", [])) == {
             p.name for p in declared.params if p.required}
         for p in declared.params:
-            assert props[p.name].get("description") == (p.help or None), (tool.name, p.name)
+            described = p.help if p.described else None
+            assert props[p.name].get("description") == (described or None), (tool.name, p.name)
             assert props[p.name].get("minimum") == p.ge and props[p.name].get("maximum") == p.le
             if p.default is not None:
                 assert props[p.name]["default"] == p.default

@@ -19,6 +19,7 @@ from spyglass.query.results import (
     DiagnosticItem,
     ExploreDiagnostic,
     ExploreItem,
+    Omitted,
     SourceSpan,
     StatusReport,
     TestCommand,
@@ -27,6 +28,7 @@ from spyglass.types import CodeLocation, ToolResult
 
 MAX_ROWS = 200
 MAX_TEXT = 200
+MAX_COMMANDS = 8
 
 
 HINT_LINES = ("limitation:", "truncated", "tools ", "snapshot   none", "warning:")
@@ -116,7 +118,7 @@ def location(item: CodeLocation, width: int = 0, kind_width: int = 0,
 def _(item: SourceSpan) -> list[str]:
     head = f"{_span(item.path, item.start_line, item.end_line)}  sha1:{item.content_hash[:12]}"
     if item.truncated:
-        head += "  [truncated at max_capture_bytes]"
+        head += f"  [truncated: continue from line {item.end_line + 1}]"
     return [head, escape_text(item.text, lines=True).rstrip("\n")]
 
 
@@ -235,7 +237,36 @@ def _(first: ExploreDiagnostic, key: str, items: tuple[ExploreDiagnostic, ...]) 
 
 @section_of.register
 def _(first: TestCommand, key: str, items: tuple[TestCommand, ...]) -> list[str]:
-    return [f"run: {_cut(c.command, 1000)}" for c in items[:5]]
+    return [f"run: {_cut(c.command, 1000)}" + (f"  ({_cut(c.note, 200)})" if c.note else "")
+            for c in items[:MAX_COMMANDS]]
+
+
+@section.register
+def _(value: Omitted, key: str) -> list[str]:
+    """What the answer budget left out, the results per file, how to narrow."""
+    total = value.shown + value.results
+    cut = [f"{n} {escape_text(k)}" for k, n in value.sections if n]
+    lines = []
+    if value.results or cut:
+        left = ", ".join(([f"{value.results} results"] if value.results else []) + cut)
+        lines.append(f"truncated at {value.max_chars} characters: showing "
+                     f"{value.shown} of {total} results; left out: {left}")
+    else:
+        lines.append("truncated: the answer reached a limit of the request and is incomplete")
+    if value.files > 1 and value.results:
+        more = f", first {len(value.by_file)} listed" if value.files > len(value.by_file) else ""
+        lines.append(f"results by file ({value.files} files{more}; in rank order):")
+        for f in value.by_file:
+            unsure = f", {f.uncertain} uncertain" if f.uncertain else ""
+            at = (" more at " + ", ".join(map(str, f.more_lines))
+                  + ("…" if f.results - f.shown > len(f.more_lines) else "")) \
+                if f.more_lines else ""
+            lines.append(f"  {escape_text(f.path)}  {f.results} ({f.shown} shown{unsure})"
+                         f"{at}")
+    narrow = ", ".join(value.narrow)
+    lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
+                 else f"raise {value.raise_budget} to see more")
+    return lines
 
 
 # -- a whole answer ------------------------------------------------------------------------------
@@ -255,12 +286,15 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
         lines.append(f"… {len(result.results) - MAX_ROWS} more rows in the structured result")
     if not result.results:
         lines.append("no results")
+    budget = next((v for _, v in result.extra if isinstance(v, Omitted)), None)
+    left = dict(budget.sections) if budget else {}
     for key, value in result.extra:
-        lines += section(value, key)
-    if result.truncated:
-        lines.append("truncated at the token budget: raise budget or narrow with path"
-                     if tool == "code_explore" else
-                     "truncated: narrow the request (path, kind) or raise the limits")
+        part = section(value, key)
+        if part and left.get(key):  # counts of a cut section are of what is shown
+            part[-1] += f" (+{left[key]} more {escape_text(key)} left out)"
+        lines += part
+    if result.truncated and not any(isinstance(v, Omitted) for _, v in result.extra):
+        lines.append("truncated: the answer is incomplete")  # the budget's section says how
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
     if people:  # hints name CLI commands on the command line, not MCP tools
         lines = [_cli_line(line) if line.startswith(HINT_LINES) else line for line in lines]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from spyglass.errors import BadInput
@@ -35,6 +35,7 @@ class Param:
     http: str | None = ""  # query parameter ("" = name; a POST body uses name); None: not HTTP
     scoped: bool = False  # MCP: left out, it is the server's start directory
     facade: bool = True  # passed to the facade method (False: the front end acts on it)
+    described: bool = True  # MCP: the help goes into the schema (False: the name says it)
 
     @property
     def http_name(self) -> str:
@@ -96,8 +97,23 @@ DIFF = Param("diff", "str", "git revision or range to take the change from")
 DEPTH = Param("depth", "int", "call-graph hops", default=3, ge=1, le=10)
 PATHS = Param("paths", "strs", "files or folders (default: start dir)", positional=True,
               http="path", scoped=True)
+# The answer budget (spyglass/budget.py): the text stays within it, structured content
+# within STRUCTURED_FACTOR times it; the most relevant results are kept first.
+DEFAULT_CHARS, STRUCTURED_FACTOR = 8000, 4
+MAX_CHARS = Param("max_chars", "int", "answer size in characters of text (0: no budget)",
+                  default=DEFAULT_CHARS, ge=0, facade=False, described=False)
+BUDGETS = ("max_chars", "budget")  # a tool declaring neither takes MAX_CHARS
 
-TOOLS: dict[str, Tool] = {t.name: t for t in (
+
+def budgeted(tool: Tool) -> Tool:
+    """Every tool takes an answer budget: `max_chars`, unless it declares its own (code_explore's
+    `budget`, in tokens)."""
+    if any(p.name in BUDGETS for p in tool.params):
+        return tool
+    return replace(tool, params=(*tool.params, MAX_CHARS))
+
+
+TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
     Tool("code_explore",
          "Start here when unsure where something lives: ranked definitions for a name, words "
          "or a path, with callers, tests and path:line citations. No source text.",

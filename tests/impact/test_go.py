@@ -84,13 +84,14 @@ files: util/util.go app/app.go util/util_test.go app/app_test.go
 0 util.K.M
 1 app.Run ? | inferred: inst binding resolved to example.com/m/util#K.M
 ''',
-    "go test commands: one per framework, -run and -bench": MODULE + '''
+    "go test commands: one per package, -run and -bench": MODULE + '''
 #? tests $0
 util/util_test.go::TestF reference
 util/util_test.go::BenchmarkF reference
 app/app_test.go::TestRun reference
 util/extra_test.go package ?
-$ go test ./util ./app -run '^(TestF|TestRun|TestExtra)$' -bench '^BenchmarkF$'
+$ go test ./util -run '^(TestF|TestExtra)$' -bench '^BenchmarkF$'
+$ go test ./app -run '^TestRun$'
 #? tests unused
 util/util_test.go convention ? | naming convention: util/util.go ↔ util/util_test.go
 util/extra_test.go package ? | same package as util/util.go

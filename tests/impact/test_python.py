@@ -149,6 +149,49 @@ tests/test_parser.py convention ? | naming convention: lib/parser.py ↔ tests/t
 lib/test_local.py package ? | same package as lib/parser.py
 $ pytest tests/parser_test.py tests/test_parser.py lib/test_local.py
 ''',
+    # A test using the changed symbol itself ranks first; after it, naming conventions and
+    # transitive users by weight (a convention match outweighs a chain of two edges).
+    "tests using the changed symbol directly rank before convention and transitive ones": '''
+#- lib/__init__.py
+#- lib/parser.py
+def parse(text):
+    return text.split()
+
+
+def words(text):
+    return len(parse(text))
+#- lib/report.py
+from lib.parser import words
+
+
+def summary(text):
+    return words(text)
+#- tests/test_parser.py
+def test_nothing_imported():
+    pass
+#- tests/test_report.py
+from lib.report import summary
+
+
+def test_summary():
+    assert summary("a b") == 2
+#- tests/test_words.py
+from lib.parser import words
+
+
+def test_words():
+    assert words("a b") == 2
+#? tests lib/parser.py:6
+tests/test_words.py::test_words reference | distance 1
+tests/test_parser.py convention ? | naming convention: lib/parser.py ↔ tests/test_parser.py
+tests/test_report.py::test_summary reference | distance 2
+$ pytest tests/test_words.py::test_words tests/test_parser.py tests/test_report.py::test_summary
+#? tests lib/parser.py:1
+tests/test_parser.py convention ? | naming convention: lib/parser.py ↔ tests/test_parser.py
+tests/test_words.py::test_words reference | distance 2
+tests/test_report.py::test_summary reference | distance 3
+$ pytest tests/test_parser.py tests/test_words.py::test_words tests/test_report.py::test_summary
+''',
     "pytest fixtures in conftest reach tests by parameter name": '''
 #- app.py
 def make():

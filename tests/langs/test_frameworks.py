@@ -70,6 +70,37 @@ def test_commands_follow_the_declared_templates(make_repo: Callable[..., Path]) 
         "cd web && npx vitest run src/a.test.ts -t works"
 
 
+def test_commands_stay_runnable_one_per_package(make_repo: Callable[..., Path]) -> None:
+    """Never a regular expression of hundreds of names: past MAX_SELECTION characters a
+    package (Go) or the files, then the folders (pytest), run whole, and the note says so."""
+    many = "".join(f"func TestBehaviourNumber{i}(t *T) {{}}\n" for i in range(80))
+    root = make_repo({
+        "svc/go.mod": "module example.com/svc\n",
+        "svc/pkg/a_test.go": "package pkg\n" + many,
+        "svc/other/b_test.go": "package other\nfunc TestB(t *T) {}\n",
+    })
+    fw = _frameworks(root)
+    go_fw = Framework("go", "svc", "svc/go.mod", "")
+    items = [(go_fw, ("svc/pkg/a_test.go", f"TestBehaviourNumber{i}")) for i in range(80)]
+    items.insert(1, (go_fw, ("svc/other/b_test.go", "TestB")))
+    commands = fw.group(items)
+    assert [(c.command, c.targets, c.note) for c in commands] == [
+        ("cd svc && go test ./pkg", 80, "80 tests selected in ./pkg: the whole package runs"),
+        ("cd svc && go test ./other -run '^TestB$'", 1, "")]
+    assert fw.command(go_fw, [("svc/pkg/a_test.go", "")]) == "cd svc && go test ./pkg"
+    pytest_fw = Framework("pytest", "", "", "")
+    ids = [(f"tests/unit/test_{i % 4}.py", f"TestCase.test_behaviour_{i}") for i in range(40)]
+    (one,) = fw.group([(pytest_fw, item) for item in ids])
+    assert one.command == ("pytest tests/unit/test_0.py tests/unit/test_1.py "
+                           "tests/unit/test_2.py tests/unit/test_3.py")
+    assert one.note == "40 tests selected in 4 file(s): the whole files run"
+    files = [(f"tests/area{i % 3}/test_module_with_a_long_name_{i}.py", "") for i in range(60)]
+    (wide,) = fw.group([(pytest_fw, item) for item in files])
+    assert wide.command == "pytest tests/area0 tests/area1 tests/area2"
+    assert wide.note == "60 tests selected in 60 files: their 3 folder(s) run whole"
+    assert all(len(c.command) < 200 for c in (*commands, one, wide))
+
+
 def test_fixture_files_are_declared_by_the_framework() -> None:
     assert fixture_files("pytest") == {"conftest.py"}
     assert fixture_files("go") == frozenset()

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spyglass import surface
+from spyglass import budget, surface
 from spyglass.cli.args import COMMANDS, EXIT_OK
 from spyglass.config import load_config
 from spyglass.errors import BadInput
@@ -150,4 +150,6 @@ def run(args: argparse.Namespace) -> int:
     tool = COMMANDS.get(command)
     if tool is None:
         raise BadInput(f"unknown command {command}")
-    return _print(tool.call(ci, values(tool, args)), tool, args.json)
+    given = values(tool, args)
+    result = budget.fit(tool.call(ci, given), tool, budget.chars_of(tool, given), "cli")
+    return _print(result, tool, args.json)

@@ -41,7 +41,8 @@ uncertain or stale answers with evidence. For a non-trivial edit:
 5. verify: code_suggest_tests, run those tests, code_diagnostics for syntax.
 Paths are relative to the repository root; lines and columns are 1-based. When a tool \
 reports an unsupported language, no results or no index, fall back to search and reading \
-files. code_status shows freshness and can build the index (index=true)."""
+files. code_status shows freshness and can build the index (index=true). Answers fit \
+max_chars (default 8000): a cut answer lists what it left out per file and how to narrow."""
 
 
 @dataclass

@@ -14,7 +14,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from spyglass import surface
+from spyglass import budget, surface
 from spyglass.mcp import schemas as sc
 from spyglass.mcp.backend import Backend
 
@@ -36,7 +36,8 @@ def parameter(p: surface.Param) -> inspect.Parameter:
     """A declared parameter as a keyword parameter the SDK turns into the argument schema."""
     base = TYPES[p.kind]
     optional = not p.required and p.default is None
-    field: dict[str, Any] = {"description": p.help or None, "ge": p.ge, "le": p.le}
+    field: dict[str, Any] = {"description": p.help if p.described else None, "ge": p.ge,
+                             "le": p.le}
     if p.kind == "spans":
         field["min_length"] = 1
     kind = base | None if optional else base
@@ -92,8 +93,10 @@ def handler(b: Backend, tool: surface.Tool, admin_token: str | None
             for span in values.get("spans", ()):
                 surface.check_span(*span)
             if tool.name == "code_status":
-                return b.intel.status(values["tools"])
-            return tool.call(b.intel, values)
+                result = b.intel.status(values["tools"])
+            else:
+                result = tool.call(b.intel, values)
+            return budget.fit(result, tool, budget.chars_of(tool, values), "mcp")
 
         return await b.answer(tool.name, run, defaulted_scope=defaulted)
 

@@ -9,7 +9,7 @@ import json
 import re
 import shlex
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from spyglass.syntax.langpack import LanguagePack, all_packs
 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_IDS = 100  # more test ids than this in one command (unless a framework says): whole files
+MAX_SELECTION = 800  # characters of the tests one command names; past them, whole files/packages
 
 
 Item = tuple[str, str]  # (test file path, test symbol or "" for the whole file)
@@ -230,41 +231,55 @@ class Frameworks:
 
     # -- commands --------------------------------------------------------------------------
     def command(self, fw: Framework, items: Sequence[Item]) -> str:
-        """The framework's `command` for these targets, from its root. Placeholders:
-        `{files}` (the test files), `{ids}` (each target as its file and its symbol's parts
-        joined by `id_separator`; whole files past `max_ids`), `{packages}` (the targets'
-        folders as ``./dir``) and `{names}` (a name pattern of the targets' tests); with
-        `select`, the tests' names go to options by pattern (Go's ``-run`` / ``-bench``);
-        with `name_option`, a command for one named test selects it by name."""
+        """The framework's `command` for these targets, from its root (see `selection`)."""
+        return self.selection(fw, items)[0]
+
+    def selection(self, fw: Framework, items: Sequence[Item]) -> tuple[str, str]:
+        """The command running these targets, and a note when it runs more than them.
+        Placeholders: `{files}` (the test files), `{ids}` (each target as its file and its
+        symbol's parts joined by `id_separator`; whole files past `max_ids`), `{packages}`
+        (the targets' folders as ``./dir``) and `{names}` (a name pattern of the targets'
+        tests); with `select`, the tests' names go to options by pattern (Go's ``-run`` /
+        ``-bench``); with `name_option`, a command for one named test selects it by name.
+        A selection longer than MAX_SELECTION characters runs whole files, then whole
+        folders, and the note says so: a command stays short enough to run and read."""
         spec = declared().get(fw.name, {})
         rel = [(_relative(p, fw.root), s) for p, s in items]
         prefix = f"cd {shlex.quote(fw.root)} && " if fw.root else ""
         template = str(spec.get("command", f"{fw.name} {{files}}"))
         if spec.get("select"):
-            return prefix + self._selected(spec, template, items, fw.root)
-        files = " ".join(shlex.quote(p) for p in dict.fromkeys(p for p, _ in rel))
+            text, note = self._selected(spec, template, items, fw.root)
+            return prefix + text, note
+        files = list(dict.fromkeys(p for p, _ in rel))
         sep = str(spec.get("id_separator", ""))
         ids = [p + "".join(f"{sep}{part}" for part in s.split(".")) if s and sep else p
                for p, s in rel]
-        if len(ids) > int(spec.get("max_ids", MAX_IDS)):
-            ids = list(dict.fromkeys(p for p, _ in rel))
-        text = template.format(files=files, ids=" ".join(shlex.quote(i) for i in ids),
+        note = ""
+        if len(ids) > int(spec.get("max_ids", MAX_IDS)) or _long(ids):
+            ids = files
+            note = f"{len(rel)} tests selected in {len(files)} file(s): the whole files run"
+        if _long(ids):
+            ids = files = [_folder(p) for p in dict.fromkeys(_packages(rel))]
+            note = (f"{len(rel)} tests selected in {len({p for p, _ in rel})} files: their "
+                    f"{len(ids)} folder(s) run whole")
+        text = template.format(files=" ".join(shlex.quote(p) for p in files),
+                               ids=" ".join(shlex.quote(i) for i in ids),
                                packages=" ".join(_packages(rel)),
                                names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""
         option = spec.get("name_option")
         if option and name:
             text += f" {option} {shlex.quote(name)}"
-        return prefix + text
+        return prefix + text, note
 
     def _selected(self, spec: dict[str, Any], template: str, items: Sequence[Item],
-                  root: str) -> str:
+                  root: str) -> tuple[str, str]:
         """Targets selected by name, per package: a whole file stands for its top-level
-        tests (`expand_files`); a package with no named test runs whole."""
+        tests (`expand_files`); a package with no named test, or more names than fit in
+        MAX_SELECTION characters, runs whole (and the note says so)."""
         selects = list(spec.get("select", ()))
         whole: list[str] = []
-        named: list[str] = []
-        chosen: list[dict[str, None]] = [{} for _ in selects]
+        named: dict[str, list[dict[str, None]]] = {}
         for path, symbol in items:
             pkg = _packages([(_relative(path, root), "")])[0]
             names = [symbol] if symbol and "." not in symbol else (
@@ -272,16 +287,23 @@ class Frameworks:
             if not names:
                 whole.append(pkg)
                 continue
-            named.append(pkg)
+            chosen = named.setdefault(pkg, [{} for _ in selects])
             for n in names:
                 i = next((i for i, sel in enumerate(selects)
                           if re.search(str(sel.get("names", "")), n)), None)
                 if i is not None:
                     chosen[i][n] = None
         parts: list[str] = []
-        named = [p for p in dict.fromkeys(named) if p not in whole]
-        if named:
-            cmd = template.format(packages=" ".join(named), files="", ids="", names="")
+        notes: list[str] = []
+        for pkg, chosen in named.items():
+            if pkg in whole:
+                continue
+            if _long(n for names_of in chosen for n in names_of):
+                count = sum(len(names_of) for names_of in chosen)
+                notes.append(f"{count} tests selected in {pkg}: the whole package runs")
+                whole.append(pkg)
+                continue
+            cmd = template.format(packages=pkg, files="", ids="", names="")
             for sel, names_of in zip(selects, chosen):
                 if names_of:
                     cmd += f" {sel['option']} {shlex.quote(_alternation(list(names_of)))}"
@@ -291,7 +313,7 @@ class Frameworks:
         if whole:
             parts.append(template.format(packages=" ".join(dict.fromkeys(whole)), files="",
                                          ids="", names=""))
-        return " && ".join(parts)
+        return " && ".join(parts), "; ".join(notes)
 
     def _tests_of(self, path: str) -> list[str]:
         """The top-level tests of a test file (what running the whole file runs)."""
@@ -299,12 +321,19 @@ class Frameworks:
                 if d.kind == "test" and d.parent < 0 and "." not in d.qualname]
 
     def group(self, items: Sequence[tuple[Framework, Item]]) -> tuple[TestCommand, ...]:
-        """One command per framework (and project root) over all targets."""
-        groups: dict[Framework, list[Item]] = {}
+        """One command per framework (and project root) over all targets; for frameworks
+        selecting by name (Go), one per package. In the order of the targets (the most
+        relevant first)."""
+        groups: dict[tuple[Framework, str], list[Item]] = {}
         for fw, item in items:
-            groups.setdefault(fw, []).append(item)
-        return tuple(TestCommand(fw.name, self.command(fw, its), len(its), fw.config)
-                     for fw, its in groups.items())
+            select = bool(declared().get(fw.name, {}).get("select"))
+            part = _packages([(_relative(item[0], fw.root), "")])[0] if select else ""
+            groups.setdefault((fw, part), []).append(item)
+        out = []
+        for (fw, _), its in groups.items():
+            command, note = self.selection(fw, its)
+            out.append(TestCommand(fw.name, command, len(its), fw.config, note))
+        return tuple(out)
 
 
 def _root(spec: dict[str, Any], folder: str) -> str:
@@ -319,6 +348,16 @@ def _packages(rel: Sequence[Item]) -> list[str]:
 
 def _relative(path: str, root: str) -> str:
     return path[len(root) + 1:] if root and path.startswith(root + "/") else path
+
+
+def _long(names: Iterable[str]) -> bool:
+    """Whether naming these tests would make a command too long to run and read."""
+    return sum(len(n) + 1 for n in names) > MAX_SELECTION
+
+
+def _folder(package: str) -> str:
+    """``./dir`` → ``dir`` (``.`` stays): a folder argument for file-taking runners."""
+    return package.removeprefix("./") or "."
 
 
 def _alternation(names: list[str]) -> str:

@@ -201,6 +201,7 @@ class TestCommand:
     command: str
     targets: int
     config: str
+    note: str = ""  # what the command runs beyond the targets (a whole package or file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,3 +303,31 @@ class ExploreInfo:
     budget: int
     tokens: int
     candidates: int
+
+
+# -- the answer budget (spyglass/budget.py) ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FileCount:
+    """The results of one file: how many in all, how many the answer shows."""
+
+    path: str
+    results: int
+    shown: int
+    uncertain: int
+    more_lines: tuple[int, ...]  # first lines of the results not shown (a few)
+
+
+@dataclass(frozen=True, slots=True)
+class Omitted:
+    """What the answer budget left out: results and section items not shown, the results
+    per file (in rank order), and the parameters that narrow the question (spelled as the
+    front end takes them)."""
+
+    max_chars: int
+    results: int
+    shown: int
+    sections: tuple[tuple[str, int], ...]  # (section key, items left out)
+    by_file: tuple[FileCount, ...]
+    files: int  # files holding results (by_file may list fewer)
+    narrow: tuple[str, ...]
+    raise_budget: str  # the budget parameter, spelled for the front end

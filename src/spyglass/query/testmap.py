@@ -28,6 +28,7 @@ MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
 SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
 MAX_FIXTURE_FILES = 400
+DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
 @dataclass
@@ -70,6 +71,7 @@ class _Evidence:
     uncertain: bool
     text: str
     seed: str  # the changed symbol (or file) the evidence starts from
+    distance: int = -1  # edges from the change (-1: not by reference)
 
 
 class _Collector:
@@ -77,9 +79,9 @@ class _Collector:
         self.items: list[_Evidence] = []
 
     def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, weight: float,
-            uncertain: bool, evidence: str, seed: str) -> None:
+            uncertain: bool, evidence: str, seed: str, distance: int = -1) -> None:
         self.items.append(_Evidence(path, symbol, lines, reason, weight, uncertain, evidence,
-                                    seed))
+                                    seed, distance))
 
     def ranked(self) -> list[TestTarget]:
         files_of: dict[str, set[str]] = {}
@@ -105,8 +107,28 @@ class _Collector:
             text = e.text + (f" (also by {', '.join(also)})" if also else "")
             out.append(TestTarget(e.path, e.symbol, e.lines[0], e.lines[1], "", "", e.reason,
                                   round(w, 4), e.uncertain, text))
-        out.sort(key=lambda t: (-relevance[t.path], t.path, -t.relevance, t.start_line))
+        tier: dict[str, int] = {}  # of a file: its best direct evidence
+        own: dict[tuple[str, str], int] = {}  # of a target: its best evidence
+        for e in self.items:
+            rank = _tier(e)
+            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), rank)
+            own[(e.path, e.symbol)] = min(own.get((e.path, e.symbol), rank), rank)
+        out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path,
+                                own[(t.path, t.symbol)], -t.relevance, t.start_line))
         return out
+
+
+def _tier(e: _Evidence) -> int:
+    """Files with tests that use the changed symbol directly rank first (those changed
+    themselves, then those resolved exactly, then the uncertain ones); the rest
+    (transitive users, fixtures, naming conventions, same package) by relevance. Within a
+    file, tests reaching the changed symbol at all come before tests of the changed
+    file's other definitions and before the file's convention and package matches."""
+    if e.reason == "changed":
+        return 0
+    if e.reason == "reference" and e.distance == 1:
+        return 2 if e.uncertain else 1
+    return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
 def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0
@@ -126,7 +148,7 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
         why = h.evidence()
         if h.d is None:
             out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
-                    why, h.seed)
+                    why, h.seed, h.distance)
             continue
         name = test_symbol(pack, h.d)
         if name:
@@ -134,7 +156,7 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
             while top.qualname != name and (top.unit, top.parent) in parents:
                 top = parents[(top.unit, top.parent)]
             out.add(h.path, name, (top.start_line, top.end_line), reason, weight, h.uncertain,
-                    why, h.seed)
+                    why, h.seed, h.distance)
         else:  # a helper or fixture of a test file: the file, unless its users show up
             out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
 

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from spyglass import surface
+from spyglass import budget, surface
 from spyglass.errors import BadInput
 from spyglass.web.http import (
     allowed,
@@ -97,7 +97,8 @@ def endpoint(tool: surface.Tool) -> Callable[[Request], Any]:
         values = await arguments(request, tool)
         if tool.name == "code_diagnostics" and not values["paths"]:
             return await blocking(lambda: diagnostics_summary(st.ci))
-        return await blocking(lambda: tool.call(st.ci, values))
+        return await blocking(lambda: budget.fit(tool.call(st.ci, values), tool,
+                                                 budget.chars_of(tool, values), "http"))
 
     handle.__name__ = tool.method
     handle.__doc__ = f"{'POST' if tool.gated else 'GET'} …/{tool.route} ({tool.name})"
