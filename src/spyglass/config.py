@@ -33,7 +33,7 @@ _CREDENTIAL_VALUE = re.compile(
     r"|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,})")
 
 ALL_TOOLS = ("code_explore", "code_find_symbol", "code_references", "code_callers",
-             "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
+             "code_callees", "code_type_hierarchy", "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
              "code_context", "code_diagnostics", "code_ast_query")
 
 

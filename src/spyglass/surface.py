@@ -128,6 +128,17 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "changing behaviour.",
          (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
+    Tool("code_callees",
+         "Outgoing calls of a function: the definitions it calls (with the call lines), "
+         "certain or flagged uncertain with evidence.",
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT),
+         CodeLocation, "callees", "callees", "what a function calls", "callees", at=True),
+    Tool("code_type_hierarchy",
+         "Supertypes and subtypes (implementations) of a type; for a method, what it "
+         "overrides and what overrides it. Structural matches flagged uncertain.",
+         (SYMBOL, WHERE, LINE, COLUMN),
+         CodeLocation, "type_hierarchy", "hierarchy", "supertypes, subtypes and overrides",
+         "hierarchy", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",
          (Param("path", "str", "file or folder (relative to the root)", positional=True,

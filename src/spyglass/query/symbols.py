@@ -239,15 +239,25 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                           (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
-    if member and (not _distinctive_member(view, d) or _builtin_member(d)):
+    if member and not member_candidate(view, d):
         return []
-    keep: list[RefRow] = []
-    for r in rows:
-        if r.qualifier and (r.head in UNKNOWN_RECEIVERS
-                            or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
-                and member or not r.qualifier and r.head == H.FREE and not member:
-            keep.append(r)
-    return keep
+    return [r for r in rows if name_matched(r, member)]
+
+
+def name_matched(r: RefRow, member: bool) -> bool:
+    """Whether an unresolved site `r` is a name-matched candidate of a definition of its
+    name: a member on a receiver of unknown type (or through an instance or super), or a
+    free bare name of a non-member. The one rule of references and callees."""
+    if r.qualifier:
+        return member and (r.head in UNKNOWN_RECEIVERS
+                           or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER))))
+    return not member and r.head == H.FREE
+
+
+def member_candidate(view: View, d: DefRow) -> bool:
+    """A member whose name says something about a receiver of unknown type: defined by few
+    classes and not a member of the language's predeclared types."""
+    return _distinctive_member(view, d) and not _builtin_member(d)
 
 
 MAX_NAME_CANDIDATES = 2
