@@ -63,7 +63,10 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     unlisted: list[RefRow] = []
     unknown: list[RefRow] = []
     notes: list[str] = []
-    several = len({t.full for t in targets}) > 1
+    ambiguous = sym.ambiguity(targets)
+    several = bool(ambiguous)
+    if ambiguous:
+        notes.append(ambiguous)
 
     def add(d: DefRow, line: int, certain: bool, why: str) -> None:
         c = found.setdefault(key(d), Callee(d))
@@ -108,8 +111,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         add(h, r.line, False, f"{len(fulls)} candidate definitions: "
                             + ", ".join(fulls[:5]))
                 elif r.conf == "exact":
-                    add(hit, r.line, not several, f"{len(targets)} candidate callers"
-                        if several else "")
+                    add(hit, r.line, not several, f"called by one of {len(targets)} "
+                        "candidate definitions (see limitations)" if several else "")
                 elif not exact_only:
                     add(hit, r.line, False, f"inferred ({r.head.split(':')[0]} binding): "
                         f"resolved to {r.target}")

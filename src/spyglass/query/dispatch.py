@@ -243,15 +243,17 @@ def partners(view: View, t: DefRow, notes: list[str]) -> list[tuple[DefRow, str]
     if not mine:
         return []
     others: list[DefRow] = []
-    if iface:  # a type satisfying it has the interface's rarest method name
-        counts = {n: len(find_defs(view, n, kind="method")) for n in sorted(mine)}
-        rare = min(counts, key=lambda n: (counts[n], n))
-        found = find_defs(view, rare, kind="method")
+    if iface:  # a type satisfying it declares one of its methods, or embeds such a type
+        found: list[DefRow] = []
+        for n in sorted(mine):
+            found += find_defs(view, n, kind="method")
         if len(found) > MAX_CANDIDATES:
-            notes.append(f"{len(found)} methods named {rare!r}: the first {MAX_CANDIDATES} "
-                         "examined for structural satisfaction")
-        owners = closure.owners(view, found[:MAX_CANDIDATES])
-        others = list({key(o): o for o in owners.values()}.values())
+            notes.append(f"{len(found)} methods named like those of {t.qualname}: the first "
+                         f"{MAX_CANDIDATES} examined for structural satisfaction")
+        owners = {key(o): o for o in closure.owners(view, found[:MAX_CANDIDATES]).values()}
+        for sub, _ in closure.subclasses_of(view, sorted({o.full for o in owners.values()})):
+            owners.setdefault(key(sub), sub)
+        others = list(owners.values())
     else:
         others = interfaces(view, t.language)
         if len(others) > MAX_CANDIDATES:

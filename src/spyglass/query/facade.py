@@ -233,7 +233,8 @@ class CodeIntel:
             ans.view(), targets, calls_only, include_declaration, lsp_budget_ms,
             lambda: reference_locations(ans, targets, include_declaration, exact_only,
                                         calls_only=calls_only))
-        return ans.envelope(list(found), notes=notes)
+        ambiguous = sym.ambiguity(targets)
+        return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes)
 
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`

@@ -52,7 +52,7 @@ def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str]
                     seen.add(key(h))
                     out.append((h, True, f"supertype: declared base of {x.qualname}"
                                 + _via(path)))
-                    nxt.append((h, [*path, x.qualname]))
+                    nxt.append((h, [] if x is t else [*path, x.qualname]))
         frontier = nxt
     if not dispatch.is_structural(view, t):
         for other, why in dispatch.partners(view, t, notes):
@@ -80,7 +80,7 @@ def subtypes(view: View, t: DefRow, notes: list[str]) -> list[tuple[DefRow, bool
                 seen.add(key(sub))
                 out.append((sub, True, f"subtype: declares {x.qualname} as a base"
                             + _via(path)))
-                nxt.append((sub, [*path, x.qualname]))
+                nxt.append((sub, [] if x is t else [*path, x.qualname]))
         frontier = nxt
     if dispatch.is_structural(view, t):
         for other, why in dispatch.partners(view, t, notes):
@@ -112,9 +112,14 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
     out: dict[Key, CodeLocation] = {}
     outside: set[str] = set()
     notes: list[str] = []
+    ambiguous = sym.ambiguity(targets)
+    if ambiguous:
+        notes.append(ambiguous)
 
     def add(d: DefRow, certain: bool, why: str) -> None:
         k = key(d)
+        if ambiguous:
+            certain, why = False, f"{why} (of one of several candidates, see limitations)"
         if k not in out or (certain and out[k].uncertain):
             out[k] = ans.def_location(d, not certain, why)
 
