@@ -14,6 +14,7 @@ from spyglass.index import confined
 from spyglass.query import closure, edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
+from spyglass.query.comments import comment_index
 from spyglass.query.display import display
 from spyglass.query.names import name_index, words
 from spyglass.query.results import (
@@ -25,7 +26,7 @@ from spyglass.query.results import (
     RefRow,
     RefSummary,
 )
-from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, key, marks
+from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, defs_by_keys, key, marks
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -39,7 +40,10 @@ NAMES_KEPT = 25  # best-matching distinct names
 DEFS_PER_NAME = 6
 NEIGHBOURS = 8  # callers and callees per candidate taken into the ranking graph
 LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the budget)
-STOP = frozenset(["a", "an", "the", "of", "to", "in", "for", "and", "or", "is", "are", "how", "where", "what", "which", "who", "does", "do", "with", "on", "by", "from", "this", "that", "it", "be", "find", "show", "me", "get", "all", "code", "use", "used"])
+# English function words and question words: never matched against names or comments.
+STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "every", "few", "find", "for", "from", "further", "get", "gets", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "lets", "may", "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "please", "same", "shall", "she", "should", "show", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us", "use", "used", "uses", "using", "very", "was", "way", "ways", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "why", "will", "with", "within", "without", "would", "you", "your", "code", "happen", "happens", "work", "works", "working", "implemented"])
+DOC_KEPT = 60  # definitions taken for the words of their comments and docstrings
+DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
 
 
 def tokens_of(value: object) -> int:
@@ -51,10 +55,11 @@ def tokens_of(value: object) -> int:
 def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
                                                                                         float]]:
     view = ans.view()
-    qwords = [w for w in words(query) if w not in STOP] or words(query)
+    qwords = [w for w in words(query) if w not in STOP and not w.isdigit()] or words(query)
     if not qwords:
         return {}
     weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
+    described = {k: s for s, k, _ in comment_index(view).search(qwords, DOC_KEPT)}
     out: dict[Key, tuple[DefRow, float]] = {}
     rows = defs(view.each(
         f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(list(weight))})",
@@ -67,8 +72,19 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
             continue
         per_name[d.name] = per_name.get(d.name, 0) + 1
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
-        out[key(d)] = (d, min(1.0, weight[d.name] + bonus))
+        out[key(d)] = (d, min(1.0, _blend(weight[d.name], described.get(key(d), 0.0))
+                              + bonus))
+    for d in defs_by_keys(view, [k for k in described if k not in out]).values():
+        if prefix is not None and not (d.path == prefix or d.path.startswith(prefix + "/")):
+            continue
+        bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
+        out[key(d)] = (d, min(1.0, _blend(0.0, described[key(d)]) + bonus))
     return out
+
+
+def _blend(name: float, doc: float) -> float:
+    """Name and comment evidence together (either alone counts; both count more)."""
+    return 1 - (1 - name) * (1 - DOC_WEIGHT * doc)
 
 
 def candidates(ans: Answer, query: str, prefix: str | None
@@ -156,9 +172,11 @@ def rank(view: View, cands: dict[Key, tuple[DefRow, float]]
         centrality = pr.get(k, 0.0) / top
         if k in cands:
             uses = summaries[k].total
-            score = 0.65 * weights[k] + 0.3 * centrality + 0.05 * min(1.0, math.log1p(uses) / 5)
+            # The match decides; centrality and use only order matches of like strength.
+            score = weights[k] * (0.7 + 0.25 * centrality
+                                  + 0.05 * min(1.0, math.log1p(uses) / 5))
         elif pr.get(k, 0.0) >= best_match:
-            score = 0.3 * centrality
+            score = 0.5 * centrality * max(weights.values(), default=0.0)
             hubs.append(d)
         else:
             continue
