@@ -16,7 +16,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
-from spyglass.query.names import name_index, words
+from spyglass.query.names import name_index, used_index, words
 from spyglass.query.results import (
     Citation,
     DefRow,
@@ -44,6 +44,10 @@ LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the bu
 STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "every", "few", "find", "for", "from", "further", "get", "gets", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "lets", "may", "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "please", "same", "shall", "she", "should", "show", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us", "use", "used", "uses", "using", "very", "was", "way", "ways", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "why", "will", "with", "within", "without", "would", "you", "your", "code", "happen", "happens", "work", "works", "working", "implemented"])
 DOC_KEPT = 60  # definitions taken for the words of their comments and docstrings
 DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
+USED_NAMES_KEPT = 40  # used names matching the query words
+USERS_KEPT = 60  # definitions taken for the names their bodies use
+USE_WEIGHT = 0.5  # a body using matching names counts half a name match
+FILE_WEIGHT = 0.15  # other matches in the same file
 
 
 def tokens_of(value: object) -> int:
@@ -60,31 +64,60 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
         return {}
     weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
     described = {k: s for s, k, _ in comment_index(view).search(qwords, DOC_KEPT)}
-    out: dict[Key, tuple[DefRow, float]] = {}
+    using = _users(view, qwords)
     rows = defs(view.each(
         f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(list(weight))})",
         tuple(weight))) if weight else []
     per_name: dict[str, int] = {}
+    found: dict[Key, DefRow] = {}
     for d in rows:
-        if prefix is not None and not (d.path == prefix or d.path.startswith(prefix + "/")):
-            continue
-        if per_name.get(d.name, 0) >= DEFS_PER_NAME:
-            continue
-        per_name[d.name] = per_name.get(d.name, 0) + 1
-        bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
-        out[key(d)] = (d, min(1.0, _blend(weight[d.name], described.get(key(d), 0.0))
-                              + bonus))
-    for d in defs_by_keys(view, [k for k in described if k not in out]).values():
+        if per_name.get(d.name, 0) < DEFS_PER_NAME:
+            per_name[d.name] = per_name.get(d.name, 0) + 1
+            found[key(d)] = d
+    more = [k for k in [*described, *using] if k not in found]
+    found.update(defs_by_keys(view, more))
+    out: dict[Key, tuple[DefRow, float]] = {}
+    for k, d in found.items():
         if prefix is not None and not (d.path == prefix or d.path.startswith(prefix + "/")):
             continue
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
-        out[key(d)] = (d, min(1.0, _blend(0.0, described[key(d)]) + bonus))
-    return out
+        score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
+        out[k] = (d, min(1.0, score + bonus))
+    return _with_file_support(out)
 
 
-def _blend(name: float, doc: float) -> float:
-    """Name and comment evidence together (either alone counts; both count more)."""
-    return 1 - (1 - name) * (1 - DOC_WEIGHT * doc)
+def _users(view: View, qwords: list[str]) -> dict[Key, float]:
+    """Definitions whose bodies use names matching the query words: the share of the query
+    covered, the best USERS_KEPT."""
+    matched = {n: s for s, n in used_index(view).search(qwords, USED_NAMES_KEPT)}
+    if not matched:
+        return {}
+    per: dict[Key, dict[str, float]] = {}
+    for chunk in chunks(list(matched)):
+        for unit, scope, name in view.each(
+                "SELECT DISTINCT r.unit, r.scope, r.name FROM {refs} r JOIN temp.vfiles f ON "
+                f"f.unit = r.unit WHERE r.scope >= 0 AND r.name IN ({marks(chunk)})",
+                tuple(chunk)):
+            k = (int(str(unit)), int(str(scope)))
+            per.setdefault(k, {})[str(name)] = matched[str(name)]
+    scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
+    best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]
+    return dict(best)
+
+
+def _with_file_support(cands: dict[Key, tuple[DefRow, float]]
+                       ) -> dict[Key, tuple[DefRow, float]]:
+    """A match in a file with other matches counts more: the file is about the question."""
+    per_file: dict[str, float] = {}
+    for d, s in cands.values():
+        per_file[d.path] = per_file.get(d.path, 0.0) + s
+    return {k: (d, min(1.0, s + FILE_WEIGHT * min(1.0, (per_file[d.path] - s) / 3)))
+            for k, (d, s) in cands.items()}
+
+
+def _blend(name: float, doc: float, use: float = 0.0) -> float:
+    """Name, comment and body evidence together (any alone counts; together more)."""
+    return 1 - (1 - name) * (1 - DOC_WEIGHT * doc) * (1 - USE_WEIGHT * use)
 
 
 def candidates(ans: Answer, query: str, prefix: str | None
