@@ -99,10 +99,13 @@ def keyword_ranking(root: Path, files: list[str], terms: list[str]) -> list[str]
     return [p for _, p in scores]
 
 
-def explore_ranking(ci: CodeIntel, subject: str) -> list[str]:
+def explore_ranking(ci: CodeIntel, subject: str) -> tuple[list[str], list[str]]:
+    """Explore's files: in the order of its ranked definitions, and its `files` section."""
     result = ci.explore(subject, budget=BUDGET)
     ranked = [r.path for r in result.results]  # type: ignore[attr-defined]
-    return [p for p in dict.fromkeys(ranked) if not is_test_path(p)]
+    files = list(dict(result.extra).get("files", ()))  # type: ignore[call-overload]
+    return ([p for p in dict.fromkeys(ranked) if not is_test_path(p)],
+            [p for p in files if not is_test_path(p)])
 
 
 def recall(truth: list[str], ranked: list[str], k: int) -> float:
@@ -115,9 +118,12 @@ class Score:
     subject: str
     truth: list[str]
     explore: list[str]
+    files: list[str]
     keyword: list[str]
     explore5: float
     explore10: float
+    files5: float
+    files10: float
     keyword5: float
     keyword10: float
     seconds: float
@@ -144,16 +150,17 @@ def evaluate(gitdir: Path, name: str, language: str, n: int, scan: int, rev: str
         ci = CodeIntel(root)
         ci.index()
         t0 = time.perf_counter()
-        ranked = explore_ranking(ci, q.subject)
+        ranked, files = explore_ranking(ci, q.subject)
         seconds = time.perf_counter() - t0
         base = keyword_ranking(root, source_files(root, language), content_words(q.subject))
-        s = Score(q.sha, q.subject, q.truth, ranked[:10], base[:10],
+        s = Score(q.sha, q.subject, q.truth, ranked[:10], files, base[:10],
                   recall(q.truth, ranked, 5), recall(q.truth, ranked, 10),
+                  recall(q.truth, files, 5), recall(q.truth, files, 10),
                   recall(q.truth, base, 5), recall(q.truth, base, 10), round(seconds, 3))
         scores.append(s)
-        print(f"[{i + 1}/{len(qs)}] {q.sha[:10]} explore r@10={s.explore10:.2f} keyword "
-              f"r@10={s.keyword10:.2f} {seconds * 1000:.0f}ms  {q.subject[:60]}",
-              file=sys.stderr)
+        print(f"[{i + 1}/{len(qs)}] {q.sha[:10]} explore r@10={s.explore10:.2f} files "
+              f"r@10={s.files10:.2f} keyword r@10={s.keyword10:.2f} {seconds * 1000:.0f}ms  "
+              f"{q.subject[:60]}", file=sys.stderr)
 
     def mean(xs: list[float]) -> float:
         return round(statistics.fmean(xs), 3) if xs else 0.0
@@ -162,6 +169,8 @@ def evaluate(gitdir: Path, name: str, language: str, n: int, scan: int, rev: str
         "questions": len(scores),
         "explore_recall@5": mean([s.explore5 for s in scores]),
         "explore_recall@10": mean([s.explore10 for s in scores]),
+        "files_recall@5": mean([s.files5 for s in scores]),
+        "files_recall@10": mean([s.files10 for s in scores]),
         "keyword_recall@5": mean([s.keyword5 for s in scores]),
         "keyword_recall@10": mean([s.keyword10 for s in scores]),
         "explore_seconds_median": statistics.median([s.seconds for s in scores] or [0]),

@@ -176,6 +176,8 @@ def section_of(first: object, key: str, items: tuple[object, ...]) -> list[str]:
 
 @section_of.register
 def _(first: str, key: str, items: tuple[str, ...]) -> list[str]:
+    if key == "files":  # explore's files, best first
+        return [f"files: {', '.join(escape_text(p) for p in items)}"]
     return [f"note: {_cut(n, 300)}" for n in items[:5]]
 
 

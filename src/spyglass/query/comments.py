@@ -21,6 +21,7 @@ BELOW = 12  # docstring lines read below a definition's first line
 # in the supported languages (`#`, `//`, `/*`, ` * `, `"""`, `'''`, `--`, `;`): no grammar
 # is needed to find the words a definition is described with.
 COMMENT_START = frozenset("#/*\"'-;")
+HEADER_LINES = 60  # lines of a file's header read
 MAX_BODY_LINES = 400  # body lines searched for comments per definition
 STEM = 5  # words compare by their first letters: route/routes/routing, render/rendering
 
@@ -65,6 +66,16 @@ def _described(lines: list[bytes], start: int, name_line: int, end: int) -> list
                 break
             if k == j and lines[k].strip().count(b'"""') + lines[k].strip().count(b"'''") >= 2:
                 break
+    return out
+
+
+def _header(lines: list[bytes], start: int) -> list[str]:
+    """The words of the comment and docstring lines above a file's first definition (a
+    module docstring, a licence, build constraints, a package comment)."""
+    out: list[str] = []
+    for text in lines[:min(start - 1, HEADER_LINES)]:
+        if _commented(text.strip()):
+            out += words(text.decode("utf-8", "replace"))
     return out
 
 
@@ -127,8 +138,11 @@ def comment_index(view: View) -> CommentIndex:
             continue
         read += len(data)
         lines = data.split(b"\n")
+        first = min(found, key=lambda f: f[2])
         for unit, idx, start, name_line, end in found:
             ws = _described(lines, start, name_line, end)
+            if (unit, idx) == first[:2]:  # the file's header stands with its first definition
+                ws += _header(lines, start)
             if not ws:
                 continue
             described += 1

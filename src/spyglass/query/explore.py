@@ -48,6 +48,7 @@ USED_NAMES_KEPT = 40  # used names matching the query words
 USERS_KEPT = 60  # definitions taken for the names their bodies use
 USE_WEIGHT = 0.5  # a body using matching names counts half a name match
 FILE_WEIGHT = 0.15  # other matches in the same file
+FILES_LISTED = 10  # files of the ranked definitions, best first (the `files` section)
 
 
 def tokens_of(value: object) -> int:
@@ -334,9 +335,21 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     diags, used = _diagnostics(view, [loc.path for loc in results], budget, used)
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
+                                             ("files", ranked_files(scored)),
                                              ("diagnostics", tuple(diags)), ("query", info))
     cov = ans.coverage(sorted({loc.path for loc in results}) or None)
     return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
+
+
+def ranked_files(scored: list[tuple[DefRow, float]], n: int = FILES_LISTED
+                 ) -> tuple[str, ...]:
+    """The files the ranked definitions are in, best first: a file's best score plus half
+    of its other matches' (a file with several matches is about the question)."""
+    per: dict[str, list[float]] = {}
+    for d, score in scored:
+        per.setdefault(d.path, []).append(score)
+    total = {p: max(v) + 0.5 * (sum(v) - max(v)) for p, v in per.items()}
+    return tuple(sorted(total, key=lambda p: (-total[p], p))[:n])
 
 
 def _diagnostics(view: View, paths: list[str], budget: int, used: int
