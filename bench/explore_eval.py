@@ -80,7 +80,7 @@ def questions(root: Path, language: str, n: int, scan: int, rev: str) -> list[Qu
 
 def content_words(text: str) -> list[str]:
     from spyglass.query.explore import STOP
-    return [w for w in words(text) if w not in STOP]
+    return [w for w in words(text) if w not in STOP and not w.isdigit()]
 
 
 def keyword_ranking(root: Path, files: list[str], terms: list[str]) -> list[str]:

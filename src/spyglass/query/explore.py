@@ -48,6 +48,7 @@ USED_NAMES_KEPT = 40  # used names matching the query words
 USERS_KEPT = 60  # definitions taken for the names their bodies use
 USE_WEIGHT = 0.5  # a body using matching names counts half a name match
 FILE_WEIGHT = 0.15  # other matches in the same file
+TEXT_WEIGHT = 0.15  # the query's words anywhere in the file
 FILES_LISTED = 10  # files of the ranked definitions, best first (the `files` section)
 
 
@@ -60,7 +61,7 @@ def tokens_of(value: object) -> int:
 def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
                                                                                         float]]:
     view = ans.view()
-    qwords = [w for w in words(query) if w not in STOP and not w.isdigit()] or words(query)
+    qwords = query_words(query)
     if not qwords:
         return {}
     weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
@@ -84,7 +85,13 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
         score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
         out[k] = (d, min(1.0, score + bonus))
-    return _with_file_support(out)
+    return _with_file_support(out, comment_index(view).file_scores(qwords))
+
+
+def query_words(query: str) -> list[str]:
+    """The words a free-text query is matched with: split like identifiers, without stop
+    words and bare numbers (all of them when nothing else is left)."""
+    return [w for w in words(query) if w not in STOP and not w.isdigit()] or words(query)
 
 
 def _users(view: View, qwords: list[str]) -> dict[Key, float]:
@@ -106,13 +113,15 @@ def _users(view: View, qwords: list[str]) -> dict[Key, float]:
     return dict(best)
 
 
-def _with_file_support(cands: dict[Key, tuple[DefRow, float]]
+def _with_file_support(cands: dict[Key, tuple[DefRow, float]], text: dict[str, float]
                        ) -> dict[Key, tuple[DefRow, float]]:
-    """A match in a file with other matches counts more: the file is about the question."""
+    """A match in a file with other matches, or whose text has the query's words, counts
+    more: the file is about the question."""
     per_file: dict[str, float] = {}
     for d, s in cands.values():
         per_file[d.path] = per_file.get(d.path, 0.0) + s
-    return {k: (d, min(1.0, s + FILE_WEIGHT * min(1.0, (per_file[d.path] - s) / 3)))
+    return {k: (d, min(1.0, s + FILE_WEIGHT * min(1.0, (per_file[d.path] - s) / 3)
+                       + TEXT_WEIGHT * text.get(d.path, 0.0)))
             for k, (d, s) in cands.items()}
 
 
@@ -306,6 +315,9 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     mode, cands = candidates(ans, query, prefix or None)
     scored, callers, callees, summaries = rank(view, cands) if cands else ([], {}, {}, {})
     tests = all_test_files(ans)
+    text = {p: t for p, t in comment_index(view).file_scores(query_words(query)).items()
+            if prefix is None or p == prefix or p.startswith(prefix + "/")} \
+        if mode == "text" else {}
     info = ExploreInfo(query, mode, budget, 0, len(cands))
     used = tokens_of(info) + 60  # the envelope's keys and the info record
     results: list[CodeLocation] = []
@@ -335,20 +347,24 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     diags, used = _diagnostics(view, [loc.path for loc in results], budget, used)
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
-                                             ("files", ranked_files(scored)),
+                                             ("files", ranked_files(scored, text)),
                                              ("diagnostics", tuple(diags)), ("query", info))
     cov = ans.coverage(sorted({loc.path for loc in results}) or None)
     return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
 
 
-def ranked_files(scored: list[tuple[DefRow, float]], n: int = FILES_LISTED
-                 ) -> tuple[str, ...]:
+def ranked_files(scored: list[tuple[DefRow, float]], text: dict[str, float],
+                 n: int = FILES_LISTED) -> tuple[str, ...]:
     """The files the ranked definitions are in, best first: a file's best score plus half
-    of its other matches' (a file with several matches is about the question)."""
+    of its other matches' (a file with several matches is about the question), plus
+    TEXT_WEIGHT times how much its text has the query's words (a file with no matching
+    definition can be listed by its text alone)."""
     per: dict[str, list[float]] = {}
     for d, score in scored:
         per.setdefault(d.path, []).append(score)
     total = {p: max(v) + 0.5 * (sum(v) - max(v)) for p, v in per.items()}
+    for p, t in text.items():
+        total[p] = total.get(p, 0.0) + TEXT_WEIGHT * t
     return tuple(sorted(total, key=lambda p: (-total[p], p))[:n])
 
 
