@@ -88,3 +88,15 @@ def test_text_names_callers_and_callees(tmp_path: Path) -> None:
     line = next(x for x in text.splitlines() if x.startswith("term.table.Table.render_rows:"))
     assert "callers term.table.print_table (term/table.py:" in line, line
     assert "callees term.table.Table.render_cell (term/table.py:5)" in line, line
+
+
+def test_files_section_ranks_files_by_their_matches_and_text(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    files = dict(ci.explore("render table rows", budget=4000).extra)["files"]
+    assert files[0] == "term/table.py", files
+    # A file whose text alone has the words (a log message, no matching name) is listed.
+    write_files(tmp_path, {"serve/stop.py": "def stop():\n    log('graceful shutdown')\n"})
+    files = dict(ci.explore("graceful shutdown", budget=4000).extra)["files"]
+    assert files[0] == "serve/stop.py", files
+    text = render(ci.explore("graceful shutdown", budget=4000), "code_explore")
+    assert "files: serve/stop.py" in text, text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -318,8 +318,9 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     text = {p: t for p, t in comment_index(view).file_scores(query_words(query)).items()
             if prefix is None or p == prefix or p.startswith(prefix + "/")} \
         if mode == "text" else {}
+    files = ranked_files(scored, text)
     info = ExploreInfo(query, mode, budget, 0, len(cands))
-    used = tokens_of(info) + 60  # the envelope's keys and the info record
+    used = tokens_of(info) + tokens_of(list(files)) + 60  # the envelope's keys, info, files
     results: list[CodeLocation] = []
     items: list[ExploreItem] = []
     truncated = False
@@ -347,9 +348,12 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     diags, used = _diagnostics(view, [loc.path for loc in results], budget, used)
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
-                                             ("files", ranked_files(scored, text)),
+                                             ("files", files),
                                              ("diagnostics", tuple(diags)), ("query", info))
     cov = ans.coverage(sorted({loc.path for loc in results}) or None)
+    cut = comment_index(view).cut if mode == "text" else ""
+    if cut:
+        cov = replace(cov, limitations=(*cov.limitations, cut))
     return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
 
 
