@@ -49,6 +49,7 @@ USERS_KEPT = 60  # definitions taken for the names their bodies use
 USE_WEIGHT = 0.5  # a body using matching names counts half a name match
 FILE_WEIGHT = 0.15  # other matches in the same file
 TEXT_WEIGHT = 0.15  # the query's words anywhere in the file
+TEST_FILE_FACTOR = 0.7  # a test file's score in the files section of a free-text query
 FILES_LISTED = 10  # files of the ranked definitions, best first (the `files` section)
 
 
@@ -369,6 +370,8 @@ def ranked_files(scored: list[tuple[DefRow, float]], text: dict[str, float],
     total = {p: max(v) + 0.5 * (sum(v) - max(v)) for p, v in per.items()}
     for p, t in text.items():
         total[p] = total.get(p, 0.0) + TEXT_WEIGHT * t
+    if text:  # a question in words asks for the code first, its tests after
+        total = {p: v * (TEST_FILE_FACTOR if _test_pack(p) else 1.0) for p, v in total.items()}
     return tuple(sorted(total, key=lambda p: (-total[p], p))[:n])
 
 
