@@ -72,10 +72,10 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         c = found.setdefault(key(d), Callee(d))
         if line not in c.lines:
             c.lines.append(line)
-        if certain and not c.certain:
+        if certain and not c.certain:  # one certain call makes the callee certain
             c.certain, c.why = True, why
-        elif not c.why or (not c.certain and not certain and why and why not in c.why):
-            c.why = why if not c.why else c.why
+        elif not c.why:
+            c.why = why
 
     for t in targets:
         rows = _calls_in(ans, t)
