@@ -28,11 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The checks tests/test_fixtures.py runs, and `all` (definitions: no other definition).
-CHECK_WORDS = frozenset({"references", "callers", "definitions", "diagnostics", "all"})
+CHECK_WORDS = frozenset({"references", "callers", "callees", "hierarchy", "definitions",
+                         "diagnostics", "all"})
 # A marker's first word: a reference site's role, `caller SYMBOL`, `def KIND QUALNAME`,
-# `error`, or `unlisted` (a site counted in limitations); then flags.
+# `error`, `unlisted` (a site counted in limitations), `callee` (a definition the cursor's
+# function calls), or a type-hierarchy relation of a definition to the cursor's
+# (`supertype`, `subtype`; for members `overridden`: the cursor's member overrides it,
+# `overriding`: it overrides the cursor's member); then flags.
 ROLE_WORDS = frozenset({"call", "import", "type", "read", "write", "ref"})
-MARKER_WORDS = ROLE_WORDS | {"caller", "def", "error", "unlisted"}
+RELATION_WORDS = frozenset({"supertype", "subtype", "overridden", "overriding"})
+MARKER_WORDS = ROLE_WORDS | RELATION_WORDS | {"caller", "callee", "def", "error", "unlisted"}
 FLAG_WORDS = frozenset({"uncertain", "inferred", "ambiguous", "matched", "caller"})
 ARITY = {"caller": 2, "def": 3}  # words these markers take, the first included
 MARKER = re.compile(r"^(?P<indent>\s*)(?P<tok>#|//)(?P<rest>\s*(\^+|<-).*)$")

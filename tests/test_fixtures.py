@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from fixture import ROLE_WORDS, Expect, Fixture, parse_fixture
+from fixture import RELATION_WORDS, ROLE_WORDS, Expect, Fixture, parse_fixture
 
 from spyglass.query.facade import CodeIntel
 
@@ -91,6 +91,52 @@ def check_callers(fx: Fixture, ci: CodeIntel) -> None:
                    result.coverage.limitations)
 
 
+def _flags_hold(e: Expect, r: object) -> None:
+    """The evidence of a callee or hierarchy row says what its marker's flags say."""
+    evidence = r.evidence or ""  # type: ignore[attr-defined]
+    if r.uncertain:  # type: ignore[attr-defined]
+        assert evidence, "an uncertain result must say why"
+    if "inferred" in e.words:
+        assert "inferred" in evidence, (e, evidence)
+    if "matched" in e.words:
+        assert "matched by name" in evidence, (e, evidence)
+
+
+def check_callees(fx: Fixture, ci: CodeIntel) -> None:
+    """`callee [flags]` markers on the definitions the cursor's function calls: exactly
+    those, uncertain where flagged; the exact-only answer drops the uncertain ones."""
+    assert fx.cursor, "callees fixtures need a $0 cursor"
+    path, line, col = fx.cursor
+    result = ci.callees(path=path, line=line, column=col)
+    expects = _expects(fx, "callee")
+    want = {(e.path, e.line, bool(UNCERTAIN & set(e.words))) for e in expects}
+    got = {(r.path, r.start_line, r.uncertain) for r in result.results}  # type: ignore[attr-defined]
+    assert got == want, result.results
+    by_site = {(r.path, r.start_line): r for r in result.results}  # type: ignore[attr-defined]
+    for e in expects:
+        _flags_hold(e, by_site[(e.path, e.line)])
+    exact = ci.callees(path=path, line=line, column=col, exact_only=True)
+    assert {(r.path, r.start_line) for r in exact.results} == {  # type: ignore[attr-defined]
+        (p, ln) for p, ln, unsure in want if not unsure}
+
+
+def check_hierarchy(fx: Fixture, ci: CodeIntel) -> None:
+    """Relation markers (`supertype`, `subtype`, `overridden`, `overriding`) on the
+    definitions related to the cursor's: exactly those, each row's evidence naming its
+    relation first, uncertain where flagged (structural satisfaction)."""
+    assert fx.cursor, "hierarchy fixtures need a $0 cursor"
+    path, line, col = fx.cursor
+    result = ci.type_hierarchy(path=path, line=line, column=col)
+    expects = _expects(fx, *RELATION_WORDS)
+    want = {(e.path, e.line, e.words[0], bool(UNCERTAIN & set(e.words))) for e in expects}
+    got = {(r.path, r.start_line, r.evidence.split(":")[0], r.uncertain)  # type: ignore[attr-defined]
+           for r in result.results}
+    assert got == want, result.results
+    by_site = {(r.path, r.start_line): r for r in result.results}  # type: ignore[attr-defined]
+    for e in expects:
+        _flags_hold(e, by_site[(e.path, e.line)])
+
+
 def check_definitions(fx: Fixture, ci: CodeIntel) -> None:
     want = {(e.path, e.line, e.words[1], e.words[2]) for e in _expects(fx, "def")}
     got: set[tuple[str, int, str, str]] = set()
@@ -115,6 +161,7 @@ def check_diagnostics(fx: Fixture, ci: CodeIntel) -> None:
 
 
 CHECKS = {"references": check_references, "callers": check_callers,
+          "callees": check_callees, "hierarchy": check_hierarchy,
           "definitions": check_definitions, "diagnostics": check_diagnostics}
 
 

@@ -38,7 +38,7 @@ LANGUAGE_FAMILIES = {"typescript": ("typescript", "tsx", "javascript"),
                      "c": ("c", "cpp"), "cpp": ("c", "cpp")}
 BRIDGE_TOOLS = ("code_references", "code_callers")  # what an external MCP bridge may answer
 ALL_TOOLS = ("code_explore", "code_find_symbol", "code_references", "code_callers",
-             "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
+             "code_callees", "code_type_hierarchy", "code_structure", "code_blast_radius", "code_suggest_tests", "code_status",
              "code_context", "code_diagnostics", "code_ast_query")
 
 

@@ -16,6 +16,7 @@ from spyglass.query.results import (
     AffectedPackage,
     AstMatch,
     ChangeSummary,
+    Citation,
     DiagnosticItem,
     ExploreDiagnostic,
     ExploreItem,
@@ -197,6 +198,8 @@ def section_of(first: object, key: str, items: tuple[object, ...]) -> list[str]:
 
 @section_of.register
 def _(first: str, key: str, items: tuple[str, ...]) -> list[str]:
+    if key == "files":  # explore's files, best first
+        return [f"files: {', '.join(escape_text(p) for p in items)}"]
     return [f"note: {_cut(n, 300)}" for n in items[:5]]
 
 
@@ -224,10 +227,16 @@ def _(first: AffectedFile, key: str, items: tuple[AffectedFile, ...]) -> list[st
 def _(first: ExploreItem, key: str, items: tuple[ExploreItem, ...]) -> list[str]:
     out = []
     for item in items[:5]:
-        callers = ", ".join(_span(c.path, c.line) for c in item.callers[:6]) or "-"
-        callees = ", ".join(_span(c.path, c.line) for c in item.callees[:6]) or "-"
+        callers = ", ".join(_cited(c) for c in item.callers[:6]) or "-"
+        callees = ", ".join(_cited(c) for c in item.callees[:6]) or "-"
         out.append(f"{escape_text(item.symbol)}: callers {callers}; callees {callees}")
     return out
+
+
+def _cited(c: Citation) -> str:
+    """A neighbour by name with where it is: ``pkg.mod.run (pkg/mod.py:12)``."""
+    where = _span(c.path, c.line)
+    return f"{escape_text(c.symbol)} ({where})" if c.symbol else where
 
 
 @section_of.register

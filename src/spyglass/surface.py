@@ -82,15 +82,13 @@ class Tool:
 
 
 # -- parameters shared by several tools --------------------------------------------------------
-SYMBOL = Param("name", "str", "symbol name or qualified name", positional=True)
-WHERE = Param("path", "str", "file or folder (relative to the root)", cli=None)
-LINE = Param("line", "int", "1-based line, with path", ge=1, cli=None)
-COLUMN = Param("column", "int", "1-based column, with path and line", ge=1, cli=None)
-LSP_BUDGET = Param("lsp_budget_ms", "int", "milliseconds to wait for a configured language "
-                   "server (0 = index only; default: [codeintel] lsp_budget_ms, 2000)",
-                   ge=0, le=60000)
-EXACT = Param("exact_only", "bool", "only resolved (certain) results", default=False,
-              cli="--exact")
+SYMBOL = Param("name", "str", "name or qualified name (mod.Class.meth)", positional=True)
+WHERE = Param("path", "str", "file (with line) or folder", cli=None)
+LINE = Param("line", "int", "1-based, with path", ge=1, cli=None)
+COLUMN = Param("column", "int", "1-based, with line", ge=1, cli=None)
+LSP_BUDGET = Param("lsp_budget_ms", "int", "ms to wait for a configured language server "
+                   "(0 = index only; default [codeintel] lsp_budget_ms)", ge=0, le=60000)
+EXACT = Param("exact_only", "bool", "only certain results", default=False, cli="--exact")
 TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbol names "
                 "(default: the workspace diff)", positional=True, http="target")
 DIFF = Param("diff", "str", "git revision or range to take the change from")
@@ -145,6 +143,17 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          "changing behaviour.",
          (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
+    Tool("code_callees",
+         "What a function calls: the called definitions and call lines, uncertain ones "
+         "with evidence.",
+         (SYMBOL, WHERE, LINE, EXACT),
+         CodeLocation, "callees", "callees", "what a function calls", "callees", at=True),
+    Tool("code_type_hierarchy",
+         "Supertypes and subtypes (implementations) of a type; for a method, what it "
+         "overrides and what overrides it.",
+         (SYMBOL, WHERE, LINE),
+         CodeLocation, "type_hierarchy", "hierarchy", "supertypes, subtypes and overrides",
+         "hierarchy", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",
          (Param("path", "str", "file or folder (relative to the root)", positional=True,

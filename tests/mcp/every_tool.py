@@ -30,6 +30,10 @@ CALLS: dict[str, tuple[dict[str, Any], Check]] = {
                             ("tests/test_util.py", 5, "call")}),
     "code_callers": ({"name": "helper"},
                      lambda p: {_tail(r["symbol"]) for r in p["results"]} >= {"run", "test_helper"}),
+    "code_callees": ({"name": "pkg.main.welcome"},
+                     lambda p: {(_tail(r["symbol"]), r["uncertain"]) for r in p["results"]}
+                     >= {("Greeter", False)}),
+    "code_type_hierarchy": ({"name": "pkg.util.Greeter"}, lambda p: p["results"] == []),
     "code_structure": ({"path": "pkg/util.py"},
                        lambda p: [_tail(r["symbol"]) for r in p["results"]]
                        == ["helper", "Greeter", "greet"]),

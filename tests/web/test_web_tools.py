@@ -105,12 +105,25 @@ def test_paths_outside_the_root_are_400(web: Any, tail: str, params: dict[str, A
     assert r.json()["kind"] == "outside_root"
 
 
+def test_callees_and_type_hierarchy(served: Any) -> None:
+    rows = locations(served.get("/callees", name="pkg.main.run"))
+    called = {(r["symbol"], r["uncertain"]) for r in rows}
+    assert ("pkg.util.helper", False) in called and ("pkg.util.Greeter", False) in called
+    at = locations(served.get("/callees", path="pkg/main.py", line=4))
+    assert at == rows
+    assert locations(served.get("/hierarchy", name="pkg.util.Greeter")) == []
+    r = served.get("/hierarchy", name="pkg.util.helper")
+    assert r.status_code == 400 and "type hierarchy is for types" in r.json()["error"]
+
+
 @pytest.mark.parametrize("tail,params,words", [
     ("/symbols", {}, "'q' is required"),
     ("/references", {}, "name=SYMBOL"),
     ("/references", {"path": "pkg/util.py", "line": "x"}, "line must be an integer"),
     ("/references", {"path": "pkg/util.py", "line": 999}, "out of range"),
     ("/callers", {"name": "no_such_symbol"}, "no definition named"),
+    ("/callees", {}, "name=SYMBOL"),
+    ("/hierarchy", {"name": "no_such_symbol"}, "no definition named"),
     ("/structure", {"path": "missing.py"}, "does not exist"),
     ("/blast-radius", {"depth": 11}, "depth must be >= 1 and <= 10"),
     ("/explore", {"q": "helper", "budget": 5}, "budget must be >= 200"),

@@ -22,16 +22,12 @@ def item(required: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def envelope(results: dict[str, Any]) -> dict[str, Any]:
-    """The result envelope of docs/contract.md: results, truncated, coverage, provenance (more
-    keys allowed; coverage and provenance are required, their shape is the wire's)."""
-    return {
-        "type": "object",
-        "required": ["results", "truncated", "coverage", "provenance"],
-        "properties": {
-            "results": {"type": "array", "items": results},
-            "truncated": {"type": "boolean"},
-        },
-    }
+    """The result envelope of docs/contract.md, of which the schema states the results (an
+    array of items with their fields); truncated, coverage and provenance, the same for
+    every tool, are left to the contract so that tools/list stays within its budget
+    (docs/mcp.md)."""
+    return {"type": "object", "required": ["results"],
+            "properties": {"results": {"type": "array", "items": results}}}
 
 
 def compact(schema: dict[str, Any]) -> dict[str, Any]:

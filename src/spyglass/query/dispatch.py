@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from spyglass.query import closure
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import REF_COLS, Key, chunks, defs_by_full, key, marks, refs
+from spyglass.query.rows import (
+    DEF_COLS,
+    DEF_FROM,
+    REF_COLS,
+    Key,
+    chunks,
+    defs,
+    defs_by_full,
+    defs_by_keys,
+    key,
+    marks,
+    refs,
+)
 from spyglass.query.symbols import (
     find_defs,
     like_escape,
@@ -184,3 +196,94 @@ def _unbound_project_member(view: View, target: str) -> bool:
     if not sep or "." not in path:
         return False
     return bool(defs_by_full(view, [f"{package}#{path.split('.', 1)[0]}"]))
+
+
+def _bases_of(view: View, t: DefRow) -> list[str]:
+    return [str(b) for b, in view.each(
+        "SELECT b.base FROM {bases} b WHERE b.unit = ? AND b.idx = ?", (t.unit, t.idx))]
+
+
+def is_structural(view: View, t: DefRow) -> bool:
+    """A type satisfied structurally: an interface of a pack with `structural_interfaces`
+    (Go), or a class deriving from one of its pack's `structural_bases` (Python's
+    ``typing.Protocol``)."""
+    if t.kind == "interface":
+        return enabled(t.language)
+    marks_ = manifest_value(t.language, "structural_bases")
+    return isinstance(marks_, list) and t.kind == "class" and bool(
+        set(_bases_of(view, t)) & {str(m) for m in marks_})
+
+
+def _structural_language(view: View, t: DefRow) -> bool:
+    return enabled(t.language) or isinstance(manifest_value(t.language, "structural_bases"),
+                                             list)
+
+
+def interfaces(view: View, language: str) -> list[DefRow]:
+    """The structural interfaces of a language's files (at most MAX_CANDIDATES + 1)."""
+    found: list[DefRow] = []
+    if enabled(language):
+        found += defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.kind = 'interface' AND "
+                                f"f.language = ? LIMIT {MAX_CANDIDATES + 1}", (language,)))
+    marks_ = manifest_value(language, "structural_bases")
+    if isinstance(marks_, list) and marks_:
+        wanted = [str(m) for m in marks_]
+        keys = [(int(str(u)), int(str(i))) for u, i in view.each(
+            "SELECT b.unit, b.idx FROM {bases} b JOIN temp.vfiles f ON f.unit = b.unit WHERE "
+            f"f.language = ? AND b.base IN ({marks(wanted)}) LIMIT {MAX_CANDIDATES + 1}",
+            (language, *wanted))]
+        found += list(defs_by_keys(view, keys).values())
+    return found
+
+
+def partners(view: View, t: DefRow, notes: list[str]) -> list[tuple[DefRow, str]]:
+    """For a structural interface `t`, the project types that satisfy it; for another type,
+    the structural interfaces it satisfies: each with its evidence. The rule of `dispatched`
+    (every method of the interface offered, result types agreeing where recorded), judged
+    by method names; what the bounds cut is named in `notes`."""
+    if t.kind not in ("interface", "class", "struct", "type") or not _structural_language(
+            view, t):
+        return []
+    iface = is_structural(view, t)
+    mine = _method_set(view, t)
+    if not mine:
+        return []
+    others: list[DefRow] = []
+    if iface:  # a type satisfying it declares one of its methods, or embeds such a type
+        found: list[DefRow] = []
+        for n in sorted(mine):
+            found += find_defs(view, n, kind="method")
+        if len(found) > MAX_CANDIDATES:
+            notes.append(f"{len(found)} methods named like those of {t.qualname}: the first "
+                         f"{MAX_CANDIDATES} examined for structural satisfaction")
+        owners = {key(o): o for o in closure.owners(view, found[:MAX_CANDIDATES]).values()}
+        for sub, _ in closure.subclasses_of(view, sorted({o.full for o in owners.values()})):
+            owners.setdefault(key(sub), sub)
+        others = list(owners.values())
+    else:
+        others = interfaces(view, t.language)
+        if len(others) > MAX_CANDIDATES:
+            notes.append(f"more than {MAX_CANDIDATES} interfaces: the first "
+                         f"{MAX_CANDIDATES} examined for structural satisfaction")
+            others = others[:MAX_CANDIDATES]
+    out: list[tuple[DefRow, str]] = []
+    for other in others:
+        if key(other) == key(t) or other.language != t.language or \
+                is_structural(view, other) == iface:
+            continue
+        theirs = _method_set(view, other)
+        if theirs is None:
+            continue
+        needed, offered = (mine, theirs) if iface else (theirs, mine)
+        if _satisfies(view, needed, offered):
+            i, c = (t, other) if iface else (other, t)
+            why = f"{c.qualname} has every method of {i.qualname}, matched by name"
+            out.append((other, why))
+    return out
+
+
+def member_full(view: View, t: DefRow, name: str) -> str | None:
+    """The full name of the method `name` in `t`'s method set (declared on it, with it as
+    receiver, or promoted from a project base), else of a member declared on `t`."""
+    found = (_method_set(view, t) or {}).get(name)
+    return found or f"{t.full}.{name}"

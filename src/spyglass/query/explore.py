@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
@@ -12,8 +12,9 @@ from spyglass.index import confined
 from spyglass.query import closure, edges
 from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
+from spyglass.query.comments import comment_index
 from spyglass.query.display import display
-from spyglass.query.names import name_index, words
+from spyglass.query.names import name_index, used_index, words
 from spyglass.query.pagerank import Graph, pagerank
 from spyglass.query.results import (
     Citation,
@@ -24,7 +25,7 @@ from spyglass.query.results import (
     RefRow,
     RefSummary,
 )
-from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, key, marks
+from spyglass.query.rows import DEF_COLS, DEF_FROM, Key, chunks, defs, defs_by_keys, key, marks
 from spyglass.query.testmap import _test_pack, all_test_files, test_symbol
 from spyglass.query.view import View
 from spyglass.syntax.langpack import pack_for_path
@@ -38,7 +39,20 @@ NAMES_KEPT = 25  # best-matching distinct names
 DEFS_PER_NAME = 6
 NEIGHBOURS = 8  # callers and callees per candidate taken into the ranking graph
 LISTED = 5  # callers, callees and tests listed per symbol (shrunk to fit the budget)
-STOP = frozenset(["a", "an", "the", "of", "to", "in", "for", "and", "or", "is", "are", "how", "where", "what", "which", "who", "does", "do", "with", "on", "by", "from", "this", "that", "it", "be", "find", "show", "me", "get", "all", "code", "use", "used"])
+# English function words and question words: never matched against names or comments.
+STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "every", "few", "find", "for", "from", "further", "get", "gets", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "lets", "may", "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "please", "same", "shall", "she", "should", "show", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us", "use", "used", "uses", "using", "very", "was", "way", "ways", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "why", "will", "with", "within", "without", "would", "you", "your", "code", "happen", "happens", "work", "works", "working", "implemented",
+                  # pieces of contractions (don't → don, t)
+                  "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn",
+                  "wasn", "weren", "won", "wouldn", "d", "ll", "m", "re", "s", "t", "ve"])
+DOC_KEPT = 60  # definitions taken for the words of their comments and docstrings
+DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
+USED_NAMES_KEPT = 40  # used names matching the query words
+USERS_KEPT = 60  # definitions taken for the names their bodies use
+USE_WEIGHT = 0.5  # a body using matching names counts half a name match
+FILE_WEIGHT = 0.15  # other matches in the same file
+TEXT_WEIGHT = 0.15  # the query's words anywhere in the file
+TEST_FILE_FACTOR = 0.7  # a test file's score in the files section of a free-text query
+FILES_LISTED = 10  # files of the ranked definitions, best first (the `files` section)
 
 
 def tokens_of(value: object) -> int:
@@ -50,24 +64,73 @@ def tokens_of(value: object) -> int:
 def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, tuple[DefRow,
                                                                                         float]]:
     view = ans.view()
-    qwords = [w for w in words(query) if w not in STOP] or words(query)
+    qwords = query_words(query)
     if not qwords:
         return {}
     weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
-    out: dict[Key, tuple[DefRow, float]] = {}
+    described = {k: s for s, k, _ in comment_index(view).search(qwords, DOC_KEPT)}
+    using = _users(view, qwords)
     rows = defs(view.each(
         f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(list(weight))})",
         tuple(weight))) if weight else []
     per_name: dict[str, int] = {}
+    found: dict[Key, DefRow] = {}
     for d in rows:
+        if per_name.get(d.name, 0) < DEFS_PER_NAME:
+            per_name[d.name] = per_name.get(d.name, 0) + 1
+            found[key(d)] = d
+    more = [k for k in [*described, *using] if k not in found]
+    found.update(defs_by_keys(view, more))
+    out: dict[Key, tuple[DefRow, float]] = {}
+    for k, d in found.items():
         if prefix is not None and not (d.path == prefix or d.path.startswith(prefix + "/")):
             continue
-        if per_name.get(d.name, 0) >= DEFS_PER_NAME:
-            continue
-        per_name[d.name] = per_name.get(d.name, 0) + 1
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
-        out[key(d)] = (d, min(1.0, weight[d.name] + bonus))
-    return out
+        score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
+        out[k] = (d, min(1.0, score + bonus))
+    return _with_file_support(out, comment_index(view).file_scores(qwords))
+
+
+def query_words(query: str) -> list[str]:
+    """The words a free-text query is matched with: split like identifiers, without stop
+    words and bare numbers (all of them when nothing else is left)."""
+    return [w for w in words(query) if w not in STOP and not w.isdigit()] or words(query)
+
+
+def _users(view: View, qwords: list[str]) -> dict[Key, float]:
+    """Definitions whose bodies use names matching the query words: the share of the query
+    covered, the best USERS_KEPT."""
+    matched = {n: s for s, n in used_index(view).search(qwords, USED_NAMES_KEPT)}
+    if not matched:
+        return {}
+    per: dict[Key, dict[str, float]] = {}
+    for chunk in chunks(list(matched)):
+        for unit, scope, name in view.each(
+                "SELECT DISTINCT r.unit, r.scope, r.name FROM {refs} r JOIN temp.vfiles f ON "
+                f"f.unit = r.unit WHERE r.scope >= 0 AND r.name IN ({marks(chunk)})",
+                tuple(chunk)):
+            k = (int(str(unit)), int(str(scope)))
+            per.setdefault(k, {})[str(name)] = matched[str(name)]
+    scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
+    best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]
+    return dict(best)
+
+
+def _with_file_support(cands: dict[Key, tuple[DefRow, float]], text: dict[str, float]
+                       ) -> dict[Key, tuple[DefRow, float]]:
+    """A match in a file with other matches, or whose text has the query's words, counts
+    more: the file is about the question."""
+    per_file: dict[str, float] = {}
+    for d, s in cands.values():
+        per_file[d.path] = per_file.get(d.path, 0.0) + s
+    return {k: (d, min(1.0, s + FILE_WEIGHT * min(1.0, (per_file[d.path] - s) / 3)
+                       + TEXT_WEIGHT * text.get(d.path, 0.0)))
+            for k, (d, s) in cands.items()}
+
+
+def _blend(name: float, doc: float, use: float = 0.0) -> float:
+    """Name, comment and body evidence together (any alone counts; together more)."""
+    return 1 - (1 - name) * (1 - DOC_WEIGHT * doc) * (1 - USE_WEIGHT * use)
 
 
 def candidates(ans: Answer, query: str, prefix: str | None
@@ -155,9 +218,11 @@ def rank(view: View, cands: dict[Key, tuple[DefRow, float]]
         centrality = pr.get(k, 0.0) / top
         if k in cands:
             uses = summaries[k].total
-            score = 0.65 * weights[k] + 0.3 * centrality + 0.05 * min(1.0, math.log1p(uses) / 5)
+            # The match decides; centrality and use only order matches of like strength.
+            score = weights[k] * (0.7 + 0.25 * centrality
+                                  + 0.05 * min(1.0, math.log1p(uses) / 5))
         elif pr.get(k, 0.0) >= best_match:
-            score = 0.3 * centrality
+            score = 0.5 * centrality * max(weights.values(), default=0.0)
             hubs.append(d)
         else:
             continue
@@ -238,8 +303,12 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     mode, cands = candidates(ans, query, prefix or None)
     scored, callers, callees, summaries = rank(view, cands) if cands else ([], {}, {}, {})
     tests = all_test_files(ans)
+    text = {p: t for p, t in comment_index(view).file_scores(query_words(query)).items()
+            if prefix is None or p == prefix or p.startswith(prefix + "/")} \
+        if mode == "text" else {}
+    files = ranked_files(scored, text)
     info = ExploreInfo(query, mode, budget, 0, len(cands))
-    used = tokens_of(info) + 60  # the envelope's keys and the info record
+    used = tokens_of(info) + tokens_of(list(files)) + 60  # the envelope's keys, info, files
     results: list[CodeLocation] = []
     items: list[ExploreItem] = []
     truncated = False
@@ -267,9 +336,30 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     diags, used = _diagnostics(view, [loc.path for loc in results], budget, used)
     info = ExploreInfo(query, mode, budget, used, len(cands))
     extra: tuple[tuple[str, object], ...] = (("symbols", tuple(items)),
+                                             ("files", files),
                                              ("diagnostics", tuple(diags)), ("query", info))
     cov = ans.coverage(sorted({loc.path for loc in results}) or None)
+    cut = comment_index(view).cut if mode == "text" else ""
+    if cut:
+        cov = replace(cov, limitations=(*cov.limitations, cut))
     return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
+
+
+def ranked_files(scored: list[tuple[DefRow, float]], text: dict[str, float],
+                 n: int = FILES_LISTED) -> tuple[str, ...]:
+    """The files the ranked definitions are in, best first: a file's best score plus half
+    of its other matches' (a file with several matches is about the question), plus
+    TEXT_WEIGHT times how much its text has the query's words (a file with no matching
+    definition can be listed by its text alone)."""
+    per: dict[str, list[float]] = {}
+    for d, score in scored:
+        per.setdefault(d.path, []).append(score)
+    total = {p: max(v) + 0.5 * (sum(v) - max(v)) for p, v in per.items()}
+    for p, t in text.items():
+        total[p] = total.get(p, 0.0) + TEXT_WEIGHT * t
+    if text:  # a question in words asks for the code first, its tests after
+        total = {p: v * (TEST_FILE_FACTOR if _test_pack(p) else 1.0) for p, v in total.items()}
+    return tuple(sorted(total, key=lambda p: (-total[p], p))[:n])
 
 
 def _diagnostics(view: View, paths: list[str], budget: int, used: int

@@ -235,6 +235,22 @@ class CodeIntel:
             targets = self._targets(name, path, line, column)
             return self._sites(targets, False, exact_only, True, lsp_budget_ms)
 
+    def callees(self, name: str | None = None, path: str | None = None, line: int | None = None,
+                column: int | None = None, exact_only: bool = False) -> ToolResult:
+        """What a function calls (query/callees.py): the called definitions, certain or
+        uncertain with evidence."""
+        from spyglass.query.callees import callees
+        with self.lock:
+            return callees(self.answer(), self._targets(name, path, line, column), exact_only)
+
+    def type_hierarchy(self, name: str | None = None, path: str | None = None,
+                       line: int | None = None, column: int | None = None) -> ToolResult:
+        """Supertypes and subtypes of a type, or what a member overrides and what overrides
+        it (query/hierarchy.py)."""
+        from spyglass.query.hierarchy import hierarchy
+        with self.lock:
+            return hierarchy(self.answer(), self._targets(name, path, line, column))
+
     def _sites(self, targets: list[DefRow], include_declaration: bool, exact_only: bool,
                calls_only: bool, lsp_budget_ms: int | None) -> ToolResult:
         """The index answer (query/references.py), made precise by an imported SCIP index
@@ -245,7 +261,8 @@ class CodeIntel:
             ans.view(), targets, calls_only, include_declaration, lsp_budget_ms,
             lambda: reference_locations(ans, targets, include_declaration, exact_only,
                                         calls_only=calls_only))
-        return ans.envelope(list(found), notes=notes)
+        ambiguous = sym.ambiguity(targets)
+        return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes)
 
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`

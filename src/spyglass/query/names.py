@@ -81,16 +81,28 @@ class NameIndex:
 
 
 _INDEX: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()
+_USED: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()
+
+
+def _cached(cache: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]], view: View,
+            sql: str) -> NameIndex:
+    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
+    cached = cache.get(view)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    index = NameIndex.build(sorted({str(n) for (n,) in view.each(sql)}))
+    cache[view] = (state, index)
+    return index
 
 
 def name_index(view: View) -> NameIndex:
     """The view's name index, built on first use and kept while the view is unchanged."""
-    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
-    cached = _INDEX.get(view)
-    if cached is not None and cached[0] == state:
-        return cached[1]
-    names = sorted({str(n) for (n,) in view.each(
-        "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit")})
-    index = NameIndex.build(names)
-    _INDEX[view] = (state, index)
-    return index
+    return _cached(_INDEX, view, "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f "
+                   "ON f.unit = d.unit")
+
+
+def used_index(view: View) -> NameIndex:
+    """The names the view's code uses inside definitions (references), by word: what a
+    definition's body is about, beside its own name."""
+    return _cached(_USED, view, "SELECT DISTINCT r.name FROM {refs} r JOIN temp.vfiles f "
+                   "ON f.unit = r.unit WHERE r.scope >= 0")

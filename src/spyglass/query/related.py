@@ -65,7 +65,7 @@ def _through_bases(view: View, name: str) -> list[str]:
     return out
 
 
-def _overriders(view: View, root: DefRow) -> list[DefRow]:
+def overriders(view: View, root: DefRow) -> list[DefRow]:
     """Members of the same name declared in subtypes of `root`'s owner, transitively (the
     owner also under the names it is re-exported as)."""
     owner = def_by_unit(view, root.unit, root.parent) if root.parent >= 0 else None
@@ -104,7 +104,7 @@ def related_names(view: View, d: DefRow, names: set[str]) -> Related:
     roots = implemented(view, d)
     over: set[str] = set()
     if d.kind in MEMBER_KINDS:
-        for other in _overriders(view, d):
+        for other in overriders(view, d):
             over |= set(closure.seeds(view, [other]))
     overrides = closure.names_of(view, over) if over else set()
     through: set[str] = set()
@@ -114,7 +114,7 @@ def related_names(view: View, d: DefRow, names: set[str]) -> Related:
         group = set() if hits else {root}
         for hit in hits:
             group |= set(closure.seeds(view, [hit]))
-            for other in _overriders(view, hit):
+            for other in overriders(view, hit):
                 group |= set(closure.seeds(view, [other]))
         through |= group
         if d.kind in VALUE_CALLABLE or any(h.kind in VALUE_CALLABLE for h in hits):

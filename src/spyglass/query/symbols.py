@@ -44,6 +44,15 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
     full name ``import/path#Type.M``, or the name answers print: ``pkg.Type.M``, see
     display.display) or a ``*`` glob, optionally by kind and path prefix."""
     client_paths.check_text(name, "symbol name", MAX_NAME_CHARS)
+    file_part, sep, qual = name.rpartition(":")
+    if sep and file_part and qual and not qual.isdigit() and "*" not in name \
+            and "?" not in name and _is_source_path(file_part):
+        # `path/file.ext:Class.method`: the qualified name inside one file
+        if path and not (file_part == path or file_part.startswith(path.rstrip("/") + "/")):
+            return []
+        return [d for d in find_defs(view, qual, kind, file_part)
+                if d.path == file_part and (qual in (d.qualname, d.name, display(d))
+                                            or d.qualname.endswith("." + qual))]
     if kind:
         client_paths.check_text(kind, "kind", MAX_NAME_CHARS)
     clauses: list[str] = []
@@ -68,9 +77,23 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
     sql = f"SELECT {DEF_COLS} {DEF_FROM} WHERE " + " AND ".join(clauses)
     found = defs(view.each(sql, tuple(params)))
     if qualified:
-        found = [d for d in found if name in (d.full, d.qualname, display(d))
-                 or d.full.endswith("." + name)]
+        found = [d for d in found if _qualified_match(d, name)]
     return found
+
+
+def _qualified_match(d: DefRow, name: str) -> bool:
+    """A qualified name meaning `d`: its full name, its name in its file, the printed name,
+    or any tail of the full name written with dots (``example.com/zoo.Dog.Speak``,
+    ``src/shapes.Square.area``, ``mod.Class.meth``), cut at a dot or a slash."""
+    if name in (d.full, d.qualname, display(d)):
+        return True
+    dotted = d.full.replace("#", ".")
+    return dotted == name or dotted.endswith(("." + name, "/" + name))
+
+
+def _is_source_path(text: str) -> bool:
+    from spyglass.syntax.langpack import pack_for_path
+    return pack_for_path(text) is not None
 
 
 def defs_in_file(view: View, path: str) -> list[DefRow]:
@@ -239,15 +262,25 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
                           (d.name,)))
     member = d.kind in MEMBER_KINDS or d.kind == "field"
-    if member and (not _distinctive_member(view, d) or _builtin_member(d)):
+    if member and not member_candidate(view, d):
         return []
-    keep: list[RefRow] = []
-    for r in rows:
-        if r.qualifier and (r.head in UNKNOWN_RECEIVERS or "()" in r.qualifier  # chains
-                            or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER)))) \
-                and member or not r.qualifier and r.head == H.FREE and not member:
-            keep.append(r)
-    return keep
+    return [r for r in rows if name_matched(r, member)]
+
+
+def name_matched(r: RefRow, member: bool) -> bool:
+    """Whether an unresolved site `r` is a name-matched candidate of a definition of its
+    name: a member on a receiver of unknown type (or through an instance or super), or a
+    free bare name of a non-member. The one rule of references and callees."""
+    if r.qualifier:
+        return member and (r.head in UNKNOWN_RECEIVERS or "()" in r.qualifier  # chains
+                           or r.head.startswith((H.prefix(H.INST), H.prefix(H.SUPER))))
+    return not member and r.head == H.FREE
+
+
+def member_candidate(view: View, d: DefRow) -> bool:
+    """A member whose name says something about a receiver of unknown type: defined by few
+    classes and not a member of the language's predeclared types."""
+    return _distinctive_member(view, d) and not _builtin_member(d)
 
 
 MAX_NAME_CANDIDATES = 2
@@ -273,3 +306,23 @@ def _distinctive_member(view: View, d: DefRow) -> bool:
 def enclosing(view: View, ref: RefRow) -> DefRow | None:
     """The definition a reference sits in (the caller of a call)."""
     return def_by_unit(view, ref.unit, ref.scope) if ref.scope >= 0 else None
+
+
+MAX_CANDIDATES_NAMED = 8
+
+
+def ambiguity(targets: list[DefRow]) -> str:
+    """For targets with several full names (a name several definitions share), the note
+    naming them and how to pick one; "" for one symbol. Never guessed: the answer covers
+    every candidate, flagged uncertain."""
+    fulls: dict[str, DefRow] = {}
+    for t in targets:
+        fulls.setdefault(t.full, t)
+    if len(fulls) < 2:
+        return ""
+    named = ", ".join(f"{display(d)} ({d.path}:{d.name_line})"
+                      for d in list(fulls.values())[:MAX_CANDIDATES_NAMED])
+    more = f" and {len(fulls) - MAX_CANDIDATES_NAMED} more" \
+        if len(fulls) > MAX_CANDIDATES_NAMED else ""
+    return (f"ambiguous: {len(fulls)} definitions match: {named}{more}; every one is "
+            "answered, flagged uncertain; ask with a qualified name or path and line")

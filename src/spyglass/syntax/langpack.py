@@ -79,6 +79,7 @@ MANIFEST: Schema = {
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
+    "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
     "references_through_types": bool,
     "type_namespace": bool,

@@ -1,0 +1,194 @@
+"""Outgoing calls of definitions: the callees, resolved, inferred or name-matched, with evidence
+(the certainty rules of callers, seen from the other end; docs/tools.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spyglass.query import closure, dispatch, related
+from spyglass.query import symbols as sym
+from spyglass.query.answer import Answer
+from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
+from spyglass.query.display import display
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, Key, defs, key, refs
+from spyglass.types import CodeLocation, ToolResult
+
+MAX_NAME_MATCHES = 5  # candidate definitions listed for one unresolved call
+MAX_DISPATCH = 20  # implementations listed for one call through an interface
+LINES_SHOWN = 6  # call lines named in one result's evidence
+
+
+@dataclass
+class Callee:
+    """One called definition and the calls that reach it (internal)."""
+
+    d: DefRow
+    lines: list[int] = field(default_factory=list)
+    certain: bool = False
+    why: str = ""
+
+
+def _calls_in(ans: Answer, d: DefRow) -> list[RefRow]:
+    """Reference sites made in `d`'s own scope (not in definitions nested in it)."""
+    view = ans.view()
+    return refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.unit = ? AND r.scope = ? "
+                          "ORDER BY r.line, r.col", (d.unit, d.idx)))
+
+
+def _named(ans: Answer, r: RefRow) -> tuple[list[DefRow], int]:
+    """Definitions an unresolved call may mean by its name (the references tool's rule), and
+    how many there were before the cap."""
+    view = ans.view()
+    member = bool(r.qualifier)
+    found = [d for d in defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name = ?",
+                                       (r.name,)))
+             if d.language == r.language and d.kind in VALUE_CALLABLE | {"class", "struct"}
+             and (d.kind in MEMBER_KINDS) == member]
+    if member:
+        found = [d for d in found if sym.member_candidate(view, d)]
+    found.sort(key=lambda d: (d.path != r.path, d.path, d.start_line))
+    return found[:MAX_NAME_MATCHES], len(found)
+
+
+def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> ToolResult:
+    """What `targets` call: one result per called definition, at the definition, with the
+    call lines in the evidence. A call bound by the resolver is certain; one bound by a
+    guessed rule is `inferred`; a call through an interface also lists the project types'
+    methods it may dispatch to, and an unresolved call lists the definitions of its name:
+    both uncertain. Calls to names outside the project are counted in limitations."""
+    view = ans.view()
+    found: dict[Key, Callee] = {}
+    outside: dict[str, int] = {}
+    unlisted: list[RefRow] = []
+    unknown: list[RefRow] = []
+    notes: list[str] = []
+    ambiguous = sym.ambiguity(targets)
+    several = bool(ambiguous)
+    if ambiguous:
+        notes.append(ambiguous)
+
+    def add(d: DefRow, line: int, certain: bool, why: str) -> None:
+        c = found.setdefault(key(d), Callee(d))
+        if line not in c.lines:
+            c.lines.append(line)
+        if certain and not c.certain:  # one certain call makes the callee certain
+            c.certain, c.why = True, why
+        elif not c.why:
+            c.why = why
+
+    for t in targets:
+        rows = _calls_in(ans, t)
+        resolved = closure.resolve(view, {str(r.target) for r in rows if r.target
+                                          and r.role != "import"})
+        for r in rows:
+            if r.role == "import":
+                continue
+            hits = resolved.get(str(r.target), []) if r.target else []
+            if r.target and not hits:
+                if r.role == "call":
+                    owner = r.target.rsplit(".", 1)[0]
+                    if "." in r.target and closure.resolve(view, [owner]):
+                        unknown.append(r)  # a member of a value whose type is unknown
+                    else:
+                        outside[r.target] = outside.get(r.target, 0) + 1
+                continue
+            if hits:
+                hit = next((h for h in hits if not _is_stub(h)), hits[0])
+                how = sym.call_filter(view, hit)(r)
+                if how is None:
+                    continue
+                fulls = sorted({h.full for h in hits})
+                if how == "indirect":
+                    if exact_only:
+                        continue
+                    add(hit, r.line, False, "used as a value (a callback or handler), "
+                        "called indirectly from here")
+                elif len(fulls) > 1:
+                    if exact_only:
+                        continue
+                    for h in hits:
+                        add(h, r.line, False, f"{len(fulls)} candidate definitions: "
+                            + ", ".join(fulls[:5]))
+                elif r.conf == "exact":
+                    add(hit, r.line, not several, f"called by one of {len(targets)} "
+                        "candidate definitions (see limitations)" if several else "")
+                elif not exact_only:
+                    add(hit, r.line, False, f"inferred ({r.head.split(':')[0]} binding): "
+                        f"resolved to {r.target}")
+                if how == "call" and not exact_only:
+                    for impl, why in _dispatch(ans, hit, notes):
+                        add(impl, r.line, False, why)
+                continue
+            if r.role != "call" or exact_only:
+                continue
+            if r.head == sym.PARAM:
+                unlisted.append(r)
+                continue
+            if not sym.name_matched(r, bool(r.qualifier)):
+                continue
+            cands, total = _named(ans, r)
+            if not cands:
+                name = (r.qualifier + "." if r.qualifier else "") + r.name
+                outside[name] = outside.get(name, 0) + 1
+                continue
+            if total > len(cands):
+                notes.append(f"{total} definitions named {r.name!r} match the call at line "
+                             f"{r.line}: the nearest {len(cands)} listed")
+            why = "receiver type unknown" if r.qualifier else "unresolved name"
+            for c in cands:
+                add(c, r.line, False, f"{why}; matched by name: {total} definition(s) named "
+                    f"{r.name!r}")
+    out = [_location(ans, c) for c in sorted(found.values(), key=lambda c: (
+        not c.certain, min(c.lines), c.d.path, c.d.start_line))]
+    if outside:
+        names = sorted(outside, key=lambda n: (-outside[n], n))
+        notes.append(f"{sum(outside.values())} call(s) to {len(names)} name(s) outside the "
+                     f"project's index (libraries, builtins): {', '.join(names[:8])}"
+                     + (", ..." if len(names) > 8 else ""))
+    if unknown:
+        notes.append(f"{len(unknown)} call(s) on values whose type the index does not know "
+                     "(a call's result, an untyped attribute): " + ", ".join(
+                         f"line {r.line} {r.qualifier}.{r.name}" for r in unknown[:5])
+                     + (", ..." if len(unknown) > 5 else ""))
+    if unlisted:
+        notes.append(f"{len(unlisted)} call(s) on parameters without a type annotation not "
+                     "matched by name (the receiver's type is unknown): "
+                     + ", ".join(f"line {r.line} .{r.name}" for r in unlisted[:5])
+                     + (", ..." if len(unlisted) > 5 else ""))
+    return ans.envelope(list(out), notes=tuple(notes))
+
+
+def _is_stub(d: DefRow) -> bool:
+    stubs = sym.manifest_value(d.language, "declaration_files")
+    return isinstance(stubs, list) and d.path.endswith(tuple(str(s) for s in stubs))
+
+
+def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, str]]:
+    """Methods a call of `d` may run instead: for a method of a structural interface, the
+    same-named methods of the types satisfying it (Go); where the pack relates members
+    through types (TypeScript), the members overriding or implementing it. The converse of
+    the callers rule (a call through the interface is an uncertain caller of each)."""
+    if d.kind != "method":
+        return []
+    view = ans.view()
+    out: list[tuple[DefRow, str]] = []
+    owner = sym.owner_class(view, d)
+    if owner is not None and dispatch.is_structural(view, owner):
+        for other, why in dispatch.partners(view, owner, notes)[:MAX_DISPATCH]:
+            for m in sym.find_defs(view, d.name, kind="method"):
+                o = sym.owner_class(view, m)
+                if o is not None and key(o) == key(other):
+                    out.append((m, f"interface dispatch: {why}"))
+    if related.applies(d.language):
+        for m in related.overriders(view, d)[:MAX_DISPATCH]:
+            out.append((m, f"may dispatch here: overrides or implements {display(d)}"))
+    return out
+
+
+def _location(ans: Answer, c: Callee) -> CodeLocation:
+    lines = sorted(c.lines)
+    at = ", ".join(str(n) for n in lines[:LINES_SHOWN]) + (", ..." if len(lines) > LINES_SHOWN
+                                                          else "")
+    evidence = f"called at line {at}" + (f"; {c.why}" if c.why else "")
+    return ans.def_location(c.d, not c.certain, evidence)
