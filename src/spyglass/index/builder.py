@@ -34,6 +34,7 @@ from spyglass.types import FileContext
 __all__ = ["Progress", "SnapshotBuilder", "binary_or_undecodable", "contexts", "ctx_key"]
 
 CHUNK_FILES = int(os.environ.get("SPYGLASS_CHUNK_FILES", "64"))  # files per chunk/transaction
+CHUNK_BYTES = 4 * 1024 * 1024  # a chunk closes early at this many bytes of source
 # Seconds to pause after each persisted chunk: lets tests kill or race a build mid-way.
 CHUNK_DELAY = float(os.environ.get("SPYGLASS_TEST_CHUNK_DELAY", "0") or 0)
 POOL_THRESHOLD = 48  # below this many files to parse, a pool costs more than it saves
@@ -372,13 +373,16 @@ class SnapshotBuilder:
 
 
 def _chunks(items: Iterator[tuple[WorkItem, bytes]], base: int) -> Iterator[list[ChunkItem]]:
-    """Items in chunks of CHUNK_FILES, with unit ids numbered on from `base`."""
+    """Items in chunks of CHUNK_FILES (fewer past CHUNK_BYTES of source), with unit ids
+    numbered on from `base`."""
     chunk: list[ChunkItem] = []
+    size = 0
     for k, (item, data) in enumerate(items):
         chunk.append((base + 1 + k, item.path, item.blob, data, item.language,
                       pack_key(item.language), item.ctx, item.ctx_key))
-        if len(chunk) == CHUNK_FILES:
+        size += len(data)
+        if len(chunk) == CHUNK_FILES or size >= CHUNK_BYTES:
             yield chunk
-            chunk = []
+            chunk, size = [], 0
     if chunk:
         yield chunk

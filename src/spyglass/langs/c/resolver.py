@@ -112,7 +112,14 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     for p in listed:
         tails.setdefault(p.rsplit("/", 1)[-1], []).append(p)
     _BY_TAIL[family] = tails
-    folders = {p.rsplit("/", 1)[0] for p in listed if "/" in p}
+    folders: set[str] = set()  # every folder holding files, at any depth below it
+    for p in listed:
+        parts = p.split("/")[:-1]
+        for i in range(len(parts), 0, -1):
+            folder = "/".join(parts[:i])
+            if folder in folders:
+                break
+            folders.add(folder)
     commands = _commands(read, known)
     shared = list(dict.fromkeys(d for dirs in commands.values() for d in dirs))
     out: dict[str, FileContext] = {}
@@ -141,8 +148,7 @@ def _ancestor_includes(folder: str, folders: set[str]) -> list[str]:
     for i in range(len(parts), -1, -1):
         base = "/".join(parts[:i])
         candidate = f"{base}/include" if base else "include"
-        if candidate in folders or any(f.startswith(candidate + "/") for f in folders
-                                       if f.startswith(candidate)):
+        if candidate in folders:
             found.append(candidate)
     return found
 
