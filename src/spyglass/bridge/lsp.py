@@ -17,7 +17,8 @@ T = TypeVar("T")
 LANGUAGE_IDS = {".py": "python", ".pyi": "python", ".go": "go", ".ts": "typescript",
                 ".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript",
                 ".cjs": "javascript", ".jsx": "javascriptreact", ".mts": "typescript",
-                ".cts": "typescript"}
+                ".cts": "typescript", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
+                ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"}
 MAX_HEADER = 8192
 MAX_BODY = 64 * 1024 * 1024
 MAX_ASKS = 6

@@ -4,7 +4,8 @@ Full names are what the linker and the compiler see: a function, variable, type 
 defined in a header, or a non-`static` function or variable of a source file, is its
 qualified name (``kmalloc``, ``file.f_op``, C++ ``ns.Widget.draw``); a `static` function or
 variable, and a type, macro or enumerator of a source file (``.c``, ``.cc``), is local to
-that file: ``fs/read_write.c#helper``. A struct's fields sit under it (``file.f_op``);
+that file, named by its path without the extension: ``fs/read_write#helper`` (shown
+as ``read_write.helper``). A struct's fields sit under it (``file.f_op``);
 enumerators and nested structs of C are not scoped. A variable's, field's or function's
 declared type, and the type a typedef names, become aliases (``getf.*`` → ``file.*``,
 ``point_t.*`` → ``point.*``), so that ``getf()->f_op`` and ``p.x`` reach the fields.
@@ -188,7 +189,8 @@ class _Names:
     def __init__(self, facts: FileFacts, ctx: FileContext) -> None:
         self.facts = facts
         self.cpp = facts.language in _CPP_LANGUAGES
-        self.local_prefix = "" if is_header(ctx.path) else f"{ctx.path}#"
+        stem = ctx.path.rsplit(".", 1)[0] if "." in ctx.path.rsplit("/", 1)[-1] else ctx.path
+        self.local_prefix = "" if is_header(ctx.path) else f"{stem}#"
         defs = facts.definitions
         self.full: list[str] = []
         for d in defs:
