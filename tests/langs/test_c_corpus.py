@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from accuracy.compare import prepare_root  # bench/ is on sys.path (tests/corpora.py)
 from corpora import reads
 
 from spyglass.langs.c import resolver
 from spyglass.query.facade import CodeIntel
 from spyglass.query.frameworks import Framework, Frameworks
 from spyglass.syntax.langpack import all_packs
-
-from accuracy.compare import prepare_root  # bench/ is on sys.path (tests/corpora.py)
 
 
 @pytest.fixture(scope="module")
