@@ -22,8 +22,12 @@
     (function_declarator declarator: (identifier) @name)
     (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))]) @definition.func
 
-; -- macros: object-like and function-like `#define`s are definitions
+; -- macros: object-like and function-like `#define`s are definitions; the parameters and
+; the body are @base (the resolver reads the names the body uses: an expansion uses them)
+(preproc_def name: (identifier) @name value: (preproc_arg) @base) @definition.macro
 (preproc_def name: (identifier) @name) @definition.macro
+(preproc_function_def name: (identifier) @name parameters: (preproc_params) @base
+  value: (preproc_arg) @base) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
 
 ; -- structs, unions, enums (with a body; `struct x;` and `struct x *p` are uses)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import shlex
 from collections.abc import Callable, Iterable
 
@@ -35,7 +36,20 @@ _FIELD_KINDS = frozenset({"field"})
 _TYPE_KINDS = frozenset({"struct", "class", "enum", "type", "interface"})
 _TYPED_KINDS = frozenset({"func", "method", "var", "field", "type"})
 _SCOPING_KINDS = frozenset({"struct", "class", "module", "interface"})  # C++ names nest here
-_LOCAL_IN_SOURCE = frozenset({"struct", "class", "enum", "type", "macro", "const"})
+# Local to a source file besides `static` names: macros and typedefs (clangd names them by
+# file); struct, union and enum tags and enumerators are one name across files, as clangd
+# (and the linker's view of types) has them.
+_LOCAL_IN_SOURCE = frozenset({"type", "macro"})
+# Names a macro's body uses (not members after `.`/`->`, not pasted with `##`).
+_BODY_NAME = re.compile(r"(?<![\w.#>$])(?<!->)([A-Za-z_]\w*)(?![\w#$])")
+_KEYWORDS = frozenset({
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "typeof", "__typeof__",
+    "_Bool", "bool", "true", "false", "NULL", "defined", "__VA_ARGS__", "asm",
+    "__asm__", "__attribute__", "nullptr", "this", "new", "delete", "class", "template"})
+MAX_MACRO_NAMES = 16  # names of one macro's body followed (a bound per definition)
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
 _CPP_LANGUAGES = frozenset({"cpp"})
 
@@ -292,7 +306,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     bases: list[tuple[str, ...]] = []
     for d, full in zip(facts.definitions, names.full):
         typed = [b for b in d.bases if b != "static"]
-        if d.kind in _TYPED_KINDS and typed:
+        if d.kind == "macro":  # an expansion uses what the body names: M → f
+            aliases.extend((full, names.by_qual.get(n, n)) for n in _macro_names(d))
+            bases.append(())
+        elif d.kind in _TYPED_KINDS and typed:
             aliases.extend((f"{full}.*", f"{names.type_full(b)}.*") for b in typed[:1]
                            if names.type_full(b) != full)
             bases.append(())
@@ -302,3 +319,22 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             bases.append(())
     return Resolution(tuple(targets), tuple(confidence), tuple(names.full), tuple(bases),
                       tuple(aliases))
+
+
+def _macro_names(d: Definition) -> list[str]:
+    """The names a macro's body uses (its parameters and keywords left out), at most
+    MAX_MACRO_NAMES, in order of appearance."""
+    if not d.bases:
+        return []
+    params: set[str] = set()
+    body = d.bases[-1]
+    if len(d.bases) > 1 and d.bases[0].startswith("("):
+        params = set(re.findall(r"[A-Za-z_]\w*", d.bases[0]))
+    out: dict[str, None] = {}
+    for m in _BODY_NAME.finditer(body):
+        name = m.group(1)
+        if name not in params and name not in _KEYWORDS and name != d.name:
+            out[name] = None
+            if len(out) >= MAX_MACRO_NAMES:
+                break
+    return list(out)
