@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Create .venv and install spyglass with its dev tools; install git if the machine lacks it.
-# With --corpora, also install the Debian packages of the Go corpora and fetch every corpus
+# With --corpora, also install the Debian packages of the Go corpora (and clangd) and fetch every corpus
 # the test suite reads (tests marked `network` / `system`): nothing is installed or
 # downloaded from inside a test.
 set -euo pipefail
@@ -41,6 +41,15 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]' >&2
+# C/C++: clangd is the accuracy oracle of the C pack (bench/accuracy, `run.py oracle
+# pycryptodome`; the tests read its stored answers and never start it). With --kernel, also
+# Debian's linux-source 6.1 (a tarball under /usr/src) for bench/kernel.py.
+if [ "${1:-}" = "--corpora" ] || [ "${1:-}" = "--kernel" ]; then
+  command -v clangd >/dev/null 2>&1 || apt_install clangd
+fi
+if [ "${1:-}" = "--kernel" ]; then
+  [ -f /usr/src/linux-source-6.1.tar.xz ] || apt_install linux-source-6.1
+fi
 if [ "${1:-}" = "--corpora" ]; then
   missing=()
   for pkg in $(.venv/bin/python scripts/fetch_corpus.py --debian-packages); do

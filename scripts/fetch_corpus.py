@@ -64,6 +64,8 @@ CORPORA: dict[str, Corpus] = {
         Corpus("react_query", "npm", "@tanstack/react-query", "5.108.0", "tanstack-react-query-5.108.0"),
         Corpus("virtual_core", "npm", "@tanstack/virtual-core", "3.19.11",
                "tanstack-virtual-core-3.19.11"),
+        # C: the accuracy corpus of the C pack (clangd oracle) and its real-project test.
+        Corpus("pycryptodome", "pypi", "pycryptodome", "4.4.0", "pycryptodome-4.4.0"),
     )
 }
 
@@ -71,7 +73,9 @@ CORPORA: dict[str, Corpus] = {
 TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_golang",
                 # held-out accuracy corpora (bench/accuracy/README.md)
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
-                "query_core", "react_query", "virtual_core")
+                "query_core", "react_query", "virtual_core",
+                # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
+                "pycryptodome")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"

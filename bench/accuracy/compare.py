@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module
+from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compile_commands
 from spyglass.config import load_config
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
@@ -203,6 +203,7 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
                     symlinks=True)
     for rel, text in CORPORA[name].config:
         (dest / rel).write_text(text)
+    write_compile_commands(CORPORA[name], dest)
     fetch_module().make_git_repo(dest)
     return dest
 

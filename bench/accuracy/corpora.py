@@ -38,6 +38,7 @@ class AccuracyCorpus:
     go_import_path: str = ""  # Go: where the tree sits under GOPATH/src
     config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
+    compile_flags: tuple[str, ...] = ()  # C: compile_commands.json generated with these flags
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -88,6 +89,29 @@ HELDOUT: tuple[AccuracyCorpus, ...] = (  # bench/accuracy/README.md "Held-out co
 )
 
 
+# C: pycryptodome's C sources (src/, tests in src/test/ under CMake) with a generated
+# compile_commands.json (bench/accuracy/README.md, "Oracles").
+C_CORPORA: tuple[AccuracyCorpus, ...] = (
+    AccuracyCorpus("pycryptodome", "c", ("src",), ("src",),
+                   compile_flags=("-std=c11", "-Isrc", "-Isrc/test", "-DHAVE_STDINT_H",
+                                  "-DHAVE_UINT128", "-msse2", "-mssse3", "-maes", "-mpclmul",
+                                  "-mavx2", "-mbmi2", "-madx", "-msha")),
+)
+
+
+def write_compile_commands(corpus: AccuracyCorpus, root: Path) -> None:
+    """A compile_commands.json for every `.c` file under the analysed folders (C corpora)."""
+    if not corpus.compile_flags:
+        return
+    entries = []
+    for sub in corpus.include:
+        for path in sorted((root / sub).rglob("*.c")):
+            rel = path.relative_to(root).as_posix()
+            entries.append({"directory": str(root), "file": rel,
+                            "arguments": ["cc", *corpus.compile_flags, "-c", rel]})
+    (root / "compile_commands.json").write_text(json.dumps(entries, indent=1) + "\n")
+
+
 CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     AccuracyCorpus("flask", "python", ("src",), ("src", "tests"),
                    config=_pyright(("src", "tests"))),
@@ -101,4 +125,5 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     AccuracyCorpus("trpc", "typescript", ("src",), ("src",),
                    config=(("tsconfig.json", TRPC_TSCONFIG),)),
     *HELDOUT,
+    *C_CORPORA,
 )}

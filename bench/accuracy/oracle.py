@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from accuracy.corpora import AccuracyCorpus
+from accuracy.corpora import AccuracyCorpus, write_compile_commands
 from accuracy.lsp import LspClient, LspError, settle
 from accuracy.sample import SEED, Target
 
@@ -47,6 +47,10 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
     _copy(source, root)
     for rel, text in corpus.config:
         (root / rel).write_text(text)
+    write_compile_commands(corpus, root)
+    if corpus.language == "c":  # Debian's clangd, with a background index of every file
+        return (root, ["clangd", "--background-index", "--log=error", "-j=2"], env,
+                _version(["clangd", "--version"]))
     if corpus.language == "python":
         exe = Path(sys.executable).parent
         return (root, [str(exe / "basedpyright-langserver"), "--stdio"], env,
@@ -79,7 +83,14 @@ def _stable(ask: Any, *args: Any) -> Any:
 def _start(cmd: list[str], root: Path, env: dict[str, str]) -> LspClient:
     client = LspClient(cmd, root, env)
     client.initialize()
-    client.wait_idle(quiet=2.0, limit=180)
+    if cmd[0] == "clangd":  # its background index starts with the first opened file
+        first = next(iter(sorted(root.rglob("*.c"))), None)
+        if first is not None:
+            client.open(first)
+        time.sleep(5)
+        client.wait_idle(quiet=10.0, limit=1800)
+    else:
+        client.wait_idle(quiet=2.0, limit=180)
     return client
 
 

@@ -35,7 +35,8 @@ def cmd_oracle(names: list[str]) -> int:
     for name in names:
         corpus = CORPORA[name]
         source = fetch_corpus(name)
-        targets = sample(name, source, corpus.source_dirs, corpus.n)
+        targets = sample(name, source, corpus.source_dirs, corpus.n,
+                         "c" if corpus.compile_flags else None)
         print(f"{name}: {len(targets)} targets", flush=True)
         doc = ask_oracle(corpus, source, targets, log=lambda m: print(m, flush=True))
         ORACLE_DIR.mkdir(parents=True, exist_ok=True)

@@ -68,8 +68,11 @@ def _group(kind: str, name: str) -> str | None:
     return None
 
 
-def source_files(root: Path, source_dirs: tuple[str, ...]) -> list[str]:
-    """Supported, non-test files under the source dirs, as sorted relative paths."""
+def source_files(root: Path, source_dirs: tuple[str, ...], family: str | None = None
+                 ) -> list[str]:
+    """Supported, non-test files under the source dirs, as sorted relative paths (with
+    `family`, only the files of packs resolved by that pack's resolver: a C corpus's
+    Python helper scripts are not targets of clangd)."""
     out: list[str] = []
     for sub in source_dirs:
         for dirpath, dirnames, filenames in os.walk(root / sub):
@@ -79,15 +82,17 @@ def source_files(root: Path, source_dirs: tuple[str, ...]) -> list[str]:
                 rel = Path(dirpath, name).relative_to(root).as_posix()
                 pack = pack_for_path(rel)
                 if pack is not None and not pack.is_test_file(rel) \
+                        and (family is None or pack.resolver == family) \
                         and not rel.endswith((".d.ts", ".d.mts", ".d.cts")):
                     out.append(rel)
     return sorted(set(out))
 
 
-def candidates(root: Path, source_dirs: tuple[str, ...]) -> list[Target]:
+def candidates(root: Path, source_dirs: tuple[str, ...], family: str | None = None
+               ) -> list[Target]:
     """Every candidate definition of rule step 1, in (path, line) order."""
     out: list[Target] = []
-    for rel in source_files(root, source_dirs):
+    for rel in source_files(root, source_dirs, family):
         pack = pack_for_path(rel)
         assert pack is not None
         facts = extract(pack, (root / rel).read_bytes())
@@ -104,10 +109,12 @@ def candidates(root: Path, source_dirs: tuple[str, ...]) -> list[Target]:
     return out
 
 
-def sample(corpus: str, root: Path, source_dirs: tuple[str, ...], n: int) -> list[Target]:
+def sample(corpus: str, root: Path, source_dirs: tuple[str, ...], n: int,
+           family: str | None = None) -> list[Target]:
     """Apply the rule: n targets spread over files and groups, reproducibly."""
     rng = random.Random(f"{corpus}:{SEED}")
-    pool = {g: [t for t in candidates(root, source_dirs) if t.group == g] for g in GROUPS}
+    found = candidates(root, source_dirs, family)
+    pool = {g: [t for t in found if t.group == g] for g in GROUPS}
     for g in GROUPS:
         rng.shuffle(pool[g])
     per_file: dict[str, int] = {}

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,9 +35,12 @@ from spyglass.types import FileContext
 __all__ = ["Progress", "SnapshotBuilder", "binary_or_undecodable", "contexts", "ctx_key"]
 
 CHUNK_FILES = int(os.environ.get("SPYGLASS_CHUNK_FILES", "64"))  # files per chunk/transaction
+CHUNK_BYTES = 4 * 1024 * 1024  # a chunk closes early at this many bytes of source
 # Seconds to pause after each persisted chunk: lets tests kill or race a build mid-way.
 CHUNK_DELAY = float(os.environ.get("SPYGLASS_TEST_CHUNK_DELAY", "0") or 0)
 POOL_THRESHOLD = 48  # below this many files to parse, a pool costs more than it saves
+# Chunks read ahead per worker: enough to keep each busy, few enough to bound memory.
+IN_FLIGHT_PER_WORKER = 2
 
 Progress = Callable[[str, int, int, int], None]  # phase, done, total, persisted
 
@@ -250,7 +253,8 @@ class SnapshotBuilder:
         if bulk:
             drop_fact_indexes(conn)
         self.progress("parse", 0, len(todo), 0)
-        persisted = self._parse_and_store(snap, commit, todo, contents, membership, skipped)
+        persisted = self._parse_and_store(snap, commit, todo, contents, membership, skipped,
+                                          {f.path: f.size for f in files})
         if bulk:
             conn.executescript(FACT_INDEXES)
         with_unit = [(snap, f.path, membership.get(f.path), f.blob, f.size,
@@ -310,46 +314,53 @@ class SnapshotBuilder:
 
     def _parse_and_store(self, snap: int, commit: str | None, todo: list[WorkItem],
                          contents: dict[str, bytes], membership: dict[str, int],
-                         skipped: dict[str, str]) -> int:
+                         skipped: dict[str, str], sizes: dict[str, int]) -> int:
         """Parse in worker processes, each inserting its chunk's facts into the store in
-        one transaction of its own; this process journals progress after every chunk."""
-        items = list(self._items(commit, todo, contents, skipped))
-        # Largest files first: the last chunks are the light ones, so no worker is left
-        # finishing a heavy chunk while the others idle.
-        items.sort(key=lambda pair: -len(pair[1]))
+        one transaction of its own; this process journals progress after every chunk.
+
+        Work streams in bounded batches: blobs are read in chunk order as the pool takes
+        them, and at most `IN_FLIGHT_PER_WORKER` chunks per worker are read ahead, so the
+        memory held is a few chunks' bytes and facts, never the repository's."""
+        # Largest files first (sizes from the listing): the last chunks are the light ones,
+        # so no worker is left finishing a heavy chunk while the others idle.
+        todo = sorted(todo, key=lambda item: -sizes.get(item.path, 0))
         conn = self.conn
         base = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
-        chunks: list[list[ChunkItem]] = []
-        for k, (item, data) in enumerate(items):
-            if k % CHUNK_FILES == 0:
-                chunks.append([])
-            chunks[-1].append((base + 1 + k, item.path, item.blob, data, item.language,
-                               pack_key(item.language), item.ctx, item.ctx_key))
         store = str(conn.execute("PRAGMA database_list").fetchone()[2])
+        chunks = _chunks(self._items(commit, todo, contents, skipped), base)
         persisted = 0
-        pool: ProcessPoolExecutor | None = None
+
+        def record(chunk: list[ChunkItem], count: int) -> None:
+            nonlocal persisted
+            persisted += count
+            membership.update((item[1], item[0]) for item in chunk)
+            self._journal_chunk(snap, persisted, len(todo))
+            if CHUNK_DELAY:
+                time.sleep(CHUNK_DELAY)
+
+        workers = os.cpu_count() or 1
+        if len(todo) < POOL_THRESHOLD or workers < 2:
+            for chunk in chunks:
+                record(chunk, process_chunk(chunk, store))
+            return persisted
+        # Workers die with this process (kill -9 included) and list themselves in the lock
+        # file, so they can never keep the store locked (index/lifeline.py).
+        pool = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("fork"),
+                                   initializer=bind_to_parent,
+                                   initargs=(os.getpid(), str(self.store)))
         try:
-            done: Iterator[tuple[list[ChunkItem], int]]
-            if len(items) >= POOL_THRESHOLD and (os.cpu_count() or 1) > 1:
-                # Workers die with this process (kill -9 included) and list themselves in
-                # the lock file, so they can never keep the store locked (index/lifeline.py).
-                pool = ProcessPoolExecutor(max_workers=os.cpu_count(),
-                                           mp_context=multiprocessing.get_context("fork"),
-                                           initializer=bind_to_parent,
-                                           initargs=(os.getpid(), str(self.store)))
-                futures = {pool.submit(process_chunk, c, store): c for c in chunks}
-                done = ((futures[f], f.result()) for f in as_completed(futures))
-            else:
-                done = ((c, process_chunk(c, store)) for c in chunks)
-            for chunk, count in done:
-                persisted += count
-                membership.update((item[1], item[0]) for item in chunk)
-                self._journal_chunk(snap, persisted, len(items))
-                if CHUNK_DELAY:
-                    time.sleep(CHUNK_DELAY)
+            pending: dict[Future[int], list[ChunkItem]] = {}
+            for chunk in chunks:
+                pending[pool.submit(process_chunk, chunk, store)] = chunk
+                if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        record(pending.pop(future), future.result())
+            for future in as_completed(pending):
+                record(pending[future], future.result())
         finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
+            pool.shutdown(cancel_futures=True)
         return persisted
 
     def _journal_chunk(self, snap: int, persisted: int, total: int) -> None:
@@ -368,3 +379,19 @@ class SnapshotBuilder:
             conn.execute("ROLLBACK")
             raise
         self.progress("parse", persisted, total, persisted)
+
+
+def _chunks(items: Iterator[tuple[WorkItem, bytes]], base: int) -> Iterator[list[ChunkItem]]:
+    """Items in chunks of CHUNK_FILES (fewer past CHUNK_BYTES of source), with unit ids
+    numbered on from `base`."""
+    chunk: list[ChunkItem] = []
+    size = 0
+    for k, (item, data) in enumerate(items):
+        chunk.append((base + 1 + k, item.path, item.blob, data, item.language,
+                      pack_key(item.language), item.ctx, item.ctx_key))
+        size += len(data)
+        if len(chunk) == CHUNK_FILES or size >= CHUNK_BYTES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk

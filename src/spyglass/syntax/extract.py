@@ -412,7 +412,11 @@ class _Extractor:
         skip = {n.start_byte for n in caps.get("ignore", ())}
         line_starts = self._lines()
         skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
-        qual_start = {n.end_byte: n.start_byte for n in caps.get("qualified", ())}
+        # Nested qualified nodes ending at one name (C++ `a::b::c` holds `b::c`): the
+        # outermost gives the qualifier.
+        qual_start: dict[int, int] = {}
+        for n in caps.get("qualified", ()):
+            qual_start[n.end_byte] = min(n.start_byte, qual_start.get(n.end_byte, n.start_byte))
         # @receiver: the qualifier runs from the receiver to the name after its separators
         recv_start = {self._after_separators(n.end_byte): n.start_byte
                       for n in caps.get("receiver", ())}

@@ -1,0 +1,340 @@
+"""C and C++ name resolution: one global name space, file-local names, `#include` to files.
+
+Full names are what the linker and the compiler see: a function, variable, type or macro
+defined in a header, or a non-`static` function or variable of a source file, is its
+qualified name (``kmalloc``, ``file.f_op``, C++ ``ns.Widget.draw``); a `static` function or
+variable, and a type, macro or enumerator of a source file (``.c``, ``.cc``), is local to
+that file, named by its path without the extension: ``fs/read_write#helper`` (shown
+as ``read_write.helper``). A struct's fields sit under it (``file.f_op``);
+enumerators and nested structs of C are not scoped. A variable's, field's or function's
+declared type, and the type a typedef names, become aliases (``getf.*`` → ``file.*``,
+``point_t.*`` → ``point.*``), so that ``getf()->f_op`` and ``p.x`` reach the fields.
+
+An ``#include`` resolves to a file: a quoted path first from the including file's folder,
+then along the include directories (``-I``/``-iquote``/``-isystem`` of the file's entry in a
+``compile_commands.json`` when the repository has one, else each ancestor folder's
+``include/``, nearest first), then, when exactly one file of the repository ends with the
+path, that file (inferred). Which files exist is taken from the paths the resolution
+contexts were computed for (the same list every build and view passes), so a header added
+later changes an include's file only when the including file is parsed again.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shlex
+from collections.abc import Callable, Iterable
+
+from spyglass.syntax import heads as H
+from spyglass.types import Definition, FileContext, FileFacts, Resolution
+
+HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".ipp", ".tcc")
+COMPILE_COMMANDS = ("compile_commands.json", "build/compile_commands.json")
+_FIELD_KINDS = frozenset({"field"})
+_TYPE_KINDS = frozenset({"struct", "class", "enum", "type", "interface"})
+_TYPED_KINDS = frozenset({"func", "method", "var", "field", "type"})
+_SCOPING_KINDS = frozenset({"struct", "class", "module", "interface"})  # C++ names nest here
+# Local to a source file besides `static` names: macros and typedefs (clangd names them by
+# file); struct, union and enum tags and enumerators are one name across files, as clangd
+# (and the linker's view of types) has them.
+_LOCAL_IN_SOURCE = frozenset({"type", "macro"})
+# Names a macro's body uses (not members after `.`/`->`, not pasted with `##`).
+_BODY_NAME = re.compile(r"(?<![\w.#>$])(?<!->)([A-Za-z_]\w*)(?![\w#$])")
+_KEYWORDS = frozenset({
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "typeof", "__typeof__",
+    "_Bool", "bool", "true", "false", "NULL", "defined", "__VA_ARGS__", "asm",
+    "__asm__", "__attribute__", "nullptr", "this", "new", "delete", "class", "template"})
+MAX_MACRO_NAMES = 16  # names of one macro's body followed (a bound per definition)
+_INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
+_CPP_LANGUAGES = frozenset({"cpp"})
+
+# The repository's files as the latest `module_keys` call of each file family saw them
+# (paths of C and C++ files: a C++ source includes `.h` headers of the C pack).
+_KNOWN: dict[str, frozenset[str]] = {}
+_BY_TAIL: dict[str, dict[str, list[str]]] = {}
+
+
+def _family(paths: list[str]) -> str:
+    return "cpp" if paths and not paths[0].endswith((".c", ".h")) else "c"
+
+
+def is_header(path: str) -> bool:
+    return path.endswith(HEADER_EXTENSIONS)
+
+
+def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
+              ) -> dict[str, list[str]]:
+    """Include directories per file from a compile_commands.json (repository-relative)."""
+    data = next((d for d in (read(p) for p in COMPILE_COMMANDS) if d is not None), None)
+    if data is None:
+        return {}
+    try:
+        entries = json.loads(data)
+    except ValueError:
+        return {}
+    out: dict[str, list[str]] = {}
+    if not isinstance(entries, list):
+        return out
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        directory = str(entry.get("directory", ""))
+        file = posixpath.normpath(posixpath.join(directory, str(entry.get("file", ""))))
+        rel = next((p for p in _suffixes(file) if p in known), None)
+        if rel is None:
+            continue
+        root = file[: len(file) - len(rel)].rstrip("/")
+        args = entry.get("arguments")
+        if not isinstance(args, list):
+            try:
+                args = shlex.split(str(entry.get("command", "")))
+            except ValueError:
+                continue
+        dirs: list[str] = []
+        it = iter(str(a) for a in args)
+        for arg in it:
+            flag = next((f for f in _INCLUDE_FLAGS if arg.startswith(f)), None)
+            if flag is None:
+                continue
+            value = arg[len(flag):] or next(it, "")
+            absolute = posixpath.normpath(posixpath.join(directory, value))
+            if absolute == root or absolute.startswith(root + "/"):
+                dirs.append(absolute[len(root) + 1:] if absolute != root else "")
+        out[rel] = dirs
+    return out
+
+
+def _suffixes(path: str) -> Iterable[str]:
+    """`a/b/c.c`, `b/c.c`, `c.c` of an absolute path (longest first)."""
+    parts = path.strip("/").split("/")
+    for i in range(len(parts)):
+        yield "/".join(parts[i:])
+
+
+def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
+                ) -> dict[str, FileContext]:
+    """Each file's module key is its path; its settings are its include directories."""
+    listed = list(paths)
+    known = frozenset(listed)
+    family = _family(listed)
+    _KNOWN[family] = known
+    tails: dict[str, list[str]] = {}
+    for p in listed:
+        tails.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    _BY_TAIL[family] = tails
+    folders: set[str] = set()  # every folder holding files, at any depth below it
+    for p in listed:
+        parts = p.split("/")[:-1]
+        for i in range(len(parts), 0, -1):
+            folder = "/".join(parts[:i])
+            if folder in folders:
+                break
+            folders.add(folder)
+    commands = _commands(read, known)
+    shared = list(dict.fromkeys(d for dirs in commands.values() for d in dirs))
+    out: dict[str, FileContext] = {}
+    default_cache: dict[str, str] = {}
+    for path in listed:
+        dirs = commands.get(path)
+        if dirs is not None:
+            text = ":".join(dirs)
+            source = "compile_commands.json"
+        else:
+            folder = path.rsplit("/", 1)[0] if "/" in path else ""
+            text = default_cache.get(folder, "")
+            if folder not in default_cache:
+                text = default_cache[folder] = ":".join(
+                    dict.fromkeys([*_ancestor_includes(folder, folders), *shared]))
+            source = "compile_commands.json" if commands else "include folders"
+        out[path] = FileContext(path=path, module=path,
+                                settings=(("include_dirs", text), ("includes_from", source)))
+    return out
+
+
+def _ancestor_includes(folder: str, folders: set[str]) -> list[str]:
+    """Each ancestor folder's `include/` child that holds files, nearest first."""
+    found: list[str] = []
+    parts = folder.split("/") if folder else []
+    for i in range(len(parts), -1, -1):
+        base = "/".join(parts[:i])
+        candidate = f"{base}/include" if base else "include"
+        if candidate in folders:
+            found.append(candidate)
+    return found
+
+
+def _exists(path: str) -> bool:
+    return any(path in known for known in _KNOWN.values())
+
+
+def include_target(written: str, ctx: FileContext) -> tuple[str | None, str]:
+    """The file an ``#include`` names (with its confidence), or None outside the repository."""
+    system = written.startswith("<")
+    name = written.strip("<>\" \t")
+    if not name:
+        return None, "ambiguous"
+    settings = dict(ctx.settings)
+    dirs = [d for d in settings.get("include_dirs", "").split(":") if d or not system]
+    folder = ctx.path.rsplit("/", 1)[0] if "/" in ctx.path else ""
+    candidates = ([] if system else [folder]) + dirs
+    for base in candidates:
+        path = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
+        if _exists(path):
+            return path, "exact"
+    if not _KNOWN:  # no file list (resolution outside a build): the first candidate
+        base = candidates[0] if candidates else ""
+        return posixpath.normpath(posixpath.join(base, name)), "inferred"
+    tail = name.rsplit("/", 1)[-1]
+    matches = sorted({p for tails in _BY_TAIL.values() for p in tails.get(tail, ())
+                      if p == name or p.endswith("/" + name)})
+    if len(matches) == 1:
+        return matches[0], "inferred"
+    return None, "ambiguous"
+
+
+class _Names:
+    """Full names of one file's definitions, and of the types its references name."""
+
+    def __init__(self, facts: FileFacts, ctx: FileContext) -> None:
+        self.facts = facts
+        self.cpp = facts.language in _CPP_LANGUAGES
+        stem = ctx.path.rsplit(".", 1)[0] if "." in ctx.path.rsplit("/", 1)[-1] else ctx.path
+        self.local_prefix = "" if is_header(ctx.path) else f"{stem}#"
+        defs = facts.definitions
+        self.full: list[str] = []
+        for d in defs:
+            self.full.append(self._full(d, defs))
+        self.by_qual: dict[str, str] = {}
+        for d, full in zip(defs, self.full):
+            self.by_qual.setdefault(d.qualname, full)
+        self.types: dict[str, str] = {}
+        for d, full in zip(defs, self.full):
+            if d.kind in _TYPE_KINDS:
+                self.types.setdefault(_dotted(d.qualname), full)
+                if not self.cpp:  # C: `typedef struct point {…} point_t` names `point`
+                    self.types.setdefault(d.name, full)
+
+    def _full(self, d: Definition, defs: tuple[Definition, ...]) -> str:
+        qual = _dotted(d.qualname)
+        parent = defs[d.parent] if d.parent >= 0 else None
+        if d.kind in _FIELD_KINDS and parent is not None:
+            owner = self._full(parent, defs)
+            return f"{owner}.{d.name}"
+        if self.cpp:
+            if parent is not None and "." in qual and not qual.startswith(_dotted(parent.qualname)):
+                # `void A::f() {}` inside `namespace ns {}`: the receiver is ns's
+                qual = f"{self._scope(d.parent, defs)}.{qual}"
+            elif parent is not None and parent.kind not in _SCOPING_KINDS:
+                qual = self._scope(d.parent, defs, d.name)
+        else:
+            qual = d.name  # C: only fields are scoped
+        local = "static" in d.bases or (d.kind in _LOCAL_IN_SOURCE and not self.cpp)
+        return f"{self.local_prefix}{qual}" if local and self.local_prefix else qual
+
+    def _scope(self, index: int, defs: tuple[Definition, ...], name: str = "") -> str:
+        """The namespace/class path of the definition at `index` (enums and typedefs are
+        not scopes), with `name` appended."""
+        parts: list[str] = [name] if name else []
+        while index >= 0:
+            d = defs[index]
+            if d.kind in _SCOPING_KINDS:
+                parts.append(_dotted(d.qualname))
+                break
+            index = d.parent
+        return ".".join(reversed(parts))
+
+    def def_target(self, qual: str, role: str) -> str:
+        """What a name bound to this file's definition `qual` means: a constructor's name
+        in a type or call position is its class (`Circle c` in a class with `Circle()`)."""
+        parts = qual.split(".")
+        if len(parts) > 1 and parts[-1] == parts[-2] and role in ("type", "call"):
+            qual = ".".join(parts[:-1])
+        return self.by_qual.get(qual, _dotted(qual))
+
+    def type_full(self, text: str) -> str:
+        """A type named in this file as a full name (its own definition, else global)."""
+        text = _dotted(text)
+        return self.types.get(text, text)
+
+
+def _dotted(text: str) -> str:
+    return text.replace("::", ".")
+
+
+def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
+    """Resolve every reference of one C or C++ file (see the module docstring)."""
+    names = _Names(facts, ctx)
+    targets: list[str | None] = []
+    confidence: list[str] = []
+    for ref in facts.references:
+        head, arg = H.split(ref.head)
+        rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
+        chain = ".".join([*rest, ref.name])
+        target: str | None = None
+        conf = "inferred"
+        if head == H.IMPORT:
+            target, conf = include_target(facts.imports[int(arg)].module, ctx)
+        elif head == H.DEF:
+            base = names.def_target(arg, ref.role)
+            target = f"{base}.{chain}" if ref.qualifier else base
+            conf = "exact" if not ref.qualifier else "inferred"
+        elif head == H.SELF:
+            target = f"{names.by_qual.get(arg, _dotted(arg))}.{chain}"
+        elif head == H.INST:
+            inst = H.parse_instance(arg)
+            kind, val = H.split(inst.type_head)
+            if kind in (H.DEF, H.FREE, H.SELF):
+                parts = _dotted(inst.type_text).split(".")
+                base = ".".join([names.by_qual.get(val, _dotted(val)), *parts[1:]]) \
+                    if kind != H.FREE else names.type_full(inst.type_text)
+                tail = ref.qualifier.split(".")[inst.consumed:]
+                target = ".".join([base, *tail, ref.name])
+                if not names.cpp and not tail:  # a declared C type: no dispatch, no bases
+                    conf = "exact"
+        elif head == H.FREE:
+            target = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+            target = _dotted(target)
+            conf = "inferred" if ref.qualifier else "exact"  # the linker binds by name
+        targets.append(target)
+        confidence.append(conf if target else "ambiguous")
+    aliases: list[tuple[str, str]] = []
+    bases: list[tuple[str, ...]] = []
+    for d, full in zip(facts.definitions, names.full):
+        typed = [b for b in d.bases if b != "static"]
+        if d.kind == "macro":  # an expansion uses what the body names: M → f
+            aliases.extend((full, names.by_qual.get(n, n)) for n in _macro_names(d))
+            bases.append(())
+        elif d.kind in _TYPED_KINDS and typed:
+            aliases.extend((f"{full}.*", f"{names.type_full(b)}.*") for b in typed[:1]
+                           if names.type_full(b) != full)
+            bases.append(())
+        elif d.kind in ("class", "struct") and typed:  # C++ base classes
+            bases.append(tuple(names.type_full(b) for b in typed))
+        else:
+            bases.append(())
+    return Resolution(tuple(targets), tuple(confidence), tuple(names.full), tuple(bases),
+                      tuple(aliases))
+
+
+def _macro_names(d: Definition) -> list[str]:
+    """The names a macro's body uses (its parameters and keywords left out), at most
+    MAX_MACRO_NAMES, in order of appearance."""
+    if not d.bases:
+        return []
+    params: set[str] = set()
+    body = d.bases[-1]
+    if len(d.bases) > 1 and d.bases[0].startswith("("):
+        params = set(re.findall(r"[A-Za-z_]\w*", d.bases[0]))
+    out: dict[str, None] = {}
+    for m in _BODY_NAME.finditer(body):
+        name = m.group(1)
+        if name not in params and name not in _KEYWORDS and name != d.name:
+            out[name] = None
+            if len(out) >= MAX_MACRO_NAMES:
+                break
+    return list(out)
