@@ -232,7 +232,8 @@ class Frameworks:
     def command(self, fw: Framework, items: Sequence[Item]) -> str:
         """The framework's `command` for these targets, from its root. Placeholders:
         `{files}` (the test files), `{ids}` (each target as its file and its symbol's parts
-        joined by `id_separator`; whole files past `max_ids`), `{packages}` (the targets'
+        joined by `id_separator`; whole files past `max_ids`), `{symbols}` (the symbols
+        alone, `Class#method`, or a file's stem), `{packages}` (the targets'
         folders as ``./dir``) and `{names}` (a name pattern of the targets' tests); with
         `select`, the tests' names go to options by pattern (Go's ``-run`` / ``-bench``);
         with `name_option`, a command for one named test selects it by name."""
@@ -248,7 +249,13 @@ class Frameworks:
                for p, s in rel]
         if len(ids) > int(spec.get("max_ids", MAX_IDS)):
             ids = list(dict.fromkeys(p for p, _ in rel))
+        # {symbols}: each target as its symbol, the last `.` written `id_separator`
+        # (`FooTest#testX`; Maven's -Dtest), or a whole file's stem, joined by commas.
+        symbols = ",".join(dict.fromkeys(
+            (s.rpartition(".")[0] + sep + s.rpartition(".")[2] if "." in s and sep else s)
+            if s else p.rpartition("/")[2].partition(".")[0] for p, s in rel))
         text = template.format(files=files, ids=" ".join(shlex.quote(i) for i in ids),
+                               symbols=shlex.quote(symbols),
                                packages=" ".join(_packages(rel)),
                                names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""
