@@ -101,4 +101,6 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     AccuracyCorpus("trpc", "typescript", ("src",), ("src",),
                    config=(("tsconfig.json", TRPC_TSCONFIG),)),
     *HELDOUT,
+    # Java: the JDK compiler API is the oracle (accuracy/javac.py); the whole tree.
+    AccuracyCorpus("j2ddemo", "java", (".",), (".",)),
 )}

@@ -99,6 +99,9 @@ class _File:
             if key.startswith(_NAMES)]
         self.imports: list[Import] = list(facts.imports)
         self.by_alias = {i.alias: i for i in facts.imports if i.name not in (None, "*")}
+        # `import static a.B.*` (a wildcard of a type's members: its last name capitalised)
+        self.static_wildcards = any(i.name == "*" and i.module.rpartition(".")[2][:1].isupper()
+                                    for i in facts.imports)
         self.types: dict[str, str] = {}  # a type's simple name → its qualname in this file
         for d in facts.definitions:
             if d.kind in TYPE_KINDS:
@@ -150,6 +153,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
         tail = ".".join([*rest, ref.name])
         target: str | None = None
+        base: str | None = None
         conf = "exact"
         if head == H.IMPORT:
             imp = f.imports[int(arg)]
@@ -163,31 +167,32 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target = f"{prefix}{arg}.{tail}"
         elif head == H.SUPER:
             owner = by_qual.get(arg)
-            base = f.type_full(owner.bases[0]) if owner is not None and owner.bases else None
+            base = f.type_full(_simple(owner.bases[0])) if owner and owner.bases else None
             target, conf = (f"{base}.{tail}", "inferred") if base else (None, conf)
         elif head == H.INST:
             inst = H.parse_instance(arg)
             kind, val = H.split(inst.type_head)
             if kind == H.SELF:
-                base: str | None = prefix + val
+                base = prefix + val
             else:
                 base = f.type_full(inst.type_text)
-            if base is not None:
+            if base is not None:  # a declared (or constructed) type: a static fact
                 target = ".".join([base, *ref.qualifier.split(".")[inst.consumed:], ref.name])
-                conf = "inferred"
         elif head == H.FREE:
             first = ref.qualifier.split(".", 1)[0] if ref.qualifier else ref.name
             member = f.package_member(first)
-            if member is not None:
+            if member is not None:  # a type of a package the file sees bare
                 target = member + (f".{tail}" if ref.qualifier else "")
-                conf = "inferred"
             else:
                 owner_type = f.enclosing_type(ref.scope)
                 if owner_type is not None and not first[:1].isupper():
-                    # a member inherited from a base type (the closure follows the bases)
+                    # a member inherited from a base type (the closure follows the bases);
+                    # certain in a top-level type without static wildcard imports, where
+                    # no enclosing type or imported member could hold the name
                     target = f"{prefix}{owner_type.qualname}.{first}" + (
                         f".{tail}" if ref.qualifier else "")
-                    conf = "inferred"
+                    if owner_type.parent >= 0 or f.static_wildcards:
+                        conf = "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(f"{prefix}{d.qualname}" for d in defs)
@@ -207,7 +212,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
 
 
-_GENERIC = re.compile(r"[<\[(?].*$", re.S)
+_GENERIC = re.compile(r"[<\[(?].*$", re.DOTALL)
 
 
 def _simple(text: str) -> str:
