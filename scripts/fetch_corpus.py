@@ -72,6 +72,8 @@ CORPORA: dict[str, Corpus] = {
         # Kotlin (src/main/java), and a PyPI sdist holding its C# runtime.
         Corpus("j2ddemo", "debzip", "openjdk-17-demo", "17", "J2Ddemo-17",
                archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/J2Ddemo/src.zip"),
+        Corpus("swingset2", "debzip", "openjdk-17-demo", "17", "SwingSet2-17",
+               archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/SwingSet2/src.zip"),
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
@@ -84,7 +86,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
                 "query_core", "react_query", "virtual_core",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
-                "j2ddemo", "rn_webview", "pythonnet")
+                "j2ddemo", "swingset2", "rn_webview", "pythonnet")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"

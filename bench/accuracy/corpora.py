@@ -103,4 +103,5 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     *HELDOUT,
     # Java: the JDK compiler API is the oracle (accuracy/javac.py); the whole tree.
     AccuracyCorpus("j2ddemo", "java", (".",), (".",)),
+    AccuracyCorpus("swingset2", "java", (".",), (".",)),
 )}

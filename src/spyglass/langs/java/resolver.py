@@ -162,6 +162,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             if imp.name == "*":
                 target = None
         elif head == H.DEF:
+            arg = _anonymous(defs, arg, ref.line)
             target = f"{prefix}{arg}.{tail}" if ref.qualifier else f"{prefix}{arg}"
         elif head == H.SELF:
             target = f"{prefix}{arg}.{tail}"
@@ -195,7 +196,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                         conf = "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
-    def_full = tuple(f"{prefix}{d.qualname}" for d in defs)
+    def_full = _full_names(defs, prefix)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for d, full in zip(defs, def_full):
@@ -210,6 +211,41 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if held and held != full:
             aliases.append((f"{full}.*", f"{held}.*"))  # what a field holds, a method returns
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:
+    """A member of an anonymous or local class: its parent is a function, not a type."""
+    return d.parent >= 0 and defs[d.parent].kind not in TYPE_KINDS and d.kind in (
+        "method", "field", "const", "test")
+
+
+def _full_names(defs: tuple[Definition, ...], prefix: str) -> tuple[str, ...]:
+    """Full names; members of anonymous classes sharing one qualname in one function
+    (two `new ActionListener() { actionPerformed … }`) are told apart by their line:
+    ``Demo.build.$115.actionPerformed``."""
+    count: dict[str, int] = {}
+    for d in defs:
+        count[d.qualname] = count.get(d.qualname, 0) + 1
+    out: list[str] = []
+    for d in defs:
+        qual = d.qualname
+        if count[qual] > 1 and _anonymous_member(defs, d):
+            head, _, name = qual.rpartition(".")
+            qual = f"{head}.${d.name_line}.{name}"
+        out.append(prefix + qual)
+    return tuple(out)
+
+
+def _anonymous(defs: tuple[Definition, ...], qual: str, line: int) -> str:
+    """A bare use of a duplicated anonymous member: the one whose class encloses it (the
+    nearest declared above it), in `_full_names`' spelling."""
+    same = [d for d in defs if d.qualname == qual]
+    if len(same) < 2 or not _anonymous_member(defs, same[0]):
+        return qual
+    above = [d for d in same if d.start_line <= line] or same
+    d = max(above, key=lambda x: x.start_line)
+    head, _, name = qual.rpartition(".")
+    return f"{head}.${d.name_line}.{name}"
 
 
 _GENERIC = re.compile(r"[<\[(?].*$", re.DOTALL)
