@@ -108,7 +108,11 @@ class _File:
                 self.types.setdefault(d.name, d.qualname)
 
     def imported(self, imp: Import) -> str:
-        return f"{imp.module}.{imp.name}" if imp.name else imp.module
+        """An import's full name; a module written whole (Kotlin, Scala: `a.b.C` with
+        the name C) is not extended again."""
+        if not imp.name or imp.module == imp.name or imp.module.endswith(f".{imp.name}"):
+            return imp.module
+        return f"{imp.module}.{imp.name}"
 
     def package_member(self, name: str) -> str | None:
         """The full name of a type or top-level function seen bare, or None."""
