@@ -97,8 +97,8 @@ class _File:
         self.visible: list[tuple[str, frozenset[str]]] = [
             (key[len(_NAMES):], frozenset(value.split(","))) for key, value in ctx.settings
             if key.startswith(_NAMES)]
-        self.imports: list[Import] = list(facts.imports)
-        self.by_alias = {i.alias: i for i in facts.imports if i.name not in (None, "*")}
+        self.imports: list[Import] = [i._replace(module=_path(i.module)) for i in facts.imports]
+        self.by_alias = {i.alias: i for i in self.imports if i.name not in (None, "*")}
         # `import static a.B.*` (a wildcard of a type's members: its last name capitalised)
         self.static_wildcards = any(i.name == "*" and i.module.rpartition(".")[2][:1].isupper()
                                     for i in facts.imports)
@@ -250,6 +250,19 @@ def _anonymous(defs: tuple[Definition, ...], qual: str, line: int) -> str:
     d = max(above, key=lambda x: x.start_line)
     head, _, name = qual.rpartition(".")
     return f"{head}.${d.name_line}.{name}"
+
+
+_IMPORT_WORD = re.compile(r"^\s*import\s+")
+_SELECTORS = re.compile(r"\.?\{.*$|\.(?:_|\*)\s*$", re.DOTALL)
+
+
+def _path(module: str) -> str:
+    """An import's module as a dotted path: a declaration's whole text (Scala's path is
+    several nodes: `import a.b.{C => D}`, `import a.b._`) reduced to `a.b`."""
+    if not module.startswith("import"):
+        return module
+    text = _SELECTORS.sub("", _IMPORT_WORD.sub("", module))
+    return re.sub(r"\s+", "", text).rstrip(".")
 
 
 _GENERIC = re.compile(r"[<\[(?].*$", re.DOTALL)
