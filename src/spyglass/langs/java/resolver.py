@@ -190,8 +190,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = member + (f".{tail}" if ref.qualifier else "")
             else:
                 owner_type = f.enclosing_type(ref.scope)
-                if owner_type is not None and not first[:1].isupper():
-                    # a member inherited from a base type (the closure follows the bases);
+                member_like = not first[:1].isupper() or (ref.role == "call" and not ref.qualifier)
+                if owner_type is not None and member_like:
+                    # a member inherited from a base type (the closure follows the bases; a
+                    # capitalised name only when called bare: C# methods, never a type);
                     # certain in a top-level type without static wildcard imports, where
                     # no enclosing type or imported member could hold the name
                     target = f"{prefix}{owner_type.qualname}.{first}" + (

@@ -11,6 +11,11 @@
 (annotation_type_declaration) @scope.class
 (object_creation_expression (class_body) @scope.class)
 
+; `var x = new T()` first: at one binding site the earliest pattern wins
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @local.definition
+    value: (object_creation_expression type: (_) @local.type))
+  (#eq? @_var "var"))
 (formal_parameter type: (_) @local.type name: (identifier) @local.definition)
 (spread_parameter (_) @local.type (variable_declarator name: (identifier) @local.definition))
 (lambda_expression parameters: (identifier) @local.definition)
@@ -22,9 +27,5 @@
   declarator: (variable_declarator name: (identifier) @local.definition))
 (local_variable_declaration
   declarator: (variable_declarator name: (identifier) @local.definition))
-(local_variable_declaration type: (type_identifier) @_var
-  declarator: (variable_declarator name: (identifier) @local.definition
-    value: (object_creation_expression type: (_) @local.type))
-  (#eq? @_var "var"))
 (instanceof_expression right: (_) @local.type name: (identifier) @local.definition)
 (type_pattern (_) @local.type (identifier) @local.definition)
