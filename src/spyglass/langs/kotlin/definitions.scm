@@ -22,7 +22,8 @@
   (modifiers (annotation (user_type (identifier) @_a)))
   name: (identifier) @name
   (#match? @_a "^(Test|ParameterizedTest|RepeatedTest|TestFactory)$")) @definition.test
-(function_declaration name: (identifier) @name (function_value_parameters) . (user_type) @base) @definition.func
+(function_declaration name: (identifier) @name (function_value_parameters) .
+  [(user_type) (nullable_type)] @base) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 
 ; Properties of a type or a file (a function's locals are scopes.scm's).
@@ -31,12 +32,14 @@
   (source_file (property_declaration (modifiers (property_modifier) @_m)
     (variable_declaration (identifier) @name)) @definition.const)]
   (#eq? @_m "const"))
-(class_body (property_declaration (variable_declaration (identifier) @name (user_type) @base)) @definition.field)
-(source_file (property_declaration (variable_declaration (identifier) @name (user_type) @base)) @definition.var)
+(class_body (property_declaration (variable_declaration (identifier) @name
+  [(user_type) (nullable_type)] @base)) @definition.field)
+(source_file (property_declaration (variable_declaration (identifier) @name
+  [(user_type) (nullable_type)] @base)) @definition.var)
 (class_body (property_declaration (variable_declaration (identifier) @name)
   (call_expression . (identifier) @base)) @definition.field)
 (source_file (property_declaration (variable_declaration (identifier) @name)
   (call_expression . (identifier) @base)) @definition.var)
 (class_body (property_declaration (variable_declaration (identifier) @name)) @definition.field)
 (source_file (property_declaration (variable_declaration (identifier) @name)) @definition.var)
-(class_parameter ["val" "var"] (identifier) @name (user_type) @base) @definition.field
+(class_parameter ["val" "var"] (identifier) @name [(user_type) (nullable_type)] @base) @definition.field

@@ -18,6 +18,7 @@
 ((import (qualified_identifier (identifier) @ignore .)) @_i (#match? @_i "\\*"))
 (import (identifier) @ignore)
 (parameter (identifier) @ignore)
+(value_argument (identifier) @ignore . (_))
 (class_parameter (identifier) @ignore)
 (variable_declaration (identifier) @ignore)
 (type_parameter (identifier) @ignore)

@@ -10,14 +10,13 @@
 (companion_object) @scope.class
 (object_literal) @scope.class
 
-(parameter (identifier) @local.definition (user_type) @local.type)
+(parameter (identifier) @local.definition [(user_type) (nullable_type)] @local.type)
 (parameter (identifier) @local.definition)
 (lambda_parameters (variable_declaration (identifier) @local.definition))
 (for_statement (variable_declaration (identifier) @local.definition))
 (catch_block (identifier) @local.definition)
-(function_body (block (property_declaration
-  (variable_declaration (identifier) @local.definition (user_type) @local.type))))
-(property_declaration (variable_declaration (identifier) @local.definition (user_type) @local.type))
+(property_declaration (variable_declaration (identifier) @local.definition
+  [(user_type) (nullable_type)] @local.type))
 (property_declaration (variable_declaration (identifier) @local.definition)
   (call_expression . (identifier) @local.type))
 (property_declaration (variable_declaration (identifier) @local.definition))
