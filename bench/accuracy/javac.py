@@ -33,9 +33,9 @@ def version() -> str:
     return (out.stdout or out.stderr).strip() + " (JavacTask + Trees, bench/accuracy/JavaOracle.java)"
 
 
-def compile_oracle() -> Path:
+def compile_oracle(work: Path = WORK) -> Path:
     """JavaOracle.java compiled into the work folder (again when the source changed)."""
-    out = WORK / "java-oracle"
+    out = work / "java-oracle"
     source = HERE / "JavaOracle.java"
     stamp = out / "JavaOracle.class"
     if not stamp.exists() or stamp.stat().st_mtime < source.stat().st_mtime:
@@ -51,10 +51,11 @@ def java_files(root: Path, include: tuple[str, ...]) -> list[str]:
     return sorted(set(files))
 
 
-def uses(root: Path, include: tuple[str, ...]) -> dict[tuple[str, int, str], list[Use]]:
+def uses(root: Path, include: tuple[str, ...], work: Path = WORK
+         ) -> dict[tuple[str, int, str], list[Use]]:
     """Every resolved use, by its declaration (path, line, name)."""
-    classes = compile_oracle()
-    table = WORK / "java-oracle" / f"{root.name}.tsv"
+    classes = compile_oracle(work)
+    table = classes / f"{root.name}.tsv"
     subprocess.run([_tool("java"), "-cp", str(classes), "JavaOracle", str(root), str(table),
                     *java_files(root, include)], check=True)
     out: dict[tuple[str, int, str], list[Use]] = defaultdict(list)
