@@ -34,6 +34,8 @@ class Corpus:
     version: str
     dirname: str
     archive: str = ""  # debzip: the zip of sources the Debian package installs
+    members: str = ""  # debzip: only the members under this folder
+    source_root: str = ""  # debzip: the folder of the zip that is the corpus's root
 
 
 CORPORA: dict[str, Corpus] = {
@@ -74,6 +76,10 @@ CORPORA: dict[str, Corpus] = {
                archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/J2Ddemo/src.zip"),
         Corpus("swingset2", "debzip", "openjdk-17-demo", "17", "SwingSet2-17",
                archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/SwingSet2/src.zip"),
+        # The JDK's own java.util.zip (Debian openjdk-17-source): the held-out Java corpus.
+        Corpus("jdk_zip", "debzip", "openjdk-17-source", "17", "jdk17-java.util.zip",
+               archive="/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip",
+               members="java.base/java/util/zip/", source_root="java.base"),
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
@@ -209,11 +215,13 @@ def _fetch_debzip(c: Corpus, dest: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=dest, prefix=".unpack-") as tmp:
         tree = Path(tmp) / "tree"
         with zipfile.ZipFile(archive) as zf:
-            for member in zf.namelist():
+            wanted = [m for m in zf.namelist() if m.startswith(c.members)]
+            for member in wanted:
                 parts = Path(member).parts
                 if member.startswith("/") or ".." in parts:
                     raise FetchError(f"{c.name}: unsafe member {member!r} in {archive}")
-            zf.extractall(tree)
+            zf.extractall(tree, members=wanted)
+        tree = tree / c.source_root if c.source_root else tree
         tree.rename(target)
     return target
 

@@ -1,6 +1,7 @@
 // The Java accuracy oracle: the JDK's own compiler resolves every identifier exactly.
 //
-// Usage: java JavaOracle ROOT OUT FILE...   (FILE relative to ROOT)
+// Usage: java JavaOracle ROOT OUT FILE...   (FILE relative to ROOT; more javac options,
+// one a line, in $JAVA_ORACLE_OPTIONS)
 // Parses and attributes the files (JavacTask.analyze), then walks every tree: each
 // identifier, member select and method reference whose symbol is declared in one of the
 // files is written to OUT as one tab-separated line:
@@ -26,8 +27,11 @@ public class JavaOracle {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
         StandardJavaFileManager fm = compiler.getStandardFileManager(diags, null, StandardCharsets.UTF_8);
-        JavacTask task = (JavacTask) compiler.getTask(null, fm, diags,
-                List.of("-proc:none", "-Xlint:none", "-nowarn", "-encoding", "UTF-8"), null,
+        List<String> options = new ArrayList<>(
+                List.of("-proc:none", "-Xlint:none", "-nowarn", "-encoding", "UTF-8"));
+        String extra = System.getenv("JAVA_ORACLE_OPTIONS");  // one javac option a line
+        if (extra != null && !extra.isEmpty()) options.addAll(Arrays.asList(extra.split("\n")));
+        JavacTask task = (JavacTask) compiler.getTask(null, fm, diags, options, null,
                 fm.getJavaFileObjectsFromFiles(files));
         Iterable<? extends CompilationUnitTree> units = task.parse();
         task.analyze();

@@ -38,6 +38,7 @@ class AccuracyCorpus:
     go_import_path: str = ""  # Go: where the tree sits under GOPATH/src
     config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
+    javac_options: tuple[str, ...] = ()  # Java: options of the oracle's compile ({root})
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -104,4 +105,8 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     # Java: the JDK compiler API is the oracle (accuracy/javac.py); the whole tree.
     AccuracyCorpus("j2ddemo", "java", (".",), (".",)),
     AccuracyCorpus("swingset2", "java", (".",), (".",)),
+    # The JDK's java.util.zip compiled as a patch of module java.base: measured once,
+    # never tuned on (bench/accuracy/README.md, "Java").
+    AccuracyCorpus("jdk_zip", "java", (".",), (".",), group="heldout",
+                   javac_options=("--patch-module", "java.base={root}")),
 )}

@@ -51,13 +51,16 @@ def java_files(root: Path, include: tuple[str, ...]) -> list[str]:
     return sorted(set(files))
 
 
-def uses(root: Path, include: tuple[str, ...], work: Path = WORK
-         ) -> dict[tuple[str, int, str], list[Use]]:
-    """Every resolved use, by its declaration (path, line, name)."""
+def uses(root: Path, include: tuple[str, ...], work: Path = WORK,
+         options: tuple[str, ...] = ()) -> dict[tuple[str, int, str], list[Use]]:
+    """Every resolved use, by its declaration (path, line, name); `options` go to javac
+    (``{root}`` is the corpus copy)."""
     classes = compile_oracle(work)
     table = classes / f"{root.name}.tsv"
+    env = {**os.environ, "JAVA_ORACLE_OPTIONS": "\n".join(
+        o.format(root=root) for o in options)}
     subprocess.run([_tool("java"), "-cp", str(classes), "JavaOracle", str(root), str(table),
-                    *java_files(root, include)], check=True)
+                    *java_files(root, include)], check=True, env=env)
     out: dict[tuple[str, int, str], list[Use]] = defaultdict(list)
     for row in table.read_text(encoding="utf-8").splitlines():
         upath, uline, ucol, role, dpath, dline, _dcol, dname = row.split("\t")
@@ -68,7 +71,7 @@ def uses(root: Path, include: tuple[str, ...], work: Path = WORK
 def ask(corpus: AccuracyCorpus, root: Path, targets: list[Target],
         log: Any = print) -> dict[str, Any]:
     """The oracle document (the same shape as the language servers' answers)."""
-    found = uses(root, corpus.include)
+    found = uses(root, corpus.include, options=corpus.javac_options)
     rows: list[dict[str, Any]] = []
     for i, t in enumerate(targets):
         sites = sorted(set(found.get((t.path, t.line, t.name), [])))

@@ -26,7 +26,10 @@
 (package_declaration (identifier) @ignore)
 (package_declaration (scoped_identifier name: (identifier) @ignore))
 (import_declaration (identifier) @ignore)
-(import_declaration (scoped_identifier name: (identifier) @ignore) (asterisk))
+; `import a.b.*` names a package; `import static a.b.C.*` names the type C
+((import_declaration (scoped_identifier name: (identifier) @ignore) (asterisk)) @_i
+  (#not-match? @_i "^import\\s+static"))
+(import_declaration (scoped_identifier name: (identifier) @reference.type) (asterisk))
 (constructor_declaration name: (identifier) @ignore)
 (compact_constructor_declaration name: (identifier) @ignore)
 (formal_parameter name: (identifier) @ignore)

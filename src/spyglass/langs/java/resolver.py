@@ -22,6 +22,7 @@ from spyglass.types import Definition, FileContext, FileFacts, Import, Resolutio
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "struct", "type"})
 _NAMES = "names:"  # settings key prefix: package → names it declares, comma-separated
+_STATICS = "statics:"  # settings key prefix: type → static members a wildcard brings
 _SHARED = "parents"  # settings key: "1" when a namespace sees its enclosing ones (C#)
 
 # Per extension: the package line, wildcard imports, declared type and top-level names.
@@ -60,16 +61,31 @@ def _scan(path: str, data: bytes) -> tuple[str, list[str], set[str]]:
     return package.replace("`", ""), wild, names
 
 
+# Java `import static a.B.*`, and the static members a file declares (for B's names).
+_STATIC_WILD = rb"(?m)^\s*import\s+static\s+([\w.]+)\.\*\s*;"
+_STATIC_MEMBER = (rb"\bstatic\s+(?:(?:final|synchronized|native|transient|volatile)\s+)*"
+                  rb"(?:<[^>;{]*>\s*)?[\w.$<>\[\],?]+(?:\s*\[\s*\])*\s+(\w+)\s*[(=;,]")
+
+
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 ) -> dict[str, FileContext]:
     """Each file's package, and the names of the packages it sees bare (see the module
-    docstring): one scan of every file of the language."""
+    docstring): one scan of every file of the language. Java's static wildcard imports
+    (`import static a.B.*`) see the static members B's file declares."""
     scans: dict[str, tuple[str, list[str], set[str]]] = {}
     declared: dict[str, set[str]] = {}
+    statics: dict[str, set[str]] = {}  # "a.B" → static member names
+    static_wild: dict[str, list[str]] = {}
     for path in paths:
         data = read(path) or b""
         scans[path] = scanned = _scan(path, data)
         declared.setdefault(scanned[0], set()).update(scanned[2])
+        if path.endswith(".java"):
+            static_wild[path] = [w.decode() for w in re.findall(_STATIC_WILD, data)]
+            members = {m.decode() for m in re.findall(_STATIC_MEMBER, data)}
+            for name in scanned[2]:
+                statics.setdefault(f"{scanned[0]}.{name}" if scanned[0] else name,
+                                   set()).update(members)
     out: dict[str, FileContext] = {}
     for path, (package, wild, _) in scans.items():
         parents = path.endswith(".cs")
@@ -83,6 +99,10 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
             names = declared.get(pkg)
             if names:
                 settings.append((_NAMES + pkg, ",".join(sorted(names))))
+        for owner in static_wild.get(path, ()):
+            members = statics.get(owner)
+            if members:
+                settings.append((_STATICS + owner, ",".join(sorted(members))))
         out[path] = FileContext(path=path, module=package, settings=tuple(settings))
     return out
 
@@ -97,6 +117,11 @@ class _File:
         self.visible: list[tuple[str, frozenset[str]]] = [
             (key[len(_NAMES):], frozenset(value.split(","))) for key, value in ctx.settings
             if key.startswith(_NAMES)]
+        self.statics: list[tuple[str, frozenset[str]]] = [
+            (key[len(_STATICS):], frozenset(value.split(","))) for key, value in ctx.settings
+            if key.startswith(_STATICS)]
+        self.packages = dict(self.visible)
+        self.package_roots = {p.split(".", 1)[0] for p in self.packages}
         self.imports: list[Import] = [i._replace(module=_path(i.module)) for i in facts.imports]
         self.by_alias = {i.alias: i for i in self.imports if i.name not in (None, "*")}
         # `import static a.B.*` (a wildcard of a type's members: its last name capitalised)
@@ -120,6 +145,24 @@ class _File:
             if name in names:
                 return f"{pkg}.{name}" if pkg else name
         return None
+
+    def static_member(self, name: str) -> str | None:
+        """`name` brought by a static wildcard import of a project type, or None."""
+        for owner, names in self.statics:
+            if name in names:
+                return f"{owner}.{name}"
+        return None
+
+    def qualified(self, qualifier: str, name: str) -> str | None:
+        """A name written with its package (`java.util.zip.ZipUtils.get`), for packages
+        the file sees: the package, a type it declares, then the rest."""
+        parts = qualifier.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            names = self.packages.get(".".join(parts[:i]))
+            if names is not None and parts[i] in names:
+                return f"{qualifier}.{name}"
+        names = self.packages.get(qualifier)
+        return f"{qualifier}.{name}" if names is not None and name in names else None
 
     def type_full(self, text: str) -> str | None:
         """A declared type's full name (dotted text as written), or None if external."""
@@ -186,10 +229,22 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.FREE:
             first = ref.qualifier.split(".", 1)[0] if ref.qualifier else ref.name
             member = f.package_member(first)
+            static = None if member else f.static_member(first)
+            owner_type = f.enclosing_type(ref.scope)
             if member is not None:  # a type of a package the file sees bare
                 target = member + (f".{tail}" if ref.qualifier else "")
+            elif static is not None:  # a static member a wildcard import brings
+                target = static + (f".{tail}" if ref.qualifier else "")
+            elif first in _SUPER and ref.qualifier and owner_type and owner_type.bases:
+                # `super.m()` (C# `base.m()`): the member of the superclass
+                # (a base outside the project keeps its written name: bound, external)
+                base = f.type_full(_simple(owner_type.bases[0])) or _simple(owner_type.bases[0])
+                target = f"{base}.{tail}"
+            elif ref.qualifier and (full := f.qualified(ref.qualifier, ref.name)):
+                target = full
+            elif not ref.qualifier and ref.name in f.package_roots:
+                target = None  # the first name of a package path (`java` of `java.util.X`)
             else:
-                owner_type = f.enclosing_type(ref.scope)
                 member_like = not first[:1].isupper() or (ref.role == "call" and not ref.qualifier)
                 if owner_type is not None and member_like:
                     # a member inherited from a base type (the closure follows the bases; a
@@ -254,6 +309,7 @@ def _anonymous(defs: tuple[Definition, ...], qual: str, line: int) -> str:
     return f"{head}.${d.name_line}.{name}"
 
 
+_SUPER = frozenset({"super", "base"})
 _IMPORT_WORD = re.compile(r"^\s*import\s+")
 _SELECTORS = re.compile(r"\.?\{.*$|\.(?:_|\*)\s*$", re.DOTALL)
 
