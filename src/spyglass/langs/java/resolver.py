@@ -100,9 +100,9 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
             if names:
                 settings.append((_NAMES + pkg, ",".join(sorted(names))))
         for owner in static_wild.get(path, ()):
-            members = statics.get(owner)
-            if members:
-                settings.append((_STATICS + owner, ",".join(sorted(members))))
+            brought = statics.get(owner)
+            if brought:
+                settings.append((_STATICS + owner, ",".join(sorted(brought))))
         out[path] = FileContext(path=path, module=package, settings=tuple(settings))
     return out
 
