@@ -1,4 +1,5 @@
-"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources) into a cache.
+"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources, source
+zips shipped in Debian packages) into a cache.
 
 Debian packages are installed by `scripts/bootstrap.sh --corpora` (it asks
 `--debian-packages` which), never here; with $SPYGLASS_CORPORA_OFFLINE set (the test suite
@@ -15,11 +16,12 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["pypi", "npm", "go"]
+Kind = Literal["pypi", "npm", "go", "debzip"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,9 @@ class Corpus:
     package: str
     version: str
     dirname: str
+    archive: str = ""  # debzip: the zip of sources the Debian package installs
+    members: str = ""  # debzip: only the members under this folder
+    source_root: str = ""  # debzip: the folder of the zip that is the corpus's root
 
 
 CORPORA: dict[str, Corpus] = {
@@ -66,6 +71,20 @@ CORPORA: dict[str, Corpus] = {
                "tanstack-virtual-core-3.19.11"),
         # C: the accuracy corpus of the C pack (clangd oracle) and its real-project test.
         Corpus("pycryptodome", "pypi", "pycryptodome", "4.4.0", "pycryptodome-4.4.0"),
+        # Java, Kotlin and C# (the langs-jvm packs): a Debian-shipped Java demo (the Java
+        # accuracy corpus), an npm package shipping its Android sources in Java and
+        # Kotlin (src/main/java), and a PyPI sdist holding its C# runtime.
+        Corpus("j2ddemo", "debzip", "openjdk-17-demo", "17", "J2Ddemo-17",
+               archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/J2Ddemo/src.zip"),
+        Corpus("swingset2", "debzip", "openjdk-17-demo", "17", "SwingSet2-17",
+               archive="/usr/share/doc/openjdk-17-jre-headless/demo/jfc/SwingSet2/src.zip"),
+        # The JDK's own java.util.zip (Debian openjdk-17-source): the held-out Java corpus.
+        Corpus("jdk_zip", "debzip", "openjdk-17-source", "17", "jdk17-java.util.zip",
+               archive="/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip",
+               members="java.base/java/util/zip/", source_root="java.base"),
+        Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
+               "react-native-webview-16.0.0"),
+        Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
     )
 }
 
@@ -76,6 +95,8 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 "query_core", "react_query", "virtual_core",
                 # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
                 "pycryptodome")
+                # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
+                "j2ddemo", "swingset2", "rn_webview", "pythonnet")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"
@@ -128,8 +149,9 @@ def _unpack_single_top(archive: Path, target: Path) -> None:
 
 
 def debian_packages() -> list[str]:
-    """The Debian packages holding the Go corpora's sources (installed by bootstrap.sh)."""
-    return [c.package for c in CORPORA.values() if c.kind == "go"]
+    """The Debian packages holding the Go corpora's sources and the source zips
+    (installed by bootstrap.sh)."""
+    return list(dict.fromkeys(c.package for c in CORPORA.values() if c.kind in ("go", "debzip")))
 
 
 def _offline(c: Corpus) -> None:
@@ -185,6 +207,29 @@ def _fetch_go(c: Corpus, dest: Path, git: bool) -> Path:
     return target
 
 
+def _fetch_debzip(c: Corpus, dest: Path) -> Path:
+    """A zip of sources a Debian package installs, unpacked (safe member names only)."""
+    target = dest / c.dirname
+    if target.is_dir():
+        return target
+    archive = Path(c.archive)
+    if not archive.is_file():
+        raise FetchError(f"{c.name}: {archive} is missing: the Debian package {c.package} is "
+                         f"not installed (`bash scripts/bootstrap.sh --corpora` installs it)")
+    with tempfile.TemporaryDirectory(dir=dest, prefix=".unpack-") as tmp:
+        tree = Path(tmp) / "tree"
+        with zipfile.ZipFile(archive) as zf:
+            wanted = [m for m in zf.namelist() if m.startswith(c.members)]
+            for member in wanted:
+                parts = Path(member).parts
+                if member.startswith("/") or ".." in parts:
+                    raise FetchError(f"{c.name}: unsafe member {member!r} in {archive}")
+            zf.extractall(tree, members=wanted)
+        tree = tree / c.source_root if c.source_root else tree
+        tree.rename(target)
+    return target
+
+
 def make_git_repo(root: Path) -> None:
     """Turn root into a git repository with one reproducible commit of all files, unless it is one."""
     if (root / ".git").exists():
@@ -221,6 +266,8 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
         path = _fetch_pypi(corpus, dest)
     elif corpus.kind == "npm":
         path = _fetch_npm(corpus, dest)
+    elif corpus.kind == "debzip":
+        path = _fetch_debzip(corpus, dest)
     else:
         path = _fetch_go(corpus, dest, git)
         if not git:

@@ -39,6 +39,7 @@ class AccuracyCorpus:
     config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
     compile_flags: tuple[str, ...] = ()  # C: compile_commands.json generated with these flags
+    javac_options: tuple[str, ...] = ()  # Java: options of the oracle's compile ({root})
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -126,4 +127,11 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
                    config=(("tsconfig.json", TRPC_TSCONFIG),)),
     *HELDOUT,
     *C_CORPORA,
+    # Java: the JDK compiler API is the oracle (accuracy/javac.py); the whole tree.
+    AccuracyCorpus("j2ddemo", "java", (".",), (".",)),
+    AccuracyCorpus("swingset2", "java", (".",), (".",)),
+    # The JDK's java.util.zip compiled as a patch of module java.base: measured once,
+    # never tuned on (bench/accuracy/README.md, "Java").
+    AccuracyCorpus("jdk_zip", "java", (".",), (".",), group="heldout",
+                   javac_options=("--patch-module", "java.base={root}")),
 )}

@@ -99,7 +99,13 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
     """Run the oracle over the targets and return the oracle document (JSON-able).
 
     A target the oracle cannot answer (a file outside its build, a server crash) is dropped
-    and listed under ``dropped``; a crashed server is restarted."""
+    and listed under ``dropped``; a crashed server is restarted. Java has no server: the
+    JDK compiler answers every target at once (accuracy/javac.py)."""
+    if corpus.language == "java":
+        from accuracy import javac
+        root = WORK / corpus.name
+        _copy(source, root)
+        return javac.ask(corpus, root, targets, log)
     root, cmd, env, version = prepare(corpus, source)
     client = _start(cmd, root, env)
     rows: list[dict[str, Any]] = []

@@ -38,7 +38,7 @@ def test_the_packs_live_outside_the_package(packs: None) -> None:
         pack = all_packs()[name]
         assert LANGS_DIR not in pack.folder.parents and THROWAWAY in pack.folder.parents
         assert resolver_for(pack.resolver) is not None
-    words = ("rust-throwaway", "java-throwaway", "tree_sitter_rust\"", "tree_sitter_java\"")
+    words = ("rust-throwaway", "java-throwaway", "tree_sitter_rust\"")
     named = [p for p in LANGS_DIR.parent.rglob("*") if p.is_file() and p.suffix in (
         ".py", ".toml", ".scm") and any(w in p.read_text(encoding="utf-8") for w in words)]
     assert named == []  # the engine knows nothing of them
@@ -123,7 +123,7 @@ def test_rust_callers(packs: None, tmp_path: Path) -> None:
 
 JAVA = """
 #! definitions
-#- src/shapes/Circle.java
+#- src/shapes/Circle.tjava
 package shapes;
 
 public class Circle {
@@ -132,7 +132,7 @@ public class Circle {
     public double area() { return r * r * 3.0; }
     public double grow() { return this.area() * 2.0; }
 }
-#- src/app/Main.java
+#- src/app/Main.tjava
 package app;
 
 import shapes.Circle;
@@ -152,7 +152,7 @@ public class Main {
 def test_java_definitions(packs: None, tmp_path: Path) -> None:
     ci = _index(JAVA, tmp_path)
     got = {(r.symbol, r.kind, r.start_line)  # type: ignore[attr-defined]
-           for r in ci.structure("src/shapes/Circle.java").results}
+           for r in ci.structure("src/shapes/Circle.tjava").results}
     assert got == {("shapes.Circle", "class", 3), ("shapes.Circle.r", "field", 4),
                    ("shapes.Circle.make", "method", 5), ("shapes.Circle.area", "method", 6),
                    ("shapes.Circle.grow", "method", 7)}
@@ -161,22 +161,22 @@ def test_java_definitions(packs: None, tmp_path: Path) -> None:
 def test_java_references_through_receivers(packs: None, tmp_path: Path) -> None:
     ci = _index(JAVA, tmp_path)
     # `method_invocation` spans the arguments: the qualifier comes from @receiver
-    area = ci.references(path="src/shapes/Circle.java", line=6, column=19)
-    assert _sites(area) == {("src/shapes/Circle.java", 7, "call"),  # this.area()
-                            ("src/app/Main.java", 9, "call"),  # c.area(), c: Circle
-                            ("src/app/Main.java", 11, "call")}  # d.area(), this.kept.area()
-    make = ci.references(path="src/shapes/Circle.java", line=5, column=26)
-    assert _sites(make) == {("src/app/Main.java", 8, "call")}  # Circle.make(1.0)
-    r = ci.references(path="src/shapes/Circle.java", line=4, column=20)
-    assert _sites(r) == {("src/shapes/Circle.java", 6, "read")}
+    area = ci.references(path="src/shapes/Circle.tjava", line=6, column=19)
+    assert _sites(area) == {("src/shapes/Circle.tjava", 7, "call"),  # this.area()
+                            ("src/app/Main.tjava", 9, "call"),  # c.area(), c: Circle
+                            ("src/app/Main.tjava", 11, "call")}  # d.area(), this.kept.area()
+    make = ci.references(path="src/shapes/Circle.tjava", line=5, column=26)
+    assert _sites(make) == {("src/app/Main.tjava", 8, "call")}  # Circle.make(1.0)
+    r = ci.references(path="src/shapes/Circle.tjava", line=4, column=20)
+    assert _sites(r) == {("src/shapes/Circle.tjava", 6, "read")}
 
 
 def test_java_callers(packs: None, tmp_path: Path) -> None:
     ci = _index(JAVA, tmp_path)
-    callers = ci.callers(path="src/shapes/Circle.java", line=6, column=19)
+    callers = ci.callers(path="src/shapes/Circle.tjava", line=6, column=19)
     got = {(r.path, r.symbol.rsplit(".", 1)[-1])  # type: ignore[attr-defined]
            for r in callers.results}
-    assert got == {("src/shapes/Circle.java", "grow"), ("src/app/Main.java", "run")}
+    assert got == {("src/shapes/Circle.tjava", "grow"), ("src/app/Main.tjava", "run")}
 
 
 def test_the_command_line_takes_the_packs_from_the_environment(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # mypy checks that each resolver module implements the protocol
     from spyglass.langs.c import resolver as _c
     from spyglass.langs.go import resolver as _go
+    from spyglass.langs.java import resolver as _java
     from spyglass.langs.javascript import resolver as _javascript
     from spyglass.langs.python import resolver as _python
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_c, _go, _javascript, _python)
+    _RESOLVERS: tuple[Resolver, ...] = (_c, _go, _java, _javascript, _python)

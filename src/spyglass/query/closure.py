@@ -56,6 +56,11 @@ MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
 PROBES_PER_QUERY = 50
 MAX_NORMALISE = 32  # names visited while normalising one target (best first)
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
+# `inherited` expands classes, whose member aliases ask `inherited` again: classes whose
+# fields hold each other (Java `A.b: B`, `B.a: A`) would recurse without end. Past this
+# nesting an inner call answers nothing (its members are then reached only directly).
+MAX_INHERITED_NESTING = 3
+_nesting = [0]
 MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
@@ -566,8 +571,16 @@ def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
     own: a subclass already reached for one member (or owning another member of the batch)
     still inherits the others (``PoolManager.request`` from ``RequestMethods`` while
     ``PoolManager.urlopen`` is a member of the same batch)."""
-    if not members:
+    if not members or _nesting[0] >= MAX_INHERITED_NESTING:
         return {}
+    _nesting[0] += 1
+    try:
+        return _inherited(view, members)
+    finally:
+        _nesting[0] -= 1
+
+
+def _inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
     own = owners(view, members)
     by_class: dict[str, list[DefRow]] = {}
     classes: dict[str, DefRow] = {}

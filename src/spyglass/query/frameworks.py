@@ -238,7 +238,8 @@ class Frameworks:
         """The command running these targets, and a note when it runs more than them.
         Placeholders: `{files}` (the test files), `{ids}` (each target as its file and its
         symbol's parts joined by `id_separator`; whole files past `max_ids`), `{packages}`
-        (the targets' folders as ``./dir``) and `{names}` (a name pattern of the targets'
+        (the targets' folders as ``./dir``), `{symbols}` (the symbols alone, `Class#method`,
+        or a file's stem, joined by commas) and `{names}` (a name pattern of the targets'
         tests); with `select`, the tests' names go to options by pattern (Go's ``-run`` /
         ``-bench``); with `name_option`, a command for one named test selects it by name.
         A selection longer than MAX_SELECTION characters runs whole files, then whole
@@ -262,8 +263,14 @@ class Frameworks:
             ids = files = [_folder(p) for p in dict.fromkeys(_packages(rel))]
             note = (f"{len(rel)} tests selected in {len({p for p, _ in rel})} files: their "
                     f"{len(ids)} folder(s) run whole")
+        # {symbols}: each target as its symbol, the last `.` written `id_separator`
+        # (`FooTest#testX`; Maven's -Dtest), or a whole file's stem, joined by commas.
+        symbols = ",".join(dict.fromkeys(
+            (s.rpartition(".")[0] + sep + s.rpartition(".")[2] if "." in s and sep else s)
+            if s else p.rpartition("/")[2].partition(".")[0] for p, s in rel))
         text = template.format(files=" ".join(shlex.quote(p) for p in files),
                                ids=" ".join(shlex.quote(i) for i in ids),
+                               symbols=shlex.quote(symbols),
                                packages=" ".join(_packages(rel)),
                                names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""

@@ -198,10 +198,24 @@ TYPE_ONLY_KINDS = frozenset({"type", "interface"})
 VALUE_ONLY_KINDS = frozenset({"var", "const", "func"})
 
 
+# Kinds in separate member namespaces (manifest `member_namespaces`): the other side.
+_VALUES, _CALLABLES = frozenset({"field", "const", "var"}), frozenset({"method", "func", "test"})
+MEMBER_NAMESPACES = {**dict.fromkeys(_VALUES, _CALLABLES), **dict.fromkeys(_CALLABLES, _VALUES)}
+
+
 def namespace_roles(view: View, d: DefRow) -> frozenset[str]:
     """Roles that mean the other namespace's definition of `d`'s name, in a pack with
     `type_namespace` where a type and a value share that name (`const X = 1; type X =
-    typeof X`): type positions for the value, value positions for the type."""
+    typeof X`): type positions for the value, value positions for the type. In a pack
+    with `member_namespaces` (Java: a field and a method may share a name) a field's
+    name is never called and a method's never read or written (a method reference is a
+    call)."""
+    if d.kind in MEMBER_NAMESPACES and manifest_value(d.language, "member_namespaces"):
+        other_kinds = MEMBER_NAMESPACES[d.kind]
+        if any(o.kind in other_kinds for o in defs_by_full(view, [d.full])):
+            return frozenset({"call"}) if d.kind in ("field", "const", "var") else \
+                frozenset({"read", "write"})
+        return frozenset()
     if d.kind not in TYPE_ONLY_KINDS | VALUE_ONLY_KINDS or not manifest_value(
             d.language, "type_namespace"):
         return frozenset()

@@ -82,7 +82,7 @@ MANIFEST: Schema = {
     "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
     "references_through_types": bool,
-    "type_namespace": bool,
+    "type_namespace": bool, "member_namespaces": bool,
     # tests
     "module_file_stems": STRS, "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,
     "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,

@@ -1,0 +1,34 @@
+; Scala definitions. A type's @base are its parents (`extends A with B`); a function's
+; and a value's @base its declared (result) type: the resolver reads bases by kind. A
+; class and its companion object share one full name.
+(package_clause name: (package_identifier) @package)
+
+(class_definition name: (identifier) @name
+  extend: (extends_clause type: (_) @base)?) @definition.class
+(object_definition name: (identifier) @name
+  extend: (extends_clause type: (_) @base)?) @definition.class
+(trait_definition name: (identifier) @name
+  extend: (extends_clause type: (_) @base)?) @definition.interface
+(enum_definition name: (identifier) @name) @definition.enum
+(simple_enum_case name: (identifier) @name) @definition.const
+(full_enum_case name: (identifier) @name) @definition.const
+(type_definition name: (type_identifier) @name) @definition.type
+
+(function_definition name: (identifier) @name return_type: (_) @base) @definition.func
+(function_definition name: (identifier) @name) @definition.func
+(function_declaration name: (identifier) @name return_type: (_) @base) @definition.func
+(function_declaration name: (identifier) @name) @definition.func
+
+; Values of a type or a file (a function's locals are scopes.scm's); `final val` is a
+; constant.
+((template_body (val_definition (modifiers) @_m pattern: (identifier) @name) @definition.const)
+  (#match? @_m "final"))
+(template_body (val_definition pattern: (identifier) @name type: (_) @base) @definition.field)
+(template_body (val_definition pattern: (identifier) @name
+  value: (instance_expression . (_) @base)) @definition.field)
+(template_body (val_definition pattern: (identifier) @name) @definition.field)
+(template_body (var_definition pattern: (identifier) @name type: (_) @base) @definition.field)
+(template_body (var_definition pattern: (identifier) @name) @definition.field)
+(template_body (val_declaration name: (identifier) @name type: (_) @base) @definition.field)
+(compilation_unit (val_definition pattern: (identifier) @name) @definition.var)
+(class_parameter ["val" "var"] name: (identifier) @name type: (_) @base) @definition.field

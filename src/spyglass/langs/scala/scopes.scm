@@ -1,0 +1,24 @@
+; Scala scopes: functions, lambdas, blocks of a case; a template body is a class scope
+; (its members are visible bare from its functions).
+(function_definition) @scope
+(lambda_expression) @scope
+(case_clause) @scope
+(class_definition) @scope.class
+(object_definition) @scope.class
+(trait_definition) @scope.class
+(enum_definition) @scope.class
+
+(parameter name: (identifier) @local.definition type: (_) @local.type)
+(parameter name: (identifier) @local.definition)
+(bindings (binding name: (identifier) @local.definition))
+(lambda_expression parameters: (identifier) @local.definition)
+(block (val_definition pattern: (identifier) @local.definition type: (_) @local.type))
+(block (val_definition pattern: (identifier) @local.definition
+  value: (instance_expression . (_) @local.type)))
+(block (val_definition pattern: (identifier) @local.definition))
+(block (var_definition pattern: (identifier) @local.definition type: (_) @local.type))
+(block (var_definition pattern: (identifier) @local.definition))
+(enumerator (identifier) @local.definition)
+(case_clause pattern: (identifier) @local.definition)
+(typed_pattern pattern: (identifier) @local.definition type: (_) @local.type)
+(typed_pattern (identifier) @local.definition)
