@@ -8,6 +8,7 @@ if TYPE_CHECKING:  # mypy checks that each resolver module implements the protoc
     from spyglass.langs.go import resolver as _go
     from spyglass.langs.javascript import resolver as _javascript
     from spyglass.langs.python import resolver as _python
+    from spyglass.langs.rust import resolver as _rust
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _python)
+    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _python, _rust)

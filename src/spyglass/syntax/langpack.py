@@ -9,7 +9,7 @@ import importlib.metadata
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,12 @@ SELECT: Schema = {"option": str, "names": str, "none": str}  # test names → a 
 FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture files
     "detect": ("list", DETECT), "root": frozenset({"config", "repository"}),
     "command": str, "id_separator": str, "max_ids": int, "name_option": str,
+    "name_separator": str,
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
+}
+COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
+    "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
+    "limitations": str,
 }
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
@@ -87,6 +92,7 @@ MANIFEST: Schema = {
     "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,
     "test_config_boundary": str, "test_framework_assumed": str,
     "frameworks": ("map", FRAMEWORK),
+    "coverage": COVERAGE,
 }
 REQUIRED = ("name", "pack_version", "extensions", "grammar")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -361,9 +367,12 @@ def pack_dirs() -> tuple[Path, ...]:
 @cache
 def all_packs() -> dict[str, LanguagePack]:
     """Every language pack, by name: the built-in ones and those of `pack_dirs()`. Two
-    packs of one name, or two packs claiming one extension, are a LanguagePackError."""
+    packs of one name, or two packs claiming one extension, are a LanguagePackError, except
+    that a pack of $SPYGLASS_LANGUAGE_PACKS takes an extension over from a built-in pack
+    (a user's own pack, or a test's throwaway one, for a language the package ships)."""
     packs: dict[str, LanguagePack] = {}
     owner: dict[str, str] = {}
+    builtin: frozenset[str] = frozenset()
     for base in pack_dirs():
         if not base.is_dir():
             raise LanguagePackError(f"{base}: no such folder of language packs ({PACKS_ENV})")
@@ -375,11 +384,17 @@ def all_packs() -> dict[str, LanguagePack]:
                 raise LanguagePackError(f"{folder}: a language pack named {pack.name!r} is "
                                         f"already loaded from {packs[pack.name].folder}")
             for ext in pack.extensions:
-                if ext in owner:
+                if ext in owner and not (base != LANGS_DIR and owner[ext] in builtin):
                     raise LanguagePackError(f"{folder}: extension {ext} is already the "
                                             f"{owner[ext]} pack's")
+                if ext in owner:  # a pack of $SPYGLASS_LANGUAGE_PACKS replaces a built-in one
+                    old = packs[owner[ext]]
+                    packs[old.name] = replace(old, extensions=tuple(
+                        e for e in old.extensions if e != ext))
                 owner[ext] = pack.name
             packs[pack.name] = pack
+        if base == LANGS_DIR:
+            builtin = frozenset(packs)
     return packs
 
 
