@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # mypy checks that each resolver module implements the protocol
     from spyglass.langs.go import resolver as _go
     from spyglass.langs.javascript import resolver as _javascript
+    from spyglass.langs.php import resolver as _php
     from spyglass.langs.python import resolver as _python
     from spyglass.langs.rust import resolver as _rust
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _python, _rust)
+    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _php, _python, _rust)
