@@ -9,7 +9,8 @@ if TYPE_CHECKING:  # mypy checks that each resolver module implements the protoc
     from spyglass.langs.javascript import resolver as _javascript
     from spyglass.langs.php import resolver as _php
     from spyglass.langs.python import resolver as _python
+    from spyglass.langs.ruby import resolver as _ruby
     from spyglass.langs.rust import resolver as _rust
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _php, _python, _rust)
+    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _php, _python, _ruby, _rust)
