@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # mypy checks that each resolver module implements the protocol
     from spyglass.langs.go import resolver as _go
     from spyglass.langs.javascript import resolver as _javascript
+    from spyglass.langs.lua import resolver as _lua
     from spyglass.langs.php import resolver as _php
     from spyglass.langs.python import resolver as _python
     from spyglass.langs.ruby import resolver as _ruby
     from spyglass.langs.rust import resolver as _rust
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _php, _python, _ruby, _rust)
+    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _lua, _php, _python, _ruby, _rust)
