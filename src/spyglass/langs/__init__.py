@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # mypy checks that each resolver module implements the protocol
+    from spyglass.langs.bash import resolver as _bash
     from spyglass.langs.go import resolver as _go
     from spyglass.langs.javascript import resolver as _javascript
     from spyglass.langs.lua import resolver as _lua
@@ -14,4 +15,4 @@ if TYPE_CHECKING:  # mypy checks that each resolver module implements the protoc
     from spyglass.langs.rust import resolver as _rust
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_go, _javascript, _lua, _php, _python, _ruby, _rust)
+    _RESOLVERS: tuple[Resolver, ...] = (_bash, _go, _javascript, _lua, _php, _python, _ruby, _rust)
