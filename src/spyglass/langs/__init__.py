@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # mypy checks that each resolver module implements the protoc
     from spyglass.langs.python import resolver as _python
     from spyglass.langs.ruby import resolver as _ruby
     from spyglass.langs.rust import resolver as _rust
+    from spyglass.langs.swift import resolver as _swift
     from spyglass.syntax.resolver import Resolver
 
-    _RESOLVERS: tuple[Resolver, ...] = (_bash, _go, _javascript, _lua, _php, _python, _ruby, _rust)
+    _RESOLVERS: tuple[Resolver, ...] = (_bash, _go, _javascript, _lua, _php, _python, _ruby, _rust, _swift)
