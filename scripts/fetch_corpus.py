@@ -1,4 +1,4 @@
-"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources) into a cache.
+"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian sources) into a cache.
 
 Debian packages are installed by `scripts/bootstrap.sh --corpora` (it asks
 `--debian-packages` which), never here; with $SPYGLASS_CORPORA_OFFLINE set (the test suite
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["pypi", "npm", "go"]
+Kind = Literal["pypi", "npm", "go", "debian"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,18 @@ CORPORA: dict[str, Corpus] = {
         Corpus("react_query", "npm", "@tanstack/react-query", "5.108.0", "tanstack-react-query-5.108.0"),
         Corpus("virtual_core", "npm", "@tanstack/virtual-core", "3.19.11",
                "tanstack-virtual-core-3.19.11"),
+        # One real project per language of the Rust/Ruby/PHP/Swift/Lua/Bash packs
+        # (tests/langs/test_lang_corpora.py): Debian packages install their sources under
+        # the absolute `dirname`; @capacitor/ios ships its Swift sources on npm.
+        Corpus("semver_rs", "debian", "librust-semver-dev", "1.0.14",
+               "/usr/share/cargo/registry/semver-1.0.14"),
+        Corpus("thor", "debian", "ruby-thor", "1.2.1",
+               "/usr/share/rubygems-integration/all/gems/thor-1.2.1"),
+        Corpus("composer_semver", "debian", "php-composer-semver", "3.3.2",
+               "/usr/share/php/Composer/Semver"),
+        Corpus("penlight", "debian", "lua-penlight", "1.13.1", "/usr/share/lua/5.1/pl"),
+        Corpus("bats", "debian", "bats", "1.8.2", "/usr/lib/bats-core"),
+        Corpus("capacitor_ios", "npm", "@capacitor/ios", "8.5.2", "capacitor-ios-8.5.2"),
     )
 }
 
@@ -71,7 +83,9 @@ CORPORA: dict[str, Corpus] = {
 TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_golang",
                 # held-out accuracy corpora (bench/accuracy/README.md)
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
-                "query_core", "react_query", "virtual_core")
+                "query_core", "react_query", "virtual_core",
+                # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
+                "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"
@@ -124,8 +138,9 @@ def _unpack_single_top(archive: Path, target: Path) -> None:
 
 
 def debian_packages() -> list[str]:
-    """The Debian packages holding the Go corpora's sources (installed by bootstrap.sh)."""
-    return [c.package for c in CORPORA.values() if c.kind == "go"]
+    """The Debian packages holding the Go and Debian corpora's sources (installed by
+    bootstrap.sh)."""
+    return [c.package for c in CORPORA.values() if c.kind in ("go", "debian")]
 
 
 def _offline(c: Corpus) -> None:
@@ -181,6 +196,22 @@ def _fetch_go(c: Corpus, dest: Path, git: bool) -> Path:
     return target
 
 
+def _fetch_debian(c: Corpus, dest: Path) -> Path:
+    """A private copy of an installed Debian package's source tree: the folder itself
+    under `<name>-<version>/` (`pl/` stays `pl/`, as Lua's `require "pl.utils"` names it),
+    so that indexing never writes into a system directory."""
+    source = Path(c.dirname)
+    if not source.is_dir():
+        raise FetchError(f"{c.name}: {source} is missing: the Debian package {c.package} is "
+                         f"not installed (`bash scripts/bootstrap.sh --corpora` installs it)")
+    target = dest / f"{c.name}-{c.version}"
+    if not target.is_dir():
+        with tempfile.TemporaryDirectory(dir=dest, prefix=".copy-") as tmp:
+            shutil.copytree(source, Path(tmp) / "tree" / source.name, symlinks=True)
+            (Path(tmp) / "tree").rename(target)
+    return target
+
+
 def make_git_repo(root: Path) -> None:
     """Turn root into a git repository with one reproducible commit of all files, unless it is one."""
     if (root / ".git").exists():
@@ -217,6 +248,8 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
         path = _fetch_pypi(corpus, dest)
     elif corpus.kind == "npm":
         path = _fetch_npm(corpus, dest)
+    elif corpus.kind == "debian":
+        path = _fetch_debian(corpus, dest)
     else:
         path = _fetch_go(corpus, dest, git)
         if not git:

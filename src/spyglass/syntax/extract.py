@@ -397,7 +397,7 @@ class _Extractor:
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                     scopes: list[_Scope], imports: list[Import],
                     import_at: dict[int, int]) -> list[Reference]:
-        caps = self.budget.captures(self.pack.queries["references"], self.root)
+        caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
         line_starts = self._lines()

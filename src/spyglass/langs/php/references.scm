@@ -10,10 +10,11 @@
 (object_creation_expression [(name) @reference.call (qualified_name (name) @reference.call)])
 
 (assignment_expression left: (member_access_expression object: (_) @receiver name: (name) @reference.write))
-(assignment_expression left: (scoped_property_access_expression scope: (_) @receiver name: (variable_name (name) @reference.write)))
+(assignment_expression left: (scoped_property_access_expression scope: (_) @receiver name: (variable_name) @reference.write))
 (member_access_expression object: (_) @receiver name: (name) @reference.read)
 (nullsafe_member_access_expression object: (_) @receiver name: (name) @reference.read)
-(scoped_property_access_expression scope: (_) @receiver name: (variable_name (name) @reference.read))
+; A static property's use is its `$name` (the resolver drops the `$`).
+(scoped_property_access_expression scope: (_) @receiver name: (variable_name) @reference.read)
 (class_constant_access_expression . (_) @receiver (name) @reference.read .)
 
 (named_type [(name) @reference.type (qualified_name (name) @reference.type)])

@@ -102,7 +102,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         head, arg = H.split(ref.head)
         qualifier = ref.qualifier.replace("()", "")
         parts = qualifier.split(".") if qualifier else []
-        tail = ".".join([*parts[1:], ref.name])
+        tail = ".".join([*parts[1:], ref.name.lstrip("$")])  # `self::$count` is `count`
         target: str | None = None
         conf = "exact"
         if head == H.IMPORT:
@@ -119,8 +119,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             owner = _owner_class(facts.definitions, ref.scope)
             if owner is not None and owner.bases:
                 target, conf = f"{cls(owner.bases[0])}.{tail}", "inferred"
-        elif head == H.FREE and qualifier:
-            target = f"{cls(qualifier)}.{ref.name}"
+        elif head == H.FREE and qualifier and not qualifier.startswith("$"):
+            target = f"{cls(qualifier)}.{ref.name.lstrip('$')}"
         elif head == H.FREE and (ref.role in ("type", "read") or not ns):
             target = cls(ref.name)  # a class name (or, outside a namespace, a function)
         elif head == H.FREE and ref.role == "call" and _is_new(ref.name, local):

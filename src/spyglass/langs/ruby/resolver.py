@@ -7,11 +7,13 @@ below `lib/`, without `.rb`), the text a `require` names.
 
 References: a name defined in the file is that definition; `self.m` and a bare call `m`
 in a class are the class's method; `X.new` runs `X#initialize`. A constant bound by
-nothing in the file is taken to be the outermost enclosing module's, where a gem keeps
-its constants (`Utils` inside `module Rack; class Builder` is ``Rack.Utils``, inferred;
-Ruby would also try ``Rack.Builder.Utils``, the ancestors and the top level), and the
-top level's outside any module; `A::B` paths start at their first constant, looked up the same way. A local set
-from `X.new` reaches X's methods (inferred). Calls on other receivers are left for name
+nothing in the file is taken to be the outermost enclosing class's or module's, where a
+gem keeps its constants (`Utils` inside `module Rack; class Builder` is ``Rack.Utils``,
+inferred; Ruby would also try ``Rack.Builder.Utils``, the ancestors and the top level),
+and the top level's outside any; an `A::B` path starts at its first constant, looked up
+the same way inside a module and from the top inside a class (`Minitest::Test` in a test
+class); a core constant (`File`, `Hash`) is the core's. A local set from `X.new` reaches
+X's methods (inferred). Calls on other receivers are left for name
 matching (Ruby has no declared types).
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
 
 NEST_KINDS = ("class", "module")
@@ -44,28 +47,34 @@ def _dotted(text: str) -> str:
     return text.replace("::", ".").lstrip(".")
 
 
-def _namespace(defs: tuple[Definition, ...], index: int) -> str:
-    """The outermost module enclosing definition `index` (itself included), or ""."""
-    found = ""
+def _namespace(defs: tuple[Definition, ...], index: int) -> tuple[str, str]:
+    """The outermost class or module enclosing definition `index` (itself included):
+    (its name, its kind), or ("", "")."""
+    found = ("", "")
     while index >= 0:
-        if defs[index].kind == "module":
-            found = _dotted(defs[index].qualname).split(".")[0]
-        elif defs[index].kind == "class" and defs[index].parent < 0:
-            found = ""
-        index = defs[index].parent
+        d = defs[index]
+        if d.kind in NEST_KINDS:
+            found = (_dotted(d.qualname).split(".")[0], d.kind)
+        index = d.parent
     return found
 
 
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     """Resolve every reference of one file to a dotted constant path, or None."""
     defs = facts.definitions
+    pack = all_packs().get(facts.language)
+    builtins = frozenset(pack.manifest.get("builtins", ())) if pack else frozenset()
 
-    def constant(text: str, scope: int) -> tuple[str, str]:
-        """A constant path as written at `scope`: (full name, confidence)."""
-        top = _namespace(defs, scope)
+    def constant(text: str, scope: int) -> tuple[str | None, str]:
+        """A constant path as written at `scope`: (full name or None, confidence)."""
+        top, kind = _namespace(defs, scope)
         path = _dotted(text)
+        if path.split(".")[0] in builtins:  # `File.join`: the core's, never the gem's
+            return path, "exact"
         if not top:
             return path, "exact"
+        if kind == "class":  # a top-level class: a namespace (`class Thor`), or not at all
+            return (path, "inferred") if "." in path else (None, "ambiguous")
         return f"{top}.{path}" if path.split(".")[0] != top else path, "inferred"
 
     targets: list[str | None] = []
@@ -92,25 +101,28 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.INST:
             inst = H.parse_instance(arg)
             kind, val = H.split(inst.type_head)
+            base: str | None
             if kind == H.DEF:
                 base = _dotted(val) + "".join(f".{p}" for p in inst.type_text.split(".")[1:])
             else:
                 base, _ = constant(inst.type_text, ref.scope)
             rest = parts[inst.consumed:]
-            target, conf = ".".join([base, *rest, name]), "inferred"
+            if base is not None:
+                target, conf = ".".join([base, *rest, name]), "inferred"
         elif head == H.FREE and parts and parts[0][:1].isupper():
             base, conf = constant(qualifier, ref.scope)
-            target = f"{base}.{name}"
+            target = f"{base}.{name}" if base is not None else None
         elif head == H.FREE and not qualifier and ref.name[:1].isupper():
             target, conf = constant(ref.name, ref.scope)
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(_dotted(d.qualname) for d in defs)
     bases: list[tuple[str, ...]] = []
-    for i, d in enumerate(defs):
+    for d in defs:
         if d.kind in NEST_KINDS:
             outer = d.parent
-            bases.append(tuple(constant(b, outer)[0] for b in d.bases))
+            found = (constant(b, outer)[0] for b in d.bases)
+            bases.append(tuple(b for b in found if b is not None))
         else:
             bases.append(())
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), ())

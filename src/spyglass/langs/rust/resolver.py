@@ -4,7 +4,8 @@ A file belongs to the crate of the nearest `Cargo.toml` above it that declares a
 `[package]` (a workspace's members each have theirs); the crate's name (`-` → `_`, or
 `[lib] name`) heads every full name. Below the crate folder, `src/a/b.rs` is module `a.b`
 (``lib.rs``, ``main.rs`` and ``mod.rs`` stand for their folder); a file elsewhere in the
-crate (`tests/`, `benches/`, `examples/`) is its own crate root, named after its path.
+crate (`tests/`, `benches/`, `examples/`) is its own crate root, named after its path,
+whose `mod util;` is its sibling `tests/util.rs` (an alias to that module).
 Full names are ``crate.module.Qual.name``; inline modules (`mod tests { .. }`) nest by
 their definitions.
 
@@ -70,14 +71,18 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 break
         rel = parts[base:]
         stem = rel[-1].removesuffix(".rs")
+        settings: dict[str, str] = {}
         top = [crate] if crate else []
         if rel[0] == "src" and len(rel) > 1:
             module = [*top, *rel[1:-1], *([] if stem in ROOT_FILES else [stem])]
             root = top
         else:  # tests/x.rs, benches/y.rs, build.rs: a crate of its own
             module = root = [*top, *rel[:-1], *([] if stem == "mod" else [stem])]
+            if stem != "mod":  # its `mod util;` is the sibling tests/util.rs (util/mod.rs)
+                settings["siblings"] = ".".join([*top, *rel[:-1]])
+        settings["crate"] = ".".join(root)
         out[path] = FileContext(path=path, module=".".join(module),
-                                settings=(("crate", ".".join(root)),))
+                                settings=tuple(sorted(settings.items())))
     return out
 
 
@@ -181,6 +186,11 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             if typ:
                 aliases.append((f"{full}.*" if d.kind != "type" else full, f"{typ}.*"
                                 if d.kind != "type" else typ))
+    siblings = dict(ctx.settings).get("siblings")
+    for d in facts.definitions if siblings is not None else ():
+        if d.kind == "module" and d.parent < 0 and d.start_line == d.end_line:
+            aliases += [(f"{pre}{d.name}", f"{siblings}.{d.name}"),
+                        (f"{pre}{d.name}.*", f"{siblings}.{d.name}.*")]
     for imp, bound in zip(facts.imports, f.bound):
         if imp.reexport:
             here = ".".join(f.inline(imp.scope))

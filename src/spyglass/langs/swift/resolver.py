@@ -1,7 +1,8 @@
 """Swift name resolution: one namespace per SwiftPM target, members through declared types.
 
 A file's module is its target: `Sources/<T>/…` and `Tests/<T>/…` are target T (the
-SwiftPM layout), any other file the folder holding it; a test target's free names are
+SwiftPM layout), any other file its top folder (an Xcode project's target folder,
+`Capacitor/…`); a test target's free names are
 the project target it imports (`@testable import Geo`). Full names are
 ``T.Qual.name``; an `extension Circle` adds ``T.Circle.m``. Within a target every file
 sees every other's declarations, so a name bound by nothing in the file is the target's
@@ -28,7 +29,7 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     found: dict[str, tuple[str, bool]] = {}
     for path in paths:
         parts = path.split("/")
-        target, test = parts[-2] if len(parts) > 1 else "", False
+        target, test = parts[0] if len(parts) > 1 else "", False  # an Xcode project's
         for i in range(len(parts) - 2):
             if parts[i] in ("Sources", "Tests"):
                 target, test = parts[i + 1], parts[i] == "Tests"

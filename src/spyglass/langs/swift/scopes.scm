@@ -20,3 +20,4 @@
   value: (call_expression . [(simple_identifier) (navigation_expression)] @local.type)))
 (class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @local.member)
   (type_annotation (user_type) @local.type)))
+(type_parameters (type_parameter (type_identifier) @local.definition))
