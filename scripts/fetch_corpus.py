@@ -1,5 +1,5 @@
-"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources, source
-zips shipped in Debian packages) into a cache.
+"""Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources, Debian
+sources and source zips shipped in Debian packages) into a cache.
 
 Debian packages are installed by `scripts/bootstrap.sh --corpora` (it asks
 `--debian-packages` which), never here; with $SPYGLASS_CORPORA_OFFLINE set (the test suite
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["pypi", "npm", "go", "debzip"]
+Kind = Literal["pypi", "npm", "go", "debzip", "debian"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,18 @@ CORPORA: dict[str, Corpus] = {
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
+        # One real project per language of the Rust/Ruby/PHP/Swift/Lua/Bash packs
+        # (tests/langs/test_lang_corpora.py): Debian packages install their sources under
+        # the absolute `dirname`; @capacitor/ios ships its Swift sources on npm.
+        Corpus("semver_rs", "debian", "librust-semver-dev", "1.0.14",
+               "/usr/share/cargo/registry/semver-1.0.14"),
+        Corpus("thor", "debian", "ruby-thor", "1.2.1",
+               "/usr/share/rubygems-integration/all/gems/thor-1.2.1"),
+        Corpus("composer_semver", "debian", "php-composer-semver", "3.3.2",
+               "/usr/share/php/Composer/Semver"),
+        Corpus("penlight", "debian", "lua-penlight", "1.13.1", "/usr/share/lua/5.1/pl"),
+        Corpus("bats", "debian", "bats", "1.8.2", "/usr/lib/bats-core"),
+        Corpus("capacitor_ios", "npm", "@capacitor/ios", "8.5.2", "capacitor-ios-8.5.2"),
     )
 }
 
@@ -94,9 +106,11 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
                 "query_core", "react_query", "virtual_core",
                 # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
-                "pycryptodome")
+                "pycryptodome",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
-                "j2ddemo", "swingset2", "rn_webview", "pythonnet")
+                "j2ddemo", "swingset2", "rn_webview", "pythonnet",
+                # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
+                "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"
@@ -149,9 +163,10 @@ def _unpack_single_top(archive: Path, target: Path) -> None:
 
 
 def debian_packages() -> list[str]:
-    """The Debian packages holding the Go corpora's sources and the source zips
-    (installed by bootstrap.sh)."""
-    return list(dict.fromkeys(c.package for c in CORPORA.values() if c.kind in ("go", "debzip")))
+    """The Debian packages holding the Go corpora's sources, the Debian corpora and the
+    source zips (installed by bootstrap.sh)."""
+    return list(dict.fromkeys(c.package for c in CORPORA.values()
+                              if c.kind in ("go", "debzip", "debian")))
 
 
 def _offline(c: Corpus) -> None:
@@ -230,6 +245,22 @@ def _fetch_debzip(c: Corpus, dest: Path) -> Path:
     return target
 
 
+def _fetch_debian(c: Corpus, dest: Path) -> Path:
+    """A private copy of an installed Debian package's source tree: the folder itself
+    under `<name>-<version>/` (`pl/` stays `pl/`, as Lua's `require "pl.utils"` names it),
+    so that indexing never writes into a system directory."""
+    source = Path(c.dirname)
+    if not source.is_dir():
+        raise FetchError(f"{c.name}: {source} is missing: the Debian package {c.package} is "
+                         f"not installed (`bash scripts/bootstrap.sh --corpora` installs it)")
+    target = dest / f"{c.name}-{c.version}"
+    if not target.is_dir():
+        with tempfile.TemporaryDirectory(dir=dest, prefix=".copy-") as tmp:
+            shutil.copytree(source, Path(tmp) / "tree" / source.name, symlinks=True)
+            (Path(tmp) / "tree").rename(target)
+    return target
+
+
 def make_git_repo(root: Path) -> None:
     """Turn root into a git repository with one reproducible commit of all files, unless it is one."""
     if (root / ".git").exists():
@@ -268,6 +299,8 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
         path = _fetch_npm(corpus, dest)
     elif corpus.kind == "debzip":
         path = _fetch_debzip(corpus, dest)
+    elif corpus.kind == "debian":
+        path = _fetch_debian(corpus, dest)
     else:
         path = _fetch_go(corpus, dest, git)
         if not git:

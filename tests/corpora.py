@@ -27,7 +27,7 @@ def offline() -> None:
 
 def marks(name: str) -> list[Any]:
     """The markers of a test reading corpus `name`."""
-    system = fetch_module().CORPORA[name].kind in ("go", "debzip")
+    system = fetch_module().CORPORA[name].kind in ("go", "debzip", "debian")
     return [pytest.mark.network, *([pytest.mark.system] if system else [])]
 
 

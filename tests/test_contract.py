@@ -40,27 +40,27 @@ def test_envelope_and_provenance(make_repo: MakeRepo) -> None:
 
 
 def test_unsupported_language_is_an_explicit_limitation(make_repo: MakeRepo) -> None:
-    root = make_repo({"src/lib.rs": "fn main() {}\n", "README.md": "# hi\n"})
+    root = make_repo({"src/Lib.hs": "main = pure ()\n", "README.md": "# hi\n"})
     ci = CodeIntel(root)
     ci.index()
-    result = ci.structure("src/lib.rs")
+    result = ci.structure("src/Lib.hs")
     assert result.results == ()
-    assert any("Rust" in lim for lim in result.coverage.limitations)
+    assert any("Haskell" in lim for lim in result.coverage.limitations)
     repo_wide = ci.find_symbol("main")
     assert any("no supported source files" in lim for lim in repo_wide.coverage.limitations)
 
 
 def test_mixed_language_repo_lists_analysed_and_skipped(make_repo: MakeRepo) -> None:
-    root = make_repo({"app.py": "def run():\n    pass\n", "lib.rs": "fn x() {}\n",
+    root = make_repo({"app.py": "def run():\n    pass\n", "Lib.hs": "x = 1\n",
                       "Main.java": "class Main {}\n", "notes.txt": "hello\n"})
     ci = CodeIntel(root)
     ci.index()
     cov = ci.find_symbol("run").coverage
     assert cov.analysed == 1 and cov.languages == ("python",)
     skipped = {s.path: s.reason for s in cov.skipped}
-    assert skipped["lib.rs"] == "unsupported language: Rust"
+    assert skipped["Lib.hs"] == "unsupported language: Haskell"
     assert skipped["Main.java"] == "unsupported language: Java"
-    assert any("Rust" in lim for lim in cov.limitations)
+    assert any("Haskell" in lim for lim in cov.limitations)
     assert any("Java" in lim for lim in cov.limitations)
 
 

@@ -172,6 +172,10 @@ def _(item: StatusReport) -> list[str]:
         out.append(f"mismatch   {e(item.worktree_mismatch)}")
     if item.tools:
         out.append("tools      " + ", ".join(item.tools))
+    for c in item.coverage:
+        depth = (f"grammar {e(c.grammar)}; tests: {e(c.tests)}" if c.supported
+                 else e(c.limitations))
+        out.append(f"coverage   {e(c.language):<12} {depth}")
     for b in item.bridges:
         where = f" pid {b.pid}" if b.pid else ""
         up = f" up {b.uptime_s:.0f}s" if b.uptime_s is not None else ""

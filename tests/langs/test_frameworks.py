@@ -112,7 +112,7 @@ def test_a_new_pack_brings_its_framework(packs: None, make_repo: Callable[..., P
                       "src/shapes_test.rs": "fn test_a() {}\n"})
     fw = _frameworks(root)
     found = fw.for_pack(all_packs()["rust-throwaway"], "src/shapes_test.rs")
-    assert found == Framework("cargo", "", "Cargo.toml", "Cargo.toml of crate shapes")
+    assert found == Framework("cargo-throwaway", "", "Cargo.toml", "Cargo.toml of crate shapes")
     assert fw.command(found, [("src/shapes_test.rs", "")]) == "cargo test"
     java = fw.for_pack(all_packs()["java-throwaway"], "src/ATest.java")
     assert java.name == "java-throwaway" and java.config == ""  # it declares none

@@ -38,7 +38,9 @@ def test_the_packs_live_outside_the_package(packs: None) -> None:
         pack = all_packs()[name]
         assert LANGS_DIR not in pack.folder.parents and THROWAWAY in pack.folder.parents
         assert resolver_for(pack.resolver) is not None
-    words = ("rust-throwaway", "java-throwaway", "tree_sitter_rust\"")
+    # (the shipped packs may use the same grammars: the throwaway ones take their extensions
+    # over, docs/languages.md "Packs outside the package")
+    words = ("rust-throwaway", "java-throwaway")
     named = [p for p in LANGS_DIR.parent.rglob("*") if p.is_file() and p.suffix in (
         ".py", ".toml", ".scm") and any(w in p.read_text(encoding="utf-8") for w in words)]
     assert named == []  # the engine knows nothing of them

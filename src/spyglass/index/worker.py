@@ -32,8 +32,9 @@ def resolver_for(name: str) -> Resolver | None:
     """The resolver of the packs whose manifest names `name` (their `resolver`, by default
     their own name): `resolver.py` in the pack folder of that name, or None. A built-in
     pack's is imported as `spyglass.langs.<name>.resolver`; one of another pack folder
-    ($SPYGLASS_LANGUAGE_PACKS) is loaded from its file."""
-    pack = next((p for p in all_packs().values() if p.folder.name == name), None)
+    ($SPYGLASS_LANGUAGE_PACKS) is loaded from its file, and wins over a built-in folder of
+    the same name (as its extensions do, syntax/langpack.all_packs)."""
+    pack = next((p for p in reversed(all_packs().values()) if p.folder.name == name), None)
     path = pack.folder / "resolver.py" if pack is not None else LANGS_DIR / name / "resolver.py"
     if not path.is_file():
         return None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index.builder import binary_or_undecodable
+from spyglass.query import coverage
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
@@ -184,9 +185,13 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         langs[str(language)] += int(n)
         lines[str(language)] += int(total)
     reasons: Counter[str] = Counter()
+    others: set[str] = set()  # languages without a pack among the skipped files
     for member in view.members.values():
         if member.skipped:
-            reasons[member.skipped.split(":")[0]] += 1
+            reason, _, lang = member.skipped.partition(": ")
+            reasons[reason] += 1
+            if reason == "unsupported language":
+                others.add(lang)
     for f in view.disk_files():  # not in the snapshot (untracked, or no snapshot yet)
         if f.skipped == filenames.UNDECODABLE and f.path not in view.members:
             reasons[f.skipped] += 1
@@ -220,5 +225,6 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         overlay_renamed=overlay.renamed, workspace_digest=overlay.digest,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
         bridges=bridges,
+        coverage=coverage.for_languages(langs, others),
     )
     return ci.envelope([report])

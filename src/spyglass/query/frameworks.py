@@ -275,7 +275,8 @@ class Frameworks:
                                names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""
         option = spec.get("name_option")
-        if option and name:
+        if option and name:  # `name_separator`: the runner's own path syntax (cargo `::`)
+            name = name.replace(".", str(spec.get("name_separator", ".")))
             text += f" {option} {shlex.quote(name)}"
         return prefix + text, note
 

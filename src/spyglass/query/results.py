@@ -99,6 +99,22 @@ class LanguageCount:
 
 
 @dataclass(frozen=True, slots=True)
+class LanguageCoverage:
+    """How deep spyglass goes for one language (the pack's `[coverage]` table)."""
+
+    language: str
+    extensions: tuple[str, ...]
+    grammar: str  # the grammar wheel and its version, "" for an unsupported language
+    definitions: str
+    references: str
+    resolution: str
+    callers: str
+    tests: str
+    limitations: str
+    supported: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class StatusReport:
     """Index state (code_status)."""
 
@@ -131,6 +147,8 @@ class StatusReport:
     job_parsed: int | None = None
     job_persisted: int | None = None
     bridges: tuple[BridgeStatus, ...] = ()  # language servers (docs/bridge.md)
+    # The depth reached for each language of the repository (README "Languages").
+    coverage: tuple[LanguageCoverage, ...] = ()
 
 
 

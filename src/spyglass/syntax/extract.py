@@ -231,7 +231,7 @@ class _Extractor:
             return literal
         text = _SPACE.sub("", _text(node))
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
-            text = text.replace(sep.decode(), ".")
+            text = text.removeprefix(sep.decode()).replace(sep.decode(), ".")
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = call_path(text.encode(), self._chains,
                               assertions=self._assertions).decode("utf-8", "replace")
@@ -407,7 +407,7 @@ class _Extractor:
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                     scopes: list[_Scope], imports: list[Import],
                     import_at: dict[int, int]) -> list[Reference]:
-        caps = self.budget.captures(self.pack.queries["references"], self.root)
+        caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
         line_starts = self._lines()
@@ -475,8 +475,10 @@ class _Extractor:
                 raw = data[qs:key].rstrip(_SEPARATORS)
                 if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
                     raw = raw.rstrip(b"#").replace(b"#", b".")
-                for sep in self._seps:  # `a::b` is the qualifier `a.b`
-                    raw = raw.replace(sep, b".")
+                if self._seps:  # `a::b` is the qualifier `a.b`; a leading or trailing
+                    for sep in self._seps:  # separator (PHP's `\A\B\`) is dropped
+                        raw = raw.removeprefix(sep).replace(sep, b".")
+                    raw = raw.rstrip(b".")
                 if not DOTTED.match(raw) and self._chains and raw not in self._supers:
                     raw = call_path(raw, self._chains, mark=self._marked,
                                      assertions=self._assertions)

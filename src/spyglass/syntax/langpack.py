@@ -9,7 +9,7 @@ import importlib.metadata
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -62,11 +62,16 @@ SELECT: Schema = {"option": str, "names": str, "none": str}  # test names → a 
 FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture files
     "detect": ("list", DETECT), "root": frozenset({"config", "repository"}),
     "command": str, "id_separator": str, "max_ids": int, "name_option": str,
+    "name_separator": str,
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
+}
+COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
+    "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
+    "limitations": str,
 }
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
-    "grammar_function": str, "extends": str, "resolver": str,
+    "grammar_function": str, "extends": str, "resolver": str, "replaces": str,
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
@@ -88,6 +93,7 @@ MANIFEST: Schema = {
     "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,
     "test_config_boundary": str, "test_framework_assumed": str,
     "frameworks": ("map", FRAMEWORK),
+    "coverage": COVERAGE,
 }
 REQUIRED = ("name", "pack_version", "extensions", "grammar")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -162,25 +168,45 @@ class LanguagePack:
 
     @cached_property
     def queries(self) -> dict[str, Query]:
+        """Each query file compiled on its own (validation names the failing file)."""
         return {stem: _compile(self.language, self.folder, stem, self.texts[stem])
                 for stem in QUERY_FILES}
 
     @cached_property
+    def references(self) -> Query:
+        """The references query (compiled alone: extraction runs it on its own)."""
+        return _compile(self.language, self.folder, "references", self.texts["references"])
+
+    @cached_property
     def structure(self) -> Query:
-        """Definitions + imports + scopes in one query: one tree traversal for all three."""
-        _ = self.queries  # validate first: errors name the file
-        return Query(self.language, "\n".join(
-            self.texts[s] for s in ("definitions", "imports", "scopes")))
+        """Definitions + imports + scopes in one query: one tree traversal for all three.
+        Compiled once (a large grammar's queries take seconds to compile: Swift's); only
+        when it fails are the files compiled one by one, for an error naming the file."""
+        for stem in STRUCTURE_FILES:
+            _check_captures(self.folder, stem, self.texts[stem])
+        try:
+            return Query(self.language, "\n".join(self.texts[s] for s in STRUCTURE_FILES))
+        except Exception:
+            _ = self.queries  # raises a LanguagePackError naming the file
+            raise
 
     @cached_property
     def structure_offsets(self) -> tuple[int, int]:
-        """First pattern index of the imports, and of the scopes, within `structure`."""
-        n_defs = _count(self.queries["definitions"], "pattern_count")
-        return n_defs, n_defs + _count(self.queries["imports"], "pattern_count")
+        """First pattern index of the imports, and of the scopes, within `structure`: the
+        first pattern starting past the definitions' (and the imports') text."""
+        query = self.structure
+        ends = (len(self.texts["definitions"]) + 1,
+                len(self.texts["definitions"]) + len(self.texts["imports"]) + 2)
+        count = _count(query, "pattern_count")
+        starts = [query.start_byte_for_pattern(i) for i in range(count)]
+        first_import = next((i for i, b in enumerate(starts) if b >= ends[0]), count)
+        first_scope = next((i for i, b in enumerate(starts) if b >= ends[1]), count)
+        return first_import, first_scope
 
     def validate(self) -> None:
         """Compile every query now (raises LanguagePackError on the first bad file)."""
         _ = self.structure
+        _ = self.references
 
     @property
     def self_names(self) -> frozenset[str]:
@@ -284,6 +310,19 @@ def _expand_includes(path: Path, text: str) -> str:
     return _INCLUDE.sub(fragment, text)
 
 
+STRUCTURE_FILES = ("definitions", "imports", "scopes")
+_CAPTURE = re.compile(r"@([A-Za-z_][\w.]*)")
+_COMMENT = re.compile(r"^\s*;.*$", re.MULTILINE)
+
+
+def _check_captures(folder: Path, stem: str, text: str) -> None:
+    """Every capture name of a query file's text is one its file may use."""
+    allowed = ALLOWED_CAPTURES[stem]
+    for name in _CAPTURE.findall(_COMMENT.sub("", text)):
+        if not name.startswith("_") and name not in allowed:
+            raise LanguagePackError(f"{folder / f'{stem}.scm'}: unknown capture name @{name}")
+
+
 def _compile(language: Language, folder: Path, stem: str, text: str) -> Query:
     path = folder / f"{stem}.scm"
     try:
@@ -331,7 +370,9 @@ def load_pack(folder: Path) -> LanguagePack:
     language, version = _load_language(
         manifest["grammar"], str(manifest.get("grammar_function", "language"))
     )
-    digest = hashlib.sha256(repr(sorted(manifest.items())).encode())
+    # (the `[coverage]` table only describes the pack: editing it rebuilds nothing)
+    digest = hashlib.sha256(repr(sorted(
+        (k, v) for k, v in manifest.items() if k != "coverage")).encode())
     texts: dict[str, str] = {}
     for stem in QUERY_FILES:
         texts[stem] = _query_text(folder, stem, manifest)
@@ -362,9 +403,13 @@ def pack_dirs() -> tuple[Path, ...]:
 @cache
 def all_packs() -> dict[str, LanguagePack]:
     """Every language pack, by name: the built-in ones and those of `pack_dirs()`. Two
-    packs of one name, or two packs claiming one extension, are a LanguagePackError."""
+    packs of one name, or two packs claiming one extension, are a LanguagePackError, except
+    that a pack of $SPYGLASS_LANGUAGE_PACKS whose manifest says `replaces = "<built-in
+    pack>"` takes that pack's extensions over (a user's own pack, or a test's throwaway
+    one, for a language the package ships)."""
     packs: dict[str, LanguagePack] = {}
     owner: dict[str, str] = {}
+    builtin: frozenset[str] = frozenset()
     for base in pack_dirs():
         if not base.is_dir():
             raise LanguagePackError(f"{base}: no such folder of language packs ({PACKS_ENV})")
@@ -376,11 +421,19 @@ def all_packs() -> dict[str, LanguagePack]:
                 raise LanguagePackError(f"{folder}: a language pack named {pack.name!r} is "
                                         f"already loaded from {packs[pack.name].folder}")
             for ext in pack.extensions:
-                if ext in owner:
+                takes_over = base != LANGS_DIR and owner.get(ext) in builtin \
+                    and pack.manifest.get("replaces") == owner.get(ext)
+                if ext in owner and not takes_over:
                     raise LanguagePackError(f"{folder}: extension {ext} is already the "
                                             f"{owner[ext]} pack's")
+                if ext in owner:  # a pack of $SPYGLASS_LANGUAGE_PACKS `replaces` a built-in one
+                    old = packs[owner[ext]]
+                    packs[old.name] = replace(old, extensions=tuple(
+                        e for e in old.extensions if e != ext))
                 owner[ext] = pack.name
             packs[pack.name] = pack
+        if base == LANGS_DIR:
+            builtin = frozenset(packs)
     return packs
 
 
