@@ -67,7 +67,7 @@
       const from = fromId ? G.nodes.get(fromId) : null;
       const alias = new Map();  // the answer's center ids → the node that was expanded
       if (from) for (const c of g.center) alias.set(c, fromId);
-      const layer = from ? from.layer + (LEFT.has(relation) ? -1 : 1) : 0;
+      const layer = (from ? from.layer : 0) + (LEFT.has(relation) ? -1 : 1);
       let added = 0;
       for (const n of g.nodes) {
         const id = alias.get(n.id) || n.id;
@@ -198,21 +198,25 @@
       }
       for (const { x, y, node: n } of L.pos.values()) {
         const where = n.kind === "group" ? n.path : `${base(n.path)}:${n.start_line}`;
+        const shownWhere = where.length > 32 ? where.slice(0, 31) + "…" : where;
         const more = n.kind === "group" ? "collapsed group, Enter shows them" :
           [...n.expanded].map((r) => `${r} shown`).join(", ");
         const g = el("g", { class: `n${n.center ? " center" : ""}${n.kind === "group" ? " group" : ""}`, transform: `translate(${x},${y})`,
           tabindex: "-1", role: "button", "data-id": n.id,
           "aria-label": `${n.kind} ${n.symbol}, ${n.kind === "group" ? n.path : `${n.path} line ${n.start_line}`}${more ? ", " + more : ""}` },
         el("title", {}, `${n.kind} ${n.symbol}\n${n.path}:${n.start_line}`),
-        el("rect", { width: W, height: H, rx: 6 }),
-        el("text", { x: 8, y: 16 }, label(n.symbol, n.kind)),
-        el("text", { x: 8, y: 31, class: "sub" }, where.length > 32 ? where.slice(0, 31) + "…" : where));
-        if (n.expanded.size) g.append(el("text", { x: W - 8, y: 16, class: "mark", "text-anchor": "end" }, "✓"));
+        el("rect", { width: W, height: H, rx: 6 }));
+        // the texts are drawn beside the focusable node (aria-hidden, not hit by the pointer):
+        // its accessible name is the full one, not the shortened visible label
+        const t = el("g", { class: "nt", transform: `translate(${x},${y})`, "aria-hidden": "true" },
+          el("text", { x: 8, y: 16 }, label(n.symbol, n.kind)),
+          el("text", { x: 8, y: 31, class: "sub" }, shownWhere));
+        if (n.expanded.size) t.append(el("text", { x: W - 8, y: 16, class: "mark", "text-anchor": "end" }, "✓"));
         g.addEventListener("click", (ev) => { focusNode(n.id); if (ev.detail > 1) openNode(n); });
         g.addEventListener("dblclick", () => openNode(n));
         g.addEventListener("focus", () => describe(n));
         g.addEventListener("keydown", (ev) => nodeKey(ev, n));
-        vp.append(g);
+        vp.append(g, t);
       }
       if (!G.fitted) { fit(); G.fitted = true; } else apply();
       const id = G.focusId && L.pos.has(G.focusId) ? G.focusId : firstId();
