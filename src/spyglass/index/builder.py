@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import multiprocessing
 import os
 import sqlite3

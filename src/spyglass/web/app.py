@@ -52,7 +52,8 @@ async def openapi_document(request: Request) -> Response:
     """GET /api/v1/openapi.json: the API as OpenAPI 3.1 (docs/web.md)."""
     listed = [(r.path, sorted(r.methods or ()), (r.endpoint.__doc__ or ""))
               for r in request.app.routes if isinstance(r, Route)]
-    return JSONResponse(openapi.document(listed))
+    known = {"repo_id": [request.app.state.web.repo_id], "run_id": list(api.RUN_IDS)}
+    return JSONResponse(openapi.document(listed, known))
 
 
 async def not_found(request: Request, exc: Exception) -> Response:

@@ -68,8 +68,10 @@ def _body(tool: surface.Tool) -> dict[str, Any]:
         "type": "object", "properties": props, "required": required}}}}
 
 
-def document(routes: list[tuple[str, list[str], str]]) -> dict[str, Any]:
-    """The document for (path, methods, summary) of every API route."""
+def document(routes: list[tuple[str, list[str], str]], values: dict[str, list[str]]
+             ) -> dict[str, Any]:
+    """The document for (path, methods, summary) of every API route; `values` are the path
+    parameters this server knows (its repository id, its run ids)."""
     tools = {f"/api/v1/code/repos/{{repo_id}}/{t.route}": t
              for t in surface.TOOLS.values() if t.route}
     paths: dict[str, dict[str, Any]] = {}
@@ -77,7 +79,8 @@ def document(routes: list[tuple[str, list[str], str]]) -> dict[str, Any]:
         if not path.startswith("/api/"):
             continue
         for method in (m.lower() for m in methods if m != "HEAD"):
-            params = [{"name": n, "in": "path", "required": True, "schema": S}
+            params = [{"name": n, "in": "path", "required": True,
+                       "schema": {"type": "string", "enum": values[n]} if n in values else S}
                       for n in re.findall(r"{(\w+)}", path)]
             op: dict[str, Any] = {"summary": summary.strip().splitlines()[0] if summary else "",
                                   "responses": {

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from spyglass.errors import BadInput
-from spyglass.query import paths as client_paths
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
 
@@ -16,8 +15,7 @@ MAX_LINE_CHARS = 400  # one row's line of code is cut here
 
 
 def _lines(ci: CodeIntel, path: str) -> tuple[str, list[str]]:
-    rel = ci.rel_path(path)
-    data = client_paths.read(ci.root, rel, ci.config.limits.max_file_bytes)
+    rel, data = ci.file_bytes(path)
     if b"\0" in data[:8192]:
         raise BadInput(f"{rel} is a binary file")
     return rel, data.decode("utf-8", "replace").splitlines()
