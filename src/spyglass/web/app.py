@@ -9,6 +9,7 @@ from typing import TextIO
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -104,6 +105,9 @@ def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
     if guard.open:
         gates.append(Middleware(TokenGate, token=guard.token, open_paths=page_path))
     gates.append(Middleware(BodyCap, limit=ci.config.limits.max_request_bytes))
+    # Responses compressed when the browser asks (the page's scripts and answer JSON are
+    # text; the event stream is never buffered: GZipMiddleware leaves text/event-stream).
+    gates.append(Middleware(GZipMiddleware, minimum_size=1024))
     app = Starlette(routes=routes(), middleware=gates,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.web = WebState(ci, jobs, guard, heartbeat)

@@ -12,6 +12,7 @@ const [base, root, artifacts] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 fs.mkdirSync(artifacts, { recursive: true });
+fs.rmSync(path.join(artifacts, "failure.png"), { force: true });
 const report = { steps: [], axe: {}, errors: [], external: [], states: [] };
 const origin = new URL(base).origin;
 

@@ -5,7 +5,10 @@
 
 (function () {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 210, H = 40, GX = 70, GY = 8, GROUP_GAP = 14, HEAD = 18, COLLAPSE = 5;
+  const W = 210, H = 40, GX = 70, GY = 8, GROUP_GAP = 14, HEAD = 18;
+  const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
+  const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
+  const WRAP_PX = 14 * (H + GY);  // a layer taller than this wraps into more columns
   const LEFT = new Set(["callers"]);  // relations whose new nodes go one column left
 
   function el(tag, attrs, ...kids) {
@@ -128,7 +131,8 @@
         const gs = [...byFile.entries()].map(([path, ns]) => {
           ns.sort((a, b) => bary(a.id) - bary(b.id) || a.symbol.localeCompare(b.symbol));
           const key = `${L}|${path}`;
-          const collapsed = ns.length > COLLAPSE && !G.open.has(key) && !ns.some((n) => n.center);
+          const crowded = cols.get(L).length > CROWDED && ns.length > 1;
+          const collapsed = (ns.length > COLLAPSE || crowded) && !G.open.has(key) && !ns.some((n) => n.center);
           const score = ns.reduce((a, n) => a + Math.min(bary(n.id), 1e6), 0) / ns.length;
           return { key, path, ns, collapsed, score, layer: L };
         });
@@ -137,27 +141,31 @@
         for (const g of gs) for (const n of g.ns) rank.set(n.id, i++);
         columns.set(L, gs);
       }
-      let height = 0;
-      const colH = new Map();
+      // A tall layer is wrapped into several columns (the first nearest the center), so a
+      // wide fan-in stays readable instead of one very long column.
+      const gh = (g) => (g.ns.length > 1 ? HEAD : 0) + (g.collapsed ? 1 : g.ns.length) * (H + GY) + GROUP_GAP;
+      const slots = [];  // [{ layer, groups, height }] left to right
       for (const L of layers) {
-        let y = 0;
+        const subs = [];
+        let cur = [], used = 0;
         for (const g of columns.get(L)) {
-          const rows = g.collapsed ? 1 : g.ns.length;
-          y += (g.ns.length > 1 ? HEAD : 0) + rows * (H + GY) + GROUP_GAP;
+          if (cur.length && used + gh(g) > WRAP_PX) { subs.push({ layer: L, groups: cur, height: used }); cur = []; used = 0; }
+          cur.push(g); used += gh(g);
         }
-        colH.set(L, y);
-        height = Math.max(height, y);
+        if (cur.length) subs.push({ layer: L, groups: cur, height: used });
+        slots.push(...(L < 0 ? subs.reverse() : subs));
       }
-      for (const L of layers) {
-        let y = (height - colH.get(L)) / 2 + 10;
-        const x = (L - layers[0]) * (W + GX) + 10;
-        for (const g of columns.get(L)) {
+      const height = Math.max(...slots.map((c) => c.height));
+      slots.forEach((c, i) => {
+        let y = (height - c.height) / 2 + 10;
+        const x = i * (W + GX) + 10;
+        for (const g of c.groups) {
           const top = y;
           if (g.ns.length > 1) y += HEAD;
           if (g.collapsed) {
             const id = `group:${g.key}`;
             pos.set(id, { x, y, node: { id, symbol: `${g.ns.length} symbols`, kind: "group", path: g.path,
-              start_line: g.ns[0].start_line, end_line: g.ns[0].end_line, layer: L, groupKey: g.key, members: g.ns, expanded: new Set() } });
+              start_line: g.ns[0].start_line, end_line: g.ns[0].end_line, layer: c.layer, groupKey: g.key, members: g.ns, expanded: new Set() } });
             for (const n of g.ns) shown.set(n.id, id);
             y += H + GY;
           } else {
@@ -166,9 +174,9 @@
           if (g.ns.length > 1) groups.push({ x: x - 6, y: top, w: W + 12, h: y - top - GY + 6, path: g.path, key: g.key, collapsed: g.collapsed });
           y += GROUP_GAP;
         }
-      }
-      const width = layers.length * (W + GX) - GX + 20;
-      return { pos, groups, shown, width, height: height + 20, columns: layers.map((L) => columns.get(L)) };
+      });
+      const width = slots.length * (W + GX) - GX + 20;
+      return { pos, groups, shown, width, height: height + 20 };
     }
 
     // -- drawing ----------------------------------------------------------------------
@@ -296,8 +304,10 @@
     function fit() {
       if (!L) return;
       const { w, h } = size();
-      const k = Math.max(0.2, Math.min(1.2, w / L.width, h / L.height));
-      G.view = { k, x: (w - L.width * k) / 2, y: Math.max(0, (h - L.height * k) / 2) };
+      const k = Math.max(0.55, Math.min(1.1, w / L.width, h / L.height));  // legible, then pan
+      const c = L.pos.get(firstId());
+      const x = L.width * k <= w ? (w - L.width * k) / 2 : (c ? w / 2 - (c.x + W / 2) * k : 0);
+      G.view = { k, x, y: L.height * k <= h ? (h - L.height * k) / 2 : (c ? h / 2 - (c.y + H / 2) * k : 0) };
       apply();
     }
     function zoom(f, cx, cy) {
