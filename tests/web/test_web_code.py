@@ -156,3 +156,34 @@ def test_missing_git_objects_are_reported_as_damage(make_web: Any) -> None:
     job = w.wait(r.json()["job_id"])
     assert job["state"] == "unavailable"
     assert "missing or corrupt" in job["error"] and "no commits" not in job["error"]
+
+
+def test_hierarchy_edges_point_from_subtype_to_supertype(web: Any) -> None:
+    """A facade with `type_hierarchy`: a subtype row points at the center, a supertype row
+    away from it (the evidence says which)."""
+    import dataclasses
+
+    web.indexed()
+    ci = web.ci
+    original = getattr(type(ci), "type_hierarchy", None)
+
+    def type_hierarchy(self: Any, name: Any = None, path: Any = None, line: Any = None,
+                       column: Any = None) -> Any:
+        found = self.find_symbol("pkg.util.helper")
+        sub = dataclasses.replace(found.results[0], evidence="subtype: declares it as a base")
+        run = self.find_symbol("pkg.main.run").results[0]
+        sup = dataclasses.replace(run, evidence="supertype: declared base")
+        return dataclasses.replace(found, results=(sub, sup))
+    if original is None:
+        type(ci).type_hierarchy = type_hierarchy  # type: ignore[attr-defined]
+    try:
+        g = web.client.get("/api/v1/runs/workspace/code/graph",
+                           params={"path": "pkg/util.py", "line": 6, "relation": "hierarchy",
+                                   "depth": 1, "references": 0}).json()
+        edges = {(e["source"], e["target"], e["kind"]) for e in g["edges"]}
+        greet = "pkg/util.py#pkg.util.Greeter.greet"
+        assert edges == {("pkg/util.py#pkg.util.helper", greet, "inherits"),
+                         (greet, "pkg/main.py#pkg.main.run", "inherits")}
+    finally:
+        if original is None:
+            del type(ci).type_hierarchy  # type: ignore[attr-defined]

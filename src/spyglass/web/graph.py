@@ -117,6 +117,14 @@ def _centers(ci: CodeIntel, symbol: str | None, path: str | None, line: int | No
     return top or defs, outline
 
 
+def _points_in(rel: Relation, site: CodeLocation) -> bool:
+    """Whether the edge runs from the row to the center: callers always; in the type
+    hierarchy a subtype (or an overriding member) points at what it extends."""
+    if rel.name == "hierarchy":
+        return site.evidence.startswith(("subtype", "overriding"))
+    return rel.inward
+
+
 def _neighbours(ci: CodeIntel, rel: Relation, loc: CodeLocation) -> list[CodeLocation]:
     """The rows of one relation at a definition (errors of one neighbour end that branch)."""
     try:
@@ -184,7 +192,7 @@ def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str
                                   start_line=site.start_line, end_line=site.end_line,
                                   role=rel.name, distance=distance):
                         continue
-                    if rel.inward:
+                    if _points_in(rel, site):
                         g.edge(cid, target_id, rel.kind, site)
                     else:
                         g.edge(target_id, cid, rel.kind, site)

@@ -10,6 +10,7 @@ const S = {
   sym: null, file: null, graph: null, query: null, overlay: null, seq: 0,
 };
 const TERMINAL = new Set(["completed", "failed", "unavailable"]);
+const TYPEISH = new Set(["class", "struct", "interface", "type", "trait", "enum", "method", "field", "property"]);
 const $ = (id) => document.getElementById(id);
 
 function h(tag, attrs, ...kids) {
@@ -119,8 +120,8 @@ async function definitionAt(path, line) {
 }
 
 // -- summary, provenance, coverage ------------------------------------------------------
-async function loadSummary() {
-  const r = await api(repoPath(""));
+async function loadSummary(pre) {
+  const r = pre || await api(repoPath(""));
   if (!r.ok) {
     if (r.status) notice("Could not load the repository summary: " + r.body.error);
     return null;
@@ -469,7 +470,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   const at = { path: loc.path, line: loc.start_line };
   const panel = (id, title, body) => h("section", { class: "panel", "aria-labelledby": id }, h("h3", { id }, title), body);
   const loading = () => h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const srcBox = h("div", {}), refsBox = loading(), callersBox = loading(), calleesBox = loading(), graphBox = loading(), blastBox = loading();
+  const srcBox = h("div", {}), refsBox = loading(), callersBox = loading(), calleesBox = loading(), hierBox = loading(), graphBox = loading(), blastBox = loading();
   const feats = S.summary ? S.summary.features : {};
   const rels = (S.summary && S.summary.relations) || { callers: { available: true, label: "callers" } };
   const keepGraph = refresh && same && S.graph;
@@ -484,6 +485,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
     panel("refs-title", "References", refsBox),
     panel("callers-title", "Callers", callersBox),
     panel("callees-title", "Callees", calleesBox),
+    panel("hier-title", "Type hierarchy", hierBox),
     h("section", { class: "panel", "aria-labelledby": "graph-title" }, h("h3", { id: "graph-title" }, "Graph"),
       oldGraph || h("div", { id: "graph-box" }, graphBox)),
     feats.blast_radius ? panel("blast-title", "Blast radius", blastBox) : null);
@@ -500,12 +502,17 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
       { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
     S.graph.start(r.body);
   });
-  if (rels.callees && rels.callees.available) {
-    api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: "callees" }, at))).then((r) => {
-      if (fresh()) fill(calleesBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "callee", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
+  // the other relations, each as rows with their line of code (or why it is not offered)
+  for (const [name, box, noun] of [["callees", calleesBox, "callee"], ["hierarchy", hierBox, "related type"]]) {
+    const rel = rels[name];
+    if (!rel || !rel.available) {
+      fill(box, h("p", { class: "muted" }, (rel && rel.reason) || `${name} are not offered by this server.`));
+      continue;
+    }
+    if (name === "hierarchy" && !TYPEISH.has(loc.kind)) { fill(box, h("p", { class: "muted" }, `Not a type or a member (${loc.kind}).`)); continue; }
+    api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: name }, at))).then((r) => {
+      if (fresh()) fill(box, r.ok ? groupedRows(r.body.results, r.body.truncated, noun, { symbolName: true }) : h("p", { class: "error" }, r.body.error));
     });
-  } else {
-    fill(calleesBox, h("p", { class: "muted" }, (rels.callees && rels.callees.reason) || "Callees are not offered by this server."));
   }
   if (feats.blast_radius) {
     api(repoPath(`/blast-radius?${qs({ target: `${loc.path}:${loc.start_line}` })}`)).then((r) => { if (fresh()) fill(blastBox, renderBlast(r)); });
@@ -663,26 +670,28 @@ async function boot() {
     });
   }
   window.addEventListener("popstate", () => { if (S.repoId) applyState(); });
-  const r = await api("/api/v1/code/repos");
-  if (!r.ok) { notice("Could not list repositories: " + (r.body.error || "none")); return; }
   const m = location.pathname.match(/^\/repos\/([^/]+)/);
-  if (!m) { showList(r.body.repos); setMode("live"); $("conn").textContent = "ready"; return; }
-  const wanted = decodeURIComponent(m[1]);
-  const repo = r.body.repos.find((x) => x.repo_id === wanted);
-  if (!repo) {
+  if (!m) {
+    const r = await api("/api/v1/code/repos");
+    if (!r.ok) { notice("Could not list repositories: " + (r.body.error || "none")); return; }
+    showList(r.body.repos); $("conn").textContent = "ready";
+    return;
+  }
+  S.repoId = decodeURIComponent(m[1]);
+  const first = await api(repoPath(""));  // the summary: also says whether the repository exists
+  if (first.status === 404) {
     $("view-404").hidden = false;
-    $("missing-name").textContent = wanted;
+    $("missing-name").textContent = S.repoId;
     document.title = "Unknown repository · spyglass";
     $("conn").textContent = "not found";
     return;
   }
-  S.repoId = repo.repo_id;
-  document.title = `${repo.repo} · spyglass`;
+  if (first.ok) document.title = `${first.body.repo} · spyglass`;
   $("view-repo").hidden = false;
   $("provenance").hidden = false;
   const st = urlState();
   S.targetRef = st.ref || localStorage.getItem(`spyglass-ref:${S.repoId}`) || null;
-  await loadSummary();
+  await loadSummary(first);
   connectEvents();
   await applyState();
   document.body.dataset.ready = "1";

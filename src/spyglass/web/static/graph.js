@@ -9,7 +9,6 @@
   const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
   const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
   const WRAP_PX = 14 * (H + GY);  // a layer taller than this wraps into more columns
-  const LEFT = new Set(["callers"]);  // relations whose new nodes go one column left
 
   function el(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
@@ -70,14 +69,18 @@
       const from = fromId ? G.nodes.get(fromId) : null;
       const alias = new Map();  // the answer's center ids → the node that was expanded
       if (from) for (const c of g.center) alias.set(c, fromId);
-      const layer = (from ? from.layer : 0) + (LEFT.has(relation) ? -1 : 1);
+      // a node whose edge points at the expanded one (a caller, a subtype) goes one layer
+      // left of it, any other (a callee, a supertype) one layer right
+      const inward = new Set(g.edges.filter((e) => g.center.includes(e.target)).map((e) => e.source));
+      const at = from ? from.layer : 0;
       let added = 0;
       for (const n of g.nodes) {
         const id = alias.get(n.id) || n.id;
         if (G.nodes.has(id)) continue;
         const center = !from && g.center.includes(n.id);
+        const layer = center ? 0 : at + (inward.has(n.id) ? -1 : 1);
         G.nodes.set(id, { id, symbol: n.symbol, kind: n.kind, path: n.path, start_line: n.start_line,
-          end_line: n.end_line, layer: center ? 0 : layer, center, expanded: new Set() });
+          end_line: n.end_line, layer, center, expanded: new Set() });
         added += 1;
       }
       for (const e of g.edges) {
