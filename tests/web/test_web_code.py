@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from spyglass.web.jobs import Jobs
 
 
@@ -65,27 +67,20 @@ def test_graph_relation_by_name(web: Any) -> None:
             assert r.status_code == 400 and r.json()["error"] == status[name]["reason"]
 
 
-def test_callees_through_the_facade_once_offered(web: Any) -> None:
+def test_callees_through_the_facade(web: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A facade with `callees` gets callee edges pointing away from the center."""
     web.indexed()
-    ci = web.ci
-    original = getattr(type(ci), "callees", None)
 
     def callees(self: Any, name: Any = None, path: Any = None, line: Any = None,
                 column: Any = None) -> Any:
         return self.find_symbol("pkg.util.helper")  # run() calls helper (a definition row)
-    if original is None:
-        type(ci).callees = callees  # type: ignore[attr-defined]
-    try:
-        assert web.get("").json()["relations"]["callees"]["available"] is True
-        g = web.client.get("/api/v1/runs/workspace/code/graph",
-                           params={"path": "pkg/main.py", "line": 4, "relation": "callees",
-                                   "depth": 1}).json()
-        edges = {(e["source"], e["target"], e["kind"]) for e in g["edges"]}
-        assert ("pkg/main.py#pkg.main.run", "pkg/util.py#pkg.util.helper", "calls") in edges
-    finally:
-        if original is None:
-            del type(ci).callees  # type: ignore[attr-defined]
+    monkeypatch.setattr(type(web.ci), "callees", callees, raising=False)
+    assert web.get("").json()["relations"]["callees"]["available"] is True
+    g = web.client.get("/api/v1/runs/workspace/code/graph",
+                       params={"path": "pkg/main.py", "line": 4, "relation": "callees",
+                               "depth": 1}).json()
+    edges = {(e["source"], e["target"], e["kind"]) for e in g["edges"]}
+    assert ("pkg/main.py#pkg.main.run", "pkg/util.py#pkg.util.helper", "calls") in edges
 
 
 def test_pages_list_404_and_favicon(web: Any) -> None:
@@ -158,14 +153,14 @@ def test_missing_git_objects_are_reported_as_damage(make_web: Any) -> None:
     assert "missing or corrupt" in job["error"] and "no commits" not in job["error"]
 
 
-def test_hierarchy_edges_point_from_subtype_to_supertype(web: Any) -> None:
+def test_hierarchy_edges_point_from_subtype_to_supertype(web: Any,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
     """A facade with `type_hierarchy`: a subtype row points at the center, a supertype row
     away from it (the evidence says which)."""
     import dataclasses
 
     web.indexed()
-    ci = web.ci
-    original = getattr(type(ci), "type_hierarchy", None)
 
     def type_hierarchy(self: Any, name: Any = None, path: Any = None, line: Any = None,
                        column: Any = None) -> Any:
@@ -174,16 +169,11 @@ def test_hierarchy_edges_point_from_subtype_to_supertype(web: Any) -> None:
         run = self.find_symbol("pkg.main.run").results[0]
         sup = dataclasses.replace(run, evidence="supertype: declared base")
         return dataclasses.replace(found, results=(sub, sup))
-    if original is None:
-        type(ci).type_hierarchy = type_hierarchy  # type: ignore[attr-defined]
-    try:
-        g = web.client.get("/api/v1/runs/workspace/code/graph",
-                           params={"path": "pkg/util.py", "line": 6, "relation": "hierarchy",
-                                   "depth": 1, "references": 0}).json()
-        edges = {(e["source"], e["target"], e["kind"]) for e in g["edges"]}
-        greet = "pkg/util.py#pkg.util.Greeter.greet"
-        assert edges == {("pkg/util.py#pkg.util.helper", greet, "inherits"),
-                         (greet, "pkg/main.py#pkg.main.run", "inherits")}
-    finally:
-        if original is None:
-            del type(ci).type_hierarchy  # type: ignore[attr-defined]
+    monkeypatch.setattr(type(web.ci), "type_hierarchy", type_hierarchy, raising=False)
+    g = web.client.get("/api/v1/runs/workspace/code/graph",
+                       params={"path": "pkg/util.py", "line": 6, "relation": "hierarchy",
+                               "depth": 1, "references": 0}).json()
+    edges = {(e["source"], e["target"], e["kind"]) for e in g["edges"]}
+    greet = "pkg/util.py#pkg.util.Greeter.greet"
+    assert edges == {("pkg/util.py#pkg.util.helper", greet, "inherits"),
+                     (greet, "pkg/main.py#pkg.main.run", "inherits")}

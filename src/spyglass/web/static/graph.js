@@ -108,6 +108,8 @@
       status.textContent = `${added} new node(s) from the ${r.label} of ${n.symbol}` + (got.body.truncated ? " (truncated)" : "") +
         ` · ${G.nodes.size} nodes`;
       render();
+      const { w, h } = size();
+      if (Math.min(w / L.width, h / L.height) >= 0.55) fit();  // all of it still legible
       focusNode(id);
     }
 
