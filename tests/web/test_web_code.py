@@ -177,3 +177,20 @@ def test_hierarchy_edges_point_from_subtype_to_supertype(web: Any,
     greet = "pkg/util.py#pkg.util.Greeter.greet"
     assert edges == {("pkg/util.py#pkg.util.helper", greet, "inherits"),
                      (greet, "pkg/main.py#pkg.main.run", "inherits")}
+
+
+def test_branch_from_git_head(tmp_path: Path) -> None:
+    from spyglass.web.api import branch_of
+    git = tmp_path / "repo" / ".git"
+    git.mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/feature/x\n")
+    assert branch_of(git.parent) == "feature/x"
+    (git / "HEAD").write_text("0123456789abcdef0123456789abcdef01234567\n")
+    assert branch_of(git.parent) is None  # detached
+    linked = tmp_path / "linked"
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / "HEAD").write_text("ref: refs/heads/web\n")
+    linked.mkdir()
+    (linked / ".git").write_text(f"gitdir: {tmp_path / 'wt'}\n")
+    assert branch_of(linked) == "web"  # a linked worktree
+    assert branch_of(tmp_path / "nowhere") is None

@@ -22,7 +22,8 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 800 
 const page = await context.newPage();
 page.setDefaultTimeout(15000);
 page.on("pageerror", (e) => report.errors.push(String(e)));
-page.on("console", (m) => { if (m.type() === "error" && !/status of 404/.test(m.text())) report.errors.push(m.text()); });
+let outage = false;  // requests aborted on purpose: their console errors are expected
+page.on("console", (m) => { if (m.type() === "error" && !outage && !/status of 404/.test(m.text())) report.errors.push(m.text()); });
 page.on("request", (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith("data:")) report.external.push(r.url()); });
 
 async function state(name) {
@@ -134,6 +135,21 @@ try {
   await page.waitForFunction(() => /helper/.test(document.getElementById("sym-title").textContent));
   check(new URL(page.url()).searchParams.get("symbol") === "pkg/util.py:1", "Back did not restore the symbol in the URL");
   step("Back returned to the previous symbol");
+
+  // the server unreachable for a moment: a notice, cleared by the first answer after it
+  outage = true;
+  await page.route("**/api/v1/**", (r) => r.abort());
+  await page.locator("#q").fill("run");
+  await page.locator("#q").press("Enter");
+  await page.locator("#notice").waitFor({ state: "visible" });
+  const down = await text("#notice");
+  await page.unroute("**/api/v1/**");
+  await page.locator("#q").press("Enter");
+  await page.locator("#notice").waitFor({ state: "hidden" });
+  outage = false;
+  step(`error shown while the server was unreachable ("${down.slice(0, 40)}…"), cleared on recovery`);
+  await page.goBack();  // the symbol before that search
+  await page.waitForFunction(() => /helper/.test((document.getElementById("sym-title") || {}).textContent || ""));
 
   // 8. the diff tab, dark mode, 800×600, an unknown repository
   await page.locator("#tab-btn-diff").click();
