@@ -102,7 +102,7 @@ async function applyState() {
     const loc = await definitionAt(path, line);
     if (loc) openSymbol(loc, false);
     else fill($("symbol"), h("p", { class: "error pad" }, `No definition at ${st.symbol}.`));
-  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; fill($("symbol")); }
+  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); }
   if (st.file) {
     const line = parseInt(st.line, 10) || null, end = parseInt(st.end, 10) || null;
     if (!S.file || S.file.path !== st.file || S.file.line !== line || S.file.end !== end) await openFile(st.file, line, end, false);
@@ -386,7 +386,7 @@ async function search(ev, push = true) {
   S.query = q;
   if (push) {  // a new search replaces the symbol shown
     setUrl({ q, kind, in: path, symbol: "", tab: "symbols", file: "", line: "", end: "" });
-    S.sym = null; S.graph = null;
+    S.sym = null; S.graph = null; S.seq += 1;  // answers still arriving are dropped
     fill($("symbol"));
   }
   fill($("results"), h("p", { class: "muted pad" }, "Searching…"));
@@ -474,7 +474,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   const feats = S.summary ? S.summary.features : {};
   const rels = (S.summary && S.summary.relations) || { callers: { available: true, label: "callers" } };
   const keepGraph = refresh && same && S.graph;
-  const oldGraph = keepGraph ? $("graph-box") : null;
+  const gbox = (keepGraph && $("graph-box")) || h("div", { id: "graph-box" }, graphBox);
   fill($("symbol"),
     h("section", { class: "panel sym-head", "aria-labelledby": "sym-title" },
       h("h2", { id: "sym-title" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
@@ -487,7 +487,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
     panel("callees-title", "Callees", calleesBox),
     panel("hier-title", "Type hierarchy", hierBox),
     h("section", { class: "panel", "aria-labelledby": "graph-title" }, h("h3", { id: "graph-title" }, "Graph"),
-      oldGraph || h("div", { id: "graph-box" }, graphBox)),
+      gbox),
     feats.blast_radius ? panel("blast-title", "Blast radius", blastBox) : null);
   const fresh = () => seq === S.seq;
   api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 40) })}`))
@@ -496,9 +496,9 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: "callers" }, at))).then(async (r) => {
     if (!fresh()) return;
     fill(callersBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "call site", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
-    if (!r.ok) { fill($("graph-box"), h("p", { class: "error" }, r.body.error)); return; }
-    if (keepGraph) { await S.graph.replay(r.body); return; }
-    S.graph = SpyGraph.create($("graph-box"), { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
+    if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
+    if (keepGraph && S.graph) { await S.graph.replay(r.body); return; }
+    S.graph = SpyGraph.create(gbox, { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
       { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
     S.graph.start(r.body);
   });
