@@ -36,6 +36,18 @@ if [ ! -x "${TOOLS}/node_modules/.bin/scip-python" ] && command -v npm >/dev/nul
   npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 >&2 \
     || echo "bootstrap: could not install scip-python; the SCIP import test will skip" >&2
 fi
+# Browser end-to-end test of the web page (tests/web/test_browser.py, skipped without them):
+# Debian's chromium, and npm playwright-core + axe-core from tests/web/e2e/package-lock.json
+# (npm ci: the locked versions; node_modules is not committed).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 \
+    || echo "bootstrap: could not install chromium; the browser test will skip" >&2
+fi
+if command -v npm >/dev/null 2>&1 && [ ! -f tests/web/e2e/node_modules/axe-core/axe.min.js ]; then
+  npm ci --silent --no-audit --no-fund --prefix tests/web/e2e >&2 \
+    || echo "bootstrap: could not install playwright-core/axe-core; the browser test will skip" >&2
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

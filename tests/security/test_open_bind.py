@@ -65,7 +65,7 @@ def test_every_web_route_beyond_loopback_needs_the_token(tmp_path: Path,
     repo_id = app.state.web.repo_id
     routes = every_route(app, repo_id)
     assert len(routes) >= 20
-    page = {"/", f"/repos/{repo_id}", "/static/app.js"}
+    page = {"/", "/repos", f"/repos/{repo_id}", "/favicon.ico", "/static/app.js"}
     for method, path in routes:
         for auth in (None, "Bearer wrong", "Basic " + TOKEN):
             r = client.request(method, path, params={"follow": "0"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -211,7 +212,13 @@ class SnapshotBuilder:
                       job=self.job)
             log_event(conn, snap, "code_graph_updated", job=self.job, commit=commit, ref=ref)
         conn.execute("COMMIT")
-        return snapshot_by_id(conn, snap)
+        row = snapshot_by_id(conn, snap)
+        if row is None:
+            return None
+        # This run parsed nothing: it reports reuse, not the counts of the run that parsed.
+        units = conn.execute("SELECT COUNT(unit) FROM snapshot_files WHERE snapshot=?",
+                             (snap,)).fetchone()[0]
+        return dataclasses.replace(row, parsed=0, persisted=0, reused=int(units))
 
     def _run(self, snap: int, commit: str | None, files: list[src.SourceFile]) -> None:
         conn = self.conn

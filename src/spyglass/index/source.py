@@ -177,6 +177,14 @@ def resolve_commit(root: Path, ref: str, origin: str = "--ref") -> str:
                        f"{ref}^{{commit}}")
     if res.returncode == 0:
         return res.stdout.decode().strip()
+    # A name (not an object id) whose object is gone: the repository is damaged.
+    named = gitcall.call(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref)
+    oid = named.stdout.decode().strip() if named.returncode == 0 else ""
+    if oid and not oid.startswith(ref) and not is_shallow(root) \
+            and gitcall.call(root, "cat-file", "-e", oid).returncode != 0:
+        raise IndexUnavailable(f"ref {ref!r} names commit {oid[:12]}, but that git object is "
+                               "missing or corrupt: the repository is damaged (`git fsck` "
+                               "lists what is missing)")
     if ref == "HEAD" and head(root).sha is None:
         raise IndexUnavailable("the repository has no commits yet: commit something first, "
                                "or index a folder that is not a git repository")

@@ -212,6 +212,12 @@ class CodeIntel:
             raise BadInput(f"no definition named {name!r}; {hint}")
         return defs
 
+    def file_bytes(self, path: str) -> tuple[str, bytes]:
+        """A workspace file as on disk (the web code view): its root-relative path and its
+        bytes, through the confined reader within max_file_bytes (query/paths.py)."""
+        rel = self.rel_path(path)
+        return rel, client_paths.read(self.root, rel, self.config.limits.max_file_bytes)
+
     def _check_line(self, rel: str, line: int) -> None:
         if line < 1:
             raise BadInput("line numbers are 1-based")

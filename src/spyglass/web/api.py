@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from spyglass.errors import BadInput
 from spyglass.query.facade import CodeIntel
-from spyglass.web.graph import build_graph
+from spyglass.web.graph import build_graph, relation_status
 from spyglass.web.http import (
     NotFound,
     WebState,
@@ -28,6 +28,7 @@ from spyglass.web.http import (
 )
 from spyglass.web.jobs import Busy
 from spyglass.web.overlay import diagnostics_summary, diff_overlay
+from spyglass.web.source import file_view, line_texts, parse_positions
 from spyglass.wire import plain, provenance_json, result_json
 
 RUN_IDS = ("workspace",)
@@ -44,6 +45,23 @@ def has_snapshot(ci: CodeIntel) -> bool:
         return True
     row = plain(ci.last_job())
     return isinstance(row, dict) and row.get("state") == "completed"
+
+
+def branch_of(root: Path) -> str | None:
+    """The branch HEAD names, read from git's HEAD file (no process): None when detached."""
+    git = root / ".git"
+    try:
+        if git.is_file():  # a linked worktree: `gitdir: PATH`
+            line = git.read_text(encoding="utf-8", errors="replace").strip()
+            if not line.startswith("gitdir:"):
+                return None
+            gitdir = Path(line[7:].strip())
+            git = gitdir if gitdir.is_absolute() else root / gitdir
+        head = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    prefix = "ref: refs/heads/"
+    return head[len(prefix):][:200] if head.startswith(prefix) else None
 
 
 def _summary(st: WebState, full: bool) -> dict[str, Any]:
@@ -68,6 +86,7 @@ def _summary(st: WebState, full: bool) -> dict[str, Any]:
         "partial": partial,
         "repo_id": st.repo_id, "repo": ci.repo, "root": str(ci.root),
         "target_ref": ci.config.target_branch or ("HEAD" if git else "working-tree"),
+        "branch": branch_of(ci.root) if git else None,
         "indexed": report["indexed"],
         "snapshot": {"commit": report["snapshot_commit"], "ref": report["snapshot_ref"],
                      "indexed_at": report["indexed_at"]} if report["indexed"] else None,
@@ -75,6 +94,7 @@ def _summary(st: WebState, full: bool) -> dict[str, Any]:
         "store_job": plain(store_job) if store_job else None,
         "diagnostics": None if partial else diagnostics_summary(ci),
         "features": features(st),
+        "relations": relation_status(ci),
         "admin_token_required": st.guard.token is not None,
         "last_event_id": st.jobs.last_event_id,
     })
@@ -182,8 +202,26 @@ async def run_graph(request: Request) -> Response:
     line, depth = number(request, "line"), number(request, "depth", 2) or 2
     limit = number(request, "limit", 60) or 60
     refs = request.query_params.get("references", "1") not in ("0", "false", "no")
+    name = request.query_params.get("relation", "callers")
     return await blocking(lambda: build_graph(st.ci, run_id, symbol, path, line, depth, limit,
-                                              refs))
+                                              refs, name))
+
+
+@guarded
+async def source_file(request: Request) -> Response:
+    """GET /api/v1/code/repos/{repo_id}/file?path=: a workspace file's lines and outline."""
+    st = repo(request)
+    path = text(request, "path", required=True)
+    assert path is not None
+    return await blocking(lambda: file_view(st.ci, path))
+
+
+@guarded
+async def source_lines(request: Request) -> Response:
+    """GET /api/v1/code/repos/{repo_id}/lines?at=PATH:LINE…: the line of code at each row."""
+    st = repo(request)
+    positions = parse_positions(request.query_params.getlist("at"))
+    return await blocking(lambda: line_texts(st.ci, positions))
 
 
 @guarded

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -24,7 +25,7 @@ from spyglass.net import (
     serve_until_stopped,
 )
 from spyglass.query.facade import CodeIntel
-from spyglass.web import api, tools
+from spyglass.web import api, openapi, tools
 from spyglass.web.http import WebState
 from spyglass.web.jobs import HEARTBEAT_SECONDS, Jobs
 from spyglass.web.security import Guard, HostCheck, page_path
@@ -33,9 +34,27 @@ REPO = "/api/v1/code/repos/{repo_id}"
 
 
 async def page(request: Request) -> Response:
-    """The single-page UI (the same page for `/` and `/repos/{repo_id}`)."""
-    return FileResponse(api.static_dir() / "index.html",
+    """The single-page UI: `/` and `/repos` list the repositories, `/repos/{repo_id}` is one
+    repository (its state in the query string); an unknown repository is a 404 page."""
+    status = 200
+    wanted = request.path_params.get("repo_id")
+    if wanted is not None and wanted != request.app.state.web.repo_id:
+        status = 404  # the page says so and links to the repository list
+    return FileResponse(api.static_dir() / "index.html", status_code=status,
                         headers={"Cache-Control": "no-cache"})
+
+
+async def favicon(request: Request) -> Response:
+    return FileResponse(api.static_dir() / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
+async def openapi_document(request: Request) -> Response:
+    """GET /api/v1/openapi.json: the API as OpenAPI 3.1 (docs/web.md)."""
+    listed = [(r.path, sorted(r.methods or ()), (r.endpoint.__doc__ or ""))
+              for r in request.app.routes if isinstance(r, Route)]
+    known = {"repo_id": [request.app.state.web.repo_id], "run_id": list(api.RUN_IDS)}
+    return JSONResponse(openapi.document(listed, known))
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -53,13 +72,18 @@ def routes() -> list[Route | Mount]:
     get, post = ["GET"], ["POST"]
     return [
         Route("/", page, methods=get),
+        Route("/repos", page, methods=get),
         Route("/repos/{repo_id}", page, methods=get),
+        Route("/favicon.ico", favicon, methods=get),
+        Route("/api/v1/openapi.json", openapi_document, methods=get),
         Route("/api/v1/code/repos", api.list_repos, methods=get),
         Route(REPO, api.summary, methods=get),
         Route(REPO + "/index", api.start_index, methods=post),
         Route(REPO + "/jobs", api.list_jobs, methods=get),
         Route(REPO + "/jobs/{job_id}", api.get_job, methods=get),
         Route(REPO + "/events", api.events, methods=get),
+        Route(REPO + "/file", api.source_file, methods=get),
+        Route(REPO + "/lines", api.source_lines, methods=get),
         *tools.routes(REPO),  # the tools of spyglass.surface
         Route("/api/v1/runs/{run_id}/code/graph", api.run_graph, methods=get),
         Route("/api/v1/runs/{run_id}/code/diff-overlay", api.run_diff_overlay, methods=get),
@@ -81,6 +105,9 @@ def create_app(ci: CodeIntel, host: str = "127.0.0.1", port: int | None = None,
     if guard.open:
         gates.append(Middleware(TokenGate, token=guard.token, open_paths=page_path))
     gates.append(Middleware(BodyCap, limit=ci.config.limits.max_request_bytes))
+    # Responses compressed when the browser asks (the page's scripts and answer JSON are
+    # text; the event stream is never buffered: GZipMiddleware leaves text/event-stream).
+    gates.append(Middleware(GZipMiddleware, minimum_size=1024))
     app = Starlette(routes=routes(), middleware=gates,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.web = WebState(ci, jobs, guard, heartbeat)

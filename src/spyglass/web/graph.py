@@ -1,4 +1,6 @@
-"""A bounded graph around a symbol or a file: callers (to a depth) and referencing files."""
+"""A bounded graph around a symbol or a file: one relation (callers, callees, type hierarchy)
+followed to a depth, and the referencing files. The page asks for a relation by name; a
+relation the facade does not offer yet is reported unavailable with the reason."""
 
 from __future__ import annotations
 
@@ -12,6 +14,46 @@ from spyglass.wire import coverage_json, plain, provenance_json
 
 MAX_CENTERS = 12
 CALLABLE = frozenset({"func", "method", "class", "struct", "test", "type", "interface"})
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A graph relation: the facade method answering it and which way its edges point."""
+
+    name: str
+    method: str  # CodeIntel method taking (name, path, line, column)
+    inward: bool  # True: the answer's rows point at the center (callers); False: away
+    kind: str  # the edge kind
+    sites: bool  # the rows are use sites inside the neighbour (callers), not definitions
+    label: str
+
+
+RELATIONS = {r.name: r for r in (
+    Relation("callers", "callers", True, "calls", True, "callers"),
+    Relation("callees", "callees", False, "calls", False, "callees"),
+    Relation("hierarchy", "type_hierarchy", False, "inherits", False, "type hierarchy"),
+)}
+
+
+def relation_status(ci: CodeIntel) -> dict[str, dict[str, Any]]:
+    """Each relation by name: available, or the reason it is not (the page disables it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in RELATIONS.values():
+        ok = callable(getattr(ci, r.method, None))
+        out[r.name] = {"available": ok, "label": r.label,
+                       "reason": None if ok else f"{r.label} are not offered by this "
+                       f"version of spyglass yet (no CodeIntel.{r.method})"}
+    return out
+
+
+def relation(ci: CodeIntel, name: str) -> Relation:
+    """The relation named by the request, or a clear 400/409-style error."""
+    r = RELATIONS.get(name)
+    if r is None:
+        raise BadInput(f"unknown relation {name!r}; one of: {', '.join(RELATIONS)}")
+    if not callable(getattr(ci, r.method, None)):
+        raise BadInput(relation_status(ci)[name]["reason"])
+    return r
 
 
 @dataclass
@@ -75,9 +117,18 @@ def _centers(ci: CodeIntel, symbol: str | None, path: str | None, line: int | No
     return top or defs, outline
 
 
-def _callers(ci: CodeIntel, loc: CodeLocation) -> list[CodeLocation]:
+def _points_in(rel: Relation, site: CodeLocation) -> bool:
+    """Whether the edge runs from the row to the center: callers always; in the type
+    hierarchy a subtype (or an overriding member) points at what it extends."""
+    if rel.name == "hierarchy":
+        return site.evidence.startswith(("subtype", "overriding"))
+    return rel.inward
+
+
+def _neighbours(ci: CodeIntel, rel: Relation, loc: CodeLocation) -> list[CodeLocation]:
+    """The rows of one relation at a definition (errors of one neighbour end that branch)."""
     try:
-        found = ci.callers(None, loc.path, loc.start_line, None)
+        found = getattr(ci, rel.method)(None, loc.path, loc.start_line, None)
     except SpyglassError:
         return []
     return [r for r in found.results if isinstance(r, CodeLocation)]
@@ -100,8 +151,9 @@ def _def_of(ci: CodeIntel, outlines: dict[str, list[CodeLocation]], caller: Code
 
 def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str | None = None,
                 line: int | None = None, depth: int = 2, limit: int = 60,
-                references: bool = True) -> dict[str, Any]:
+                references: bool = True, relation_name: str = "callers") -> dict[str, Any]:
     """Nodes (definitions and files) and edges (calls, references) around the center(s)."""
+    rel = relation(ci, relation_name)
     if not 1 <= depth <= 5:
         raise BadInput("depth must be between 1 and 5")
     if not 1 <= limit <= 500:
@@ -133,17 +185,20 @@ def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str
                 if target_id in expanded:
                     continue
                 expanded.add(target_id)
-                for site in _callers(ci, target):
+                for site in _neighbours(ci, rel, target):
                     cid = node_id(site.path, site.symbol)
                     known = cid in g.nodes
                     if not g.node(cid, symbol=site.symbol, kind=site.kind, path=site.path,
                                   start_line=site.start_line, end_line=site.end_line,
-                                  role="caller", distance=distance):
+                                  role=rel.name, distance=distance):
                         continue
-                    g.edge(cid, target_id, "calls", site)
+                    if _points_in(rel, site):
+                        g.edge(cid, target_id, rel.kind, site)
+                    else:
+                        g.edge(target_id, cid, rel.kind, site)
                     if known or site.kind not in CALLABLE:
                         continue
-                    d = _def_of(ci, outlines, site)
+                    d = _def_of(ci, outlines, site) if rel.sites else site
                     if d is None:
                         continue
                     g.nodes[cid].update(start_line=d.start_line, end_line=d.end_line)
@@ -154,6 +209,7 @@ def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str
             _reference_files(ci, g, centers)
         return {
             "run_id": run_id,
+            "relation": rel.name,
             "center": [node_id(c.path, c.symbol) for c in centers],
             "nodes": list(g.nodes.values()),
             "edges": list(g.edges.values()),

@@ -22,6 +22,7 @@ from spyglass.wire import plain
 TERMINAL = frozenset({"completed", "failed", "unavailable"})
 MAX_EVENTS = 2000
 HEARTBEAT_SECONDS = 15.0
+OVERLAY_SECONDS = 1.0  # how often an open event stream has the workspace checked (stat probe)
 SNAPSHOT_KEYS = ("id", "commit", "ref", "indexed_at", "files", "parsed", "persisted", "reused")
 
 
@@ -44,6 +45,7 @@ class Job:
     phase: str = "enumerate"
     parsed: int = 0
     persisted: int = 0
+    reused: int = 0
     total: int = 0
     started_at: str = field(default_factory=utcnow)
     finished_at: str | None = None
@@ -90,6 +92,8 @@ class Jobs:
         self._next_event = 1
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self._seen: tuple[object, object] | None = None
+        self._digest: str | None = None
+        self._overlay_at = 0.0
 
     # -- jobs ------------------------------------------------------------------------------
     def start(self, ref: str | None) -> Job:
@@ -145,9 +149,12 @@ class Jobs:
         snapshot = {k: done.get(k) for k in SNAPSHOT_KEYS}
         with self._lock:
             job.state, job.phase, job.finished_at = "completed", "done", utcnow()
-            job.parsed = int(done.get("parsed") or job.parsed)
-            job.persisted = int(done.get("persisted") or job.persisted)
-            job.total = max(job.total, job.parsed)
+            # The snapshot's own counts: an unchanged commit parses nothing and reuses all
+            # (the progress counter counts files seen, not files parsed).
+            for name in ("parsed", "persisted", "reused"):
+                if isinstance(done.get(name), int):
+                    setattr(job, name, done[name])
+            job.total = max(job.total, job.parsed + job.reused)
             job.snapshot = snapshot
             self._seen = (snapshot["id"], snapshot["indexed_at"])
             data = {"job": job.as_json()}
@@ -193,6 +200,34 @@ class Jobs:
         if seen is not None and seen != key and not busy:
             self.emit("code_graph_updated", {"job_id": None, "source": "external",
                                              **{k: done.get(k) for k in SNAPSHOT_KEYS}})
+
+    # -- the workspace overlay ---------------------------------------------------------------
+    def check_overlay(self, interval: float = OVERLAY_SECONDS) -> bool:
+        """Emit `workspace_changed` when the files on disk differ from the last check.
+
+        Cheap: the view's stat probe (index/probe.py) finds changed files by stat; only a
+        changed file is hashed and parsed. Checked at most once per `interval` however many
+        streams are open, and only once a snapshot exists (no live parse of everything)."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._overlay_at < interval:
+                return False
+            self._overlay_at = now
+            busy = self.current is not None and self.current.state not in TERMINAL
+        if busy or self._seen is None or not self.ci.has_index:
+            return False
+        try:
+            with self.ci.lock:
+                self.ci.view()
+                digest = self.ci.provenance().workspace_digest
+        except (SpyglassError, OSError, ValueError):
+            return False
+        with self._lock:
+            before, self._digest = self._digest, digest
+        if before is None or before == digest:
+            return False
+        self.emit("workspace_changed", {"workspace_digest": digest, "previous": before})
+        return True
 
     # -- event log -------------------------------------------------------------------------
     def emit(self, kind: str, data: dict[str, Any]) -> Event:
@@ -245,12 +280,17 @@ class Jobs:
             after = event.id
         if not follow:
             return
+        quiet_since = time.monotonic()
         while True:
-            events = await self.wait(after, heartbeat)
+            events = await self.wait(after, min(heartbeat, OVERLAY_SECONDS))
             if not events:
-                await run_in_threadpool(self.check_external)
-                yield ": keep-alive\n\n"
+                await run_in_threadpool(self.check_overlay)
+                if time.monotonic() - quiet_since >= heartbeat:
+                    await run_in_threadpool(self.check_external)
+                    yield ": keep-alive\n\n"
+                    quiet_since = time.monotonic()
                 continue
+            quiet_since = time.monotonic()
             for event in events:
                 yield event.sse()
                 after = event.id

@@ -93,7 +93,7 @@ class Guard:
 
 def page_path(path: str) -> bool:
     """The page and its static files: no repository data, loadable without the token."""
-    return path == "/" or path.startswith(("/repos/", "/static/"))
+    return path in ("/", "/repos", "/favicon.ico") or path.startswith(("/repos/", "/static/"))
 
 
 class HostCheck:

@@ -1,13 +1,16 @@
 // spyglass web page: plain JavaScript, no build step. Everything from the repository is
-// inserted as text (never as HTML).
+// inserted as text (never as HTML). The page's state (repository, ref, symbol, tab, query,
+// file and line) lives in the URL: Back and Forward move through it, a URL can be shared.
 "use strict";
 
 const S = {
   repoId: null, summary: null, job: null, lastEventId: 0, es: null, mode: "connecting",
   pollTimer: null, reconnectTimer: null, token: sessionStorage.getItem("spyglass-token") || "",
-  targetRef: null, selected: null, tab: "symbols", diffLoaded: false, fullPending: false,
+  targetRef: null, tab: "symbols", fullPending: false, down: false,
+  sym: null, file: null, graph: null, query: null, overlay: null, seq: 0,
 };
 const TERMINAL = new Set(["completed", "failed", "unavailable"]);
+const TYPEISH = new Set(["class", "struct", "interface", "type", "trait", "enum", "method", "field", "property"]);
 const $ = (id) => document.getElementById(id);
 
 function h(tag, attrs, ...kids) {
@@ -22,15 +25,6 @@ function h(tag, attrs, ...kids) {
     if (kid === null || kid === undefined || kid === false) continue;
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
-  return el;
-}
-const NS = "http://www.w3.org/2000/svg";
-function s(tag, attrs, ...kids) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v);
-  }
-  for (const kid of kids) el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   return el;
 }
 function fill(el, ...kids) { el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false)); }
@@ -52,14 +46,17 @@ async function api(path, opts = {}) {
   try {
     res = await fetch(path, Object.assign({}, opts, { headers }));
   } catch (err) {
+    if (!S.down) { S.down = true; notice("The server is unreachable; the page retries and recovers by itself."); }
     return { ok: false, status: 0, body: { error: "server unreachable: " + err.message } };
   }
+  if (S.down) { S.down = false; notice(""); setTimeout(refreshAnswers, 0); }  // recovered
   let body = null;
   try { body = await res.json(); } catch (_) { body = { error: res.statusText }; }
   if (res.status === 401) $("token-row").hidden = false;  // the server wants the admin token
   return { ok: res.ok, status: res.status, body };
 }
 const repoPath = (tail) => `/api/v1/code/repos/${encodeURIComponent(S.repoId)}${tail}`;
+const graphPath = (o) => `/api/v1/runs/workspace/code/graph?${qs(o)}`;
 
 function notice(text) {
   const el = $("notice");
@@ -67,11 +64,69 @@ function notice(text) {
   el.textContent = text || "";
 }
 
+// -- URL state -------------------------------------------------------------------------
+const KEYS = ["ref", "q", "kind", "in", "symbol", "tab", "file", "line", "end"];
+function urlState() {
+  const p = new URLSearchParams(location.search);
+  return Object.fromEntries(KEYS.map((k) => [k, p.get(k) || ""]));
+}
+function setUrl(change, replace) {
+  const st = Object.assign(urlState(), change);
+  const next = `${location.pathname}?${qs(st)}`;
+  if (next === location.pathname + location.search) return;
+  history[replace ? "replaceState" : "pushState"](null, "", next);
+}
+const fileHref = (path, line, end) => `${location.pathname}?${qs(Object.assign(urlState(), { tab: "file", file: path, line, end: end || "" }))}`;
+const symHref = (path, line) => `${location.pathname}?${qs(Object.assign(urlState(), { tab: "symbols", symbol: `${path}:${line}`, file: "", line: "", end: "" }))}`;
+function linkTo(href, onOpen, ...kids) {
+  // a real link (a new tab takes the URL); a plain click moves within the page
+  const attrs = kids.length && kids[0] && kids[0].constructor === Object ? kids.shift() : {};
+  return h("a", Object.assign({}, attrs, { href, onclick: (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button) return;
+    ev.preventDefault(); onOpen();
+  } }), ...kids);
+}
+const splitAt = (v) => { const i = v.lastIndexOf(":"); return i > 0 ? [v.slice(0, i), parseInt(v.slice(i + 1), 10)] : [v, NaN]; };
+
+async function applyState() {
+  const st = urlState();
+  if (st.ref) S.targetRef = st.ref;
+  const tab = st.tab || "symbols";
+  if (st.q !== (S.query || "")) {
+    $("q").value = st.q; $("kind").value = st.kind; $("scope").value = st.in;
+    if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); }
+  }
+  const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : "";
+  if (st.symbol && st.symbol !== key) {
+    const [path, line] = splitAt(st.symbol);
+    const loc = await definitionAt(path, line);
+    if (loc) openSymbol(loc, false);
+    else fill($("symbol"), h("p", { class: "error pad" }, `No definition at ${st.symbol}.`));
+  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); }
+  if (st.file) {
+    const line = parseInt(st.line, 10) || null, end = parseInt(st.end, 10) || null;
+    if (!S.file || S.file.path !== st.file || S.file.line !== line || S.file.end !== end) await openFile(st.file, line, end, false);
+  }
+  switchTab(tab, false);
+}
+
+async function definitionAt(path, line) {
+  const r = await api(repoPath(`/file?${qs({ path })}`));
+  if (!r.ok) return null;
+  const holding = r.body.definitions.filter((d) => d.start_line <= line && line <= d.end_line);
+  if (!holding.length) return null;
+  const d = holding.reduce((a, b) => (b.end_line - b.start_line < a.end_line - a.start_line ? b : a));
+  return Object.assign({ path: r.body.path, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, d);
+}
+
 // -- summary, provenance, coverage ------------------------------------------------------
-async function loadSummary() {
-  const r = await api(repoPath(""));
-  if (!r.ok) { notice("Could not load the repository summary: " + r.body.error); return null; }
-  notice("");
+async function loadSummary(pre) {
+  const r = pre || await api(repoPath(""));
+  if (!r.ok) {
+    if (r.status) notice("Could not load the repository summary: " + r.body.error);
+    return null;
+  }
+  if (!S.down) notice("");
   S.summary = r.body;
   if (r.body.partial && !S.fullPending) {
     S.fullPending = true;
@@ -86,7 +141,7 @@ async function loadSummary() {
   const showingExt = S.job && S.job.external;
   if (webRunning || (web && !extRunning && !showingExt && (!S.job || S.job.id === web.id))) onJob(web);
   else if (sj && (extRunning || showingExt)) renderStoreJob(sj);
-  if (S.tab === "diff" || S.diffLoaded) loadDiff();
+  if (r.body.indexed) await loadOverlay();
   return r.body;
 }
 
@@ -107,24 +162,20 @@ function renderSummary() {
   const p = sm.provenance || {};
   $("pv-repo").textContent = sm.repo;
   $("pv-repo").title = sm.root;
+  $("pv-branch").textContent = sm.branch || (sm.target_ref === "working-tree" ? "not a git repository" : "detached HEAD");
   $("pv-ref").textContent = sm.snapshot ? sm.snapshot.ref : (S.targetRef || sm.target_ref) + " (not indexed)";
   $("pv-commit").textContent = sm.snapshot ? short(sm.snapshot.commit) : "—";
   $("pv-commit").title = sm.snapshot && sm.snapshot.commit ? sm.snapshot.commit : "";
   $("pv-indexed").textContent = sm.snapshot ? when(sm.snapshot.indexed_at) : "never";
   $("pv-indexed").title = sm.snapshot ? sm.snapshot.indexed_at || "" : "";
-  const rep = sm.results[0];
-  const changed = rep ? rep.overlay_added.length + rep.overlay_modified.length + rep.overlay_deleted.length : 0;
-  $("pv-workspace").textContent = !sm.snapshot ? "live parsing" : changed ? `${changed} changed file(s)` : "clean";
+  if (!sm.snapshot) $("pv-workspace").textContent = "live parsing";
   $("pv-workspace").title = `digest ${p.workspace_digest || "—"} · tree-sitter ${p.tree_sitter || "?"}` +
     (p.worktree_mismatch ? " · " + p.worktree_mismatch : "");
-  const pill = $("diff-count");
-  pill.hidden = !(sm.snapshot && changed);
-  pill.textContent = String(changed);
   $("empty").hidden = sm.indexed;
   $("empty-repo").textContent = sm.repo;
   $("reindex-box").hidden = !sm.indexed;
-  if (document.activeElement !== $("index-ref")) $("index-ref").value = S.targetRef || "";
-  if (document.activeElement !== $("reindex-ref")) $("reindex-ref").value = S.targetRef || "";
+  if (document.activeElement !== $("index-ref")) $("index-ref").value = S.targetRef && S.targetRef !== sm.target_ref ? S.targetRef : "";
+  if (document.activeElement !== $("reindex-ref")) $("reindex-ref").value = S.targetRef && S.targetRef !== sm.target_ref ? S.targetRef : "";
   if (sm.admin_token_required && !S.token) $("token-row").hidden = false;
   if (p.worktree_mismatch) notice("Worktree mismatch: " + p.worktree_mismatch);
   renderCoverage();
@@ -149,16 +200,15 @@ function renderCoverage() {
     cov.limitations.length ? h("span", { class: "muted" }, cov.limitations.join("; ")) : null,
     rep.hint && sm.indexed ? h("span", { class: "muted" }, rep.hint) : null);
   const listed = cov.skipped.filter((x) => !x.path.startsWith(".spyglass"));
-  const skipped = listed.length
-    ? h("div", { class: "mini" }, h("table", {}, listed.map((x) => h("tr", {}, h("td", {}, x.path), h("td", {}, x.reason)))))
-    : h("p", { class: "muted pad" }, skippedTotal ? "Only files that are not source code were skipped." : "No files skipped.");
-  fill($("skipped"), skipped);
-  const diags = dg.items.length
-    ? h("div", { class: "mini" }, h("table", {}, dg.items.map((d) => h("tr", {},
-      h("td", {}, `${d.path}:${d.start_line}:${d.column}`), h("td", {}, `${d.severity}: ${d.message}`)))),
-      dg.truncated ? h("p", { class: "muted pad" }, `…and ${dg.count - dg.items.length} more`) : null)
-    : h("p", { class: "muted pad" }, "No parse diagnostics.");
-  fill($("diags"), diags);
+  fill($("skipped"), listed.length
+    ? h("div", { class: "mini" }, h("table", {}, h("tbody", {}, listed.map((x) => h("tr", {}, h("td", {}, x.path), h("td", {}, x.reason))))))
+    : h("p", { class: "muted pad" }, skippedTotal ? "Only files that are not source code were skipped." : "No files skipped."));
+  fill($("diags"), dg.items.length
+    ? h("div", { class: "mini" }, h("table", {}, h("tbody", {}, dg.items.map((d) => h("tr", {},
+      h("td", {}, linkTo(fileHref(d.path, d.start_line), () => openFile(d.path, d.start_line, null), `${d.path}:${d.start_line}:${d.column}`)),
+      h("td", {}, `${d.severity}: ${d.message}`))))),
+    dg.truncated ? h("p", { class: "muted pad" }, `…and ${dg.count - dg.items.length} more`) : null)
+    : h("p", { class: "muted pad" }, "No parse diagnostics."));
   if (!sm.indexed) { $("skipped-box").open = true; $("diag-box").open = dg.count > 0; }
 }
 
@@ -166,6 +216,8 @@ function renderCoverage() {
 async function startIndex(refInput) {
   const ref = refInput.value.trim();
   S.targetRef = ref || S.summary.target_ref;
+  if (ref) localStorage.setItem(`spyglass-ref:${S.repoId}`, ref); else localStorage.removeItem(`spyglass-ref:${S.repoId}`);
+  setUrl({ ref: ref && ref !== S.summary.target_ref ? ref : "" }, true);
   for (const b of [$("index-btn"), $("reindex"), $("retry")]) b.disabled = true;
   const body = ref && ref !== S.summary.target_ref ? JSON.stringify({ ref }) : "";
   const r = await api(repoPath("/index"), { method: "POST", body });
@@ -189,20 +241,20 @@ function onJob(job) {
   renderJob(job);
   if (!TERMINAL.has(job.state)) ensurePolling();
   if (TERMINAL.has(job.state) && (!was || !TERMINAL.has(was.state) || was.id !== job.id)) {
-    if (job.state === "completed") loadSummary();
+    if (job.state === "completed") loadSummary().then(refreshAnswers);
   }
 }
 
 function renderJob(job) {
-  const box = $("job");
-  box.hidden = false;
+  $("job").hidden = false;
   $("job-title").textContent = `Index job ${job.id}` + (job.ref ? ` · ${job.ref}` : "");
   const st = $("job-state");
   st.textContent = job.state;
   st.className = "badge " + job.state;
   $("job-times").textContent = `started ${when(job.started_at)}` + (job.finished_at ? ` · finished ${when(job.finished_at)}` : "");
-  const bar = $("job-bar");
+  const bar = $("job-bar"), meter = $("job-progress");
   const running = !TERMINAL.has(job.state);
+  let pct = null;
   if (job.total > 0) {
     if (bar.classList.contains("indeterminate")) {
       bar.classList.remove("indeterminate");
@@ -211,28 +263,32 @@ function renderJob(job) {
       void bar.offsetWidth;
       bar.style.transition = "";
     }
-    bar.style.width = `${Math.min(100, Math.round((100 * job.persisted) / job.total))}%`;
+    pct = running ? Math.min(100, Math.round((100 * job.persisted) / job.total)) : 100;
   } else if (running) {
     bar.classList.add("indeterminate");
     bar.style.width = "";
   } else {
     bar.classList.remove("indeterminate");
-    bar.style.width = "100%";
+    pct = 100;
   }
+  if (pct !== null) { bar.style.width = `${pct}%`; meter.setAttribute("aria-valuenow", String(pct)); }
+  else meter.removeAttribute("aria-valuenow");
   bar.classList.toggle("failed", job.state === "failed" || job.state === "unavailable");
   const snap = job.snapshot || {};
   const kids = [
     h("span", {}, "phase ", h("b", {}, job.phase)),
-    h("span", {}, "parsed ", h("b", {}, `${job.parsed}`), job.total ? ` / ${job.total}` : ""),
+    h("span", {}, "parsed ", h("b", {}, `${job.parsed}`), job.total && running ? ` / ${job.total}` : ""),
     h("span", {}, "persisted ", h("b", {}, `${job.persisted}`)),
   ];
   if (job.state === "completed") {
+    const reused = job.reused ?? snap.reused ?? 0;
     kids.push(h("span", {}, "files ", h("b", {}, `${snap.files ?? "?"}`)),
-      h("span", {}, "reused ", h("b", {}, `${snap.reused ?? 0}`)),
+      h("span", {}, "reused ", h("b", {}, `${reused}`)),
       h("span", {}, "skipped ", h("b", {}, job.skipped ? `${Object.values(job.skipped).reduce((a, b) => a + b, 0)}` : "—"),
         job.skipped && Object.keys(job.skipped).length ? ` (${Object.entries(job.skipped).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""),
       h("span", {}, "diagnostics ", h("b", {}, `${job.diagnostics ?? "—"}`)),
       h("span", {}, "commit ", h("b", { class: "mono" }, short(snap.commit))));
+    if (!job.parsed && reused) kids.push(h("span", { class: "muted" }, "unchanged commit: every file reused, nothing parsed"));
   }
   fill($("job-counts"), kids);
   const failed = job.state === "failed" || job.state === "unavailable";
@@ -246,7 +302,7 @@ function renderStoreJob(row) {
   // An index run by another process (CLI): show it read-only; polling picks up the end.
   const job = { id: `${row.id} (another process)`, external: true, ref: row.ref, state: row.state,
     phase: TERMINAL.has(row.state) ? "done" : "parse", parsed: row.parsed, persisted: row.persisted,
-    total: row.parsed, started_at: row.started_at, finished_at: row.finished_at || null,
+    total: row.parsed, started_at: row.started_at, finished_at: row.finished_at || null, reused: row.reused,
     error: row.error, snapshot: { files: row.files, reused: row.reused, commit: row.commit } };
   renderJob(job);
   S.job = TERMINAL.has(row.state) ? null : job;
@@ -269,7 +325,11 @@ function connectEvents() {
     es = new EventSource(repoPath(`/events?after=${S.lastEventId}`));
   } catch (_) { setMode("polling"); ensurePolling(); return; }
   S.es = es;
-  es.onopen = () => { setMode("live"); stopPolling(); };
+  es.onopen = () => {
+    const was = S.mode;
+    setMode("live"); stopPolling();
+    if (was === "polling") { notice(""); loadSummary().then(refreshAnswers); }  // recovered
+  };
   es.onerror = () => {
     setMode("polling");
     ensurePolling();
@@ -283,7 +343,8 @@ function connectEvents() {
   for (const kind of ["accepted", "progress", "completed", "failed", "unavailable", "coverage"]) {
     es.addEventListener(kind, (e) => onJob(take(e).job));
   }
-  es.addEventListener("code_graph_updated", (e) => { take(e); loadSummary(); });
+  es.addEventListener("code_graph_updated", (e) => { take(e); loadSummary().then(refreshAnswers); });
+  es.addEventListener("workspace_changed", (e) => { take(e); loadSummary().then(refreshAnswers); });
 }
 
 function needPolling() {
@@ -304,16 +365,30 @@ async function poll() {
     if (r.ok) onJob(r.body.job);
     else if (r.status === 404) S.job = null;  // the server restarted: read the summary
   }
+  const before = S.overlay && S.overlay.workspace_digest;
   await loadSummary();
+  if (S.overlay && S.overlay.workspace_digest !== before) refreshAnswers();
   S.pollTimer = setTimeout(poll, S.job && !TERMINAL.has(S.job.state) ? 1500 : 5000);
 }
 
+// Answers on screen are read again when the workspace or the snapshot changed.
+async function refreshAnswers() {
+  if (S.sym) await openSymbol(S.sym, false, true);
+  if (S.file) await openFile(S.file.path, S.file.line, S.file.end, false, true);
+}
+
 // -- symbol search -----------------------------------------------------------------------
-async function search(ev) {
+async function search(ev, push = true) {
   if (ev) ev.preventDefault();
   const q = $("q").value.trim();
   if (!q) return;
   const kind = $("kind").value, path = $("scope").value.trim();
+  S.query = q;
+  if (push) {  // a new search replaces the symbol shown
+    setUrl({ q, kind, in: path, symbol: "", tab: "symbols", file: "", line: "", end: "" });
+    S.sym = null; S.graph = null; S.seq += 1;  // answers still arriving are dropped
+    fill($("symbol"));
+  }
   fill($("results"), h("p", { class: "muted pad" }, "Searching…"));
   let r = await api(repoPath(`/symbols?${qs({ q, kind, path })}`));
   let pattern = q;
@@ -325,169 +400,208 @@ async function search(ev) {
   const rows = r.body.results;
   const meta = h("div", { class: "meta" }, `${rows.length}${r.body.truncated ? "+" : ""} definition(s) for `,
     h("code", {}, pattern), rows.length ? ` · ${rows[0].source}` : "");
-  const list = rows.slice(0, 300).map((loc) => h("button", {
-    class: "hit", type: "button", onclick: (e) => { selectHit(e.currentTarget); openSymbol(loc); },
-  }, h("div", { class: "name" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
-  h("div", { class: "where" }, `${loc.path}:${loc.start_line}`, tags(loc))));
-  fill($("results"), meta, list.length ? list : h("p", { class: "muted pad" },
+  const list = h("ul", { class: "hits" }, rows.slice(0, 300).map((loc) => h("li", {}, linkTo(symHref(loc.path, loc.start_line),
+    () => openSymbol(loc), { class: "hit" },
+    h("span", { class: "name" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
+    h("span", { class: "where" }, `${loc.path}:${loc.start_line}`, tags(loc))))));
+  fill($("results"), meta, rows.length ? list : h("p", { class: "muted pad" },
     r.body.coverage.limitations.join("; ") || "No definitions match."));
-  if (rows.length === 1) openSymbol(rows[0]);
+  if (rows.length === 1 && push) openSymbol(rows[0], true, false, true);
 }
-function selectHit(el) {
-  for (const x of document.querySelectorAll(".hit.sel")) x.classList.remove("sel");
-  if (el) el.classList.add("sel");
+function markHit() {
+  const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : null;
+  for (const a of document.querySelectorAll("#results a.hit")) {
+    const on = key && a.getAttribute("href").includes("symbol=" + encodeURIComponent(key).replace(/%20/g, "+"));
+    a.classList.toggle("sel", !!on);
+    if (on) a.setAttribute("aria-current", "true"); else a.removeAttribute("aria-current");
+  }
 }
 function tags(loc) {
   return [loc.uncertain ? h("span", { class: "tag uncertain", title: loc.evidence }, "uncertain") : null,
     loc.stale ? h("span", { class: "tag stale" }, "stale") : null];
 }
 
-// -- symbol view -----------------------------------------------------------------------
-async function openSymbol(loc) {
-  S.selected = loc;
-  const at = { path: loc.path, line: loc.start_line };
-  const panel = (title, body) => h("section", { class: "panel" }, h("h3", {}, title), body);
-  const srcBox = h("div", {}), refsBox = h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const graphBox = h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const blastBox = h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const feats = S.summary ? S.summary.features : {};
-  fill($("symbol"),
-    h("section", { class: "panel sym-head" },
-      h("h2", {}, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
-      h("div", { class: "where" }, `${loc.path}:${loc.start_line}-${loc.end_line}`,
-        h("span", { class: "tag" }, loc.source), loc.indexed_at ? h("span", { class: "tag" }, `indexed ${loc.indexed_at}`) : null, tags(loc)),
-      srcBox),
-    panel("References", refsBox),
-    panel("Callers graph", graphBox),
-    feats.blast_radius ? panel("Blast radius", blastBox) : null);
-  api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 30) })}`))
-    .then((r) => { if (r.ok && r.body.results.length) fill(srcBox, sourceBlock(r.body.results[0])); });
-  api(repoPath(`/references?${qs(at)}`)).then((r) => fill(refsBox, renderRefs(r)));
-  api(`/api/v1/runs/workspace/code/graph?${qs(Object.assign({ references: 0, depth: 2, limit: 40 }, at))}`)
-    .then((r) => fill(graphBox, renderGraph(r)));
-  if (feats.blast_radius) {
-    api(repoPath(`/blast-radius?${qs({ target: `${loc.path}:${loc.start_line}` })}`)).then((r) => fill(blastBox, renderBlast(r)));
+// -- rows with their line of code -----------------------------------------------------
+async function withLines(rows, holder) {
+  // the line of code of every row, read in batches (GET …/lines?at=PATH:LINE)
+  const keys = [...new Set(rows.map((x) => `${x.path}:${x.start_line}`))];
+  for (let i = 0; i < keys.length; i += 120) {
+    const r = await api(repoPath(`/lines?${keys.slice(i, i + 120).map((k) => "at=" + encodeURIComponent(k)).join("&")}`));
+    if (!r.ok) return;
+    for (const code of holder.querySelectorAll("code.line[data-at]")) {
+      const t = r.body.lines[code.dataset.at];
+      if (t !== undefined) code.textContent = t.trim() || " ";
+    }
   }
+}
+
+function groupedRows(rows, truncated, noun, opts = {}) {
+  // rows grouped by file (collapsible, with counts); each row links to the file view
+  if (!rows.length) return h("p", { class: "muted" }, `No ${noun}s found.`);
+  const byFile = new Map();
+  for (const x of rows) { if (!byFile.has(x.path)) byFile.set(x.path, []); byFile.get(x.path).push(x); }
+  const many = byFile.size > 8;
+  const groups = [...byFile].map(([path, xs], i) => h("details", { class: "refs-file", open: !many || i < 5 },
+    h("summary", {}, h("span", { class: "path" }, path), h("span", { class: "count", "aria-label": `${xs.length} ${noun}(s)` }, String(xs.length))),
+    h("ul", { class: "ref-rows" }, xs.map((x) => h("li", { class: "ref-row" },
+      linkTo(fileHref(x.path, x.start_line), () => openFile(x.path, x.start_line, null), { class: "ln" }, `${x.start_line}`),
+      h("code", { class: "line", "data-at": `${x.path}:${x.start_line}` }, "…"),
+      h("span", { class: "row-meta" }, opts.symbolName ? h("span", { class: "muted" }, x.symbol) : null,
+        h("span", { class: `kind ${x.kind}` }, x.kind), tags(x),
+        x.uncertain && x.evidence ? h("span", { class: "ev" }, x.evidence) : null))))));
+  const box = h("div", {},
+    h("div", { class: "group-head" }, h("span", { class: "muted" }, `${rows.length}${truncated ? "+" : ""} ${noun}(s) in ${byFile.size} file(s)`),
+      many ? h("span", { class: "group-tools" },
+        h("button", { type: "button", onclick: () => { for (const d of box.querySelectorAll("details")) d.open = true; } }, "Expand all"),
+        h("button", { type: "button", onclick: () => { for (const d of box.querySelectorAll("details")) d.open = false; } }, "Collapse all")) : null),
+    groups);
+  withLines(rows, box);
+  return box;
+}
+
+// -- symbol view -----------------------------------------------------------------------
+async function openSymbol(loc, push = true, refresh = false, replace = false) {
+  const same = S.sym && S.sym.path === loc.path && S.sym.start_line === loc.start_line;
+  S.sym = loc;
+  const seq = ++S.seq;
+  if (push) setUrl({ symbol: `${loc.path}:${loc.start_line}`, tab: "symbols", file: "", line: "", end: "" }, replace);
+  if (push) switchTab("symbols", false);
+  markHit();
+  const at = { path: loc.path, line: loc.start_line };
+  const panel = (id, title, body) => h("section", { class: "panel", "aria-labelledby": id }, h("h3", { id }, title), body);
+  const loading = () => h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  const srcBox = h("div", {}), refsBox = loading(), callersBox = loading(), calleesBox = loading(), hierBox = loading(), graphBox = loading(), blastBox = loading();
+  const feats = S.summary ? S.summary.features : {};
+  const rels = (S.summary && S.summary.relations) || { callers: { available: true, label: "callers" } };
+  const keepGraph = refresh && same && S.graph;
+  const gbox = (keepGraph && $("graph-box")) || h("div", { id: "graph-box" }, graphBox);
+  fill($("symbol"),
+    h("section", { class: "panel sym-head", "aria-labelledby": "sym-title" },
+      h("h2", { id: "sym-title" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
+      h("div", { class: "where" }, linkTo(fileHref(loc.path, loc.start_line, loc.end_line), () => openFile(loc.path, loc.start_line, loc.end_line),
+        `${loc.path}:${loc.start_line}-${loc.end_line}`),
+      loc.source ? h("span", { class: "tag" }, loc.source) : null, loc.indexed_at ? h("span", { class: "tag" }, `indexed ${loc.indexed_at}`) : null, tags(loc)),
+      srcBox),
+    panel("refs-title", "References", refsBox),
+    panel("callers-title", "Callers", callersBox),
+    panel("callees-title", "Callees", calleesBox),
+    panel("hier-title", "Type hierarchy", hierBox),
+    h("section", { class: "panel", "aria-labelledby": "graph-title" }, h("h3", { id: "graph-title" }, "Graph"),
+      gbox),
+    feats.blast_radius ? panel("blast-title", "Blast radius", blastBox) : null);
+  const fresh = () => seq === S.seq;
+  api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 40) })}`))
+    .then((r) => { if (fresh()) fill(srcBox, r.ok && r.body.results.length ? sourceBlock(r.body.results[0]) : h("p", { class: "error" }, r.body.error || "No source.")); });
+  api(repoPath(`/references?${qs(at)}`)).then((r) => { if (fresh()) fill(refsBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "reference") : h("p", { class: "error" }, r.body.error)); });
+  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: "callers" }, at))).then(async (r) => {
+    if (!fresh()) return;
+    fill(callersBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "call site", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
+    if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
+    if (keepGraph && S.graph) { await S.graph.replay(r.body); return; }
+    S.graph = SpyGraph.create(gbox, { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
+      { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
+    S.graph.start(r.body);
+  });
+  // the other relations, each as rows with their line of code (or why it is not offered)
+  for (const [name, box, noun] of [["callees", calleesBox, "callee"], ["hierarchy", hierBox, "related type"]]) {
+    const rel = rels[name];
+    if (!rel || !rel.available) {
+      fill(box, h("p", { class: "muted" }, (rel && rel.reason) || `${name} are not offered by this server.`));
+      continue;
+    }
+    if (name === "hierarchy" && !TYPEISH.has(loc.kind)) { fill(box, h("p", { class: "muted" }, `Not a type or a member (${loc.kind}).`)); continue; }
+    api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: name }, at))).then((r) => {
+      if (fresh()) fill(box, r.ok ? groupedRows(r.body.results, r.body.truncated, noun, { symbolName: true }) : h("p", { class: "error" }, r.body.error));
+    });
+  }
+  if (feats.blast_radius) {
+    api(repoPath(`/blast-radius?${qs({ target: `${loc.path}:${loc.start_line}` })}`)).then((r) => { if (fresh()) fill(blastBox, renderBlast(r)); });
+  }
+}
+
+function fetchRelation(n, relation) {
+  return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 120, references: 0 }))
+    .then((r) => (r.ok ? { ok: true, body: r.body } : { ok: false, error: r.body.error }));
 }
 
 function sourceBlock(span) {
   const lines = span.text.replace(/\n$/, "").split("\n");
-  return h("pre", { class: "src", title: `live from disk · sha1 ${span.content_hash}` },
-    lines.map((t, i) => [h("span", { class: "ln" }, String(span.start_line + i)), t, "\n"]),
+  return h("pre", { class: "src", tabindex: "0", "aria-label": `source of lines ${span.start_line}-${span.start_line + lines.length - 1}`, title: `live from disk · sha1 ${span.content_hash}` },
+    lines.map((t, i) => [h("span", { class: "ln", "aria-hidden": "true" }, String(span.start_line + i)), t, "\n"]),
     span.truncated ? h("span", { class: "ln" }, "…") : null);
-}
-
-function renderRefs(r) {
-  if (!r.ok) return h("p", { class: "error" }, r.body.error);
-  const rows = r.body.results;
-  if (!rows.length) return h("p", { class: "muted" }, "No references found.");
-  const byFile = new Map();
-  for (const x of rows) { if (!byFile.has(x.path)) byFile.set(x.path, []); byFile.get(x.path).push(x); }
-  const out = [h("p", { class: "muted" }, `${rows.length}${r.body.truncated ? "+" : ""} reference(s) in ${byFile.size} file(s)`)];
-  for (const [path, xs] of byFile) {
-    out.push(h("div", { class: "refs-file" }, path));
-    for (const x of xs) {
-      out.push(h("div", { class: "ref-row" }, h("span", { class: "ln" }, `:${x.start_line}`),
-        h("span", { class: `kind ${x.kind}` }, x.kind), x.uncertain ? h("span", { class: "ev" }, x.evidence) : null, tags(x)));
-    }
-  }
-  return out;
-}
-
-function renderGraph(r) {
-  if (!r.ok) return h("p", { class: "error" }, r.body.error);
-  const g = r.body;
-  if (g.nodes.length <= g.center.length) return h("p", { class: "muted" }, "No callers found.");
-  const W = 220, H = 38, GX = 60, GY = 10;
-  const cols = new Map();
-  for (const n of g.nodes) { if (!cols.has(n.distance)) cols.set(n.distance, []); cols.get(n.distance).push(n); }
-  const maxD = Math.max(...cols.keys());
-  const pos = new Map(), rank = new Map();
-  const targets = new Map();
-  for (const e of g.edges) { if (!targets.has(e.source)) targets.set(e.source, []); targets.get(e.source).push(e.target); }
-  let height = 0;
-  for (const d of [...cols.keys()].sort((a, b) => a - b)) {
-    // Order each column by the position of what its nodes call (fewer crossings), then by name.
-    const key = (n) => Math.min(...(targets.get(n.id) || []).map((t) => rank.has(t) ? rank.get(t) : 1e9), 1e9);
-    const ns = cols.get(d);
-    ns.sort((a, b) => key(a) - key(b) || (a.path + a.symbol).localeCompare(b.path + b.symbol));
-    ns.forEach((n, i) => rank.set(n.id, i));
-    height = Math.max(height, ns.length * (H + GY) + 10);
-  }
-  for (const [d, ns] of cols) {  // columns centred vertically against the tallest one
-    const top = (height - ns.length * (H + GY)) / 2 + 5;
-    for (const n of ns) pos.set(n.id, { x: (maxD - d) * (W + GX) + 10, y: top + rank.get(n.id) * (H + GY) });
-  }
-  const width = (maxD + 1) * (W + GX) - GX + 20;
-  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": "callers graph: callers on the left point at what they call" });
-  for (const e of g.edges) {
-    const a = pos.get(e.source), b = pos.get(e.target);
-    if (!a || !b) continue;
-    const forward = a.x < b.x;  // same column (or back to the right): loop out on the left
-    const x1 = forward ? a.x + W : a.x, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
-    const c1 = forward ? (x1 + x2) / 2 : x1 - 28, c2 = forward ? (x1 + x2) / 2 : x2 - 28;
-    const path = s("path", { class: "e" + (e.uncertain ? " uncertain" : ""), d: `M${x1},${y1} C${c1},${y1} ${c2},${y2} ${x2 - 6},${y2}` });
-    path.append(s("title", {}, `${e.kind} ×${e.count} (lines ${e.lines.join(", ")})${e.uncertain ? " · " + e.evidence : ""}`));
-    svg.append(path, s("path", { d: `M${x2 - 6},${y2 - 4} L${x2},${y2} L${x2 - 6},${y2 + 4}`, fill: e.uncertain ? "#d2a24c" : "#97a3b6" }));
-  }
-  for (const n of g.nodes) {
-    const p = pos.get(n.id);
-    const link = n.kind !== "module" && n.kind !== "file" && n.role !== "center";
-    let label = n.symbol;
-    if (label.length > 30 && n.kind !== "file") label = label.split(".").slice(-2).join(".");
-    if (label.length > 30) label = "…" + label.slice(-29);
-    const where = `${n.path}:${n.start_line}`;
-    const grp = s("g", { class: `n ${n.role}` + (link ? " link" : ""), transform: `translate(${p.x},${p.y})` },
-      s("title", {}, `${n.kind} ${n.symbol}\n${where}`),
-      s("rect", { width: W, height: H, rx: 6 }),
-      s("text", { x: 8, y: 15 }, label),
-      s("text", { x: 8, y: 30, class: "sub" }, where.length > 34 ? "…" + where.slice(-33) : where));
-    if (link) grp.addEventListener("click", () => openSymbol({ repo: "", ref: "", path: n.path, start_line: n.start_line,
-      end_line: n.end_line, symbol: n.symbol, kind: n.kind, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }));
-    svg.append(grp);
-  }
-  return [h("div", { class: "graph" }, svg),
-    h("div", { class: "legend" }, `${g.nodes.length} nodes · ${g.edges.length} edges · dashed = uncertain (matched by name)`,
-      g.truncated ? " · truncated" : "", g.notes.length ? " · " + g.notes.join("; ") : "")];
-}
-
-function locRow(x, onOpen) {
-  const name = onOpen ? h("a", { onclick: () => onOpen(x) }, x.symbol) : h("span", {}, x.symbol);
-  return h("div", { class: "loc" },
-    h("div", {}, h("span", { class: `kind ${x.kind}` }, x.kind), name, h("span", { class: "where" }, ` ${x.path}:${x.start_line}`), tags(x)),
-    x.evidence ? h("div", { class: "ev" }, x.evidence) : null);
 }
 
 function renderBlast(r) {
   if (!r.ok) return h("p", { class: "error" }, r.body.error);
   const b = r.body, rows = b.results || [], files = b.files || [], tests = b.tests || [];
-  const open = (x) => openSymbol(x);
   const out = [h("p", { class: "muted" }, `${rows.length}${b.truncated ? "+" : ""} affected symbol(s) in ${files.length} file(s)` +
     (b.packages ? `, ${b.packages.length} package(s)` : "") + ` · ${tests.length} test target(s)`)];
-  const first = rows.slice(0, 12), rest = rows.slice(12);
-  out.push(first.map((x) => locRow(x, open)));
-  if (rest.length) out.push(h("details", {}, h("summary", {}, `${rest.length} more`), rest.map((x) => locRow(x, open))));
+  if (rows.length) out.push(groupedRows(rows, b.truncated, "affected symbol", { symbolName: true }));
   if (tests.length) {
     out.push(h("h4", {}, "Tests to run"),
-      h("table", { class: "list" }, tests.slice(0, 20).map((t) => h("tr", {},
+      h("table", { class: "list" }, h("tbody", {}, tests.slice(0, 20).map((t) => h("tr", {},
         h("td", { class: "mono" }, `${t.path}${t.symbol ? "::" + t.symbol.replaceAll(".", "::") : ""}`),
-        h("td", { class: "muted" }, t.reason), h("td", { class: "muted", title: t.evidence }, t.uncertain ? "uncertain" : "")))));
+        h("td", { class: "muted" }, t.reason), h("td", { class: "muted", title: t.evidence }, t.uncertain ? "uncertain" : ""))))));
   }
-  for (const c of b.commands || []) {
-    out.push(h("pre", { class: "cmd" }, typeof c === "string" ? c : c.command));
-  }
+  for (const c of b.commands || []) out.push(h("pre", { class: "cmd" }, typeof c === "string" ? c : c.command));
   if (b.notes && b.notes.length) out.push(h("p", { class: "muted" }, b.notes.join(" · ")));
   return out;
 }
 
+// -- code view -------------------------------------------------------------------------
+async function openFile(path, line, end, push = true, refresh = false) {
+  S.file = { path, line: line || null, end: end || null };
+  if (push) { setUrl({ tab: "file", file: path, line: line || "", end: end || "" }); switchTab("file", false); }
+  const box = $("file");
+  const scroller = box.querySelector(".code");
+  const keep = refresh && scroller ? scroller.scrollTop : null;
+  if (!refresh) fill(box, h("p", { class: "muted pad" }, `Loading ${path}…`));
+  const r = await api(repoPath(`/file?${qs({ path })}`));
+  if (!S.file || S.file.path !== path) return;
+  if (!r.ok) { fill(box, h("p", { class: "error pad" }, r.body.error)); return; }
+  const f = r.body;
+  const lo = line || 0, hi = end || line || 0;
+  const defs = f.definitions.filter((d) => !d.symbol.includes(".") || d.kind !== "field").slice(0, 400);
+  const rows = f.lines.map((t, i) => {
+    const n = i + 1;
+    return h("div", { class: "cl" + (n >= lo && n <= hi ? " hl" : ""), id: `L${n}` },
+      h("a", { class: "ln", href: fileHref(f.path, n), "aria-label": `line ${n}`, onclick: (ev) => { ev.preventDefault(); openFile(f.path, n, null); } }, String(n)),
+      h("code", {}, t || " "));
+  });
+  const outline = h("nav", { class: "outline", "aria-label": "definitions in this file" }, h("h3", {}, "Definitions"),
+    defs.length ? h("ul", {}, defs.map((d) => h("li", {}, linkTo(symHref(f.path, d.start_line), () => openSymbol(Object.assign(
+      { path: f.path, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, d)),
+    h("span", { class: `kind ${d.kind}` }, d.kind), d.symbol.split(".").slice(-2).join("."))))) : h("p", { class: "muted" }, "None."));
+  fill(box,
+    h("div", { class: "file-head" }, h("h2", { id: "file-title" }, f.path),
+      h("span", { class: "muted" }, `${f.total_lines} lines` + (lo ? ` · line ${lo}${hi > lo ? "-" + hi : ""}` : "") + (f.truncated ? " · cut" : "") + " · as on disk")),
+    h("div", { class: "file-split" },
+      h("div", { class: "code", tabindex: "0", role: "region", "aria-labelledby": "file-title" }, rows), outline));
+  const code = box.querySelector(".code");
+  if (keep !== null) code.scrollTop = keep;
+  else if (lo) {
+    const target = $(`L${lo}`);
+    if (target) code.scrollTop = Math.max(0, target.offsetTop - code.offsetTop - code.clientHeight / 3);
+  }
+}
+
 // -- workspace overlay diff ---------------------------------------------------------------
-async function loadDiff() {
-  S.diffLoaded = true;
+async function loadOverlay() {
+  // one read serves the strip, the tab's count and the diff view (they never disagree)
   const r = await api("/api/v1/runs/workspace/code/diff-overlay");
   const box = $("diff");
-  if (!r.ok) { fill(box, h("p", { class: r.status === 409 ? "muted pad" : "error pad" }, r.body.error)); return; }
+  if (!r.ok) {
+    S.overlay = null;
+    fill(box, h("p", { class: r.status === 409 ? "muted pad" : "error pad" }, r.body.error));
+    return;
+  }
   const d = r.body, sm = d.summary;
+  S.overlay = d;
+  const changed = sm.added + sm.modified + sm.deleted;
+  $("pv-workspace").textContent = changed ? `${changed} changed file(s)` : "clean";
+  const pill = $("diff-count");
+  pill.hidden = !changed;
+  pill.textContent = String(changed);
   const head = h("p", { class: "muted" }, `${sm.modified} modified · ${sm.added} added · ${sm.deleted} deleted, against `,
     h("code", {}, short(d.base.commit)), ` (${d.base.ref}, indexed ${when(d.base.indexed_at)}) · workspace digest `, h("code", {}, d.workspace_digest));
   if (!d.results.length) { fill(box, head, h("p", { class: "pad" }, "The files on disk match the snapshot.")); return; }
@@ -497,29 +611,41 @@ async function loadDiff() {
     if (defs) {
       for (const [kind, mark] of [["changed", "~"], ["added", "+"], ["removed", "−"]]) {
         for (const x of defs[kind]) {
-          const name = kind === "removed" ? h("span", {}, x.symbol)
-            : h("a", { onclick: () => { switchTab("symbols"); openSymbol(x); } }, x.symbol);
-          rows.push(h("div", { class: `def ${kind}` }, h("span", { class: "mark" }, mark),
+          const name = kind === "removed" ? h("span", {}, x.symbol) : linkTo(symHref(x.path, x.start_line), () => openSymbol(x), x.symbol);
+          rows.push(h("li", { class: `def ${kind}` }, h("span", { class: "mark", "aria-label": kind }, mark),
             h("span", { class: `kind ${x.kind}` }, x.kind), name, h("span", { class: "ev" }, `:${x.start_line} · ${x.evidence}`)));
         }
       }
     }
     return h("div", { class: "file-card" }, h("div", { class: "fh" }, h("span", { class: `st ${f.status}` }, f.status),
-      h("span", { class: "path" }, f.path), f.language ? h("span", { class: "muted" }, f.language) : null),
-    rows.length ? rows : h("p", { class: "muted pad" }, defs ? "No definition changed (edits outside definitions)." : "Not analysed (limit)."));
+      f.status === "deleted" ? h("span", { class: "path" }, f.path) : linkTo(fileHref(f.path, 1), () => openFile(f.path, null, null), { class: "path" }, f.path),
+      f.language ? h("span", { class: "muted" }, f.language) : null),
+    rows.length ? h("ul", { class: "defs" }, rows) : h("p", { class: "muted pad" }, defs ? "No definition changed (edits outside definitions)." : "Not analysed (limit)."));
   });
   fill(box, head, cards, d.truncated ? h("p", { class: "muted" }, "More files changed than max_files_per_request; the rest are listed without definitions.") : null);
 }
 
-function switchTab(tab) {
+function switchTab(tab, push = true) {
   S.tab = tab;
-  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === tab);
-  $("tab-symbols").hidden = tab !== "symbols";
-  $("tab-diff").hidden = tab !== "diff";
-  if (tab === "diff") loadDiff();
+  for (const b of document.querySelectorAll(".tab")) {
+    const on = b.dataset.tab === tab;
+    b.classList.toggle("active", on);
+    b.setAttribute("aria-selected", on ? "true" : "false");
+    b.tabIndex = on ? 0 : -1;
+  }
+  for (const t of ["symbols", "file", "diff"]) $(`tab-${t}`).hidden = tab !== t;
+  if (push) setUrl({ tab });
+  if (tab === "diff" && S.summary && S.summary.indexed) loadOverlay();
 }
 
-// -- start -------------------------------------------------------------------------------
+// -- pages -------------------------------------------------------------------------------
+async function showList(repos) {
+  $("view-list").hidden = false;
+  document.title = "Repositories · spyglass";
+  fill($("repo-list"), repos.map((x) => h("li", {}, h("a", { href: x.links.page }, x.repo),
+    h("span", { class: "muted" }, ` ${x.root} · ${x.indexed ? "indexed" : "not indexed"}`))));
+}
+
 async function boot() {
   setMode("connecting");
   $("search").addEventListener("submit", search);
@@ -533,15 +659,41 @@ async function boot() {
     notice("");
     if (!S.summary) location.reload();  // refused before the token: start over with it
   });
-  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => switchTab(b.dataset.tab));
-  const r = await api("/api/v1/code/repos");
-  if (!r.ok || !r.body.repos.length) { notice("Could not list repositories: " + (r.body.error || "none")); return; }
+  const tabs = [...document.querySelectorAll(".tab")];
+  for (const b of tabs) {
+    b.addEventListener("click", () => switchTab(b.dataset.tab));
+    b.addEventListener("keydown", (ev) => {  // the tablist pattern: arrows move between tabs
+      const i = tabs.indexOf(b), d = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
+      if (!d) return;
+      const next = tabs[(i + d + tabs.length) % tabs.length];
+      next.focus(); switchTab(next.dataset.tab);
+    });
+  }
+  window.addEventListener("popstate", () => { if (S.repoId) applyState(); });
   const m = location.pathname.match(/^\/repos\/([^/]+)/);
-  const wanted = m ? decodeURIComponent(m[1]) : null;
-  const repo = r.body.repos.find((x) => x.repo_id === wanted) || r.body.repos[0];
-  S.repoId = repo.repo_id;
-  document.title = `${repo.repo} · spyglass`;
-  await loadSummary();
+  if (!m) {
+    const r = await api("/api/v1/code/repos");
+    if (!r.ok) { notice("Could not list repositories: " + (r.body.error || "none")); return; }
+    showList(r.body.repos); $("conn").textContent = "ready";
+    return;
+  }
+  S.repoId = decodeURIComponent(m[1]);
+  const first = await api(repoPath(""));  // the summary: also says whether the repository exists
+  if (first.status === 404) {
+    $("view-404").hidden = false;
+    $("missing-name").textContent = S.repoId;
+    document.title = "Unknown repository · spyglass";
+    $("conn").textContent = "not found";
+    return;
+  }
+  if (first.ok) document.title = `${first.body.repo} · spyglass`;
+  $("view-repo").hidden = false;
+  $("provenance").hidden = false;
+  const st = urlState();
+  S.targetRef = st.ref || localStorage.getItem(`spyglass-ref:${S.repoId}`) || null;
+  await loadSummary(first);
   connectEvents();
+  await applyState();
+  document.body.dataset.ready = "1";
 }
 document.addEventListener("DOMContentLoaded", boot);
