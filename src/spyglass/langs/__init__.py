@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # mypy checks that each resolver module implements the protocol
-    from spyglass.langs.c import resolver as _c
     from spyglass.langs.bash import resolver as _bash
+    from spyglass.langs.c import resolver as _c
     from spyglass.langs.go import resolver as _go
     from spyglass.langs.java import resolver as _java
     from spyglass.langs.javascript import resolver as _javascript
