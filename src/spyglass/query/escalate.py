@@ -79,7 +79,10 @@ class Escalator:
         self.store = store  # .spyglass/
         self._scip: tuple[tuple[int, str], scip.ScipIndex] | None = None
         self._cache: dict[tuple[object, ...], Verdict] = {}
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="escalate")
+        # One late worker per server may wait out its grace: one more thread than servers
+        # keeps a question to another server from queueing behind it.
+        self._pool = ThreadPoolExecutor(max_workers=len(config.lsp) + 1,
+                                        thread_name_prefix="escalate")
         self.asked = 0  # questions sent to a server (cache misses; for tests and benches)
 
     def server_for(self, language: str) -> LspServer | None:
@@ -128,7 +131,9 @@ class Escalator:
         if asked is None:
             return radius
         if asked.unoffered is not None:
-            radius.limits.append(f"{asked.label}: {asked.unoffered}; distance 1 is the index's")
+            note = f"{asked.label}: {asked.unoffered}; distance 1 is the index's"
+            radius.limits.append(note)
+            radius.notes.append(note)
             return radius
         if asked.failure is not None:
             self._down([], (), asked.label, asked.failure)  # raises when required
