@@ -16,7 +16,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
-from spyglass.query.names import name_index, used_index, words
+from spyglass.query.names import name_index, used_names, words
 from spyglass.query.results import (
     Citation,
     DefRow,
@@ -101,17 +101,12 @@ def query_words(query: str) -> list[str]:
 def _users(view: View, qwords: list[str]) -> dict[Key, float]:
     """Definitions whose bodies use names matching the query words: the share of the query
     covered, the best USERS_KEPT."""
-    matched = {n: s for s, n in used_index(view).search(qwords, USED_NAMES_KEPT)}
-    if not matched:
-        return {}
+    used = used_names(view)
+    matched = {n: s for s, n in used.index.search(qwords, USED_NAMES_KEPT)}
     per: dict[Key, dict[str, float]] = {}
-    for chunk in chunks(list(matched)):
-        for unit, scope, name in view.each(
-                "SELECT DISTINCT r.unit, r.scope, r.name FROM {refs} r JOIN temp.vfiles f ON "
-                f"f.unit = r.unit WHERE r.scope >= 0 AND r.name IN ({marks(chunk)})",
-                tuple(chunk)):
-            k = (int(str(unit)), int(str(scope)))
-            per.setdefault(k, {})[str(name)] = matched[str(name)]
+    for name, score in matched.items():
+        for k in used.users.get(name, ()):
+            per.setdefault(k, {})[name] = score
     scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
     best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]
     return dict(best)
