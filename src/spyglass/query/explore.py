@@ -45,6 +45,7 @@ STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "al
                   # pieces of contractions (don't → don, t)
                   "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn",
                   "wasn", "weren", "won", "wouldn", "d", "ll", "m", "re", "s", "t", "ve"])
+TEXT_CANDIDATES = 80  # the best matches of a free-text query taken into the ranking graph
 DOC_KEPT = 60  # definitions taken for the words of their comments and docstrings
 DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
 USED_NAMES_KEPT = 40  # used names matching the query words
@@ -89,7 +90,9 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
         score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
         out[k] = (d, min(1.0, score + bonus))
-    return _with_file_support(out, comment_index(view).file_scores(qwords))
+    out = _with_file_support(out, comment_index(view).file_scores(qwords))
+    best = sorted(out.items(), key=lambda kv: (-kv[1][1], kv[0]))[:TEXT_CANDIDATES]
+    return dict(best)
 
 
 def query_words(query: str) -> list[str]:
