@@ -90,13 +90,19 @@ def test_text_names_callers_and_callees(tmp_path: Path) -> None:
     assert "callees term.table.Table.render_cell (term/table.py:5)" in line, line
 
 
+def _files(ci: CodeIntel, query: str) -> tuple[str, ...]:
+    files = dict(ci.explore(query, budget=4000).extra)["files"]
+    assert isinstance(files, tuple)
+    return files
+
+
 def test_files_section_ranks_files_by_their_matches_and_text(tmp_path: Path) -> None:
     ci = _intel(tmp_path)
-    files = dict(ci.explore("render table rows", budget=4000).extra)["files"]
+    files = _files(ci, "render table rows")
     assert files[0] == "term/table.py", files
     # A file whose text alone has the words (a log message, no matching name) is listed.
     write_files(tmp_path, {"serve/stop.py": "def stop():\n    log('graceful shutdown')\n"})
-    files = dict(ci.explore("graceful shutdown", budget=4000).extra)["files"]
+    files = _files(ci, "graceful shutdown")
     assert files[0] == "serve/stop.py", files
     text = render(ci.explore("graceful shutdown", budget=4000), "code_explore")
     assert "files: serve/stop.py" in text, text

@@ -8,10 +8,20 @@ from dataclasses import dataclass, field
 from spyglass.query import closure, dispatch, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
-from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
+from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.display import display
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, Key, defs, key, refs
+from spyglass.query.rows import (
+    DEF_COLS,
+    DEF_FROM,
+    REF_COLS,
+    REF_FROM,
+    Key,
+    defs,
+    defs_by_full,
+    key,
+    refs,
+)
 from spyglass.types import CodeLocation, ToolResult
 
 MAX_NAME_MATCHES = 5  # candidate definitions listed for one unresolved call
@@ -81,6 +91,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         rows = _calls_in(ans, t)
         resolved = closure.resolve(view, {str(r.target) for r in rows if r.target
                                           and r.role != "import"})
+        resolved.update(_inherited(ans, {str(r.target) for r in rows if r.target
+                                         and r.role == "call"} - set(resolved)))
         for r in rows:
             if r.role == "import":
                 continue
@@ -119,6 +131,10 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                 if how == "call" and not exact_only:
                     for impl, why in _dispatch(ans, hit, notes):
                         add(impl, r.line, False, why)
+                if how == "call" and len(fulls) == 1:
+                    for ctor in _constructors(ans, hit):  # calling a class runs these
+                        add(ctor, r.line, r.conf == "exact" and not several,
+                            f"constructor of {hit.qualname}")
                 continue
             if r.role != "call" or exact_only:
                 continue
@@ -157,6 +173,33 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                      + ", ".join(f"line {r.line} .{r.name}" for r in unlisted[:5])
                      + (", ..." if len(unlisted) > 5 else ""))
     return ans.envelope(list(out), notes=tuple(notes))
+
+
+def _inherited(ans: Answer, targets: set[str]) -> dict[str, list[DefRow]]:
+    """Targets naming a member a type inherits (``Sub.m`` for ``Base.m``, a Go promoted
+    method): the inherited definition (query/hierarchy.py's supertypes)."""
+    from spyglass.query.hierarchy import inherited_member
+    view = ans.view()
+    owners = closure.resolve(view, {t.rsplit(".", 1)[0] for t in targets if "." in t})
+    out: dict[str, list[DefRow]] = {}
+    for t in sorted(targets):
+        owner, _, name = t.rpartition(".")
+        for o in owners.get(owner, [])[:1]:
+            if o.kind in CLASS_KINDS:
+                m = inherited_member(view, o, name)
+                if m is not None:
+                    out[t] = [m]
+    return out
+
+
+def _constructors(ans: Answer, d: DefRow) -> list[DefRow]:
+    """The constructors a call of class `d` runs (the pack's `constructor_names`)."""
+    names = sym.manifest_value(d.language, "constructor_names")
+    if d.kind != "class" or not isinstance(names, list):
+        return []
+    view = ans.view()
+    return [m for n in names for m in defs_by_full(view, [f"{d.full}.{n}"])
+            if m.kind == "method"]
 
 
 def _is_stub(d: DefRow) -> bool:

@@ -87,11 +87,12 @@ class CommentIndex:
     described: int  # definitions with any words
     cut: str  # what a bound left out ("" when nothing)
     in_files: dict[str, dict[str, int]]  # stem → path → occurrences anywhere in the file
+    files: int  # files read
 
     def file_scores(self, query: list[str]) -> dict[str, float]:
         """Files by the words of the query anywhere in them (0..1, the best file 1): each
         word's occurrences, damped (log) and weighted by how few files have it."""
-        n = len({p for per in self.in_files.values() for p in per}) or 1
+        n = self.files or 1
         out: dict[str, float] = {}
         for s in {stem(w) for w in query}:
             per = self.in_files.get(s, {})
@@ -142,6 +143,7 @@ def comment_index(view: View) -> CommentIndex:
              int(str(end))))
     by_stem: dict[str, dict[Key, int]] = {}
     in_files: dict[str, dict[str, int]] = {}
+    files_read = 0
     described = 0
     read = 0
     cut = ""
@@ -154,6 +156,7 @@ def comment_index(view: View) -> CommentIndex:
         if data is None:
             continue
         read += len(data)
+        files_read += 1
         lines = data.split(b"\n")
         counted: dict[str, int] = {}
         for w in words(data.decode("utf-8", "replace")):
@@ -172,6 +175,6 @@ def comment_index(view: View) -> CommentIndex:
                 if len(w) > 1 and not w.isdigit():
                     per = by_stem.setdefault(stem(w), {})
                     per[(unit, idx)] = per.get((unit, idx), 0) + 1
-    index = CommentIndex(by_stem, described, cut, in_files)
+    index = CommentIndex(by_stem, described, cut, in_files, files_read)
     _INDEX[view] = (state, index)
     return index

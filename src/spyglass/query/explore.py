@@ -14,7 +14,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
-from spyglass.query.names import name_index, used_index, words
+from spyglass.query.names import name_index, used_names, words
 from spyglass.query.pagerank import Graph, pagerank
 from spyglass.query.results import (
     Citation,
@@ -44,6 +44,7 @@ STOP = frozenset(["a", "about", "above", "after", "again", "against", "all", "al
                   # pieces of contractions (don't → don, t)
                   "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn",
                   "wasn", "weren", "won", "wouldn", "d", "ll", "m", "re", "s", "t", "ve"])
+TEXT_CANDIDATES = 80  # the best matches of a free-text query taken into the ranking graph
 DOC_KEPT = 60  # definitions taken for the words of their comments and docstrings
 DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
 USED_NAMES_KEPT = 40  # used names matching the query words
@@ -88,7 +89,9 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
         score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
         out[k] = (d, min(1.0, score + bonus))
-    return _with_file_support(out, comment_index(view).file_scores(qwords))
+    out = _with_file_support(out, comment_index(view).file_scores(qwords))
+    best = sorted(out.items(), key=lambda kv: (-kv[1][1], kv[0]))[:TEXT_CANDIDATES]
+    return dict(best)
 
 
 def query_words(query: str) -> list[str]:
@@ -100,17 +103,12 @@ def query_words(query: str) -> list[str]:
 def _users(view: View, qwords: list[str]) -> dict[Key, float]:
     """Definitions whose bodies use names matching the query words: the share of the query
     covered, the best USERS_KEPT."""
-    matched = {n: s for s, n in used_index(view).search(qwords, USED_NAMES_KEPT)}
-    if not matched:
-        return {}
+    used = used_names(view)
+    matched = {n: s for s, n in used.index.search(qwords, USED_NAMES_KEPT)}
     per: dict[Key, dict[str, float]] = {}
-    for chunk in chunks(list(matched)):
-        for unit, scope, name in view.each(
-                "SELECT DISTINCT r.unit, r.scope, r.name FROM {refs} r JOIN temp.vfiles f ON "
-                f"f.unit = r.unit WHERE r.scope >= 0 AND r.name IN ({marks(chunk)})",
-                tuple(chunk)):
-            k = (int(str(unit)), int(str(scope)))
-            per.setdefault(k, {})[str(name)] = matched[str(name)]
+    for name, score in matched.items():
+        for k in used.users.get(name, ()):
+            per.setdefault(k, {})[name] = score
     scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
     best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]
     return dict(best)

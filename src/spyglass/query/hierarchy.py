@@ -29,8 +29,19 @@ def _via(path: list[str]) -> str:
     return f" (through {', '.join(path)})" if path else ""
 
 
-def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str]
-               ) -> list[tuple[DefRow, bool, str]]:
+def inherited_member(view: View, t: DefRow, name: str) -> DefRow | None:
+    """The member `name` that type `t` inherits: declared on the nearest declared base
+    (base classes, embedded types) that has it."""
+    for base, _, _ in supertypes(view, t, set(), [], structural=False):
+        found = [m for m in defs_by_full(view, [f"{base.full}.{name}"])
+                 if m.kind in MEMBER_KINDS]
+        if found:
+            return found[0]
+    return None
+
+
+def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str],
+               structural: bool = True) -> list[tuple[DefRow, bool, str]]:
     """Declared bases of `t`, transitively (certain), then the structural interfaces it
     satisfies (uncertain): (type, certain, evidence). Bases not in the index go to
     `outside`."""
@@ -54,7 +65,7 @@ def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str]
                                 + _via(path)))
                     nxt.append((h, [] if x is t else [*path, x.qualname]))
         frontier = nxt
-    if not dispatch.is_structural(view, t):
+    if structural and not dispatch.is_structural(view, t):
         for other, why in dispatch.partners(view, t, notes):
             if key(other) not in seen:
                 seen.add(key(other))

@@ -81,7 +81,6 @@ class NameIndex:
 
 
 _INDEX: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()
-_USED: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()
 
 
 def _cached(cache: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]], view: View,
@@ -101,8 +100,35 @@ def name_index(view: View) -> NameIndex:
                    "ON f.unit = d.unit")
 
 
-def used_index(view: View) -> NameIndex:
-    """The names the view's code uses inside definitions (references), by word: what a
-    definition's body is about, beside its own name."""
-    return _cached(_USED, view, "SELECT DISTINCT r.name FROM {refs} r JOIN temp.vfiles f "
-                   "ON f.unit = r.unit WHERE r.scope >= 0")
+MAX_USERS_PER_NAME = 200  # definitions kept per used name (a name used more says little)
+
+
+@dataclass
+class UsedNames:
+    """The names used inside definitions, by word, and the definitions using each."""
+
+    index: NameIndex
+    users: dict[str, list[tuple[int, int]]]  # name → (unit, scope) of definitions using it
+
+
+_USERS: weakref.WeakKeyDictionary[View, tuple[object, UsedNames]] = weakref.WeakKeyDictionary()
+
+
+def used_names(view: View) -> UsedNames:
+    """The names the view's code uses inside definitions (references): what a definition's
+    body is about, beside its own name. One read of the references, kept while the view is
+    unchanged."""
+    state = (view.snapshot.id if view.snapshot else None, view.changes.digest())
+    cached = _USERS.get(view)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    users: dict[str, list[tuple[int, int]]] = {}
+    for name, unit, scope in view.each(
+            "SELECT DISTINCT r.name, r.unit, r.scope FROM {refs} r JOIN temp.vfiles f "
+            "ON f.unit = r.unit WHERE r.scope >= 0"):
+        per = users.setdefault(str(name), [])
+        if len(per) < MAX_USERS_PER_NAME:
+            per.append((int(str(unit)), int(str(scope))))
+    found = UsedNames(NameIndex.build(sorted(users)), users)
+    _USERS[view] = (state, found)
+    return found
