@@ -86,12 +86,12 @@ SYMBOL = Param("name", "str", "name or qualified name (mod.Class.meth)", positio
 WHERE = Param("path", "str", "file (with line) or folder", cli=None)
 LINE = Param("line", "int", "1-based, with path", ge=1, cli=None)
 COLUMN = Param("column", "int", "1-based, with line", ge=1, cli=None)
-LSP_BUDGET = Param("lsp_budget_ms", "int", "ms to wait for a configured language server "
-                   "(0 = index only; default [codeintel] lsp_budget_ms)", ge=0, le=60000)
+LSP_BUDGET = Param("lsp_budget_ms", "int", "ms to wait for a language server; 0 = index only",
+                   ge=0, le=60000)
 EXACT = Param("exact_only", "bool", "only certain results", default=False, cli="--exact")
-TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbol names "
-                "(default: the workspace diff)", positional=True, http="target")
-DIFF = Param("diff", "str", "git revision or range to take the change from")
+TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbols "
+                "(default: workspace diff)", positional=True, http="target")
+DIFF = Param("diff", "str", "git revision or range")
 DEPTH = Param("depth", "int", "call-graph hops", default=3, ge=1, le=10)
 PATHS = Param("paths", "strs", "files or folders (default: start dir)", positional=True,
               http="path", scoped=True)
@@ -114,7 +114,7 @@ def budgeted(tool: Tool) -> Tool:
 TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
     Tool("code_explore",
          "Start here when unsure where something lives: ranked definitions for a name, words "
-         "or a path, with callers, tests and path:line citations. No source text.",
+         "or a path, with callers, tests and path:line citations.",
          (Param("query", "str", "symbol name, words, or a path", required=True,
                 positional=True, http="q"),
           Param("path", "str", "only under this folder", scoped=True),
@@ -130,12 +130,11 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
           Param("path", "str", "only under this file or folder", scoped=True)),
          CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
     Tool("code_references",
-         "Every use of a symbol (call, import, type, read, write), by name or by "
-         "path+line[+column] of a definition or use. Use before renaming or changing a "
-         "signature.",
+         "Every use of a symbol (call, import, type, read, write), by name or position. Use "
+         "before renaming or changing a signature.",
          (SYMBOL, WHERE, LINE, COLUMN,
           Param("include_declaration", "bool", "also declarations and name-keeping imports "
-                "(for a rename pass)", default=False),
+                "(renames)", default=False),
           EXACT, LSP_BUDGET),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
@@ -170,10 +169,10 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          (TARGETS, DIFF, DEPTH),
          CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
-         "Index state: snapshot, freshness, languages, skipped files, limits, enabled tools; "
-         "index=true builds or updates the index.",
-         (Param("index", "bool", "build/update the index first (progress notifications; "
-                "cancellable)", default=False, cli=None, http=None, facade=False),),
+         "Index state: snapshot, freshness, languages, skipped files, limits, tools; "
+         "index=true builds or updates it.",
+         (Param("index", "bool", "build/update the index first (cancellable)", default=False,
+                cli=None, http=None, facade=False),),
          StatusReport, "status", "status", "index state", None),
     Tool("code_context",
          "Current source of line spans, live from disk, with a content hash. Read spans this "
@@ -187,8 +186,8 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          DiagnosticItem, "diagnostics", "diagnostics", "parse diagnostics for paths",
          "diagnostics"),
     Tool("code_ast_query",
-         "Run a tree-sitter query over files; captures with positions. For structural "
-         "searches the other tools do not cover.",
+         "Run a tree-sitter query over files; captures with positions, for structural "
+         "searches no other tool covers.",
          (Param("query", "str", "tree-sitter query, e.g. (call) @c", required=True,
                 positional=True),
           PATHS),

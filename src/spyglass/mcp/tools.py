@@ -18,7 +18,8 @@ from spyglass import budget, surface
 from spyglass.mcp import schemas as sc
 from spyglass.mcp.backend import Backend
 
-ANNOTATIONS = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+# idempotentHint is left out: the MCP spec gives it meaning only for tools that write.
+ANNOTATIONS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 POSITION_HINT = "give a symbol name, or path and line [and column] of a definition or a use"
 
 
