@@ -92,7 +92,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
                 "query_core", "react_query", "virtual_core",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
-                "j2ddemo", "swingset2", "rn_webview", "pythonnet")
+                "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 FIXED_DATE = "2000-01-01T00:00:00+0000"
