@@ -52,16 +52,16 @@ def test_unsupported_language_is_an_explicit_limitation(make_repo: MakeRepo) -> 
 
 def test_mixed_language_repo_lists_analysed_and_skipped(make_repo: MakeRepo) -> None:
     root = make_repo({"app.py": "def run():\n    pass\n", "lib.rs": "fn x() {}\n",
-                      "Main.java": "class Main {}\n", "notes.txt": "hello\n"})
+                      "Main.hs": "main = pure ()\n", "notes.txt": "hello\n"})
     ci = CodeIntel(root)
     ci.index()
     cov = ci.find_symbol("run").coverage
     assert cov.analysed == 1 and cov.languages == ("python",)
     skipped = {s.path: s.reason for s in cov.skipped}
     assert skipped["lib.rs"] == "unsupported language: Rust"
-    assert skipped["Main.java"] == "unsupported language: Java"
+    assert skipped["Main.hs"] == "unsupported language: Haskell"
     assert any("Rust" in lim for lim in cov.limitations)
-    assert any("Java" in lim for lim in cov.limitations)
+    assert any("Haskell" in lim for lim in cov.limitations)
 
 
 def test_changed_file_is_reparsed_live(make_repo: MakeRepo) -> None:
