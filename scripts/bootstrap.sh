@@ -67,6 +67,12 @@ if [ "${1:-}" = "--corpora" ]; then
   for pkg in $(.venv/bin/python scripts/fetch_corpus.py --debian-packages); do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
+  # langs-jvm: the Java accuracy oracle (bench/accuracy/JavaOracle.java) and its test
+  # compile with the JDK's javac; the Java corpora are source zips of openjdk-17-demo and
+  # openjdk-17-source (listed by --debian-packages above).
+  if ! command -v javac >/dev/null 2>&1; then
+    missing+=("openjdk-17-jdk-headless")
+  fi
   if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"
   fi

@@ -108,7 +108,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
                 "pycryptodome",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
-                "j2ddemo", "swingset2", "rn_webview", "pythonnet",
+                "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet",
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
                 "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"

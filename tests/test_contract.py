@@ -52,16 +52,16 @@ def test_unsupported_language_is_an_explicit_limitation(make_repo: MakeRepo) -> 
 
 def test_mixed_language_repo_lists_analysed_and_skipped(make_repo: MakeRepo) -> None:
     root = make_repo({"app.py": "def run():\n    pass\n", "Lib.hs": "x = 1\n",
-                      "Main.java": "class Main {}\n", "notes.txt": "hello\n"})
+                      "main.ex": "IO.puts 1\n", "notes.txt": "hello\n"})
     ci = CodeIntel(root)
     ci.index()
     cov = ci.find_symbol("run").coverage
     assert cov.analysed == 1 and cov.languages == ("python",)
     skipped = {s.path: s.reason for s in cov.skipped}
     assert skipped["Lib.hs"] == "unsupported language: Haskell"
-    assert skipped["Main.java"] == "unsupported language: Java"
+    assert skipped["main.ex"] == "unsupported language: Elixir"
     assert any("Haskell" in lim for lim in cov.limitations)
-    assert any("Java" in lim for lim in cov.limitations)
+    assert any("Elixir" in lim for lim in cov.limitations)
 
 
 def test_changed_file_is_reparsed_live(make_repo: MakeRepo) -> None:

@@ -68,6 +68,10 @@ def test_react_native_webview_java_and_kotlin(corpus: Callable[[str], Path],
     assert outline[name] == "method"
     used = ci.references(path=kotlin, line=271, column=17)
     assert _lines(used, kotlin) == {159, 164}
+    # Kotlin calling Java in the same package: `view.webView.setMessagingEnabled(value)`
+    # (view: RNCWebViewWrapper, a Kotlin class whose `webView` is the Java RNCWebView).
+    messaging = ci.references(path=java, line=287, column=18)
+    assert _lines(messaging, kotlin) == {561}
 
 
 @reads("pythonnet")

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "struct", "type"})
@@ -120,6 +122,8 @@ class _File:
         self.statics: list[tuple[str, frozenset[str]]] = [
             (key[len(_STATICS):], frozenset(value.split(","))) for key, value in ctx.settings
             if key.startswith(_STATICS)]
+        self.mixed = facts.language in _MIXED
+        self.builtins = _builtins(facts.language)
         self.packages = dict(self.visible)
         self.package_roots = {p.split(".", 1)[0] for p in self.packages}
         self.imports: list[Import] = [i._replace(module=_path(i.module)) for i in facts.imports]
@@ -175,7 +179,18 @@ class _File:
         if qual is not None:
             return self.prefix + qual + tail
         member = self.package_member(first)
-        return member + tail if member else None
+        if member:
+            return member + tail
+        guess = self.sibling(first)
+        return guess + tail if guess else None
+
+    def sibling(self, name: str) -> str | None:
+        """A capitalised name no binding explains, in a JVM language: a type of the same
+        package written in another JVM language (a Java class used from Kotlin), which
+        the per-language scan does not see; None for the language's builtins."""
+        if not self.mixed or not name[:1].isupper() or name in self.builtins:
+            return None
+        return self.prefix + name
 
     def enclosing_type(self, index: int) -> Definition | None:
         defs = self.facts.definitions
@@ -245,16 +260,22 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             elif not ref.qualifier and ref.name in f.package_roots:
                 target = None  # the first name of a package path (`java` of `java.util.X`)
             else:
-                member_like = not first[:1].isupper() or (ref.role == "call" and not ref.qualifier)
+                # (an inherited constant `MAX` stays unbound: the closure follows inherited
+                # methods and fields only, so it is answered as a name-matched candidate)
+                method = not f.mixed and ref.role == "call" and not ref.qualifier  # C# `M()`
+                constant = first.isupper() and len(first) > 1
+                member_like = not first[:1].isupper() or method
                 if owner_type is not None and member_like:
                     # a member inherited from a base type (the closure follows the bases; a
-                    # capitalised name only when called bare: C# methods, never a type);
+                    # capitalised name only for a bare C# call);
                     # certain in a top-level type without static wildcard imports, where
                     # no enclosing type or imported member could hold the name
                     target = f"{prefix}{owner_type.qualname}.{first}" + (
                         f".{tail}" if ref.qualifier else "")
                     if owner_type.parent >= 0 or f.static_wildcards:
                         conf = "inferred"
+                elif not constant and (guess := f.sibling(first)) is not None:
+                    target, conf = guess + (f".{tail}" if ref.qualifier else ""), "inferred"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = _full_names(defs, prefix)
@@ -310,6 +331,16 @@ def _anonymous(defs: tuple[Definition, ...], qual: str, line: int) -> str:
 
 
 _SUPER = frozenset({"super", "base"})
+# Languages whose files of one package are often written in several of them (src/main/java
+# holding .java and .kt files): a capitalised unbound name may be a sibling's type.
+_MIXED = frozenset({"java", "kotlin", "scala"})
+
+
+@cache
+def _builtins(language: str) -> frozenset[str]:
+    pack = all_packs().get(language)
+    return frozenset(pack.manifest.get("builtins", ())) if pack is not None else frozenset()
+
 _IMPORT_WORD = re.compile(r"^\s*import\s+")
 _SELECTORS = re.compile(r"\.?\{.*$|\.(?:_|\*)\s*$", re.DOTALL)
 
