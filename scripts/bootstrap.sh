@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Create .venv and install spyglass with its dev tools; install git if the machine lacks it.
-# With --corpora, also install the Debian packages of the Go corpora (and clangd) and fetch every corpus
-# the test suite reads (tests marked `network` / `system`): nothing is installed or
-# downloaded from inside a test.
+# With --corpora, also install the Debian packages of the corpora (Go, Rust, Ruby, PHP, Lua,
+# Bash and Java sources; clangd and a JDK for the oracles) and fetch every corpus the test
+# suite reads (tests marked `network` / `system`): nothing is installed or downloaded from
+# inside a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 apt_install() {

@@ -23,6 +23,7 @@ protocol HasArea {
 
 public struct Circle: HasArea {
     let r: Double
+    init(r: Double) { self.r = r }
 
     func area() -> Double { return r * r * 3.14 }
 
@@ -65,9 +66,10 @@ def test_definitions_kinds_and_target_names(tmp_path: Path) -> None:
     assert defs(ci, "Sources/Geo/Circle.swift") == {
         ("Geo.HasArea", "interface", 1), ("Geo.HasArea.area", "method", 2),
         ("Geo.Circle", "struct", 5), ("Geo.Circle.r", "field", 6),
-        ("Geo.Circle.area", "method", 8), ("Geo.Circle.grow", "method", 10),
-        ("Geo.Circle.make", "method", 14), ("Geo.Kind", "enum", 17),
-        ("Geo.Kind.round", "const", 17), ("Geo.Kind.square", "const", 17)}
+        ("Geo.Circle.init", "method", 7),
+        ("Geo.Circle.area", "method", 9), ("Geo.Circle.grow", "method", 11),
+        ("Geo.Circle.make", "method", 15), ("Geo.Kind", "enum", 18),
+        ("Geo.Kind.round", "const", 18), ("Geo.Kind.square", "const", 18)}
     assert defs(ci, "Sources/Geo/Circle+Extra.swift") == {
         ("Geo.Circle.twice", "method", 2), ("Geo.total", "func", 7)}
     assert ("GeoTests.CircleTests.testArea", "test", 5) in defs(
@@ -76,12 +78,12 @@ def test_definitions_kinds_and_target_names(tmp_path: Path) -> None:
 
 def test_references_across_files_and_types(tmp_path: Path) -> None:
     ci = index(PACKAGE, tmp_path)
-    area = ci.references(path="Sources/Geo/Circle.swift", line=8, column=10)
+    area = ci.references(path="Sources/Geo/Circle.swift", line=9, column=10)
     assert {(p, line) for p, line, _ in sites(area)} == {
-        ("Sources/Geo/Circle.swift", 11),  # self.area()
+        ("Sources/Geo/Circle.swift", 12),  # self.area()
         ("Sources/Geo/Circle+Extra.swift", 10),  # c: Circle, a typed parameter
         ("Tests/GeoTests/CircleTests.swift", 7)}  # c = Circle(r: 1), another target
-    grow = ci.references(path="Sources/Geo/Circle.swift", line=10, column=10)
+    grow = ci.references(path="Sources/Geo/Circle.swift", line=11, column=10)
     assert sites(grow) == {("Sources/Geo/Circle+Extra.swift", 3, "call"),  # implicit self
                            ("Sources/Geo/Circle+Extra.swift", 10, "call")}  # make(): Circle
     twice = ci.references(path="Sources/Geo/Circle+Extra.swift", line=2, column=10)
@@ -90,11 +92,19 @@ def test_references_across_files_and_types(tmp_path: Path) -> None:
 
 def test_callers(tmp_path: Path) -> None:
     ci = index(PACKAGE, tmp_path)
-    assert callers(ci, "Sources/Geo/Circle.swift", 10, 10) == {
+    assert callers(ci, "Sources/Geo/Circle.swift", 11, 10) == {
         ("Sources/Geo/Circle+Extra.swift", "Geo.Circle.twice"),
         ("Sources/Geo/Circle+Extra.swift", "Geo.total")}
     assert callers(ci, "Sources/Geo/Circle+Extra.swift", 7, 6) == {
         ("Tests/GeoTests/CircleTests.swift", "GeoTests.CircleTests.testArea")}
+
+
+def test_initializers_are_called_by_their_type(tmp_path: Path) -> None:
+    ci = index(PACKAGE, tmp_path)
+    built = callers(ci, "Sources/Geo/Circle.swift", 7, 5)  # init: `Circle(r: ..)`
+    assert built == {("Sources/Geo/Circle.swift", "Geo.Circle.make"),
+                     ("Sources/Geo/Circle+Extra.swift", "Geo.total"),
+                     ("Tests/GeoTests/CircleTests.swift", "GeoTests.CircleTests.testArea")}
 
 
 def test_xctest_commands(tmp_path: Path) -> None:

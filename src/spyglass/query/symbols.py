@@ -182,7 +182,8 @@ def constructed_class(view: View, d: DefRow) -> DefRow | None:
     if d.kind != "method" or d.parent < 0 or not isinstance(names, list) or d.name not in names:
         return None
     parent = def_by_unit(view, d.unit, d.parent)
-    return parent if parent is not None and parent.kind == "class" else None
+    # (a struct's too: Swift `struct Circle { init(..) }`, C# and C++ structs)
+    return parent if parent is not None and parent.kind in ("class", "struct") else None
 
 
 def declaration_sites(language: str, listed: bool = False) -> frozenset[str]:

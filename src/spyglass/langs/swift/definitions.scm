@@ -21,6 +21,8 @@
 (enum_class_body (function_declaration name: (simple_identifier) @name) @definition.method)
 (function_declaration name: (simple_identifier) @name (user_type)? @base) @definition.func
 (protocol_function_declaration name: (simple_identifier) @name) @definition.method
+; An initializer is the method `init` (the manifest's constructor: `Circle(r: 1)` calls it).
+(class_body (init_declaration "init" @name) @definition.method)
 (enum_entry name: (simple_identifier) @name) @definition.const
 (typealias_declaration . (type_identifier) @name) @definition.type
 
