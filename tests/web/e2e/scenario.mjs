@@ -186,7 +186,7 @@ try {
   report.ok = true;
 } catch (err) {
   report.ok = false;
-  report.failure = String(err && err.message ? err.message : err).split("\n")[0];
+  report.failure = String(err && err.message ? err.message : err).split("\n")[0] + ` (at ${page.url()})`;
   await page.screenshot({ path: path.join(artifacts, "failure.png") }).catch(() => {});
 } finally {
   await browser.close();
