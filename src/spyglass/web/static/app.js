@@ -498,7 +498,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 40) })}`))
     .then((r) => { if (fresh()) fill(srcBox, r.ok && r.body.results.length ? sourceBlock(r.body.results[0]) : h("p", { class: "error" }, r.body.error || "No source.")); });
   api(repoPath(`/references?${qs(at)}`)).then((r) => { if (fresh()) fill(refsBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "reference") : h("p", { class: "error" }, r.body.error)); });
-  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: "callers" }, at))).then(async (r) => {
+  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 300, relation: "callers" }, at))).then(async (r) => {
     if (!fresh()) return;
     fill(callersBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "call site", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
     if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
@@ -543,7 +543,7 @@ function graphLib() {
 }
 
 function fetchRelation(n, relation) {
-  return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 120, references: 0 }))
+  return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 300, references: 0 }))
     .then((r) => (r.ok ? { ok: true, body: r.body } : { ok: false, error: r.body.error }));
 }
 
