@@ -10,8 +10,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,20 +28,38 @@ pytestmark = pytest.mark.skipif(
     "(scripts/bootstrap.sh installs them)")
 
 
-@pytest.fixture
-def served(demo_repo: Path) -> Iterator[tuple[str, Path]]:
-    """`spyglass web` on the demo repository (committed, not indexed)."""
-    proc = subprocess.Popen([sys.executable, "-m", "spyglass", "-C", str(demo_repo), "web",
+def serve(root: Path) -> Iterator[tuple[str, Path]]:
+    """`spyglass web` on `root` until the test ends."""
+    proc = subprocess.Popen([sys.executable, "-m", "spyglass", "-C", str(root), "web",
                              "--port", "0"], stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
         found = re.search(r"at (http://127\.0\.0\.1:\d+)/", line)
         assert found, line
-        yield found.group(1), demo_repo
+        yield found.group(1), root
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture
+def served(demo_repo: Path) -> Iterator[tuple[str, Path]]:
+    """The demo repository (committed, not indexed), served."""
+    yield from serve(demo_repo)
+
+
+def node_script(name: str, *args: str) -> dict[str, Any]:
+    """Run tests/web/e2e/NAME with ARGS; its JSON report."""
+    assert NODE is not None
+    run = subprocess.run([NODE, str(E2E / name), *args], check=False, capture_output=True,
+                         text=True, timeout=55, cwd=E2E, env={**os.environ, "CHROMIUM": CHROMIUM})
+    lines = [x for x in run.stdout.splitlines() if x.startswith("{")]
+    assert lines, run.stdout + run.stderr
+    report: dict[str, Any] = json.loads(lines[-1])
+    assert report["ok"], report
+    assert run.returncode == 0
+    return report
 
 
 def test_page_end_to_end_in_chromium(served: tuple[str, Path]) -> None:
@@ -63,3 +82,23 @@ def test_page_end_to_end_in_chromium(served: tuple[str, Path]) -> None:
     bad = {name: v for name, v in report["axe"].items() if v}
     assert bad == {}, json.dumps(bad, indent=1)  # 0 critical/serious axe-core violations
     assert (ARTIFACTS / "graph-expanded.png").stat().st_size > 0
+
+
+def test_graph_of_120_callers_stays_readable(make_repo: Callable[..., Path]) -> None:
+    """120 callers in 12 files: one group node per file, a group opened by keyboard."""
+    files = {"lib/__init__.py": "", "lib/core.py": "def target():\n    return 1\n"}
+    for f in range(12):
+        body = "".join(f"def use_{f}_{i}():\n    return target()\n\n\n" for i in range(10))
+        files[f"callers/mod_{f:02d}.py"] = "from lib.core import target\n\n\n" + body
+    root = make_repo(files)
+    subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "index"], check=True,
+                   capture_output=True, timeout=50)
+    for base, _ in serve(root):
+        r = node_script("graph.mjs", base, "/repos/repo?symbol=lib/core.py:1", str(ARTIFACTS))
+        print(r)
+        assert "121 node(s)" in r["status"]
+        assert r["groups"] == 12 and r["drawn"] == 13  # the center and one node per file
+        assert "10 symbols" in r["focusedGroup"]
+        assert r["drawnAfterOpen"] == 13 - 1 + 10  # that file's 10 callers, one by one
+        assert "use_" in r["focusedAfterOpen"]  # focus moved into the opened group
+        assert r["axe"] == [] and r["errors"] == []

@@ -151,6 +151,20 @@ try {
   await page.goBack();  // the symbol before that search
   await page.waitForFunction(() => /helper/.test((document.getElementById("sym-title") || {}).textContent || ""));
 
+  // a chosen ref: re-index the unchanged commit as `main` (reuse reported), kept on reload
+  await page.locator("#reindex-ref").fill("main");
+  await page.locator("#reindex").click();
+  await page.waitForFunction(() => /·\s*main/.test(document.getElementById("job-title").textContent)
+    && document.getElementById("job-state").textContent === "completed");
+  const counts = await text("#job-counts");
+  check(/parsed 0/.test(counts) && /unchanged commit/.test(counts), `re-index did not report reuse: ${counts}`);
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.ready === "1");
+  check(await page.locator("#reindex-ref").inputValue() === "main", "the chosen ref was lost on reload");
+  check(new URL(page.url()).searchParams.get("ref") === "main", "the chosen ref is not in the URL");
+  await page.waitForFunction(() => /helper/.test((document.getElementById("sym-title") || {}).textContent || ""));
+  step(`re-index of the unchanged commit as main: "${counts.replace(/\s+/g, " ").slice(0, 60)}…"; ref kept across reload`);
+
   // 8. the diff tab, dark mode, 800×600, an unknown repository
   await page.locator("#tab-btn-diff").click();
   await page.locator("#diff .file-card").first().waitFor();
@@ -172,7 +186,7 @@ try {
   report.ok = true;
 } catch (err) {
   report.ok = false;
-  report.failure = String(err && err.message ? err.message : err).split("\n")[0];
+  report.failure = String(err && err.message ? err.message : err).split("\n")[0] + ` (at ${page.url()})`;
   await page.screenshot({ path: path.join(artifacts, "failure.png") }).catch(() => {});
 } finally {
   await browser.close();

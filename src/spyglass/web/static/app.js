@@ -7,7 +7,7 @@ const S = {
   repoId: null, summary: null, job: null, lastEventId: 0, es: null, mode: "connecting",
   pollTimer: null, reconnectTimer: null, token: sessionStorage.getItem("spyglass-token") || "",
   targetRef: null, tab: "symbols", fullPending: false, down: false,
-  sym: null, file: null, graph: null, query: null, overlay: null, seq: 0,
+  sym: null, file: null, graph: null, query: null, overlay: null, seq: 0, nav: 0,
 };
 const TERMINAL = new Set(["completed", "failed", "unavailable"]);
 const TYPEISH = new Set(["class", "struct", "interface", "type", "trait", "enum", "method", "field", "property"]);
@@ -89,6 +89,7 @@ function linkTo(href, onOpen, ...kids) {
 const splitAt = (v) => { const i = v.lastIndexOf(":"); return i > 0 ? [v.slice(0, i), parseInt(v.slice(i + 1), 10)] : [v, NaN]; };
 
 async function applyState() {
+  S.nav += 1;  // Back / Forward: answers to what was asked before are dropped
   const st = urlState();
   if (st.ref) S.targetRef = st.ref;
   const tab = st.tab || "symbols";
@@ -237,6 +238,8 @@ async function startIndex(refInput) {
 function onJob(job) {
   if (!job) return;
   const was = S.job;
+  // a snapshot of the job read before it finished (a slow summary) never undoes its end
+  if (was && was.id === job.id && TERMINAL.has(was.state) && !TERMINAL.has(job.state)) return;
   S.job = job;
   renderJob(job);
   if (!TERMINAL.has(job.state)) ensurePolling();
@@ -384,6 +387,7 @@ async function search(ev, push = true) {
   if (!q) return;
   const kind = $("kind").value, path = $("scope").value.trim();
   S.query = q;
+  const nav = push ? ++S.nav : S.nav;
   if (push) {  // a new search replaces the symbol shown
     setUrl({ q, kind, in: path, symbol: "", tab: "symbols", file: "", line: "", end: "" });
     S.sym = null; S.graph = null; S.seq += 1;  // answers still arriving are dropped
@@ -396,6 +400,7 @@ async function search(ev, push = true) {
     pattern = `*${q.split(".").pop()}*`;
     r = await api(repoPath(`/symbols?${qs({ q: pattern, kind, path })}`));
   }
+  if (nav !== S.nav) return;  // the user moved on while this search ran
   if (!r.ok) { fill($("results"), h("p", { class: "error pad" }, r.body.error)); return; }
   const rows = r.body.results;
   const meta = h("div", { class: "meta" }, `${rows.length}${r.body.truncated ? "+" : ""} definition(s) for `,
@@ -493,11 +498,13 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 40) })}`))
     .then((r) => { if (fresh()) fill(srcBox, r.ok && r.body.results.length ? sourceBlock(r.body.results[0]) : h("p", { class: "error" }, r.body.error || "No source.")); });
   api(repoPath(`/references?${qs(at)}`)).then((r) => { if (fresh()) fill(refsBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "reference") : h("p", { class: "error" }, r.body.error)); });
-  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: "callers" }, at))).then(async (r) => {
+  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 300, relation: "callers" }, at))).then(async (r) => {
     if (!fresh()) return;
     fill(callersBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "call site", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
     if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
     if (keepGraph && S.graph) { await S.graph.replay(r.body); return; }
+    await graphLib();
+    if (!fresh()) return;
     S.graph = SpyGraph.create(gbox, { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
       { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
     S.graph.start(r.body);
@@ -519,8 +526,24 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   }
 }
 
+let graphScript = null;
+function graphLib() {
+  // graph.js is loaded when the first graph is drawn, not before the page is interactive
+  if (window.SpyGraph) return Promise.resolve();
+  if (!graphScript) {
+    graphScript = new Promise((resolve, reject) => {
+      const el = document.createElement("script");
+      el.src = "/static/graph.js";
+      el.onload = resolve;
+      el.onerror = () => { graphScript = null; reject(new Error("graph.js did not load")); };
+      document.head.append(el);
+    });
+  }
+  return graphScript;
+}
+
 function fetchRelation(n, relation) {
-  return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 120, references: 0 }))
+  return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 300, references: 0 }))
     .then((r) => (r.ok ? { ok: true, body: r.body } : { ok: false, error: r.body.error }));
 }
 

@@ -290,7 +290,12 @@
       if (ev.key === "Escape") { ev.preventDefault(); svg.focus(); }
     }
     function openNode(n) { if (n.kind !== "group" && !n.center) opts.open(n); }
-    function expandFocused() { const id = G.focusId || firstId(); if (id) expand(id, G.relation); }
+    function expandFocused() {
+      const id = G.focusId || firstId();
+      const p = id && L ? L.pos.get(id) : null;
+      if (p && p.node.kind === "group") { G.open.add(p.node.groupKey); render(); focusNode(p.node.members[0].id); }
+      else if (id) expand(id, G.relation);
+    }
     function openFocused() { const n = G.nodes.get(G.focusId || ""); if (n) openNode(n); }
     svg.addEventListener("keydown", (ev) => {
       if (ev.target !== svg) {
