@@ -24,6 +24,10 @@ KNOWN_GAPS = {
     ("typescript/refs_object_implements.fixture", "planner.plan"),  # object literal member
     ("typescript/refs_object_member.fixture", "encoder.send"),  # object literal member
     ("typescript/refs_return_types.fixture", "handlers.run"),  # overridden via return type
+    # rules of the held-out round (issue 13) that callees does not mirror yet
+    ("go/refs_builtin_member_test_packages.fixture", "m.TestParse"),  # error dispatch, _test pkg
+    ("typescript/refs_array_callbacks.fixture", "focus.Focus.onFocus"),  # untyped callback param
+    ("typescript/refs_utility_type_bases.fixture", "manager.Manager.schedule"),  # Omit<I, k> base
 }
 
 

@@ -29,6 +29,7 @@ GOOD = {
     "tests/test_util.py": "from pkg.util import helper\n\n\ndef test_helper():\n"
                           "    assert helper(1) == 2\n",
     "lit\\xfc.py": "def literal_backslash():\n    return 3\n",  # spelled like a stand-in
+    "pkg/shapes.py": "class Shape:\n    pass\n\n\nclass Square(Shape):\n    pass\n",
 }
 
 
@@ -110,6 +111,8 @@ MCP: dict[str, dict[str, Any]] = {
     "code_find_symbol": {"name": "helper"},
     "code_references": {"path": "pkg/util.py", "line": 1, "column": 5},
     "code_callers": {"name": "helper"},
+    "code_callees": {"name": "run"},
+    "code_type_hierarchy": {"name": "Shape"},
     "code_structure": {"path": "pkg"},
     "code_blast_radius": {},
     "code_suggest_tests": {"targets": ["pkg/util.py"]},

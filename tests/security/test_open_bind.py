@@ -25,6 +25,7 @@ pytestmark = pytest.mark.anyio
 ARGS: dict[str, dict[str, Any]] = {
     "code_explore": {"query": "helper"}, "code_find_symbol": {"name": "helper"},
     "code_references": {"name": "helper"}, "code_callers": {"name": "helper"},
+    "code_callees": {"name": "m"}, "code_type_hierarchy": {"name": "K"},
     "code_structure": {"path": "a.py"}, "code_blast_radius": {"diff": "HEAD"},
     "code_suggest_tests": {"diff": "HEAD"}, "code_status": {"index": True},
     "code_context": {"spans": [{"path": "a.py", "start_line": 1}]},
