@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from spyglass.index import builder
 from spyglass.index.builder import WorkItem, _chunks
+from spyglass.query.facade import CodeIntel
 from spyglass.types import FileContext
 
 
@@ -33,3 +36,19 @@ def test_a_chunk_closes_at_its_byte_bound() -> None:
     chunks = list(_chunks(_items([big, big, big, 5], []), base=0))
     assert [len(c) for c in chunks] == [2, 2]
     assert sum(len(item[3]) for item in chunks[0]) >= builder.CHUNK_BYTES
+
+
+def test_an_index_reading_more_blobs_than_a_pipe_holds_completes(
+        make_repo: Callable[..., Path]) -> None:
+    # More blob ids than the `git cat-file` stdin pipe holds (64 KiB / 41 bytes): the feeder
+    # is still writing when the pool forks, and a worker holding the pipe open would keep
+    # git, and the build, waiting forever.
+    n = 2000
+    root = make_repo({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(n)})
+    ci = CodeIntel(root)
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(ci.index()), daemon=True)
+    worker.start()
+    worker.join(timeout=45)
+    assert done, "the build did not finish"
+    assert len(ci.find_symbol("f1999").results) == 1  # type: ignore[attr-defined]
