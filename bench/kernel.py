@@ -126,17 +126,18 @@ def store_stats(root: Path) -> dict[str, Any]:
             "files_with_parse_errors": diags, "store_mb": round(size / 2**20)}
 
 
-def _line_of(root: Path, path: str, text: str) -> tuple[int, int]:
+def _line_of(root: Path, path: str, text: str, name: str) -> tuple[int, int]:
+    """1-based line and column of `name` on the first line starting with `text`."""
     for i, line in enumerate((root / path).read_text(errors="replace").splitlines(), 1):
         if line.startswith(text):
-            return i, line.index(text.split()[-1].rstrip("{").strip()) + 1
+            return i, line.index(name) + 1
     raise SystemExit(f"{text!r} not found in {path}")
 
 
 def refs(root: Path) -> dict[str, Any]:
     """`refs` to kmalloc, printk and struct file: in-process and CLI wall times."""
     from spyglass.query.facade import CodeIntel
-    line, col = _line_of(root, "include/linux/fs.h", "struct file {")
+    line, col = _line_of(root, "include/linux/fs.h", "struct file {", "file")
     asks: dict[str, dict[str, Any]] = {
         "kmalloc": {"name": "kmalloc"}, "printk": {"name": "printk"},
         "struct file": {"path": "include/linux/fs.h", "line": line, "column": col}}

@@ -23,6 +23,7 @@ from spyglass.syntax.langpack import (
     pack_for_path,
     reload_packs,
 )
+from spyglass.syntax.parsing import prepared
 
 
 @pytest.mark.parametrize("name", sorted(all_packs()))
@@ -193,3 +194,17 @@ def test_every_manifest_key_the_code_reads_is_in_the_schema() -> None:
     keys = {a or b for p in src.rglob("*.py") for a, b in read.findall(p.read_text("utf-8"))}
     assert len(keys) > 20  # the pattern finds the reads
     assert keys - set(MANIFEST) == set()
+
+
+def test_parse_blanks_keep_lines_and_columns(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "parse_blanks = ['@ANNOT\\([^)]*\\)']"))
+    data = b"x = 1  @ANNOT(a,\nb) + 2\n"
+    out = prepared(pack, data)
+    assert out == b"x = 1           \n   + 2\n"
+    assert len(out) == len(data) and out.count(b"\n") == data.count(b"\n")
+
+
+def test_a_bad_parse_blank_names_the_key(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "parse_blanks = ['(']"))
+    with pytest.raises(LanguagePackError, match=r"manifest\.toml: 'parse_blanks'"):
+        pack.validate()

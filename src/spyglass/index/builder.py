@@ -357,6 +357,9 @@ class SnapshotBuilder:
                                    initializer=bind_to_parent,
                                    initargs=(os.getpid(), str(self.store)))
         try:
+            # Fork every worker before the first blob is read: a worker forked later would
+            # inherit the `git cat-file` pipe and keep it open, and git would never end.
+            pool.submit(int).result()
             pending: dict[Future[int], list[ChunkItem]] = {}
             for chunk in chunks:
                 pending[pool.submit(process_chunk, chunk, store)] = chunk

@@ -14,7 +14,7 @@ from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
-from spyglass.syntax.parsing import not_analysed, parse
+from spyglass.syntax.parsing import not_analysed, parse, prepared
 from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
 
 # Roles from weakest to strongest: a node captured with several roles keeps the strongest.
@@ -54,6 +54,7 @@ class _Extractor:
 
     def __init__(self, pack: LanguagePack, data: bytes, budget: Budget) -> None:
         self.pack = pack
+        data = prepared(pack, data)
         self.data = data
         self.budget = budget
         self.tree = parse(pack, data, budget)

@@ -75,7 +75,7 @@ MANIFEST: Schema = {
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
-    "qualifier_separators": STRS,
+    "qualifier_separators": STRS, "parse_blanks": STRS,
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
@@ -207,6 +207,20 @@ class LanguagePack:
         """Compile every query now (raises LanguagePackError on the first bad file)."""
         _ = self.structure
         _ = self.references
+        _ = self.blanks
+
+    @cached_property
+    def blanks(self) -> re.Pattern[bytes] | None:
+        """The manifest's `parse_blanks` as one pattern: text the grammar cannot parse
+        (attribute-like macros), blanked before parsing; None without any."""
+        patterns = [str(p) for p in self.manifest.get("parse_blanks", ())]
+        if not patterns:
+            return None
+        try:
+            return re.compile("|".join(f"(?:{p})" for p in patterns).encode())
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'parse_blanks': {exc}") from exc
 
     @property
     def self_names(self) -> frozenset[str]:

@@ -3,6 +3,8 @@ errors alone, without facts."""
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Parser, Tree
 
 from spyglass.syntax.budget import Budget, OverBudget
@@ -22,8 +24,23 @@ def parse(pack: LanguagePack, data: bytes, budget: Budget | None = None) -> Tree
     return (budget or Budget()).parse(parser, data)
 
 
+def _spaces(match: re.Match[bytes]) -> bytes:
+    return _NOT_NEWLINE.sub(b" ", match.group())
+
+
+_NOT_NEWLINE = re.compile(rb"[^\n]")
+
+
+def prepared(pack: LanguagePack, data: bytes) -> bytes:
+    """The bytes the grammar reads: the pack's `parse_blanks` matches replaced by spaces
+    (same length, newlines kept: every line and column stays where it was)."""
+    blanks = pack.blanks
+    return data if blanks is None else blanks.sub(_spaces, data)
+
+
 def syntax_errors(pack: LanguagePack, data: bytes) -> tuple[Diagnostic, ...]:
     """Only the diagnostics of `extract` (same parse budget, same walk), without facts."""
+    data = prepared(pack, data)
     try:
         return tuple(diagnostics(pack, parse(pack, data).root_node, data))
     except OverBudget as exc:
