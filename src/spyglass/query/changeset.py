@@ -106,9 +106,13 @@ def changed_defs(ci: Answer, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
         children.setdefault(d.parent, []).append(d)
 
     def own(d: DefRow | None, lines: set[int]) -> set[int]:
+        """The lines of `lines` that are `d`'s own: not inside a child's span — except
+        `d`'s first line, its header, which is its own even when a child shares it (a
+        one-line `struct r { int w; }` changes the struct as well as its field)."""
         kids = children.get(d.idx if d else -1, [])
-        return {n for n in lines if not any(starts[(k.unit, k.idx)] <= n <= k.end_line
-                                            for k in kids)}
+        head = starts[(d.unit, d.idx)] if d else 0
+        return {n for n in lines if n == head or not any(
+            starts[(k.unit, k.idx)] <= n <= k.end_line for k in kids)}
     chosen: dict[int, list[Hunk]] = {}
     module_lines: list[int] = []
     removed = len(cs.seeds)
