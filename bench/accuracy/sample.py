@@ -23,7 +23,10 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.index.source import SKIP_DIRS
+from spyglass.config import DEFAULT_SKIP_DIRS, UNTRACKED_SKIP_DIRS
+from spyglass.index.source import ALWAYS_SKIPPED
+
+SKIP_DIRS = frozenset({*DEFAULT_SKIP_DIRS, *UNTRACKED_SKIP_DIRS, *ALWAYS_SKIPPED})
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import pack_for_path
 
