@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spyglass.query.facade import CodeIntel
-from spyglass.syntax.extract import build_constraint
+from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import CodeLocation
 from tests.fixture import write_files

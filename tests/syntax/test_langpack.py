@@ -208,3 +208,9 @@ def test_a_bad_parse_blank_names_the_key(tmp_path: Path) -> None:
     pack = load_pack(_manifest_with(tmp_path, "parse_blanks = ['(']"))
     with pytest.raises(LanguagePackError, match=r"manifest\.toml: 'parse_blanks'"):
         pack.validate()
+
+
+def test_a_bad_build_constraint_names_the_key(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "build_constraint = '('"))
+    with pytest.raises(LanguagePackError, match=r"manifest\.toml: 'build_constraint'"):
+        pack.validate()

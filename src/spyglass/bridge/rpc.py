@@ -4,6 +4,7 @@ malformed message breaks the connection and fails every waiting request at once.
 
 from __future__ import annotations
 
+import abc
 import json
 import queue
 import threading
@@ -26,7 +27,7 @@ class MethodNotFound(RpcError):
     """A server request this client does not answer (JSON-RPC error -32601)."""
 
 
-class RpcClient:
+class RpcClient(abc.ABC):
     """The framing-independent part: subclasses read and write one message body."""
 
     def __init__(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
@@ -40,12 +41,13 @@ class RpcClient:
         self._reader.start()
 
     # -- framing (subclasses) ------------------------------------------------------------
+    @abc.abstractmethod
     def _frame(self, body: bytes) -> bytes:
-        raise NotImplementedError
+        """One message body as written on the wire (LSP: a Content-Length header)."""
 
+    @abc.abstractmethod
     def _read_body(self) -> bytes | None:
         """The next message body; None at end of file; RpcError when malformed."""
-        raise NotImplementedError
 
     # -- messages --------------------------------------------------------------------------
     def _send(self, message: Json) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import os.path
 import re
+import threading
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -60,7 +61,7 @@ MAX_SUBCLASSES = 500  # subclasses followed for inherited members
 # fields hold each other (Java `A.b: B`, `B.a: A`) would recurse without end. Past this
 # nesting an inner call answers nothing (its members are then reached only directly).
 MAX_INHERITED_NESTING = 3
-_nesting = [0]
+_nesting = threading.local()  # per thread: servers answer several repositories at once
 MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
@@ -571,13 +572,14 @@ def inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:
     own: a subclass already reached for one member (or owning another member of the batch)
     still inherits the others (``PoolManager.request`` from ``RequestMethods`` while
     ``PoolManager.urlopen`` is a member of the same batch)."""
-    if not members or _nesting[0] >= MAX_INHERITED_NESTING:
+    depth = getattr(_nesting, "depth", 0)
+    if not members or depth >= MAX_INHERITED_NESTING:
         return {}
-    _nesting[0] += 1
+    _nesting.depth = depth + 1
     try:
         return _inherited(view, members)
     finally:
-        _nesting[0] -= 1
+        _nesting.depth = depth
 
 
 def _inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]:

@@ -11,6 +11,7 @@ from tree_sitter import Node
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
+from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
@@ -27,7 +28,6 @@ _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
-_HEADER_BYTES = 16384  # a build constraint sits in the file's leading comments
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
@@ -589,26 +589,6 @@ class _Extractor:
                     return H.make(H.SELF, d.qualname)
             si = scopes[si].parent
         return H.LOCAL
-
-
-def build_constraint(pack: LanguagePack, data: bytes) -> str:
-    """The file's build constraint as written (manifest `build_constraint`, a regex whose
-    group 1 is the expression, matched on the comment lines before the first code line:
-    Go ``//go:build linux && !cgo``); read, never evaluated; "" if none."""
-    pattern = pack.manifest.get("build_constraint")
-    if not pattern:
-        return ""
-    regex = re.compile(str(pattern))
-    for raw in data[:_HEADER_BYTES].splitlines():
-        line = raw.decode("utf-8", "replace").strip()
-        if not line:
-            continue
-        if not line.startswith(("//", "/*", "*")):
-            return ""  # the header ends at the first code line (`package x`)
-        m = regex.match(line)
-        if m:
-            return m.group(1).strip()
-    return ""
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:

@@ -208,6 +208,20 @@ class LanguagePack:
         _ = self.structure
         _ = self.references
         _ = self.blanks
+        _ = self.constraint_pattern
+
+    @cached_property
+    def constraint_pattern(self) -> re.Pattern[str] | None:
+        """The manifest's `build_constraint` regex (group 1: the expression), compiled
+        once; None when the language has no build constraints."""
+        pattern = self.manifest.get("build_constraint")
+        if not pattern:
+            return None
+        try:
+            return re.compile(str(pattern))
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'build_constraint': {exc}") from exc
 
     @cached_property
     def blanks(self) -> re.Pattern[bytes] | None:
