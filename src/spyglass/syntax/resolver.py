@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from spyglass.types import FileContext, FileFacts, Resolution
+from spyglass.syntax import heads as H
+from spyglass.types import FileContext, FileFacts, Reference, Resolution
 
 Reader = Callable[[str], bytes | None]  # repository-relative path → bytes, None if absent
 
@@ -23,3 +24,20 @@ class Resolver(Protocol):
     def resolve(self, facts: FileFacts, ctx: FileContext) -> Resolution:
         """One target (or None) per reference, full names, bases and aliases."""
         ...
+
+
+def bound_target(ref: Reference, bound: list[str], full: Callable[[str], str]
+                 ) -> tuple[str, str] | None:
+    """The target and confidence of a reference whose head is an import, a definition of
+    the file or `self` (`full` makes a file-level qualname a full name); None for other
+    heads, which each resolver decides itself."""
+    head, arg = H.split(ref.head)
+    parts = ref.qualifier.split(".") if ref.qualifier else []
+    tail = ".".join([*parts[1:], ref.name])
+    if head == H.IMPORT:
+        return (f"{bound[int(arg)]}.{tail}" if parts else bound[int(arg)]), "exact"
+    if head == H.DEF:
+        return full(f"{arg}.{tail}" if parts else arg), "exact"
+    if head == H.SELF and parts:
+        return full(f"{arg}.{tail}"), "exact" if len(parts) == 1 else "inferred"
+    return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.resolver import bound_target
 from spyglass.types import FileContext, FileFacts, Resolution
 
 ROOTS = ("lua", "src", "lib")
@@ -52,16 +53,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     for ref in facts.references:
         head, arg = H.split(ref.head)
         parts = ref.qualifier.split(".") if ref.qualifier else []
-        tail = ".".join([*parts[1:], ref.name])
         target: str | None = None
         conf = "exact"
-        if head == H.IMPORT:
-            target = f"{bound[int(arg)]}.{tail}" if parts else bound[int(arg)]
-        elif head == H.DEF:
-            target = full(f"{arg}.{tail}" if parts else arg)
-        elif head == H.SELF and parts:
-            target = full(f"{arg}.{tail}")
-            conf = "exact" if len(parts) == 1 else "inferred"
+        if (known := bound_target(ref, bound, full)) is not None:
+            target, conf = known
         elif head == H.INST:
             inst = H.parse_instance(arg)
             kind, val = H.split(inst.type_head)

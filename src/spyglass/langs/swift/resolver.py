@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
+from spyglass.syntax.resolver import bound_target
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
 
 TYPE_KINDS = ("class", "struct", "enum", "interface")
@@ -78,13 +79,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         tail = ".".join([*parts[1:], ref.name])
         target: str | None = None
         conf = "exact"
-        if head == H.IMPORT:
-            target = f"{bound[int(arg)]}.{tail}" if parts else bound[int(arg)]
-        elif head == H.DEF:
-            target = f"{pre}{arg}.{tail}" if parts else f"{pre}{arg}"
-        elif head == H.SELF and parts:
-            target = f"{pre}{arg}.{tail}"
-            conf = "exact" if len(parts) == 1 else "inferred"
+        if (known := bound_target(ref, bound, lambda q: pre + q)) is not None:
+            target, conf = known
         elif head == H.INST:
             inst = H.parse_instance(arg)
             kind, val = H.split(inst.type_head)
