@@ -8,7 +8,7 @@ import multiprocessing
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +30,13 @@ from spyglass.index.store import (
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
 from spyglass.index.worker import ChunkItem, process_chunk
-from spyglass.syntax.langpack import LanguagePack, pack_for_path, signature, unsupported_language
+from spyglass.syntax.langpack import (
+    LanguagePack,
+    claimable,
+    pack_for_path,
+    signature,
+    unsupported_language,
+)
 from spyglass.types import FileContext
 
 __all__ = ["Progress", "SnapshotBuilder", "binary_or_undecodable", "contexts", "ctx_key"]
@@ -112,6 +118,28 @@ class SnapshotBuilder:
                 return None
             return next((d for _, d in src.read_blobs(self.root, [sha])), None)
         return read
+
+    def _claim(self, commit: str | None, files: list[src.SourceFile],
+               packs: dict[str, LanguagePack]) -> None:
+        """Files whose extension a pack claims by content (a C++ `.h`): read, and their
+        pack decided by their text (syntax/langpack.py `claims`)."""
+        paths = [f.path for f in files if f.path in packs and claimable(f.path)]
+        if not paths:
+            return
+        if commit is None:
+            texts: Iterable[tuple[str, bytes | None]] = (
+                (p, self._reader(None, files)(p)) for p in paths)
+        else:
+            by_sha: dict[str, list[str]] = {}
+            for f in files:
+                if f.path in packs and claimable(f.path) and f.blob:
+                    by_sha.setdefault(f.blob, []).append(f.path)
+            texts = ((p, data) for sha, data in src.read_blobs(self.root, list(by_sha))
+                     for p in by_sha[sha])
+        for path, data in texts:
+            pack = pack_for_path(path, data) if data is not None else None
+            if pack is not None:
+                packs[path] = pack
 
     # -- the job -------------------------------------------------------------------------
     def build(self, ref: str | None = None) -> SnapshotRow:
@@ -234,6 +262,7 @@ class SnapshotBuilder:
             else:
                 lang = unsupported_language(f.path)
                 skipped[f.path] = f"unsupported language: {lang}" if lang else "not source code"
+        self._claim(commit, files, packs)
         ctxs = contexts(files, packs, self._reader(commit, files))
         # Disk sources have no blob ids yet: hash the supported files now.
         contents: dict[str, bytes] = {}

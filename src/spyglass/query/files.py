@@ -125,6 +125,7 @@ def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
         if reason:
             results.append(DiagnosticItem(rel, 1, 1, 1, "warning", f"skipped: {reason}"))
             continue
+        pack = pack_for_path(rel, data) or pack  # a C++ `.h`: the C++ grammar's errors
         for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
@@ -153,6 +154,8 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
             continue  # one file of a folder changed since it was listed: as for binary files
         if binary_or_undecodable(data):
             continue
+        if (claimed := pack_for_path(rel, data) or pack) is not pack:  # a C++ `.h`
+            pack, compiled = claimed, adhoc.compiled(claimed.name, claimed.language)
         clock = Budget()  # parse of one file: OverBudget (a LimitExceeded) past it
         tree = parse(pack, data, clock)
         for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():

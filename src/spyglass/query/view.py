@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from spyglass.index.probe import Probe
 from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, table_columns
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
-from spyglass.syntax.langpack import LanguagePack, pack_for_path
+from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
 from spyglass.types import FileContext
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
@@ -206,17 +207,28 @@ class View:
                 (self.snapshot.id,)):
             self.members[path] = Member(unit, blob, language, skipped, ctx)
 
+    def _pack(self, path: str, read: Callable[[str], bytes | None]) -> LanguagePack | None:
+        """The file's pack: the index's language for an unchanged member, else by its
+        extension, or by its text where a pack claims the extension (a C++ `.h`)."""
+        if not claimable(path):
+            return pack_for_path(path)
+        member = self.members.get(path)
+        if member is not None and member.language and \
+                member.blob == self.probe.current.get(path):
+            return all_packs().get(member.language)
+        return pack_for_path(path, read(path))
+
     def _contexts(self) -> tuple[dict[str, str], dict[str, LanguagePack]]:
         """Each workspace file's resolution-context key (recomputed after a re-listing)."""
         current = self.probe.current
         stamp = self.probe.listed * 1_000_003 + len(current)
         if self._ctx is None or self._ctx[0] != stamp:
-            packs = {p: pk for p in current if (pk := pack_for_path(p)) is not None}
             read_paths: list[str] = []
 
             def read(path: str) -> bytes | None:
                 read_paths.append(path)
                 return confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
+            packs = {p: pk for p in current if (pk := self._pack(p, read)) is not None}
             files = [src.SourceFile(p, "", 0) for p in current]
             ctxs = contexts(files, packs, read)
             self.probe.watch(read_paths)
@@ -286,6 +298,7 @@ class View:
             if reason:
                 self.live_skipped[path] = reason
                 return None
+            pack = pack_for_path(path, data) or pack  # a `.h` edited into C++ (or back)
             unit = self._store_live(path, key[1], process((path, data, pack.name, ctx)))
         self._parsed[key] = unit
         return (unit, pack.name, "text-fallback", 0)

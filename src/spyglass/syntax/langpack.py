@@ -72,6 +72,7 @@ COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, co
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
     "grammar_function": str, "extends": str, "resolver": str, "replaces": str,
+    "claims": ("map", STRS),  # another pack's extension, claimed when the text matches
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
@@ -209,6 +210,7 @@ class LanguagePack:
         _ = self.references
         _ = self.blanks
         _ = self.constraint_pattern
+        _ = self.claim_patterns
 
     @cached_property
     def constraint_pattern(self) -> re.Pattern[str] | None:
@@ -222,6 +224,20 @@ class LanguagePack:
         except re.error as exc:
             raise LanguagePackError(
                 f"{self.folder / 'manifest.toml'}: 'build_constraint': {exc}") from exc
+
+    @cached_property
+    def claim_patterns(self) -> dict[str, re.Pattern[bytes]]:
+        """The manifest's `claims`: extension → one pattern of text this language claims
+        that extension for (a C++ `.h`), compiled once."""
+        out: dict[str, re.Pattern[bytes]] = {}
+        for ext, patterns in self.manifest.get("claims", {}).items():
+            try:
+                out[str(ext).lower()] = re.compile(
+                    "|".join(f"(?:{p})" for p in patterns).encode(), re.MULTILINE)
+            except re.error as exc:
+                raise LanguagePackError(
+                    f"{self.folder / 'manifest.toml'}: 'claims' {ext!r}: {exc}") from exc
+        return out
 
     @cached_property
     def blanks(self) -> re.Pattern[bytes] | None:
@@ -469,6 +485,7 @@ def reload_packs() -> None:
     """Forget the loaded packs (after $SPYGLASS_LANGUAGE_PACKS changed)."""
     all_packs.cache_clear()
     _by_extension.cache_clear()
+    _claims.cache_clear()
 
 
 def signature() -> str:
@@ -486,14 +503,41 @@ def _by_extension() -> dict[str, str]:
     return table
 
 
-def pack_for_path(path: str) -> LanguagePack | None:
-    """The language pack for a file path, by extension, or None when unsupported."""
+CLAIM_BYTES = 65_536  # of a file's start, matched against the packs' `claims`
+
+
+@cache
+def _claims() -> dict[str, list[tuple[str, re.Pattern[bytes]]]]:
+    """Extension → (pack, one pattern of its claims): a pack claims another's extension
+    (`.h` is C's; the C++ pack claims a `.h` whose text is C++) when the text matches."""
+    table: dict[str, list[tuple[str, re.Pattern[bytes]]]] = {}
+    for pack in all_packs().values():
+        for ext, rx in pack.claim_patterns.items():
+            table.setdefault(ext, []).append((pack.name, rx))
+    return table
+
+
+def _extension(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
-    if dot <= 0:
-        return None
-    lang = _by_extension().get(name[dot:].lower())
-    return all_packs()[lang] if lang else None
+    return name[dot:].lower() if dot > 0 else ""
+
+
+def claimable(path: str) -> bool:
+    """Whether the file's pack depends on its text (its extension is claimed)."""
+    return _extension(path) in _claims()
+
+
+def pack_for_path(path: str, text: bytes | None = None) -> LanguagePack | None:
+    """The language pack for a file path, by extension, or None when unsupported; with
+    the file's `text`, a pack claiming the extension for text like it wins."""
+    ext = _extension(path)
+    if text is not None:
+        for lang, rx in _claims().get(ext, ()):
+            if rx.search(text, 0, CLAIM_BYTES):
+                return all_packs()[lang]
+    default = _by_extension().get(ext) if ext else None
+    return all_packs()[default] if default else None
 
 
 UNSUPPORTED_FILE = LANGS_DIR / "unsupported.toml"
