@@ -77,7 +77,7 @@ def included(path: str, rules: IndexRules) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _include_spec(globs: tuple[str, ...]) -> pathspec.PathSpec:  # type: ignore[type-arg]
-    return pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
 def is_git_repo(root: Path) -> bool:
@@ -324,7 +324,7 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
             data = confined.read_or_none(root, rel + ".gitignore", max_bytes)
             if data is not None:
                 lines = data.decode("utf-8", "replace").splitlines()
-                specs.append((rel, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                specs.append((rel, pathspec.GitIgnoreSpec.from_lines(lines)))
 
         def ignored(path: str, is_dir: bool) -> bool:
             for base, spec in specs:
