@@ -6,6 +6,7 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py --budget 10000 flask
     python bench/bridge_accuracy.py --execution host trpc
     python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
+    python bench/bridge_accuracy.py pycryptodome         # C: clangd (compile_commands.json)
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
@@ -70,6 +71,9 @@ def server_for(language: str, execution: str, env: tuple[str, ...] = (),
         tsc = TOOLS / "node_modules" / ".bin" / "tsc"
         return LspServer("typescript", (str(tsc), "--lsp", "--stdio"), (), execution, host,
                          "tsc", (str(TOOLS),))
+    if language == "c":  # as the oracle runs it (bench/accuracy/oracle.py): Debian's clangd
+        return LspServer("c", ("clangd", "--background-index", "--log=error", "-j=2"), (),
+                         execution, host, "clangd")
     gopls = GOPLS_HOME / "usr" / "bin" / "gopls"
     return LspServer("go", (str(gopls) if gopls.exists() else "gopls",), env, execution, host,
                      "gopls", binds)

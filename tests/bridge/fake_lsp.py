@@ -1,7 +1,8 @@
 """A fake language server for the bridge tests; it misbehaves on command (argv[1]).
 
 ok: answers from `.fake_answers.json` in its working directory ({"refs": [[path, line0]],
-"calls": [[path, line0, caller]]}) plus every line holding LIVE_USE in the documents the
+"calls": [[path, line0, caller]], "no_hierarchy": true to answer prepareCallHierarchy with
+null}) plus every line holding LIVE_USE in the documents the
 client synced (never read from disk); fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
 partial: the first answer to a question is empty, later ones complete; slow: the first
@@ -85,6 +86,8 @@ def question(msg: dict) -> object:
         sites = [(p, ln) for p, ln in data.get("refs", [])] + live_sites()
         return [{"uri": f"{root_uri()}/{p}", "range": rng(ln)} for p, ln in sites]
     if method == "textDocument/prepareCallHierarchy":
+        if data.get("no_hierarchy"):  # tsc for a function held in a typed `let`
+            return None
         return [{"name": "target", "kind": 12, "uri": msg["params"]["textDocument"]["uri"],
                  "range": rng(0), "selectionRange": rng(0)}]
     if method == "callHierarchy/incomingCalls":

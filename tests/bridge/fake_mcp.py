@@ -4,7 +4,9 @@ is appended to (the tool's name and arguments, one JSON line).
 
 ok: declares code_references, code_callers and run_command (never to be called), answering
 from `.fake_answers.json` in its working directory like fake_lsp.py; refs-only: no
-code_callers; fail-start: exits at once; crash: exits on the first call; hang: never
+code_callers; overlay: its code_references also declares an `overlay` argument (path ->
+live text) and answers every line holding LIVE_USE in it, as fake_lsp.py does for synced
+documents; fail-start: exits at once; crash: exits on the first call; hang: never
 answers a call; malformed: answers with something that is not a list of locations (the SDK
 keeps the JSON-RPC framing itself valid; tests/bridge/test_mcp_bridge.py feeds the client
 broken framing directly); error: every call is an error."""
@@ -49,16 +51,31 @@ def main() -> None:
 
     server = MCPServer("fake-codeintel", version="2.0")
 
-    @server.tool()
-    def code_references(path: str, line: int, column: int = 1, name: str = "") -> dict:
-        """References to the symbol at path:line:column."""
-        log("code_references", {"path": path, "line": line, "column": column, "name": name})
+    def references(path: str, line: int, column: int, name: str,
+                   overlay: dict[str, str | None] | None = None) -> dict:
+        args = {"path": path, "line": line, "column": column, "name": name}
+        log("code_references", args | ({"overlay": overlay} if overlay is not None else {}))
         misbehave()
         if MODE == "malformed":
             return {"results": "not a list"}
-        sites = answers().get("refs", [])
+        sites = [(p, ln) for p, ln in answers().get("refs", [])]
+        sites += [(p, i) for p, text in (overlay or {}).items() if text is not None
+                  for i, row in enumerate(text.splitlines()) if "LIVE_USE" in row]
         return {"results": [{"path": p, "start_line": ln + 1, "source": "live-lsp"}
                             for p, ln in sites] + [{"path": "/etc/passwd", "start_line": 1}]}
+
+    if MODE == "overlay":
+        @server.tool()
+        def code_references(path: str, line: int, column: int = 1, name: str = "",
+                            overlay: dict[str, str | None] | None = None) -> dict:
+            """References to the symbol at path:line:column; `overlay` holds the live
+            content of files changed since the caller's index (null: deleted)."""
+            return references(path, line, column, name, overlay)
+    else:
+        @server.tool()
+        def code_references(path: str, line: int, column: int = 1, name: str = "") -> dict:
+            """References to the symbol at path:line:column."""
+            return references(path, line, column, name)
 
     if MODE != "refs-only":
         @server.tool()

@@ -186,3 +186,33 @@ async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
         assert {r["source"] for r in data["results"]} == {"live-lsp"}
         bad = await client.call_tool("code_callers", {"name": "target", "lsp_budget_ms": -1})
         assert bad.is_error
+
+
+def test_callers_without_a_call_hierarchy_are_checked_against_references(repo: Path) -> None:
+    """A server with no call hierarchy item for the target (tsc for `let f: F = () => ...`)
+    is not "no callers": the index's callers are confirmed or refuted by its references,
+    and a reference alone (line 13, not a call) is never added as a caller."""
+    answers = json.loads((repo / ".fake_answers.json").read_text())
+    (repo / ".fake_answers.json").write_text(json.dumps(answers | {"no_hierarchy": True}))
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    index = ci.callers("target", lsp_budget_ms=0)
+    assert [c.start_line for c in index.results] == [5, 9]
+    out = ci.callers("target", lsp_budget_ms=10000)
+    assert [(c.start_line, c.symbol, c.source) for c in out.results] == [
+        (5, "pkg.use.caller_a", "live-lsp")]
+    assert "no call hierarchy" in (out.results[0].evidence or "")
+    note = next(n for n in out.coverage.limitations if "language server fake" in n)
+    assert "1 site(s) confirmed" in note and "1 index site(s) refuted" in note
+    assert "0 site(s) only the server found added" in note
+    assert "checked against its references" in note
+
+
+def test_a_call_hierarchy_with_no_incoming_calls_refutes(repo: Path) -> None:
+    """An item with no incoming calls is the server's answer "no callers" (unlike no
+    item): with certain index callers it is the empty-answer rule that keeps them."""
+    (repo / ".fake_answers.json").write_text(json.dumps({"refs": [], "calls": []}))
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    out = ci.callers("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in out.results] == [5, 9]
+    assert any("found no sites for the target" in n for n in out.coverage.limitations)
+    assert not any("checked against its references" in n for n in out.coverage.limitations)

@@ -16,7 +16,7 @@ PROTOCOL = "2025-11-25"  # the newest revision reached through the initialize ha
 MAX_PAGES = 20  # tools/list pages read
 # Argument names the contract's tools use (seed 000's six tools), by what they carry.
 ARG_NAMES = {"path": ("path", "file"), "line": ("line",), "column": ("column", "col"),
-             "name": ("name", "symbol")}
+             "name": ("name", "symbol"), "overlay": ("overlay",)}
 
 
 class McpClient(RpcClient):
@@ -82,6 +82,11 @@ class McpClient(RpcClient):
             cursor = page.get("nextCursor")
             if not cursor:
                 break
+
+    def takes(self, tool: str, argument: str) -> bool:
+        """Whether the declared tool's input schema names `argument` (never assumed)."""
+        props = self.tools.get(tool, {}).get("properties")
+        return isinstance(props, dict) and argument in props
 
     def arguments(self, tool: str, values: dict[str, object]) -> dict[str, object]:
         """The call's arguments under the names the tool's input schema declares (all the
