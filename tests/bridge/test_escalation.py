@@ -16,6 +16,7 @@ from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, python, serv
 
 from spyglass.bridge.lsp import LspTimeout, settle
 from spyglass.config import Config, LspServer
+from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
 from spyglass.types import CodeLocation
@@ -216,3 +217,26 @@ def test_a_call_hierarchy_with_no_incoming_calls_refutes(repo: Path) -> None:
     assert [c.start_line for c in out.results] == [5, 9]
     assert any("found no sites for the target" in n for n in out.coverage.limitations)
     assert not any("checked against its references" in n for n in out.coverage.limitations)
+
+
+def test_answers_while_the_server_indexes_are_not_trusted(repo: Path) -> None:
+    """A server that starts a background index when the first document opens (clangd)
+    answers partially, and consistently, until its work-done progress ends: the bridge
+    waits for the end and asks again instead of refuting what the index is not done with."""
+    ci = CodeIntel(repo, config=Config(lsp=(server("indexing"),)))
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert lines(out.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
+                                  (13, "live-lsp", False)]
+
+
+def test_still_indexing_past_the_deadline_is_a_note(repo: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)
+    ci = CodeIntel(repo, config=Config(lsp=(server("indexing"),)))
+    ci.escalator.bridges()[0].client(10.0)
+    index = ci.references("target", lsp_budget_ms=0)
+    out = ci.references("target", lsp_budget_ms=600)
+    assert out.results == index.results
+    assert any("not used" in n for n in out.coverage.limitations)
+    bridge = ci.escalator.bridges()[0]
+    assert bridge.state == "ready"  # not counted as unresponsive, not restarted

@@ -32,6 +32,7 @@ Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
 T = TypeVar("T")
 LATE_GRACE = 30.0  # seconds a worker waits for a server past the question's budget
+INDEX_QUIET = 0.3  # seconds without work-done progress before a server counts as indexed
 RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is asked about
 CACHE_MAX = 512
 
@@ -357,6 +358,8 @@ class Escalator:
 
     def _ask_lsp(self, client: LspClient, q: Question, deadline: float) -> Verdict:
         self._sync(client, q)
+        if client.progress_active > 0:
+            self._indexed(client, deadline)
         sites: list[frozenset[Site]] = []
         uses: list[bool] = []
         for path, line, col in q.positions:
@@ -365,9 +368,23 @@ class Escalator:
                 raise BridgeDown(f"cannot read {path}")
             client.sync(self.root / path, text)
             found, used = self._sites(client, q, self.root / path, line, col, deadline)
+            if client.progress_active > 0:  # it began (re)indexing while answering
+                self._indexed(client, deadline)
+                found, used = self._sites(client, q, self.root / path, line, col, deadline)
             sites.append(frozenset(found))
             uses.append(used)
         return Verdict(tuple(sites), tuple(uses))
+
+    @staticmethod
+    def _indexed(client: LspClient, deadline: float) -> None:
+        """Wait while the server reports work-done progress (clangd's background index
+        starts with the first opened document; its answers until it ends are partial, and
+        two partial answers can agree). Still indexing at the deadline: BridgeDown, which
+        does not count the server as unresponsive (a restart would start indexing anew)."""
+        client.wait_idle(quiet=INDEX_QUIET, limit=max(deadline - time.monotonic(), 0.0))
+        if client.progress_active > 0:
+            raise BridgeDown("still indexing the workspace (work-done progress); its answers "
+                             "until then would be partial")
 
     def _ask_mcp(self, client: McpClient, q: Question, deadline: float) -> Verdict:
         """The external server's declared tool, once per target. It reads the checkout
