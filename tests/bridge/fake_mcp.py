@@ -6,7 +6,9 @@ ok: declares code_references, code_callers and run_command (never to be called),
 from `.fake_answers.json` in its working directory like fake_lsp.py; refs-only: no
 code_callers; overlay: its code_references also declares an `overlay` argument (path ->
 live text) and answers every line holding LIVE_USE in it, as fake_lsp.py does for synced
-documents; fail-start: exits at once; crash: exits on the first call; hang: never
+documents; late-callers: declares code_callers only after the first code_references call,
+and says so (notifications/tools/list_changed); drop-callers: withdraws code_callers at the
+first code_references call, and says so; fail-start: exits at once; crash: exits on the first call; hang: never
 answers a call; malformed: answers with something that is not a list of locations (the SDK
 keeps the JSON-RPC framing itself valid; tests/bridge/test_mcp_bridge.py feeds the client
 broken framing directly); error: every call is an error."""
@@ -47,9 +49,30 @@ def main() -> None:
     if MODE == "fail-start":
         sys.stderr.write("fake-mcp: cannot start: no project found\n")
         sys.exit(3)
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
 
     server = MCPServer("fake-codeintel", version="2.0")
+    changes = {"done": False}
+
+    def code_callers(path: str, line: int, column: int = 1) -> dict:
+        """Direct callers of the function at path:line:column."""
+        log("code_callers", {"path": path, "line": line, "column": column})
+        misbehave()
+        if MODE == "malformed":
+            return {"results": [{"line": "one"}]}
+        return {"results": [{"path": p, "start_line": ln + 1, "symbol": name}
+                            for p, ln, name in answers().get("calls", [])]}
+
+    async def change_tools(ctx: Context) -> None:
+        """late-callers / drop-callers: the tool list changes once, and the client is told."""
+        if MODE not in ("late-callers", "drop-callers") or changes["done"]:
+            return
+        changes["done"] = True
+        if MODE == "late-callers":
+            server.add_tool(code_callers)
+        else:
+            server.remove_tool("code_callers")
+        await ctx.session.send_tool_list_changed()
 
     def references(path: str, line: int, column: int, name: str,
                    overlay: dict[str, str | None] | None = None) -> dict:
@@ -73,20 +96,15 @@ def main() -> None:
             return references(path, line, column, name, overlay)
     else:
         @server.tool()
-        def code_references(path: str, line: int, column: int = 1, name: str = "") -> dict:
+        async def code_references(ctx: Context, path: str, line: int, column: int = 1,
+                                  name: str = "") -> dict:
             """References to the symbol at path:line:column."""
-            return references(path, line, column, name)
+            found = references(path, line, column, name)
+            await change_tools(ctx)
+            return found
 
-    if MODE != "refs-only":
-        @server.tool()
-        def code_callers(path: str, line: int, column: int = 1) -> dict:
-            """Direct callers of the function at path:line:column."""
-            log("code_callers", {"path": path, "line": line, "column": column})
-            misbehave()
-            if MODE == "malformed":
-                return {"results": [{"line": "one"}]}
-            return {"results": [{"path": p, "start_line": ln + 1, "symbol": name}
-                                for p, ln, name in answers().get("calls", [])]}
+    if MODE not in ("refs-only", "late-callers"):
+        server.add_tool(code_callers)
 
     @server.tool()
     def run_command(command: str) -> str:

@@ -235,3 +235,64 @@ def test_serve_refuses_to_start_when_a_required_mcp_server_cannot(tmp_path: Path
     assert "MCP server ghost (python) is required but unavailable: binary not found" \
         in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("execution", ["host", "sandbox"])
+def test_a_tool_the_server_declares_later_is_used(execution: str, repo: Path,
+                                                  tmp_path: Path) -> None:
+    """notifications/tools/list_changed (sent by the official SDK's server session): the
+    next question lists the tools again, and a tool declared since is called."""
+    if execution == "sandbox" and not has_bwrap():
+        pytest.skip(NEEDS_BWRAP)
+    log = tmp_path / "calls.jsonl"
+    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("late-callers", execution,
+                                                       str(log) if execution == "host"
+                                                       else ""),)))
+    before = ci.callers("target", lsp_budget_ms=20000)
+    assert any("does not declare code_callers" in n for n in before.coverage.limitations)
+    ci.references("target", lsp_budget_ms=20000)  # the server adds code_callers, says so
+    after = ci.callers("target", lsp_budget_ms=20000)
+    assert [(c.start_line, c.source) for c in after.results] == [(5, "live-lsp"),
+                                                                 (13, "live-lsp")]
+    if execution == "host":
+        assert calls(log) == ["code_references", "code_callers"]
+
+
+def test_a_tool_the_server_withdraws_is_no_longer_called(repo: Path, tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("drop-callers", log=str(log)),)))
+    ci.references("target", lsp_budget_ms=20000)  # the server withdraws code_callers
+    out = ci.callers("target", lsp_budget_ms=20000)
+    assert any("does not declare code_callers" in n for n in out.coverage.limitations)
+    assert all(c.source != "live-lsp" for c in out.results if isinstance(c, CodeLocation))
+    assert calls(log) == ["code_references"]
+
+
+@pytest.mark.anyio
+async def test_spyglass_own_tool_list_does_not_follow_a_bridge(repo: Path,
+                                                               tmp_path: Path) -> None:
+    """With the official client: a bridge's tools changing (late-callers declares
+    code_callers after a while) changes what spyglass can confirm, never spyglass's own
+    tool list, so spyglass (handshake era: tools.listChanged false) has nothing to notify."""
+    from mcp import Client
+
+    from spyglass.mcp.server import build_server
+    (lsp,) = [mcp_server("late-callers")]
+    config = tmp_path / "host.toml"
+    config.write_text('[[codeintel.mcp]]\nname = "fake-mcp"\nlanguage = "python"\n'
+                      f"command = {json.dumps(list(lsp.command))}\n"
+                      'execution = "host"\nallow_host_mcp = true\n')
+    built = build_server(repo, environ={}, config_path=str(config))
+    async with Client(built.server, mode="legacy") as client:
+        caps = client.server_capabilities.tools
+        assert caps is not None and not caps.list_changed
+        before = sorted(t.name for t in (await client.list_tools()).tools)
+        first = await client.call_tool("code_callers", {"name": "target",
+                                                        "lsp_budget_ms": 20000})
+        await client.call_tool("code_references", {"name": "target", "lsp_budget_ms": 20000})
+        again = await client.call_tool("code_callers", {"name": "target",
+                                                        "lsp_budget_ms": 20000})
+        after = sorted(t.name for t in (await client.list_tools()).tools)
+    assert before == after and "code_callers" in after
+    assert {r["source"] for r in (first.structured_content or {})["results"]} != {"live-lsp"}
+    assert {r["source"] for r in (again.structured_content or {})["results"]} == {"live-lsp"}

@@ -1,6 +1,7 @@
 """A small MCP client for external code-intelligence servers (docs/bridge.md): newline-
-delimited JSON-RPC over the launcher's pipes, the initialize handshake, tools/list, and
-tools/call of the declared code-intelligence tools only."""
+delimited JSON-RPC over the launcher's pipes, the initialize handshake, tools/list (again
+after the server's notifications/tools/list_changed), and tools/call of the declared
+code-intelligence tools only."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class McpClient(RpcClient):
         self.root = root.resolve()
         self.server_info = ""
         self.tools: dict[str, dict[str, Any]] = {}  # declared tools by name: inputSchema
+        self.tools_changed = False  # the server said its tool list changed: list it again
         self.last_logged = ""
         super().__init__(stdin, stdout)
 
@@ -54,7 +56,9 @@ class McpClient(RpcClient):
                                                 "reason": "spyglass stopped waiting"})
 
     def _notification(self, method: str, params: Json) -> None:
-        if method == "notifications/message" and isinstance(params, dict) and \
+        if method == "notifications/tools/list_changed":  # re-listed by the next question
+            self.tools_changed = True  # (never from the reader thread: it would wait on itself)
+        elif method == "notifications/message" and isinstance(params, dict) and \
                 params.get("level") in ("error", "critical", "alert", "emergency"):
             self.last_logged = str(params.get("data", ""))[:300]
 
@@ -69,6 +73,12 @@ class McpClient(RpcClient):
         if isinstance(info, dict):
             self.server_info = f"{info.get('name', '')} {info.get('version', '')}".strip()[:80]
         self.notify("notifications/initialized", {})
+        self.list_tools(timeout)
+
+    def list_tools(self, timeout: float) -> None:
+        """The server's declared tools (tools/list, every page), replacing the last list."""
+        self.tools_changed = False  # a change announced while listing is listed next time
+        tools_now: dict[str, dict[str, Any]] = {}
         cursor: object = None
         for _ in range(MAX_PAGES):
             page = self.request("tools/list", {"cursor": cursor} if cursor else {}, timeout)
@@ -78,10 +88,11 @@ class McpClient(RpcClient):
             for tool in tools:
                 if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                     schema = tool.get("inputSchema")
-                    self.tools[tool["name"]] = schema if isinstance(schema, dict) else {}
+                    tools_now[tool["name"]] = schema if isinstance(schema, dict) else {}
             cursor = page.get("nextCursor")
             if not cursor:
                 break
+        self.tools = tools_now
 
     def takes(self, tool: str, argument: str) -> bool:
         """Whether the declared tool's input schema names `argument` (never assumed)."""

@@ -394,6 +394,8 @@ class Escalator:
         (`blind`), and not asked at all when a target's own file changed (its position may
         mean another symbol in the server's view)."""
         tool = "code_callers" if q.calls else "code_references"
+        if client.tools_changed:  # notifications/tools/list_changed since the last list
+            client.list_tools(max(deadline - time.monotonic(), 0.001))
         if tool not in client.tools:
             raise NotOffered(f"the server does not declare {tool}")
         takes = client.takes(tool, "overlay")
