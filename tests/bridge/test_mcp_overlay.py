@@ -112,7 +112,7 @@ def test_a_tool_declaring_overlay_gets_the_live_content(repo3: Path, tmp_path: P
     assert "could not be given" not in note_of(out)
 
 
-def test_a_restarted_server_reads_the_edits_itself(repo3: Path) -> None:
+def test_edits_before_a_launch_are_what_it_reads(repo3: Path) -> None:
     """Edits made before a launch are what that launch reads: nothing is blind for it."""
     ci = CodeIntel(repo3, config=Config(lsp=(mcp_server("ok"),)))
     ci.index()
@@ -120,6 +120,19 @@ def test_a_restarted_server_reads_the_edits_itself(repo3: Path) -> None:
     out = ci.references("target", lsp_budget_ms=20000)
     assert (5, "live-lsp") in by_file(out.results)["pkg/use.py"]
     assert "could not be given" not in note_of(out)
+
+
+def test_a_restarted_server_reads_the_edits_itself(repo3: Path) -> None:
+    ci = CodeIntel(repo3, config=Config(lsp=(mcp_server("ok"),)))
+    ci.index()
+    ci.references("target", lsp_budget_ms=20000)
+    (repo3 / "pkg" / "use.py").write_text(USE + "\n")
+    blind = ci.references("target", lsp_budget_ms=20000)
+    assert "could not be given" in note_of(blind)
+    ci.escalator.bridges()[0].stop()  # the next question launches it again
+    again = ci.references("target", lsp_budget_ms=20000)
+    assert (5, "live-lsp") in by_file(again.results)["pkg/use.py"]
+    assert "could not be given" not in note_of(again)
 
 
 def radius_users(results: tuple[object, ...]) -> dict[str, str]:

@@ -193,7 +193,7 @@ class Escalator:
         if server.protocol == "mcp":
             question = replace(question, unseen=self._unseen(view, bridge))
         key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
-               server, question.positions, calls, declaration)
+               server, question.positions, calls, declaration, question.unseen)
         deadline = time.monotonic() + budget / 1000
         cached = self._cache.get(key)
         pending: Future[Verdict] | None = None
