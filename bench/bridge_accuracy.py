@@ -186,6 +186,7 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
         scores_on = _score(on, corpus, doc, lines)  # type: ignore[arg-type]
         status = bridge.status()
         fp_kept = fp_all = 0  # false positives (default answer), and those the bridge kept
+        fp_other: list[str] = []  # the others, for reading
         for example in scores_on.examples:
             q, miss, rest = example.split(" ", 2)
             if miss != "fp":
@@ -193,7 +194,10 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
             fp_all += 1
             where = rest.split(") at ", 1)[0].rsplit("(", 1)[-1]
             path, _, line = where.rpartition(":")
-            fp_kept += (q, path, int(line)) in on.kept_targets
+            kept = (q, path, int(line)) in on.kept_targets
+            fp_kept += kept
+            if not kept and len(fp_other) < 40:
+                fp_other.append(example)
     finally:
         manager.stop_all()
         shutil.rmtree(work, ignore_errors=True)
@@ -204,6 +208,7 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
                            "questions": len(on.times), "fallbacks": on.fallbacks,
                            "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
                            "fp_sites": fp_all, "fp_sites_kept_as_index": fp_kept,
+                           "fp_other": fp_other,
                            "live_lsp_share": round(on.live / on.total, 3) if on.total else 0.0,
                            "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
                                               "p95": round(pct(t.times, 0.95), 1)}
