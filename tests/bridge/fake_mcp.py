@@ -8,7 +8,8 @@ code_callers; overlay: its code_references also declares an `overlay` argument (
 live text) and answers every line holding LIVE_USE in it, as fake_lsp.py does for synced
 documents; late-callers: declares code_callers only after the first code_references call,
 and says so (notifications/tools/list_changed); drop-callers: withdraws code_callers at the
-first code_references call, and says so; fail-start: exits at once; crash: exits on the first call; hang: never
+first code_references call, and says so; stale: flags its pkg/use.py locations
+`stale: true` (its index is older than that file); fail-start: exits at once; crash: exits on the first call; hang: never
 answers a call; malformed: answers with something that is not a list of locations (the SDK
 keeps the JSON-RPC framing itself valid; tests/bridge/test_mcp_bridge.py feeds the client
 broken framing directly); error: every call is an error."""
@@ -84,7 +85,8 @@ def main() -> None:
         sites = [(p, ln) for p, ln in answers().get("refs", [])]
         sites += [(p, i) for p, text in (overlay or {}).items() if text is not None
                   for i, row in enumerate(text.splitlines()) if "LIVE_USE" in row]
-        return {"results": [{"path": p, "start_line": ln + 1, "source": "live-lsp"}
+        return {"results": [{"path": p, "start_line": ln + 1, "source": "live-lsp",
+                             "stale": MODE == "stale" and p == "pkg/use.py"}
                             for p, ln in sites] + [{"path": "/etc/passwd", "start_line": 1}]}
 
     if MODE == "overlay":

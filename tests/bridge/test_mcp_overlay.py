@@ -73,7 +73,7 @@ def test_a_changed_file_is_not_judged_by_a_tool_without_overlay(repo3: Path,
     assert all(src != "live-lsp" for _, src in got["pkg/use.py"])
     assert got["pkg/other.py"] == [(1, "live-lsp"), (5, "live-lsp")]
     note = note_of(out)
-    assert "1 file(s) changed since it read the workspace could not be given to it" in note
+    assert "1 file(s) it has not seen as they are now" in note
     assert "their 4 site(s) are the index's" in note
     assert len(logged(log)) == 2 and "overlay" not in logged(log)[-1]["args"]  # type: ignore[operator]
 
@@ -109,7 +109,7 @@ def test_a_tool_declaring_overlay_gets_the_live_content(repo3: Path, tmp_path: P
     args = logged(log)[-1]["args"]
     assert isinstance(args, dict) and args["line"] == 3
     assert args["overlay"] == {"pkg/core.py": "\n\n" + CORE, "pkg/use.py": edited}
-    assert "could not be given" not in note_of(out)
+    assert "has not seen as they are now" not in note_of(out)
 
 
 def test_edits_before_a_launch_are_what_it_reads(repo3: Path) -> None:
@@ -119,7 +119,7 @@ def test_edits_before_a_launch_are_what_it_reads(repo3: Path) -> None:
     (repo3 / "pkg" / "use.py").write_text(USE + "\n")  # in the index's overlay, not unsaved
     out = ci.references("target", lsp_budget_ms=20000)
     assert (5, "live-lsp") in by_file(out.results)["pkg/use.py"]
-    assert "could not be given" not in note_of(out)
+    assert "has not seen as they are now" not in note_of(out)
 
 
 def test_a_restarted_server_reads_the_edits_itself(repo3: Path) -> None:
@@ -128,11 +128,11 @@ def test_a_restarted_server_reads_the_edits_itself(repo3: Path) -> None:
     ci.references("target", lsp_budget_ms=20000)
     (repo3 / "pkg" / "use.py").write_text(USE + "\n")
     blind = ci.references("target", lsp_budget_ms=20000)
-    assert "could not be given" in note_of(blind)
+    assert "has not seen as they are now" in note_of(blind)
     ci.escalator.bridges()[0].stop()  # the next question launches it again
     again = ci.references("target", lsp_budget_ms=20000)
     assert (5, "live-lsp") in by_file(again.results)["pkg/use.py"]
-    assert "could not be given" not in note_of(again)
+    assert "has not seen as they are now" not in note_of(again)
 
 
 def radius_users(results: tuple[object, ...]) -> dict[str, str]:
@@ -154,7 +154,7 @@ def test_blast_radius_users_in_changed_files_stay_the_indexs(repo3: Path) -> Non
     assert {s for s in got if s.startswith("pkg.use.")} == \
         {s for s in index if s.startswith("pkg.use.")} == {"pkg.use.caller_a", "pkg.use.caller_b"}
     assert all(got[s] != "live-lsp" for s in got if s.startswith("pkg.use."))
-    assert "could not be given to it" in note_of(out)
+    assert "has not seen as they are now" in note_of(out)
 
 
 def test_blast_radius_of_a_changed_definition_is_not_asked(repo3: Path,
@@ -168,3 +168,17 @@ def test_blast_radius_of_a_changed_definition_is_not_asked(repo3: Path,
     note = note_of(out)
     assert "the target's file pkg/core.py changed since the server read" in note
     assert note.endswith("distance 1 is the index's") and len(logged(log)) == 1
+
+
+def test_sites_the_server_flags_stale_are_not_its_verdict(repo3: Path) -> None:
+    """A contract server flags a location `stale: true` when its own index is older than
+    the file: the file is not its to judge, like a file it has not seen."""
+    ci = CodeIntel(repo3, config=Config(lsp=(mcp_server("stale"),)))
+    ci.index()
+    index = by_file(ci.references("target", lsp_budget_ms=0).results)
+    out = ci.references("target", lsp_budget_ms=20000)
+    got = by_file(out.results)
+    assert got["pkg/use.py"] == index["pkg/use.py"]  # 9 kept, 13 not added, none live-lsp
+    assert all(src != "live-lsp" for _, src in got["pkg/use.py"])
+    assert got["pkg/other.py"] == [(1, "live-lsp"), (5, "live-lsp")]
+    assert "flagged stale in its answer" in note_of(out)

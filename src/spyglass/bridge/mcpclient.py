@@ -135,14 +135,16 @@ class McpClient(RpcClient):
             raise RpcError(f"malformed reply: {tool} returned no JSON result") from exc
 
     def sites(self, tool: str, values: dict[str, object], timeout: float
-              ) -> set[tuple[str, int]]:
-        """(root-relative path, 1-based line) of the locations a tool answers: a list of
-        CodeLocation objects, or an envelope holding one under `results`."""
+              ) -> tuple[set[tuple[str, int]], set[str]]:
+        """(root-relative path, 1-based line) of the locations a tool answers (a list of
+        CodeLocation objects, or an envelope holding one under `results`), and the files
+        of the locations it flags `stale: true` (its own index is older than the file)."""
         payload = self.call(tool, values, timeout)
         items = payload.get("results") if isinstance(payload, dict) else payload
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise RpcError(f"malformed reply: {tool} did not return a list of locations")
         out: set[tuple[str, int]] = set()
+        stale: set[str] = set()
         for item in items:
             path, line = item.get("path"), item.get("start_line", item.get("line"))
             if not isinstance(path, str) or not isinstance(line, int) or \
@@ -151,7 +153,9 @@ class McpClient(RpcClient):
             rel = self._relative(path)
             if rel is not None:
                 out.add((rel, line))
-        return out
+                if item.get("stale") is True:
+                    stale.add(rel)
+        return out, stale
 
     def _relative(self, path: str) -> str | None:
         """A root-relative path, or None for one outside the workspace."""

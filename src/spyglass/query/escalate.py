@@ -412,10 +412,11 @@ class Escalator:
         extra: dict[str, object] = {"overlay": given} if takes else {}
         sites: list[frozenset[Site]] = []
         for (path, line, _), (name, column) in zip(q.positions, q.names, strict=True):
-            found = client.sites(tool, {"path": path, "line": line + 1, "column": column,
-                                        "name": name, **extra},
-                                 max(deadline - time.monotonic(), 0.001))
+            found, stale = client.sites(tool, {"path": path, "line": line + 1,
+                                               "column": column, "name": name, **extra},
+                                        max(deadline - time.monotonic(), 0.001))
             sites.append(frozenset(found))
+            blind |= stale  # the server itself says its answer there is older than the file
         return Verdict(tuple(sites), blind=blind)
 
     def _text(self, rel: str) -> str | None:
@@ -513,7 +514,8 @@ class Escalator:
                      "index's callers were checked against its references (a reference "
                      "confirms or refutes a call, never adds one)")
         if blind:
-            note += (f"; {len(blind)} file(s) changed since it read the workspace could not "
-                     f"be given to it (its tool takes no unsaved content): their {unjudged} "
-                     "site(s) are the index's, unconfirmed")
+            note += (f"; {len(blind)} file(s) it has not seen as they are now (changed since "
+                     "it read the workspace and its tool takes no unsaved content, or flagged "
+                     f"stale in its answer): their {unjudged} site(s) are the index's, "
+                     "unconfirmed")
         return out, notes + (note,)

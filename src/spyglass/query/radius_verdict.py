@@ -137,9 +137,9 @@ def merge(view: View, radius: Radius, seeds: list[DefRow], verdict: tuple[frozen
     if skipped:
         note += f"; {skipped} more changed definition(s) not asked (the index's answer)"
     if blind:
-        note += (f"; {len(blind)} file(s) changed since the server read the workspace could "
-                 "not be given to it (its tool takes no unsaved content): their users are the "
-                 "index's")
+        note += (f"; {len(blind)} file(s) the server has not seen as they are now (changed "
+                 "since it read the workspace and its tool takes no unsaved content, or "
+                 "flagged stale in its answer): their users are the index's")
     radius.limits.append(note)
     radius.notes.append(note)
     return radius
