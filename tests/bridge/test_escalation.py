@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, python, server
+from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, host_config, python, server
 
 from spyglass.bridge.lsp import LspTimeout, settle
 from spyglass.config import Config, LspServer
@@ -172,10 +172,7 @@ async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
     from mcp import Client
 
     from spyglass.mcp.server import build_server
-    config = tmp_path / "host.toml"
-    config.write_text('[[codeintel.lsp]]\nname = "fake"\nlanguage = "python"\n'
-                      f'command = [{json.dumps(python())}, {json.dumps(str(HERE / "fake_lsp.py"))},'
-                      ' "ok"]\nexecution = "host"\nallow_host_mcp = true\n')
+    config = host_config(tmp_path, server())
     built = build_server(repo, environ={}, config_path=str(config))
     async with Client(built.server, mode="legacy") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import NEEDS_BWRAP, environ_names, has_bwrap, leaf, mcp_server
+from helpers import NEEDS_BWRAP, environ_names, has_bwrap, host_config, leaf, mcp_server
 
 from spyglass.bridge.mcpclient import McpClient
 from spyglass.bridge.rpc import RpcError
@@ -38,15 +38,19 @@ def calls(log: Path) -> list[str]:
         if log.exists() else []
 
 
-@pytest.mark.parametrize("execution", ["host", "sandbox"])
-def test_declared_tools_decide_the_answer(execution: str, repo: Path, tmp_path: Path) -> None:
+def bridged(mode: str, execution: str, repo: Path, log: Path) -> CodeIntel:
+    """The facade over `repo` with the fake MCP server in `mode`; it logs its calls to
+    `log` on the host only (in the sandbox the log's folder is not visible)."""
     if execution == "sandbox" and not has_bwrap():
         pytest.skip(NEEDS_BWRAP)
+    return CodeIntel(repo, config=Config(lsp=(mcp_server(
+        mode, execution, str(log) if execution == "host" else ""),)))
+
+
+@pytest.mark.parametrize("execution", ["host", "sandbox"])
+def test_declared_tools_decide_the_answer(execution: str, repo: Path, tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    # In the sandbox the workspace is read-only and the log's folder is not visible.
-    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("ok", execution,
-                                                       str(log) if execution == "host"
-                                                       else ""),)))
+    ci = bridged("ok", execution, repo, log)
     refs = ci.references("target", lsp_budget_ms=20000)
     assert sites(refs.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
                                    (13, "live-lsp", False)]  # /etc/passwd is not the repo's
@@ -242,12 +246,8 @@ def test_a_tool_the_server_declares_later_is_used(execution: str, repo: Path,
                                                   tmp_path: Path) -> None:
     """notifications/tools/list_changed (sent by the official SDK's server session): the
     next question lists the tools again, and a tool declared since is called."""
-    if execution == "sandbox" and not has_bwrap():
-        pytest.skip(NEEDS_BWRAP)
     log = tmp_path / "calls.jsonl"
-    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("late-callers", execution,
-                                                       str(log) if execution == "host"
-                                                       else ""),)))
+    ci = bridged("late-callers", execution, repo, log)
     before = ci.callers("target", lsp_budget_ms=20000)
     assert any("does not declare code_callers" in n for n in before.coverage.limitations)
     ci.references("target", lsp_budget_ms=20000)  # the server adds code_callers, says so
@@ -277,11 +277,7 @@ async def test_spyglass_own_tool_list_does_not_follow_a_bridge(repo: Path,
     from mcp import Client
 
     from spyglass.mcp.server import build_server
-    (lsp,) = [mcp_server("late-callers")]
-    config = tmp_path / "host.toml"
-    config.write_text('[[codeintel.mcp]]\nname = "fake-mcp"\nlanguage = "python"\n'
-                      f"command = {json.dumps(list(lsp.command))}\n"
-                      'execution = "host"\nallow_host_mcp = true\n')
+    config = host_config(tmp_path, mcp_server("late-callers"))
     built = build_server(repo, environ={}, config_path=str(config))
     async with Client(built.server, mode="legacy") as client:
         caps = client.server_capabilities.tools
