@@ -6,6 +6,7 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py --budget 10000 flask
     python bench/bridge_accuracy.py --execution host trpc
     python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
+    python bench/bridge_accuracy.py pycryptodome         # C: clangd (compile_commands.json)
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
@@ -70,6 +71,9 @@ def server_for(language: str, execution: str, env: tuple[str, ...] = (),
         tsc = TOOLS / "node_modules" / ".bin" / "tsc"
         return LspServer("typescript", (str(tsc), "--lsp", "--stdio"), (), execution, host,
                          "tsc", (str(TOOLS),))
+    if language == "c":  # as the oracle runs it (bench/accuracy/oracle.py): Debian's clangd
+        return LspServer("c", ("clangd", "--background-index", "--log=error", "-j=2"), (),
+                         execution, host, "clangd")
     gopls = GOPLS_HOME / "usr" / "bin" / "gopls"
     return LspServer("go", (str(gopls) if gopls.exists() else "gopls",), env, execution, host,
                      "gopls", binds)
@@ -85,6 +89,7 @@ class Timed:
         self.kept = 0  # the server found nothing while the index had certain sites
         self.doubted = 0  # the server denied most certain sites (the doubt rule)
         self.odd: list[str] = []  # which questions those were
+        self.kept_targets: set[tuple[str, str, int]] = set()  # (refs|calls, path, line)
         self.live = self.total = 0
 
     def _timed(self, fn: Any, **kw: Any) -> ToolResult:
@@ -97,6 +102,9 @@ class Timed:
                or "its view of the workspace looks incomplete" in n]
         self.kept += any("found no sites for the target" in n for n in odd)
         self.doubted += any("its view of the workspace looks incomplete" in n for n in odd)
+        if odd:
+            question = "calls" if fn.__name__ == "callers" else "refs"
+            self.kept_targets.add((question, str(kw.get("path")), int(kw.get("line") or 0)))
         if odd and len(self.odd) < 20:
             self.odd.append(f"{fn.__name__} {kw.get('path')}:{kw.get('line')}: {odd[0]}")
         self.total += len(out.results)
@@ -177,6 +185,19 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
         on = Timed(ci, budget)
         scores_on = _score(on, corpus, doc, lines)  # type: ignore[arg-type]
         status = bridge.status()
+        fp_kept = fp_all = 0  # false positives (default answer), and those the bridge kept
+        fp_other: list[str] = []  # the others, for reading
+        for example in scores_on.examples:
+            q, miss, rest = example.split(" ", 2)
+            if miss != "fp":
+                continue
+            fp_all += 1
+            where = rest.split(") at ", 1)[0].rsplit("(", 1)[-1]
+            path, _, line = where.rpartition(":")
+            kept = (q, path, int(line)) in on.kept_targets
+            fp_kept += kept
+            if not kept and len(fp_other) < 40:
+                fp_other.append(example)
     finally:
         manager.stop_all()
         shutil.rmtree(work, ignore_errors=True)
@@ -186,6 +207,8 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
                            "targets": len(doc["targets"]), "cold_start_s": round(cold, 2),
                            "questions": len(on.times), "fallbacks": on.fallbacks,
                            "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
+                           "fp_sites": fp_all, "fp_sites_kept_as_index": fp_kept,
+                           "fp_other": fp_other,
                            "live_lsp_share": round(on.live / on.total, 3) if on.total else 0.0,
                            "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
                                               "p95": round(pct(t.times, 0.95), 1)}

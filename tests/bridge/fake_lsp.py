@@ -1,21 +1,27 @@
 """A fake language server for the bridge tests; it misbehaves on command (argv[1]).
 
 ok: answers from `.fake_answers.json` in its working directory ({"refs": [[path, line0]],
-"calls": [[path, line0, caller]]}) plus every line holding LIVE_USE in the documents the
+"calls": [[path, line0, caller]], "no_hierarchy": true to answer prepareCallHierarchy with
+null}) plus every line holding LIVE_USE in the documents the
 client synced (never read from disk); fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
 partial: the first answer to a question is empty, later ones complete; slow: the first
-question is answered after 1.5 s (a server analysing the workspace). Requests the client
+question is answered after 1.5 s (a server analysing the workspace); indexing: the first
+document opened starts a 1 s background index (work-done progress begin ... end, as clangd
+does), during which every answer holds the first site only. Requests the client
 cancels are appended to `.fake_cancelled`. Stdlib only."""
 
 import json
 import os
 import sys
+import threading
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 DOCS: dict[str, str] = {}
 ASKED = {"n": 0}
+INDEXING = {"until": 0.0}
+OUT = threading.Lock()
 
 
 def read() -> dict | None:
@@ -35,8 +41,19 @@ def read() -> dict | None:
 
 def send(msg: dict) -> None:
     body = json.dumps(msg).encode()
-    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    sys.stdout.buffer.flush()
+    with OUT:
+        sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        sys.stdout.buffer.flush()
+
+
+def start_indexing() -> None:
+    """A background index of 1 s: progress begin now, end from a timer thread."""
+    INDEXING["until"] = time.monotonic() + 1.0
+    send({"jsonrpc": "2.0", "method": "$/progress",
+          "params": {"token": "bg", "value": {"kind": "begin", "title": "indexing"}}})
+    end = {"jsonrpc": "2.0", "method": "$/progress",
+           "params": {"token": "bg", "value": {"kind": "end"}}}
+    threading.Timer(1.0, send, (end,)).start()
 
 
 def answers() -> dict:
@@ -83,8 +100,12 @@ def question(msg: dict) -> object:
     method = msg["method"]
     if method == "textDocument/references":
         sites = [(p, ln) for p, ln in data.get("refs", [])] + live_sites()
+        if time.monotonic() < INDEXING["until"]:
+            sites = sites[:1]
         return [{"uri": f"{root_uri()}/{p}", "range": rng(ln)} for p, ln in sites]
     if method == "textDocument/prepareCallHierarchy":
+        if data.get("no_hierarchy"):  # tsc for a function held in a typed `let`
+            return None
         return [{"name": "target", "kind": 12, "uri": msg["params"]["textDocument"]["uri"],
                  "range": rng(0), "selectionRange": rng(0)}]
     if method == "callHierarchy/incomingCalls":
@@ -114,6 +135,8 @@ def main() -> None:
         elif method == "textDocument/didOpen":
             doc = msg["params"]["textDocument"]
             DOCS[doc["uri"]] = doc["text"]
+            if MODE == "indexing" and len(DOCS) == 1:
+                start_indexing()
         elif method == "textDocument/didChange":
             DOCS[msg["params"]["textDocument"]["uri"]] = msg["params"]["contentChanges"][-1]["text"]
         elif method == "$/cancelRequest":  # noted in the working directory (host tests)

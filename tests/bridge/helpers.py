@@ -3,6 +3,7 @@ server (fake_lsp.py) with the small repository it answers about."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -91,6 +92,16 @@ def server(mode: str = "ok", execution: str = "host", binds: tuple[str, ...] = (
 def venv_python() -> str:
     """The test interpreter as invoked (the venv's, so the `mcp` SDK imports)."""
     return sys.executable
+
+
+def host_config(folder: Path, server: LspServer) -> Path:
+    """A host config file naming `server` (a host-executed fake) as its only bridge."""
+    table = "codeintel.mcp" if server.protocol == "mcp" else "codeintel.lsp"
+    path = folder / "host.toml"
+    path.write_text(f'[[{table}]]\nname = "{server.label}"\nlanguage = "{server.language}"\n'
+                    f"command = {json.dumps(list(server.command))}\n"
+                    'execution = "host"\nallow_host_mcp = true\n')
+    return path
 
 
 def mcp_server(mode: str = "ok", execution: str = "host", log: str = "",

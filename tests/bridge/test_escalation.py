@@ -12,10 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, python, server
+from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, host_config, python, server
 
 from spyglass.bridge.lsp import LspTimeout, settle
 from spyglass.config import Config, LspServer
+from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
 from spyglass.types import CodeLocation
@@ -171,10 +172,7 @@ async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
     from mcp import Client
 
     from spyglass.mcp.server import build_server
-    config = tmp_path / "host.toml"
-    config.write_text('[[codeintel.lsp]]\nname = "fake"\nlanguage = "python"\n'
-                      f'command = [{json.dumps(python())}, {json.dumps(str(HERE / "fake_lsp.py"))},'
-                      ' "ok"]\nexecution = "host"\nallow_host_mcp = true\n')
+    config = host_config(tmp_path, server())
     built = build_server(repo, environ={}, config_path=str(config))
     async with Client(built.server, mode="legacy") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -186,3 +184,56 @@ async def test_over_mcp_the_budget_is_a_tool_argument_and_answers_say_live_lsp(
         assert {r["source"] for r in data["results"]} == {"live-lsp"}
         bad = await client.call_tool("code_callers", {"name": "target", "lsp_budget_ms": -1})
         assert bad.is_error
+
+
+def test_callers_without_a_call_hierarchy_are_checked_against_references(repo: Path) -> None:
+    """A server with no call hierarchy item for the target (tsc for `let f: F = () => ...`)
+    is not "no callers": the index's callers are confirmed or refuted by its references,
+    and a reference alone (line 13, not a call) is never added as a caller."""
+    answers = json.loads((repo / ".fake_answers.json").read_text())
+    (repo / ".fake_answers.json").write_text(json.dumps(answers | {"no_hierarchy": True}))
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    index = ci.callers("target", lsp_budget_ms=0)
+    assert [c.start_line for c in index.results] == [5, 9]
+    out = ci.callers("target", lsp_budget_ms=10000)
+    assert [(c.start_line, c.symbol, c.source) for c in out.results] == [
+        (5, "pkg.use.caller_a", "live-lsp")]
+    assert "no call hierarchy" in (out.results[0].evidence or "")
+    note = next(n for n in out.coverage.limitations if "language server fake" in n)
+    assert "1 site(s) confirmed" in note and "1 index site(s) refuted" in note
+    assert "0 site(s) only the server found added" in note
+    assert "checked against its references" in note
+
+
+def test_a_call_hierarchy_with_no_incoming_calls_refutes(repo: Path) -> None:
+    """An item with no incoming calls is the server's answer "no callers" (unlike no
+    item): with certain index callers it is the empty-answer rule that keeps them."""
+    (repo / ".fake_answers.json").write_text(json.dumps({"refs": [], "calls": []}))
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    out = ci.callers("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in out.results] == [5, 9]
+    assert any("found no sites for the target" in n for n in out.coverage.limitations)
+    assert not any("checked against its references" in n for n in out.coverage.limitations)
+
+
+def test_answers_while_the_server_indexes_are_not_trusted(repo: Path) -> None:
+    """A server that starts a background index when the first document opens (clangd)
+    answers partially, and consistently, until its work-done progress ends: the bridge
+    waits for the end and asks again instead of refuting what the index is not done with."""
+    ci = CodeIntel(repo, config=Config(lsp=(server("indexing"),)))
+    out = ci.references("target", lsp_budget_ms=10000)
+    assert lines(out.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
+                                  (13, "live-lsp", False)]
+
+
+def test_still_indexing_past_the_deadline_is_a_note(repo: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(escalate, "LATE_GRACE", 0.0)
+    ci = CodeIntel(repo, config=Config(lsp=(server("indexing"),)))
+    ci.escalator.bridges()[0].client(10.0)
+    index = ci.references("target", lsp_budget_ms=0)
+    out = ci.references("target", lsp_budget_ms=600)
+    assert out.results == index.results
+    assert any("not used" in n for n in out.coverage.limitations)
+    bridge = ci.escalator.bridges()[0]
+    assert bridge.state == "ready"  # not counted as unresponsive, not restarted

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import NEEDS_BWRAP, environ_names, has_bwrap, leaf, mcp_server
+from helpers import NEEDS_BWRAP, environ_names, has_bwrap, host_config, leaf, mcp_server
 
 from spyglass.bridge.mcpclient import McpClient
 from spyglass.bridge.rpc import RpcError
@@ -38,15 +38,19 @@ def calls(log: Path) -> list[str]:
         if log.exists() else []
 
 
-@pytest.mark.parametrize("execution", ["host", "sandbox"])
-def test_declared_tools_decide_the_answer(execution: str, repo: Path, tmp_path: Path) -> None:
+def bridged(mode: str, execution: str, repo: Path, log: Path) -> CodeIntel:
+    """The facade over `repo` with the fake MCP server in `mode`; it logs its calls to
+    `log` on the host only (in the sandbox the log's folder is not visible)."""
     if execution == "sandbox" and not has_bwrap():
         pytest.skip(NEEDS_BWRAP)
+    return CodeIntel(repo, config=Config(lsp=(mcp_server(
+        mode, execution, str(log) if execution == "host" else ""),)))
+
+
+@pytest.mark.parametrize("execution", ["host", "sandbox"])
+def test_declared_tools_decide_the_answer(execution: str, repo: Path, tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
-    # In the sandbox the workspace is read-only and the log's folder is not visible.
-    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("ok", execution,
-                                                       str(log) if execution == "host"
-                                                       else ""),)))
+    ci = bridged("ok", execution, repo, log)
     refs = ci.references("target", lsp_budget_ms=20000)
     assert sites(refs.results) == [(1, "live-lsp", False), (5, "live-lsp", False),
                                    (13, "live-lsp", False)]  # /etc/passwd is not the repo's
@@ -235,3 +239,56 @@ def test_serve_refuses_to_start_when_a_required_mcp_server_cannot(tmp_path: Path
     assert "MCP server ghost (python) is required but unavailable: binary not found" \
         in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("execution", ["host", "sandbox"])
+def test_a_tool_the_server_declares_later_is_used(execution: str, repo: Path,
+                                                  tmp_path: Path) -> None:
+    """notifications/tools/list_changed (sent by the official SDK's server session): the
+    next question lists the tools again, and a tool declared since is called."""
+    log = tmp_path / "calls.jsonl"
+    ci = bridged("late-callers", execution, repo, log)
+    before = ci.callers("target", lsp_budget_ms=20000)
+    assert any("does not declare code_callers" in n for n in before.coverage.limitations)
+    ci.references("target", lsp_budget_ms=20000)  # the server adds code_callers, says so
+    after = ci.callers("target", lsp_budget_ms=20000)
+    assert [(c.start_line, c.source) for c in after.results] == [(5, "live-lsp"),
+                                                                 (13, "live-lsp")]
+    if execution == "host":
+        assert calls(log) == ["code_references", "code_callers"]
+
+
+def test_a_tool_the_server_withdraws_is_no_longer_called(repo: Path, tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    ci = CodeIntel(repo, config=Config(lsp=(mcp_server("drop-callers", log=str(log)),)))
+    ci.references("target", lsp_budget_ms=20000)  # the server withdraws code_callers
+    out = ci.callers("target", lsp_budget_ms=20000)
+    assert any("does not declare code_callers" in n for n in out.coverage.limitations)
+    assert all(c.source != "live-lsp" for c in out.results if isinstance(c, CodeLocation))
+    assert calls(log) == ["code_references"]
+
+
+@pytest.mark.anyio
+async def test_spyglass_own_tool_list_does_not_follow_a_bridge(repo: Path,
+                                                               tmp_path: Path) -> None:
+    """With the official client: a bridge's tools changing (late-callers declares
+    code_callers after a while) changes what spyglass can confirm, never spyglass's own
+    tool list, so spyglass (handshake era: tools.listChanged false) has nothing to notify."""
+    from mcp import Client
+
+    from spyglass.mcp.server import build_server
+    config = host_config(tmp_path, mcp_server("late-callers"))
+    built = build_server(repo, environ={}, config_path=str(config))
+    async with Client(built.server, mode="legacy") as client:
+        caps = client.server_capabilities.tools
+        assert caps is not None and not caps.list_changed
+        before = sorted(t.name for t in (await client.list_tools()).tools)
+        first = await client.call_tool("code_callers", {"name": "target",
+                                                        "lsp_budget_ms": 20000})
+        await client.call_tool("code_references", {"name": "target", "lsp_budget_ms": 20000})
+        again = await client.call_tool("code_callers", {"name": "target",
+                                                        "lsp_budget_ms": 20000})
+        after = sorted(t.name for t in (await client.list_tools()).tools)
+    assert before == after and "code_callers" in after
+    assert {r["source"] for r in (first.structured_content or {})["results"]} != {"live-lsp"}
+    assert {r["source"] for r in (again.structured_content or {})["results"]} == {"live-lsp"}

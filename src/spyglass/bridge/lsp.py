@@ -181,9 +181,18 @@ class LspClient(RpcClient):
     def incoming_calls(self, path: Path, line: int, col: int, timeout: float = 300.0
                        ) -> list[tuple[str, int, int, str]]:
         """(relative path, 1-based line, 0-based col, caller name) of each call site."""
+        return self.call_hierarchy(path, line, col, timeout) or []
+
+    def call_hierarchy(self, path: Path, line: int, col: int, timeout: float = 300.0
+                       ) -> list[tuple[str, int, int, str]] | None:
+        """The incoming calls of the symbol at the position, or None when the server has
+        no call hierarchy item for it (tsc for a function held in a typed `let`): "no
+        item" is not "no callers"."""
         deadline = time.monotonic() + timeout
         items = self.request("textDocument/prepareCallHierarchy",
                              self._pos(path, line, col), timeout) or []
+        if not _objects(items):
+            return None
         out: list[tuple[str, int, int, str]] = []
         for item in _objects(items):
             left = deadline - time.monotonic()

@@ -39,6 +39,7 @@ class Bridge:
         self.state = "idle"
         self.last_error: str | None = None
         self.restarts = 0
+        self.launches = 0  # start attempts (an external MCP server reads the checkout anew)
         self.version: str | None = None
         self._child: Child | None = None
         self._client: Client | None = None
@@ -125,6 +126,7 @@ class Bridge:
                 if self.state == "failed":
                     self.restarts += 1
                 self.state = "starting"
+                self.launches += 1
                 self._ready.clear()
                 threading.Thread(target=self._run_start, name=f"bridge-{self.name}",
                                  daemon=True).start()

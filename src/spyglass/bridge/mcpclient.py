@@ -1,6 +1,7 @@
 """A small MCP client for external code-intelligence servers (docs/bridge.md): newline-
-delimited JSON-RPC over the launcher's pipes, the initialize handshake, tools/list, and
-tools/call of the declared code-intelligence tools only."""
+delimited JSON-RPC over the launcher's pipes, the initialize handshake, tools/list (again
+after the server's notifications/tools/list_changed), and tools/call of the declared
+code-intelligence tools only."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ PROTOCOL = "2025-11-25"  # the newest revision reached through the initialize ha
 MAX_PAGES = 20  # tools/list pages read
 # Argument names the contract's tools use (seed 000's six tools), by what they carry.
 ARG_NAMES = {"path": ("path", "file"), "line": ("line",), "column": ("column", "col"),
-             "name": ("name", "symbol")}
+             "name": ("name", "symbol"), "overlay": ("overlay",)}
 
 
 class McpClient(RpcClient):
@@ -26,6 +27,7 @@ class McpClient(RpcClient):
         self.root = root.resolve()
         self.server_info = ""
         self.tools: dict[str, dict[str, Any]] = {}  # declared tools by name: inputSchema
+        self.tools_changed = False  # the server said its tool list changed: list it again
         self.last_logged = ""
         super().__init__(stdin, stdout)
 
@@ -54,7 +56,9 @@ class McpClient(RpcClient):
                                                 "reason": "spyglass stopped waiting"})
 
     def _notification(self, method: str, params: Json) -> None:
-        if method == "notifications/message" and isinstance(params, dict) and \
+        if method == "notifications/tools/list_changed":  # re-listed by the next question
+            self.tools_changed = True  # (never from the reader thread: it would wait on itself)
+        elif method == "notifications/message" and isinstance(params, dict) and \
                 params.get("level") in ("error", "critical", "alert", "emergency"):
             self.last_logged = str(params.get("data", ""))[:300]
 
@@ -69,6 +73,12 @@ class McpClient(RpcClient):
         if isinstance(info, dict):
             self.server_info = f"{info.get('name', '')} {info.get('version', '')}".strip()[:80]
         self.notify("notifications/initialized", {})
+        self.list_tools(timeout)
+
+    def list_tools(self, timeout: float) -> None:
+        """The server's declared tools (tools/list, every page), replacing the last list."""
+        self.tools_changed = False  # a change announced while listing is listed next time
+        tools_now: dict[str, dict[str, Any]] = {}
         cursor: object = None
         for _ in range(MAX_PAGES):
             page = self.request("tools/list", {"cursor": cursor} if cursor else {}, timeout)
@@ -78,10 +88,16 @@ class McpClient(RpcClient):
             for tool in tools:
                 if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                     schema = tool.get("inputSchema")
-                    self.tools[tool["name"]] = schema if isinstance(schema, dict) else {}
+                    tools_now[tool["name"]] = schema if isinstance(schema, dict) else {}
             cursor = page.get("nextCursor")
             if not cursor:
                 break
+        self.tools = tools_now
+
+    def takes(self, tool: str, argument: str) -> bool:
+        """Whether the declared tool's input schema names `argument` (never assumed)."""
+        props = self.tools.get(tool, {}).get("properties")
+        return isinstance(props, dict) and argument in props
 
     def arguments(self, tool: str, values: dict[str, object]) -> dict[str, object]:
         """The call's arguments under the names the tool's input schema declares (all the
@@ -119,14 +135,16 @@ class McpClient(RpcClient):
             raise RpcError(f"malformed reply: {tool} returned no JSON result") from exc
 
     def sites(self, tool: str, values: dict[str, object], timeout: float
-              ) -> set[tuple[str, int]]:
-        """(root-relative path, 1-based line) of the locations a tool answers: a list of
-        CodeLocation objects, or an envelope holding one under `results`."""
+              ) -> tuple[set[tuple[str, int]], set[str]]:
+        """(root-relative path, 1-based line) of the locations a tool answers (a list of
+        CodeLocation objects, or an envelope holding one under `results`), and the files
+        of the locations it flags `stale: true` (its own index is older than the file)."""
         payload = self.call(tool, values, timeout)
         items = payload.get("results") if isinstance(payload, dict) else payload
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise RpcError(f"malformed reply: {tool} did not return a list of locations")
         out: set[tuple[str, int]] = set()
+        stale: set[str] = set()
         for item in items:
             path, line = item.get("path"), item.get("start_line", item.get("line"))
             if not isinstance(path, str) or not isinstance(line, int) or \
@@ -135,7 +153,9 @@ class McpClient(RpcClient):
             rel = self._relative(path)
             if rel is not None:
                 out.add((rel, line))
-        return out
+                if item.get("stale") is True:
+                    stale.add(rel)
+        return out, stale
 
     def _relative(self, path: str) -> str | None:
         """A root-relative path, or None for one outside the workspace."""

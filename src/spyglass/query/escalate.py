@@ -30,9 +30,9 @@ from spyglass.types import CodeLocation
 
 Answer = tuple[list[CodeLocation], tuple[str, ...]]
 Site = tuple[str, int]  # root-relative path, 1-based line
-Verdict = tuple[frozenset[Site], ...]  # the server's sites, per position asked
 T = TypeVar("T")
 LATE_GRACE = 30.0  # seconds a worker waits for a server past the question's budget
+INDEX_QUIET = 0.3  # seconds without work-done progress before a server counts as indexed
 RADIUS_SEEDS = 20  # changed definitions whose distance-1 users a server is asked about
 CACHE_MAX = 512
 
@@ -52,6 +52,35 @@ class Question:
     declaration: bool
     changed: tuple[tuple[str, str | None], ...]  # path, live text (None: deleted)
     names: tuple[tuple[str, int], ...] = ()  # MCP: each target's name, 1-based column
+    unseen: tuple[str, ...] = ()  # MCP: files changed since the server read the checkout
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The server's sites per position asked. `uses[i]`: position i was answered from the
+    server's references because it has no call hierarchy item for the target (tsc for a
+    function held in a typed `let`); such sites confirm or refute the index's callers but
+    never add one, since a reference need not be a call (`f = g` is not a call of g)."""
+
+    sites: tuple[frozenset[Site], ...]
+    uses: tuple[bool, ...] = ()
+    # Files the server could not be given their live content (an MCP tool that takes no
+    # `overlay`): its sites there are not its verdict; the index's stand.
+    blind: frozenset[str] = frozenset()
+
+    def calls(self) -> frozenset[Site]:
+        """The sites the server itself answered as the question's (calls or references)."""
+        return frozenset().union(*(s for i, s in enumerate(self.sites) if not self.used(i)))
+
+    def referenced(self) -> frozenset[Site]:
+        """The sites of positions answered from references instead of a call hierarchy."""
+        return frozenset().union(*(s for i, s in enumerate(self.sites) if self.used(i)))
+
+    def used(self, i: int) -> bool:
+        return i < len(self.uses) and self.uses[i]
+
+
+NONE = Verdict(())
 
 
 class NotOffered(Exception):
@@ -64,7 +93,7 @@ class Asked:
 
     server: LspServer
     label: str
-    sites: Verdict
+    verdict: Verdict
     failure: str | None  # why the server did not answer (a note; an error when required)
     unoffered: str | None = None  # why it was not asked (a note only)
 
@@ -79,6 +108,8 @@ class Escalator:
         self.store = store  # .spyglass/
         self._scip: tuple[tuple[int, str], scip.ScipIndex] | None = None
         self._cache: dict[tuple[object, ...], Verdict] = {}
+        # MCP servers: the workspace's files (path -> blob) when each launch began reading it
+        self._seen: dict[LspServer, tuple[int, dict[str, str]]] = {}
         # One late worker per server may wait out its grace: one more thread than servers
         # keeps a question to another server from queueing behind it.
         self._pool = ThreadPoolExecutor(max_workers=len(config.lsp) + 1,
@@ -116,9 +147,8 @@ class Escalator:
             return locations, notes + (note,)
         if asked.failure is not None:
             return self._down(locations, notes, asked.label, asked.failure)
-        sites = frozenset().union(*asked.sites)
-        return self._merge(view, targets, calls, asked.server, asked.label, sites, locations,
-                           notes)
+        return self._merge(view, targets, calls, asked.server, asked.label, asked.verdict,
+                           locations, notes)
 
     def radius(self, view: View, seeds: list[DefRow], budget_ms: int | None,
                walk: Callable[[], Radius]) -> Radius:
@@ -141,8 +171,9 @@ class Escalator:
             radius.limits.append(note)
             radius.notes.append(note)
             return radius
-        return radius_verdict.merge(view, radius, asked_seeds, asked.sites, asked.server,
-                                   asked.label, len(seeds) - len(asked_seeds))
+        return radius_verdict.merge(view, radius, asked_seeds, asked.verdict.sites,
+                                    asked.server, asked.label, len(seeds) - len(asked_seeds),
+                                    asked.verdict.blind)
 
     def _escalate(self, view: View, targets: list[DefRow], calls: bool, declaration: bool,
                   budget_ms: int | None, work: Callable[[], T]) -> tuple[T, Asked | None]:
@@ -156,11 +187,13 @@ class Escalator:
         label = describe(server)
         tool = "code_callers" if calls else "code_references"
         if server.protocol == "mcp" and tool not in server.tools:
-            return work(), Asked(server, label, (), None, f"{tool} is not approved for it "
+            return work(), Asked(server, label, NONE, None, f"{tool} is not approved for it "
                                  "in the host config")
         question = self._question(view, targets, calls, declaration, server)
+        if server.protocol == "mcp":
+            question = replace(question, unseen=self._unseen(view, bridge))
         key = (view.snapshot.id if view.snapshot else None, view.changes.digest(),
-               server, question.positions, calls, declaration)
+               server, question.positions, calls, declaration, question.unseen)
         deadline = time.monotonic() + budget / 1000
         cached = self._cache.get(key)
         pending: Future[Verdict] | None = None
@@ -172,11 +205,11 @@ class Escalator:
             try:
                 cached = pending.result(timeout=max(deadline - time.monotonic(), 0.0))
             except (FutureTimeout, LspTimeout):
-                return value, Asked(server, label, (), f"no answer within {budget} ms")
+                return value, Asked(server, label, NONE, f"no answer within {budget} ms")
             except NotOffered as exc:
-                return value, Asked(server, label, (), None, str(exc))
+                return value, Asked(server, label, NONE, None, str(exc))
             except (BridgeDown, LspError, OSError) as exc:
-                return value, Asked(server, label, (), str(exc))
+                return value, Asked(server, label, NONE, str(exc))
         assert cached is not None
         return value, Asked(server, label, cached, None)
 
@@ -282,6 +315,21 @@ class Escalator:
         changed = changed[:self.config.limits.max_files_per_request]
         return Question(tuple(positions), calls, declaration, tuple(changed), tuple(names))
 
+    def _unseen(self, view: View, bridge: Bridge) -> tuple[str, ...]:
+        """The files of an external MCP server's languages whose content changed since its
+        current launch began: it read the checkout then, and keeps caches (an index of its
+        own) spyglass cannot see into, so it may not have seen those edits. The first
+        question to a launch records the workspace's files as that launch reads them."""
+        launch = bridge.launches + (bridge.state not in ("starting", "ready"))
+        now = view.probe.current
+        seen = self._seen.get(bridge.server)
+        if seen is None or seen[0] != launch:
+            self._seen[bridge.server] = (launch, dict(now))
+            return ()
+        then = seen[1]
+        return tuple(sorted(p for p in now.keys() | then.keys()
+                            if now.get(p) != then.get(p) and served(p, bridge.server)))
+
     def _ask(self, bridge: Bridge, q: Question, deadline: float) -> Verdict:
         """The server's sites per position. The worker waits for the server longer than
         the question waits for it (LATE_GRACE): a slow answer is cached for the next time,
@@ -310,29 +358,66 @@ class Escalator:
 
     def _ask_lsp(self, client: LspClient, q: Question, deadline: float) -> Verdict:
         self._sync(client, q)
+        if client.progress_active > 0:
+            self._indexed(client, deadline)
         sites: list[frozenset[Site]] = []
+        uses: list[bool] = []
         for path, line, col in q.positions:
             text = self._text(path)
             if text is None:
                 raise BridgeDown(f"cannot read {path}")
             client.sync(self.root / path, text)
-            sites.append(frozenset(self._sites(client, q, self.root / path, line, col,
-                                               deadline)))
-        return tuple(sites)
+            found, used = self._sites(client, q, self.root / path, line, col, deadline)
+            if client.progress_active > 0:  # it began (re)indexing while answering
+                self._indexed(client, deadline)
+                found, used = self._sites(client, q, self.root / path, line, col, deadline)
+            sites.append(frozenset(found))
+            uses.append(used)
+        return Verdict(tuple(sites), tuple(uses))
 
     @staticmethod
-    def _ask_mcp(client: McpClient, q: Question, deadline: float) -> Verdict:
-        """The external server's declared tool, once per target (it reads the workspace,
-        the live checkout, itself)."""
+    def _indexed(client: LspClient, deadline: float) -> None:
+        """Wait while the server reports work-done progress (clangd's background index
+        starts with the first opened document; its answers until it ends are partial, and
+        two partial answers can agree). Still indexing at the deadline: BridgeDown, which
+        does not count the server as unresponsive (a restart would start indexing anew)."""
+        client.wait_idle(quiet=INDEX_QUIET, limit=max(deadline - time.monotonic(), 0.0))
+        if client.progress_active > 0:
+            raise BridgeDown("still indexing the workspace (work-done progress); its answers "
+                             "until then would be partial")
+
+    def _ask_mcp(self, client: McpClient, q: Question, deadline: float) -> Verdict:
+        """The external server's declared tool, once per target. It reads the checkout
+        itself, with caches of its own: the files changed since it began reading (`unseen`)
+        are given to it only when its tool declares an `overlay` argument (path -> live
+        text, null for a deleted file; bounded); otherwise it is not trusted on them
+        (`blind`), and not asked at all when a target's own file changed (its position may
+        mean another symbol in the server's view)."""
         tool = "code_callers" if q.calls else "code_references"
+        if client.tools_changed:  # notifications/tools/list_changed since the last list
+            client.list_tools(max(deadline - time.monotonic(), 0.001))
         if tool not in client.tools:
             raise NotOffered(f"the server does not declare {tool}")
+        takes = client.takes(tool, "overlay")
+        given: dict[str, str | None] = {}
+        if takes:
+            given = {p: self._text(p) for p in
+                     q.unseen[:self.config.limits.max_files_per_request]}
+        blind = frozenset(q.unseen) - given.keys()
+        own = sorted({p for p, _, _ in q.positions} & blind)
+        if own:
+            raise NotOffered(f"the target's file {own[0]} changed since the server read the "
+                             f"workspace and its {tool} takes no unsaved content (no "
+                             "`overlay` argument)")
+        extra: dict[str, object] = {"overlay": given} if takes else {}
         sites: list[frozenset[Site]] = []
         for (path, line, _), (name, column) in zip(q.positions, q.names, strict=True):
-            found = client.sites(tool, {"path": path, "line": line + 1, "column": column,
-                                        "name": name}, max(deadline - time.monotonic(), 0.001))
+            found, stale = client.sites(tool, {"path": path, "line": line + 1,
+                                               "column": column, "name": name, **extra},
+                                        max(deadline - time.monotonic(), 0.001))
             sites.append(frozenset(found))
-        return tuple(sites)
+            blind |= stale  # the server itself says its answer there is older than the file
+        return Verdict(tuple(sites), blind=blind)
 
     def _text(self, rel: str) -> str | None:
         """A workspace file's live content, read confined to the root and bounded."""
@@ -341,12 +426,15 @@ class Escalator:
 
     @staticmethod
     def _sites(client: LspClient, q: Question, full: Path, line: int, col: int,
-               deadline: float) -> set[Site]:
+               deadline: float) -> tuple[set[Site], bool]:
+        """The server's sites for one position; True when a callers question was answered
+        from references because the server has no call hierarchy item for the target."""
         if q.calls:
-            calls = settle(lambda t: client.incoming_calls(full, line, col, t), deadline)
-            return {(p, ln) for p, ln, _, _ in calls}
+            calls = settle(lambda t: client.call_hierarchy(full, line, col, t), deadline)
+            if calls is not None:
+                return {(p, ln) for p, ln, _, _ in calls}, False
         refs = settle(lambda t: client.references(full, line, col, t, q.declaration), deadline)
-        return {(p, ln) for p, ln, _ in refs}
+        return {(p, ln) for p, ln, _ in refs}, q.calls
 
     def _sync(self, client: LspClient, q: Question) -> None:
         """didOpen/didChange the overlay's live content; re-send open documents that
@@ -364,34 +452,41 @@ class Escalator:
                 del client.synced[full.resolve()]
 
     def _merge(self, view: View, targets: list[DefRow], calls: bool, server: LspServer,
-               label: str, sites: frozenset[Site], locations: list[CodeLocation],
+               label: str, verdict: Verdict, locations: list[CodeLocation],
                notes: tuple[str, ...]) -> Answer:
-        if not sites and any(not loc.uncertain and served(loc.path, server)
-                             for loc in locations):
+        blind = verdict.blind
+
+        def judged(path: str) -> bool:  # a file the server's verdict covers
+            return served(path, server) and path not in blind
+        own, uses = verdict.calls(), verdict.referenced()
+        sites = own | uses
+        if not sites and any(not loc.uncertain and judged(loc.path) for loc in locations):
             why = (f"{label} found no sites for the target (it may not analyse this file); "
                    "the answer is the index's")
             return locations, notes + (why,)
         certain = {(loc.path, loc.start_line) for loc in locations
-                   if not loc.uncertain and served(loc.path, server)}
+                   if not loc.uncertain and judged(loc.path)}
         denied = len(certain - sites)
         kept = doubted(certain, sites, {folder(d.path) for d in targets})
         out: list[CodeLocation] = []
         seen: set[Site] = set()
-        confirmed = dropped = 0
+        confirmed = dropped = unjudged = 0
         for loc in locations:
             site = (loc.path, loc.start_line)
-            if not served(loc.path, server) or site in kept:
+            if not judged(loc.path) or site in kept:
+                unjudged += loc.path in blind
                 out.append(loc)
             elif site in sites:
                 confirmed += 1
                 seen.add(site)
+                how = "" if site in own else " (a reference; it has no call hierarchy here)"
                 out.append(replace(loc, source="live-lsp", uncertain=False, stale=False,
-                                   indexed_at=None, evidence=f"confirmed by {server.label}"))
+                                   indexed_at=None, evidence=f"confirmed by {server.label}{how}"))
             else:
                 dropped += 1
         added = 0
-        for path, line in sorted(sites - seen):
-            if not served(path, server) or not (self.root / path).is_file():
+        for path, line in sorted(own - seen):  # a reference alone never adds a caller
+            if not judged(path) or not (self.root / path).is_file():
                 continue
             added += 1
             symbol, kind = display(targets[0]), "reference"
@@ -411,8 +506,16 @@ class Escalator:
                     f"load?), so the {len(kept)} in folders it reported nothing for are kept "
                     f"as the index gave them; {confirmed} site(s) confirmed (live-lsp), "
                     f"{dropped} refuted and dropped, {added} added")
-            return out, notes + (note,)
-        note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index site(s) "
-                f"refuted and dropped, {added} site(s) only the server found added")
+        else:
+            note = (f"{label}: {confirmed} site(s) confirmed (live-lsp), {dropped} index "
+                    f"site(s) refuted and dropped, {added} site(s) only the server found added")
+        if any(verdict.uses):
+            note += (f"; for {sum(verdict.uses)} target(s) it has no call hierarchy, so the "
+                     "index's callers were checked against its references (a reference "
+                     "confirms or refutes a call, never adds one)")
+        if blind:
+            note += (f"; {len(blind)} file(s) it has not seen as they are now (changed since "
+                     "it read the workspace and its tool takes no unsaved content, or flagged "
+                     f"stale in its answer): their {unjudged} site(s) are the index's, "
+                     "unconfirmed")
         return out, notes + (note,)
-

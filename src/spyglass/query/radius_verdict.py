@@ -56,12 +56,14 @@ def _covers(view: View, h: Hit, sites: frozenset[Site]) -> bool:
 
 
 def merge(view: View, radius: Radius, seeds: list[DefRow], verdict: tuple[frozenset[Site], ...],
-          server: LspServer, label: str, skipped: int) -> Radius:
-    """The radius with its distance-1 layer as the server sees it."""
+          server: LspServer, label: str, skipped: int,
+          blind: frozenset[str] = frozenset()) -> Radius:
+    """The radius with its distance-1 layer as the server sees it; users in `blind` files
+    (changed files the server could not be given) stay as the index found them."""
     by_seed = {display(d): s for d, s in zip(seeds, verdict, strict=True)}
     origin = {h.symbol: h for h in radius.hits if h.distance == 0}
     first = [h for h in radius.hits if h.distance == 1 and h.seed in by_seed
-             and served(h.path, server)]
+             and served(h.path, server) and h.path not in blind]
     kept_as_is: set[str] = set()  # seeds whose answer is not trusted
     for seed, sites in by_seed.items():
         certain = {(h.chain[-1].path, h.chain[-1].line) for h in first
@@ -103,7 +105,7 @@ def merge(view: View, radius: Radius, seeds: list[DefRow], verdict: tuple[frozen
         covered = [h for h in hits if h.distance == 1 and h.seed == seed]
         base = origin.get(seed)
         for path, line in sorted(sites):
-            if not served(path, server) or not (view.root / path).is_file() or any(
+            if not served(path, server) or path in blind or not (view.root / path).is_file() or any(
                     h.path == path and _covers(view, h, frozenset({(path, line)}))
                     for h in covered):
                 continue
@@ -134,6 +136,10 @@ def merge(view: View, radius: Radius, seeds: list[DefRow], verdict: tuple[frozen
                  "index's users are kept")
     if skipped:
         note += f"; {skipped} more changed definition(s) not asked (the index's answer)"
+    if blind:
+        note += (f"; {len(blind)} file(s) the server has not seen as they are now (changed "
+                 "since it read the workspace and its tool takes no unsaved content, or "
+                 "flagged stale in its answer): their users are the index's")
     radius.limits.append(note)
     radius.notes.append(note)
     return radius
