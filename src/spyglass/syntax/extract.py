@@ -296,6 +296,7 @@ class _Extractor:
         bytes))`) narrows only when they agree or are all builtins."""
         flow = self._flow
         assert flow is not None
+        nodes = list({n.start_byte: n for n in nodes}.values())  # several patterns bind one
         where = innermost(self._scope_segments, [n.start_byte for n in nodes])
         for node, si in zip(nodes, where):
             name = _text(node)

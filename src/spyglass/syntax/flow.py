@@ -41,10 +41,15 @@ class _Binding:
 
 @dataclass
 class FlowTypes:
-    """The bindings and type tests of each (scope, name), in order; `at` answers a use."""
+    """The bindings and type tests of each (scope, name), in order; `at` answers a use.
+    Only names bound more than once or tested are kept (`done`): for the others the
+    per-scope table already says all there is."""
 
     rules: FlowRules
     by_name: dict[tuple[int, str], list[_Binding]] = field(default_factory=dict)
+    _raw: dict[tuple[int, str], list[tuple[Node, str]]] = field(default_factory=dict)
+    _tested: set[tuple[int, str]] = field(default_factory=set)
+    _ats: dict[tuple[int, str], list[int]] = field(default_factory=dict)
 
     def bind(self, scope: int, name: str, node: Node, text: str | None) -> None:
         """A binding of `name` at `node` (its identifier); `text` its type, "" unknown,
@@ -52,28 +57,22 @@ class FlowTypes:
         parent = node.parent
         if text is None or (parent is not None and parent.type in self.rules.keeps):
             return
-        stmt = parent
-        if parent is not None and parent.type in self.rules.assignments and \
-                parent.child_by_field_name("left") == node:
-            while stmt is not None and stmt.parent is not None and \
-                    stmt.parent.type not in self.rules.blocks:
-                stmt = stmt.parent
-        if stmt is None or stmt.parent is None or parent is None or \
-                parent.type not in self.rules.assignments:
-            binding = _Binding(node.start_byte, 0, 0, "", self._loops(node))
-        else:
-            binding = _Binding(stmt.end_byte, stmt.end_byte, stmt.parent.end_byte, text,
-                               self._loops(node))
-        self.by_name.setdefault((scope, name), []).append(binding)
+        self._raw.setdefault((scope, name), []).append((node, text))
 
     def narrow(self, scope: int, name: str, block: Node, text: str) -> None:
         """A type test (`isinstance(name, T)`) guarding `block`: there `name` is a T."""
+        self._tested.add((scope, name))
         self.by_name.setdefault((scope, name), []).append(
             _Binding(block.start_byte, block.start_byte, block.end_byte, text, ()))
 
     def done(self) -> None:
-        for bindings in self.by_name.values():
+        for key, raw in self._raw.items():
+            if len(raw) > 1 or key in self._tested:
+                self.by_name.setdefault(key, []).extend(self._binding(n, t) for n, t in raw)
+        self._raw.clear()
+        for key, bindings in self.by_name.items():
             bindings.sort(key=lambda b: b.at)
+            self._ats[key] = [b.at for b in bindings]
 
     def at(self, scope: int, name: str, pos: int) -> str | None:
         """The type of `name` (bound in `scope`) at byte `pos`, when a binding or a test
@@ -81,7 +80,7 @@ class FlowTypes:
         bindings = self.by_name.get((scope, name))
         if not bindings:
             return None
-        i = bisect_right([b.at for b in bindings], pos)
+        i = bisect_right(self._ats[(scope, name)], pos)
         if i == 0:
             return None
         for later in bindings[i:]:  # a binding after the use, in a loop holding it
@@ -89,6 +88,21 @@ class FlowTypes:
                 return None
         last = bindings[i - 1]
         return last.text if last.text and last.lo <= pos < last.hi else None
+
+    def _binding(self, node: Node, text: str) -> _Binding:
+        """A plain assignment decides the rest of its block from its statement's end;
+        any other binding (a loop target, `with … as`, unpacking) decides nothing."""
+        parent = node.parent
+        if parent is None or parent.type not in self.rules.assignments or \
+                parent.child_by_field_name("left") != node:
+            return _Binding(node.start_byte, 0, 0, "", self._loops(node))
+        stmt = parent
+        while stmt.parent is not None and stmt.parent.type not in self.rules.blocks:
+            stmt = stmt.parent
+        if stmt.parent is None:
+            return _Binding(node.start_byte, 0, 0, "", self._loops(node))
+        return _Binding(stmt.end_byte, stmt.end_byte, stmt.parent.end_byte, text,
+                        self._loops(node))
 
     def _loops(self, node: Node) -> tuple[tuple[int, int], ...]:
         out = []
