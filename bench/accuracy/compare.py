@@ -6,6 +6,10 @@ on a line that names the target under another name or renames it: ``x as y``), `
 results included), ``resolved`` leaves out the name-matched candidates (sites whose
 receiver or name could not be bound), ``exact`` keeps only results that are not
 ``uncertain``.
+
+An answer cut at the per-answer cap is continued as an agent asking for every site would:
+the next page from the offset the answer's `page` section names, until the last page. The
+report counts the pages asked and scores the first pages alone beside.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compil
 from spyglass.config import load_config
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
-from spyglass.types import CodeLocation
+from spyglass.types import CodeLocation, ToolResult
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
@@ -32,6 +36,7 @@ VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
 BUILD_CONSTRAINT = "in a file with a build constraint"  # the evidence spyglass gives
 Site = tuple[str, int]
+MAX_PAGES = 1000  # pages asked per answer at most (a bound for a broken continuation)
 
 
 def fetch_corpus(name: str) -> Path:
@@ -89,6 +94,10 @@ class CorpusResult:
     # Sites flagged for a build constraint (read, never evaluated), counted apart:
     # question → [flagged sites in the default answer, of which the oracle has].
     constrained: dict[str, list[int]] = field(default_factory=dict)
+    # The continuation followed (module docstring): question → [answers, pages asked,
+    # answers longer than one page], and the default view scored on first pages only.
+    pages: dict[str, list[int]] = field(default_factory=dict)
+    first_page: dict[str, Score] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
@@ -96,7 +105,10 @@ class CorpusResult:
                 "scores": {f"{q}/{v}": s.to_json() for (q, v), s in self.scores.items()},
                 "misses": {k: dict(c.most_common()) for k, c in self.misses.items()},
                 "build_constrained": {q: {"flagged": n, "in_oracle": k}
-                                      for q, (n, k) in self.constrained.items()}}
+                                      for q, (n, k) in self.constrained.items()},
+                "pages": {q: {"answers": a, "pages": p, "longer_than_a_page": m}
+                          for q, (a, p, m) in self.pages.items()},
+                "first_page": {q: s.to_json() for q, s in self.first_page.items()}}
 
 
 class _Lines:
@@ -208,11 +220,12 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     return dest
 
 
-def measure(name: str, root: Path | None = None, max_matches: int | None = None
-            ) -> CorpusResult:
-    """Score spyglass on one corpus against its stored oracle answers; `max_matches`
-    raises the per-answer cap (`[limits] max_matches_per_request`, as a user wanting
-    every site would) instead of counting the sites past it as misses."""
+def measure(name: str, root: Path | None = None, max_matches: int | None = None,
+            follow: bool = True) -> CorpusResult:
+    """Score spyglass on one corpus against its stored oracle answers. A truncated answer
+    is continued page by page (`offset`, as an agent wanting every site would; `follow`
+    False: the first page only); `max_matches` sets the per-answer cap (`[limits]
+    max_matches_per_request`, the page size)."""
     corpus: AccuracyCorpus = CORPORA[name]
     doc = load_oracle(name)
     owned = root is None
@@ -224,28 +237,55 @@ def measure(name: str, root: Path | None = None, max_matches: int | None = None
                                                     max_matches_per_request=max_matches))
         ci = CodeIntel(root, config=config)
         ci.index()
-        return _score(ci, corpus, doc, _Lines(root))
+        return _score(ci, corpus, doc, _Lines(root), follow)
     finally:
         if owned:
             shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _Lines
-           ) -> CorpusResult:
+def _pages(ask: Any, where: dict[str, Any], follow: bool) -> tuple[list[ToolResult], bool]:
+    """The answer's pages, as an agent wanting every site asks for them: the first, then
+    the next from the offset each page names, until one says it is the last (`follow`
+    False: the first page only). Also whether the last page asked is still truncated."""
+    pages = [ask(**where)]
+    while follow and pages[-1].truncated:
+        page = next((v for k, v in pages[-1].extra if k == "page"), None)
+        if page is None or page.next_offset is None or len(pages) >= MAX_PAGES:
+            break
+        pages.append(ask(**where, offset=page.next_offset))
+    return pages, pages[-1].truncated
+
+
+def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _Lines,
+           follow: bool = True) -> CorpusResult:
     scores = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
     misses: dict[str, Counter[str]] = {}
     examples: list[str] = []
     constrained = {"refs": [0, 0], "calls": [0, 0]}
+    paging = {"refs": [0, 0, 0], "calls": [0, 0, 0]}
+    first_page = {"refs": Score(), "calls": Score()}
     for t in doc["targets"]:
         where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
-        full = {"refs": ci.references(**where),
-                "calls": ci.callers(**where) if t["kind"] in CALLABLE else None}
-        answers = {q: r.results if r is not None else () for q, r in full.items()}
-        capped = {q: r is not None and r.truncated for q, r in full.items()}
+        full = {"refs": _pages(ci.references, where, follow),
+                "calls": _pages(ci.callers, where, follow) if t["kind"] in CALLABLE
+                else None}
+        answers = {q: tuple(x for p in r[0] for x in p.results) if r is not None else ()
+                   for q, r in full.items()}
+        capped = {q: r is not None and r[1] for q, r in full.items()}
         for q in ("refs", "calls"):
             if q == "calls" and t["kind"] not in CALLABLE:
                 continue  # servers disagree on what calling a class or type means
             oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
+            asked = full[q]
+            assert asked is not None
+            paging[q][0] += 1
+            paging[q][1] += len(asked[0])
+            paging[q][2] += len(asked[0]) > 1
+            first = set(_spyglass_sites(asked[0][0].results, corpus.include))
+            for s in oracle | first:
+                first_page[q].add(site_kind(lines, t, s), tp=int(s in oracle and s in first),
+                                  fp=int(s in first and s not in oracle),
+                                  fn=int(s in oracle and s not in first))
             got = _spyglass_sites(answers[q], corpus.include)
             for s, loc in got.items():
                 if BUILD_CONSTRAINT in loc.evidence:
@@ -271,7 +311,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples, constrained)
+                        scores, misses, examples, constrained, paging, first_page)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
@@ -305,6 +345,7 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         if flagged:
             out.append("  build-constrained sites (flagged, counted in the scores): "
                        + "; ".join(flagged))
+        out += ["  " + line for line in _paging_lines(r)]
         for key, counter in sorted(r.misses.items()):
             if "/all" not in key:
                 continue
@@ -312,6 +353,18 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         if details:
             out.extend("    " + e for e in r.examples)
     return "\n".join(out)
+
+
+def _paging_lines(r: CorpusResult) -> list[str]:
+    """The continuation followed: pages asked, and the first pages alone scored."""
+    out = []
+    for q, (answers, pages, longer) in r.pages.items():
+        if longer:
+            s = r.first_page[q]
+            out.append(f"{q}: {answers} answers in {pages} pages ({longer} longer than a "
+                       f"page, continued by offset); first pages only: P {s.precision:.3f} "
+                       f"R {s.recall:.3f}")
+    return out
 
 
 def markdown(results: list[CorpusResult]) -> str:
@@ -346,4 +399,5 @@ def markdown(results: list[CorpusResult]) -> str:
         flagged = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
         if flagged:
             out.append(f"* {r.name} build-constrained sites (flagged): " + "; ".join(flagged))
+        out += [f"* {r.name} {line}" for line in _paging_lines(r)]
     return "\n".join(out)

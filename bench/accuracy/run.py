@@ -51,9 +51,9 @@ GROUPS = (("heldout", "held-out corpora (picked by the README's rule, never tune
 
 
 def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = False,
-               max_matches: int | None = None) -> int:
+               max_matches: int | None = None, follow: bool = True) -> int:
     """Measure each corpus; print the held-out group first, the tune group beside it."""
-    results = [measure(name, max_matches=max_matches) for name in names]
+    results = [measure(name, max_matches=max_matches, follow=follow) for name in names]
     if as_json:
         print(json.dumps([r.to_json() | {"group": CORPORA[r.name].group} for r in results],
                          indent=1))
@@ -95,8 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     p_report.add_argument("--details", action="store_true", help="list every miss")
     p_report.add_argument("--markdown", action="store_true", help="the docs/accuracy.md tables")
     p_report.add_argument("--max-matches", type=int, default=None,
-                          help="raise the per-answer cap (default: the shipped limit; sites "
-                               "past it count as misses)")
+                          help="the per-answer cap, i.e. the page size (default: the shipped "
+                               "limit)")
+    p_report.add_argument("--first-page", action="store_true",
+                          help="score first pages only: do not continue truncated answers "
+                               "by offset (sites past the cap count as misses)")
     p_floors = sub.add_parser("floors", help="record current scores as CI floors")
     p_floors.add_argument("names", nargs="*", default=None)
     p_floors.add_argument("--margin", type=float, default=0.01,
@@ -109,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                                  key=lambda n: (CORPORA[n].group != "heldout", n))
     if args.cmd == "floors":
         return cmd_floors(names, args.margin)
-    return cmd_report(names, args.json, args.details, args.markdown, args.max_matches)
+    return cmd_report(names, args.json, args.details, args.markdown, args.max_matches,
+                      not args.first_page)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import singledispatch
 from typing import Any, Literal
 
-from spyglass.query.results import FileCount, Omitted, SourceSpan
+from spyglass.query.results import FileCount, Omitted, Page, SourceSpan
 from spyglass.render import render
 from spyglass.surface import BUDGETS, DEFAULT_CHARS, STRUCTURED_FACTOR, Param, Tool
 from spyglass.types import ToolResult
@@ -95,7 +95,37 @@ def sizes(result: ToolResult, tool: Tool, front: Front) -> tuple[int, int]:
 def fit(result: ToolResult, tool: Tool, max_chars: int, front: Front) -> ToolResult:
     """The answer within the budget: the longest fitting prefix of every list, an Omitted
     section saying what was left out and how to narrow, `truncated` set. An answer the
-    query layer truncated gets the same section (with nothing more left out)."""
+    query layer truncated gets the same section (with nothing more left out). A tool that
+    continues (an `offset` parameter) says where the next page starts: after the last
+    result shown, whether the budget or the query's cap cut the answer."""
+    # Measured with the widest page section it may get, rewritten once the cut is known.
+    widest = paged(result, result, tool, front, widest=True)
+    out = paged(_fit(widest, tool, max_chars, front), result, tool, front)
+    return result if out == result else out
+
+
+def paged(out: ToolResult, whole: ToolResult, tool: Tool, front: Front,
+          widest: bool = False) -> ToolResult:
+    """`out` (a prefix of `whole`'s results) with its page section: where it starts, how
+    many it shows, where the next page starts, spelled for the front end; none when `out`
+    is all of a one-page answer. `widest`: the longest section any cut of `whole` gets."""
+    param = next((p for p in tool.params if p.name == "offset"), None)
+    name = spelled(param, front) if param is not None else None
+    page = next((v for _, v in whole.extra if isinstance(v, Page)), None)
+    extra = tuple((k, v) for k, v in out.extra if k != "page")
+    shown = len(out.results)
+    if name is None or (page is None and shown == len(whole.results) and not widest):
+        return replace(out, extra=extra) if len(extra) < len(out.extra) else out
+    start = page.offset if page else 0
+    total = page.total if page else len(whole.results)
+    nxt = start + shown if shown < len(whole.results) else (page.next_offset if page else None)
+    if widest:
+        nxt = max(total, nxt or 0)
+    ask = "" if nxt is None else (f"{name} {nxt}" if front == "cli" else f"{name}={nxt}")
+    return replace(out, extra=(*extra, ("page", Page(start, shown, total, nxt, ask))))
+
+
+def _fit(result: ToolResult, tool: Tool, max_chars: int, front: Front) -> ToolResult:
     narrow, raise_budget = narrowing(tool, front)
     if max_chars <= 0 or _fits(result, tool, max_chars, front):
         if not result.truncated:

@@ -21,6 +21,7 @@ from spyglass.query.results import (
     ExploreDiagnostic,
     ExploreItem,
     Omitted,
+    Page,
     SourceSpan,
     StatusReport,
     TestCommand,
@@ -280,6 +281,17 @@ def _(value: Omitted, key: str) -> list[str]:
     lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
                  else f"raise {value.raise_budget} to see more")
     return lines
+
+
+@section.register
+def _(value: Page, key: str) -> list[str]:
+    """Which slice of a long answer this is and how to ask for the next one."""
+    span = (f"results {value.offset + 1}-{value.offset + value.shown} of {value.total}"
+            if value.shown else f"no results from {value.offset} on, of {value.total}")
+    if value.next_offset is None:
+        return [f"page: {span} (the last page)"]
+    again = value.ask or f"offset={value.next_offset}"
+    return [f"page: {span}; for the next ones ask again with {again}"]
 
 
 # -- a whole answer ------------------------------------------------------------------------------

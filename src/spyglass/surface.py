@@ -86,9 +86,12 @@ SYMBOL = Param("name", "str", "name or qualified name (mod.Class.meth)", positio
 WHERE = Param("path", "str", "file (with line) or folder", cli=None)
 LINE = Param("line", "int", "1-based, with path", ge=1, cli=None)
 COLUMN = Param("column", "int", "1-based, with line", ge=1, cli=None)
-LSP_BUDGET = Param("lsp_budget_ms", "int", "ms to wait for a language server; 0 = index only",
+LSP_BUDGET = Param("lsp_budget_ms", "int", "ms for a language server; 0 = index only",
                    ge=0, le=60000)
 EXACT = Param("exact_only", "bool", "only certain results", default=False, cli="--exact")
+# Continues a truncated answer (its `page` section names the next offset); MCP: the name says it.
+OFFSET = Param("offset", "int", "continue a truncated answer from this result (its page says "
+               "where)", default=0, ge=0, described=False)
 TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbols "
                 "(default: workspace diff)", positional=True, http="target")
 DIFF = Param("diff", "str", "git revision or range")
@@ -133,14 +136,14 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          "Every use of a symbol (call, import, type, read, write), by name or position. Use "
          "before renaming or changing a signature.",
          (SYMBOL, WHERE, LINE, COLUMN,
-          Param("include_declaration", "bool", "also declarations and name-keeping imports "
-                "(renames)", default=False),
-          EXACT, LSP_BUDGET),
+          Param("include_declaration", "bool", "also declarations and renaming imports",
+                default=False),
+          EXACT, LSP_BUDGET, OFFSET),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
          "Direct callers, one per call site; symbol = the calling function. Use before "
          "changing behaviour.",
-         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET),
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET, OFFSET),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
     Tool("code_callees",
          "What a function calls: the called definitions and call lines, uncertain ones "

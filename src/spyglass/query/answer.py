@@ -11,7 +11,7 @@ from pathlib import Path
 from spyglass.config import Config
 from spyglass.query import paths as client_paths
 from spyglass.query.display import display
-from spyglass.query.results import DefRow
+from spyglass.query.results import DefRow, Page
 from spyglass.query.view import View
 from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
 from spyglass.types import CodeLocation, Coverage, Provenance, Skipped, ToolResult
@@ -123,13 +123,20 @@ class Answer:
                              d.stale, uncertain, evidence)
 
     def envelope(self, results: list[object], paths: list[str] | None = None,
-                 extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = ()
-                 ) -> ToolResult:
+                 extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = (),
+                 offset: int | None = None) -> ToolResult:
         """Results cut at max_matches_per_request, with coverage (plus `notes`) and
-        provenance."""
+        provenance. With `offset` (a tool that continues: references, callers) the answer
+        is the page from `offset` on, and a `page` section says where the next one starts
+        whenever the answer is a slice."""
         limit = self.config.limits.max_matches_per_request
         cov = self.coverage(paths)
         if notes:
             cov = replace(cov, limitations=cov.limitations + tuple(dict.fromkeys(notes)))
-        return ToolResult(tuple(results[:limit]), len(results) > limit, cov,
-                          self.provenance(), extra)
+        start = offset or 0
+        shown = results[start:start + limit]
+        more = len(results) > start + limit
+        if offset is not None and (start or more):
+            page = Page(start, len(shown), len(results), start + limit if more else None)
+            extra = (*extra, ("page", page))
+        return ToolResult(tuple(shown), more, cov, self.provenance(), extra)

@@ -229,17 +229,20 @@ class CodeIntel:
     def references(self, name: str | None = None, path: str | None = None,
                    line: int | None = None, column: int | None = None,
                    include_declaration: bool = False, exact_only: bool = False,
-                   lsp_budget_ms: int | None = None) -> ToolResult:
+                   lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
+        """Uses of a symbol; `offset` continues a truncated answer (its `page` section)."""
         with self.lock:
             targets = self._targets(name, path, line, column)
-            return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms)
+            return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms,
+                               offset)
 
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False,
-                lsp_budget_ms: int | None = None) -> ToolResult:
+                lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
+        """Call sites of a function; `offset` continues a truncated answer."""
         with self.lock:
             targets = self._targets(name, path, line, column)
-            return self._sites(targets, False, exact_only, True, lsp_budget_ms)
+            return self._sites(targets, False, exact_only, True, lsp_budget_ms, offset)
 
     def callees(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False) -> ToolResult:
@@ -258,7 +261,7 @@ class CodeIntel:
             return hierarchy(self.answer(), self._targets(name, path, line, column))
 
     def _sites(self, targets: list[DefRow], include_declaration: bool, exact_only: bool,
-               calls_only: bool, lsp_budget_ms: int | None) -> ToolResult:
+               calls_only: bool, lsp_budget_ms: int | None, offset: int = 0) -> ToolResult:
         """The index answer (query/references.py), made precise by an imported SCIP index
         and a configured language server within the budget (query/escalate.py;
         `lsp_budget_ms` 0 = index only)."""
@@ -268,7 +271,10 @@ class CodeIntel:
             lambda: reference_locations(ans, targets, include_declaration, exact_only,
                                         calls_only=calls_only))
         ambiguous = sym.ambiguity(targets)
-        return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes)
+        if offset < 0:
+            raise BadInput(f"offset must be >= 0, got {offset}")
+        return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
+                            offset=offset)
 
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`

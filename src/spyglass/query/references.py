@@ -143,8 +143,9 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
                 symbol, kind = display(d), r.role
             out[k] = ans.location(r.path, r.line, r.line, symbol, kind, r.source, r.stale,
                                   uncertain, evidence)
-    # Ranked before any budget cuts them: certain sites first, then by place.
-    listed = sorted(out.values(), key=lambda c: (c.uncertain, c.path, c.start_line))
+    # Ranked before any budget cuts them: certain sites first, then by place (path, line,
+    # column: a total order, so the pages of a long answer neither overlap nor skip).
+    listed = [c for _, c in sorted(out.items(), key=lambda kv: (kv[1].uncertain, kv[0]))]
     left = unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
     return listed, tuple(dict.fromkeys([*notes, *left]))
 

@@ -349,3 +349,18 @@ class Omitted:
     files: int  # files holding results (by_file may list fewer)
     narrow: tuple[str, ...]
     raise_budget: str  # the budget parameter, spelled for the front end
+
+
+# -- continuation of a long answer (references, callers) -----------------------------------
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Which slice of one ranked list an answer holds: the results from `offset` on, of
+    `total`; `next_offset` is where the next page starts (None: nothing is left). The
+    list's order is total and fixed for a snapshot, so pages neither overlap nor skip.
+    `ask` is the argument continuing it, spelled for the front end (the budget sets it)."""
+
+    offset: int
+    shown: int
+    total: int
+    next_offset: int | None
+    ask: str = ""

@@ -18,7 +18,8 @@ def call_path(raw: bytes, brackets: bytes, mark: bool = False,
     manifest's `call_chains_type_assertions`), a type assertion starts the path afresh at
     its type (Go ``x.(*T).M`` → ``T.M``). b"" when anything else separates the
     names (a parenthesised expression, an operator, a literal). With `mark`, each dropped
-    argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``)."""
+    argument list leaves ``()`` (``app.test_client().open`` → ``app.test_client()``), and a
+    call of a call's result stays a chain (``f(x)().m`` → ``f()()``, as unmarked ``f.m``)."""
     out = bytearray()
     assertion = bytearray()
     depth = 0
@@ -38,7 +39,8 @@ def call_path(raw: bytes, brackets: bytes, mark: bool = False,
                     assertion.clear()
                     depth = -1
                     continue
-                if not out or not (out[-1:].isalnum() or out[-1:] in b"_$]"):
+                if not out or not (out[-1:].isalnum() or out[-1:] in b"_$]"
+                                   or (mark and out.endswith(b"()"))):
                     return b""  # a parenthesised expression, not a call or an index
             depth += 1
         elif c in closes:

@@ -13,6 +13,7 @@ from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.flow import FlowRules, FlowTypes
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
 from spyglass.syntax.parsing import not_analysed, parse, prepared
@@ -42,6 +43,9 @@ class _Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)  # bound in an enclosing function
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
+
+
+_LITERAL_MEMBER = re.compile(rb"[\"')]\s*\.\s*\w+$")  # a member of a literal: `",".join`
 
 
 def _text(node: Node) -> str:
@@ -82,6 +86,11 @@ class _Extractor:
         self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
+        # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
+        rules = pack.manifest.get("flow_types")
+        self._flow = FlowTypes(FlowRules(*(frozenset(rules.get(k, ())) for k in (
+            "blocks", "assignments", "loops", "keeps")))) if rules else None
+        self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
 
     def run(self) -> FileFacts:
         # One traversal for the structural queries (definitions, imports, scopes) together.
@@ -89,12 +98,15 @@ class _Extractor:
         import_matches: list[dict[str, list[Node]]] = []
         scope_caps: dict[str, list[Node]] = {}
         typed: list[tuple[int, dict[str, list[Node]]]] = []
+        narrows: list[dict[str, list[Node]]] = []
         first_import, first_scope = self.pack.structure_offsets
         for pattern, caps in self.budget.matches(self.pack.structure, self.root):
             if pattern < first_import:
                 def_matches.append((pattern, caps))
             elif pattern < first_scope:
                 import_matches.append(caps)
+            elif "local.narrow" in caps:
+                narrows.append(caps)
             else:
                 if "local.type" in caps:
                     typed.append((pattern, caps))
@@ -106,6 +118,8 @@ class _Extractor:
         scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
         if typed:
             self._typed_bindings(typed, scopes, defs)
+        if self._flow is not None:
+            self._flow_bindings(scope_caps.get("local.definition", []), narrows, scopes)
         imports, import_at = self._imports(scopes, import_matches)
         self._bind_definitions(defs, def_nodes, scopes, scope_of_def)
         refs = self._references(defs, def_nodes, scopes, imports, import_at)
@@ -263,13 +277,51 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
+            written = type_node.text or b""
+            if not member and self._literal_receiver is not None and \
+                    self._literal_receiver.match(written) and _LITERAL_MEMBER.search(written):
+                text = "str"  # `x = ",".join(xs)`: a builtin literal's member gives a builtin
             if not member and text.startswith(f"{name}."):
+                self._bound[node.start_byte] = None
                 continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
+            if not member:
+                self._bound[node.start_byte] = text
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
+    def _flow_bindings(self, nodes: list[Node], narrows: list[dict[str, list[Node]]],
+                       scopes: list[_Scope]) -> None:
+        """Each binding of a local and each type test guarding a block, in order, for the
+        type at a use (syntax/flow.py). A test of several types (`isinstance(x, (str,
+        bytes))`) narrows only when they agree or are all builtins."""
+        flow = self._flow
+        assert flow is not None
+        nodes = list({n.start_byte: n for n in nodes}.values())  # several patterns bind one
+        where = innermost(self._scope_segments, [n.start_byte for n in nodes])
+        for node, si in zip(nodes, where):
+            name = _text(node)
+            if si < 0 or name in scopes[si].globals or name in scopes[si].nonlocals:
+                continue
+            flow.bind(si, name, node, self._bound.get(node.start_byte, ""))
+        tests: dict[tuple[int, str], tuple[Node, int, list[str]]] = {}
+        for caps in narrows:
+            name_node, block = caps["local.narrow"][0], caps["local.narrow.block"][0]
+            texts = [self.type_text(t) for t in caps.get("local.type", ())]
+            seen = tests.setdefault((block.start_byte, _text(name_node)),
+                                    (block, name_node.start_byte, []))
+            seen[2].extend(texts)
+        at = innermost(self._scope_segments, [pos for _, pos, _ in tests.values()])
+        for ((_, name), (block, _, texts)), si in zip(tests.items(), at):
+            owner = self._binding_scope(name, si, scopes)
+            if owner is None or not texts or not all(texts):
+                continue
+            if len(set(texts)) == 1 or all(t.split(".")[0] in self._builtins for t in texts):
+                flow.narrow(owner, name, block, texts[0])
+        flow.done()
+
     def _instance_head(self, first: str, qualifier: str, head: str, si: int,
-                       scopes: list[_Scope], modbind: dict[str, str], depth: int = 0) -> str:
+                       scopes: list[_Scope], modbind: dict[str, str], depth: int = 0,
+                       known: tuple[str, int] | None = None) -> str:
         """``inst:<parts consumed>|<head of the type>|<type>`` when the receiver of a member
         access has a known type (a typed or constructed variable, a typed self member; with
         the manifest's `typed_member_paths`, a local set from a typed local or its member:
@@ -280,6 +332,8 @@ class _Extractor:
                 return head
             found = self._member_types.get(head, {}).get(parts[1])
             consumed = 2
+        elif known is not None:  # the type at this very use (syntax/flow.py)
+            found, consumed = known, 1
         else:
             owner = self._binding_scope(first, si, scopes)
             if owner is None:
@@ -459,7 +513,9 @@ class _Extractor:
         self_names = self.pack.self_names
         builtins = self._builtins
         module_imports = {H.make(H.IMPORT, i) for i, imp in enumerate(imports) if imp.name is None}
-        typed = bool(self._modtypes or self._member_types
+        flow = self._flow if self._flow is not None and self._flow.by_name else None
+        flowing = {name for _, name in flow.by_name} if flow is not None else set()
+        typed = bool(self._modtypes or self._member_types or flow
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, int], str] = {}
         refs: list[Reference] = []
@@ -513,7 +569,16 @@ class _Extractor:
                         memo[(first, si)] = head
                     if head == H.SELF:  # a receiver bound by @local.self
                         head = self._self_head(si, scopes, defs) if qualifier else H.LOCAL
-                if typed and qualifier:  # a receiver of known type: ``inst:`` head
+                known = None
+                if flow is not None and qualifier and first in flowing and \
+                        not head.startswith(_SELF):
+                    bound_in = self._binding_scope(first, si, scopes)
+                    text = flow.at(bound_in, first, key) if bound_in is not None else None
+                    known = (text, bound_in) if text and bound_in is not None else None
+                if known is not None:  # the type a binding or a test gives this use
+                    head = self._instance_head(first, qualifier, head, si, scopes, modbind,
+                                               known=known)
+                elif typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
                     mkey = (head, member if head.startswith(_SELF) else first, si)
                     inst = inst_memo.get(mkey)

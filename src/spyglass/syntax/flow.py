@@ -1,0 +1,114 @@
+"""Position-aware types of locals (manifest `flow_types`): the type a name has at one use,
+from the binding that surely ran last before it, or a type test guarding the use.
+
+A local bound several times with different types has no single type for the file
+(syntax/extract.py's per-scope table says "unknown"). At a use, the latest binding of the
+name before it decides when that binding is a plain assignment whose block encloses the
+use (it ran, and nothing re-bound the name since), or when the use sits in the block an
+`isinstance(name, T)` test guards (the test's T, from the block's start). Anything else
+(a binding in a branch, a loop target, a binding later in a loop that holds the use)
+leaves the use to the per-scope table. Flow-insensitive facts are never made worse: a use
+gets a type here only where one binding or test surely decides it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+
+@dataclass(frozen=True, slots=True)
+class FlowRules:
+    """The grammar's node types: statement blocks, assignments, loops, and bindings that
+    keep a name's type (`x += 1`) (manifest `flow_types`)."""
+
+    blocks: frozenset[str]
+    assignments: frozenset[str]
+    loops: frozenset[str]
+    keeps: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Binding:
+    at: int  # where the binding takes effect (byte)
+    lo: int  # the bytes it surely decides: [lo, hi)
+    hi: int
+    text: str  # the type ("" unknown: the use is left to the per-scope table)
+    loops: tuple[tuple[int, int], ...]  # loops holding the binding
+
+
+@dataclass
+class FlowTypes:
+    """The bindings and type tests of each (scope, name), in order; `at` answers a use.
+    Only names bound more than once or tested are kept (`done`): for the others the
+    per-scope table already says all there is."""
+
+    rules: FlowRules
+    by_name: dict[tuple[int, str], list[_Binding]] = field(default_factory=dict)
+    _raw: dict[tuple[int, str], list[tuple[Node, str]]] = field(default_factory=dict)
+    _tested: set[tuple[int, str]] = field(default_factory=set)
+    _ats: dict[tuple[int, str], list[int]] = field(default_factory=dict)
+
+    def bind(self, scope: int, name: str, node: Node, text: str | None) -> None:
+        """A binding of `name` at `node` (its identifier); `text` its type, "" unknown,
+        None a binding keeping the name's type (`x = x.m()`, `x += 1`): not recorded."""
+        parent = node.parent
+        if text is None or (parent is not None and parent.type in self.rules.keeps):
+            return
+        self._raw.setdefault((scope, name), []).append((node, text))
+
+    def narrow(self, scope: int, name: str, block: Node, text: str) -> None:
+        """A type test (`isinstance(name, T)`) guarding `block`: there `name` is a T."""
+        self._tested.add((scope, name))
+        self.by_name.setdefault((scope, name), []).append(
+            _Binding(block.start_byte, block.start_byte, block.end_byte, text, ()))
+
+    def done(self) -> None:
+        for key, raw in self._raw.items():
+            if len(raw) > 1 or key in self._tested:
+                self.by_name.setdefault(key, []).extend(self._binding(n, t) for n, t in raw)
+        self._raw.clear()
+        for key, bindings in self.by_name.items():
+            bindings.sort(key=lambda b: b.at)
+            self._ats[key] = [b.at for b in bindings]
+
+    def at(self, scope: int, name: str, pos: int) -> str | None:
+        """The type of `name` (bound in `scope`) at byte `pos`, when a binding or a test
+        surely decides it; None: ask the per-scope table."""
+        bindings = self.by_name.get((scope, name))
+        if not bindings:
+            return None
+        i = bisect_right(self._ats[(scope, name)], pos)
+        if i == 0:
+            return None
+        for later in bindings[i:]:  # a binding after the use, in a loop holding it
+            if any(lo <= pos < hi for lo, hi in later.loops):
+                return None
+        last = bindings[i - 1]
+        return last.text if last.text and last.lo <= pos < last.hi else None
+
+    def _binding(self, node: Node, text: str) -> _Binding:
+        """A plain assignment decides the rest of its block from its statement's end;
+        any other binding (a loop target, `with … as`, unpacking) decides nothing."""
+        parent = node.parent
+        if parent is None or parent.type not in self.rules.assignments or \
+                parent.child_by_field_name("left") != node:
+            return _Binding(node.start_byte, 0, 0, "", self._loops(node))
+        stmt = parent
+        while stmt.parent is not None and stmt.parent.type not in self.rules.blocks:
+            stmt = stmt.parent
+        if stmt.parent is None:
+            return _Binding(node.start_byte, 0, 0, "", self._loops(node))
+        return _Binding(stmt.end_byte, stmt.end_byte, stmt.parent.end_byte, text,
+                        self._loops(node))
+
+    def _loops(self, node: Node) -> tuple[tuple[int, int], ...]:
+        out = []
+        up = node.parent
+        while up is not None:
+            if up.type in self.rules.loops:
+                out.append((up.start_byte, up.end_byte))
+            up = up.parent
+        return tuple(out)
