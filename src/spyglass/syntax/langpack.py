@@ -37,8 +37,10 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @receiver: the receiver itself, where the node holding it spans more than the name
     # (Java's `method_invocation` spans the arguments): the qualifier runs from it to the name.
     # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
+    # @key: a key of a composite literal (Go `T{k: v}`): role `ref`, the literal's type as
+    # its qualifier (the resolver reads it as a field of T or, for a map type, a value).
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore", "doc"}),
+                            | {"qualified", "receiver", "ignore", "doc", "key"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -84,6 +86,7 @@ MANIFEST: Schema = {
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
+    "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
     "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
     "references_through_types": bool,
