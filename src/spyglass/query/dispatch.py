@@ -154,8 +154,11 @@ def _external_sites(view: View, d: DefRow, owner: DefRow, mine: dict[str, str],
     """Sites of the same-named method of each standard-library type (the pack's
     `external_types`) having every method of the interface `owner`, or of each
     standard-library interface (`external_interfaces`) whose every method the type `owner`
-    has, with what reaches them through aliases (a field of type ``bytes.Buffer``)."""
+    has, with what reaches them through aliases (a field of type ``bytes.Buffer``). Only
+    sites in `d`'s own package (its folder) are listed: gopls searches the packages that
+    depend on `d`'s, and every `w.Write` elsewhere would be a candidate."""
     iface = owner.kind == "interface"
+    folder = d.path.rpartition("/")[0]
     out: list[tuple[RefRow, str]] = []
     for other, methods in external(d.language, "types" if iface else "interfaces").items():
         if d.name not in methods or not (set(mine) <= set(methods) if iface
@@ -166,7 +169,8 @@ def _external_sites(view: View, d: DefRow, owner: DefRow, mine: dict[str, str],
                else f"interface dispatch: {owner.qualname} has every method of {shown}")
         found = closure.sites(view, closure.expand(view, {f"{other}.{d.name}": ()}, shown))
         notes += [n for n in found.limitations if n not in notes]
-        out += [(r, why + ", matched by name") for r, _ in found.sites]
+        out += [(r, why + ", matched by name") for r, _ in found.sites
+                if r.path.rpartition("/")[0] == folder]
     return out
 
 
