@@ -83,6 +83,7 @@ MANIFEST: Schema = {
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
+    "build_constraint_file": str,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
@@ -212,6 +213,7 @@ class LanguagePack:
         _ = self.references
         _ = self.blanks
         _ = self.constraint_pattern
+        _ = self.file_constraint_pattern
 
     @cached_property
     def constraint_pattern(self) -> re.Pattern[str] | None:
@@ -225,6 +227,19 @@ class LanguagePack:
         except re.error as exc:
             raise LanguagePackError(
                 f"{self.folder / 'manifest.toml'}: 'build_constraint': {exc}") from exc
+
+    @cached_property
+    def file_constraint_pattern(self) -> re.Pattern[str] | None:
+        """The manifest's `build_constraint_file` regex, matched on a file's name (group 1:
+        the constraint it names, Go's `_windows` suffix), compiled once; None if unset."""
+        pattern = self.manifest.get("build_constraint_file")
+        if not pattern:
+            return None
+        try:
+            return re.compile(str(pattern))
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'build_constraint_file': {exc}") from exc
 
     @cached_property
     def blanks(self) -> re.Pattern[bytes] | None:
