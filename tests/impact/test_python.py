@@ -194,7 +194,8 @@ $ pytest tests/test_parser.py tests/test_words.py::test_words tests/test_report.
 ''',
     # A test file named for a word of the changed file's name, which no naming convention
     # pairs (`http_headers.py`, `test_headers.py`): listed by the shared word, a file
-    # named for that word alone first; one sharing no word (test_lib_cookies.py) is not.
+    # named for that word alone first, a shorter form of a word counting too (`header`, at
+    # least 5 letters: not `head`); one sharing no word (test_lib_cookies.py) is not.
     "test files sharing a word of the changed file's name": '''
 #- lib/http_headers.py
 def fold(name):
@@ -205,10 +206,15 @@ CASES = ["a", "b"]
 CASES = ["c"]
 #- tests/test_lib_cookies.py
 CASES = ["d"]
+#- tests/test_header.py
+CASES = ["e"]
+#- tests/test_head.py
+CASES = ["f"]
 #? tests lib/http_headers.py
+tests/test_header.py name ? | file names share the word 'headers' ('header'): lib/http_headers.py and tests/test_header.py
 tests/test_headers.py name ? | file names share the word 'headers': lib/http_headers.py and tests/test_headers.py
 tests/test_headers_extra.py name ?
-$ pytest tests/test_headers.py tests/test_headers_extra.py
+$ pytest tests/test_header.py tests/test_headers.py tests/test_headers_extra.py
 ''',
     "pytest fixtures in conftest reach tests by parameter name": '''
 #- app.py

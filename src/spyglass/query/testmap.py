@@ -38,7 +38,7 @@ REACH, REACH_DEPTH, REACH_BOUND, REACH_SECONDS = 0.5, 8, 600, 1.5
 # `value_tests/map_test.go`): one piece of evidence per shared word, NAME_WORD divided by
 # the test file's own words (a file named for just that word ranks first), then like the
 # rest by how many test files share it, so a word every test file has weighs little.
-NAME_WORD, MIN_WORD = 0.6, 3
+NAME_WORD, MIN_WORD, STEM = 0.6, 3, 5
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
@@ -209,6 +209,13 @@ def _words(stem: str) -> set[str]:
     return {p.lower() for p in parts if len(p) >= MIN_WORD}
 
 
+def _same_word(a: str, b: str) -> bool:
+    """Two name words that are one, or one a longer form of the other (`marshal` and
+    `marshaler`, `header` and `headers`: the shorter at least STEM letters)."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (len(short) >= STEM and long.startswith(short))
+
+
 def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
     """Test files sharing a word of their name with a changed file's name, beyond the
     test-file patterns' own words (`test`, `spec`)."""
@@ -224,9 +231,14 @@ def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
             if _test_pack(t) is None:
                 continue
             own = _words(t.rpartition("/")[2].rsplit(".", 1)[0]) - affixes
-            for w in sorted(words & own):  # `struct_test.go` names less than `struct_tags_test.go`
+            for w in sorted(words):
+                like = sorted(o for o in own if _same_word(w, o))
+                if not like:
+                    continue
+                said = repr(w) if like == [w] else f"{w!r} ({like[0]!r})"
+                # `struct_test.go` names less than `struct_tags_test.go`
                 out.add(t, "", (1, 1), "name", NAME_WORD / len(own), True,
-                        f"file names share the word {w!r}: {path} and {t}", f"word:{w}")
+                        f"file names share the word {said}: {path} and {t}", f"word:{w}")
 
 
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
