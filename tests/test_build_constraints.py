@@ -39,3 +39,22 @@ def test_sites_in_constrained_files_are_flagged(tmp_path: Path) -> None:
         assert flagged.uncertain
         assert "`//go:build nomsgpack`" in flagged.evidence
         assert "not evaluated" in flagged.evidence
+
+
+def test_a_file_name_constraint_is_named_in_the_evidence(tmp_path: Path) -> None:
+    """`x_windows.go` is built only for Windows: its sites are flagged, the suffix named."""
+    write_files(tmp_path, {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "a.go": "package m\n\nfunc Target() {}\n",
+        "proc_windows.go": "package m\n\nfunc W() { Target() }\n",
+        "proc_linux_amd64_test.go": "package m\n\nfunc L() { Target() }\n",
+        "linux.go": "package m\n\nfunc N() { Target() }\n",
+    })
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    answer = ci.references(path="a.go", line=3, column=6)
+    by_path = {loc.path: loc for loc in answer.results if isinstance(loc, CodeLocation)}
+    assert set(by_path) == {"proc_windows.go", "proc_linux_amd64_test.go", "linux.go"}
+    assert "`_windows`" in by_path["proc_windows.go"].evidence
+    assert "`_linux_amd64`" in by_path["proc_linux_amd64_test.go"].evidence
+    assert by_path["proc_windows.go"].uncertain and not by_path["linux.go"].uncertain

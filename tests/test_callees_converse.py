@@ -28,6 +28,9 @@ KNOWN_GAPS = {
     ("go/refs_builtin_member_test_packages.fixture", "m.TestParse"),  # error dispatch, _test pkg
     ("typescript/refs_array_callbacks.fixture", "focus.Focus.onFocus"),  # untyped callback param
     ("typescript/refs_utility_type_bases.fixture", "manager.Manager.schedule"),  # Omit<I, k> base
+    # standard-library method sets (the Go pack's external_types / external_interfaces)
+    ("go/refs_interface_dispatch_external.fixture", "expfmt.parser.add"),  # bytes.Buffer
+    ("go/refs_interface_dispatch_external_iface.fixture", "text.Marshal"),  # io.Writer
 }
 
 

@@ -120,6 +120,58 @@ func TestAdd(t *testing.T) {
 svc/calc/calc_test.go::TestAdd reference
 $ cd svc && go test ./calc -run '^TestAdd$'
 ''',
+    "tests reached past the walk's depth, and test files named like the changed file": '''
+#- go.mod
+module example.com/j
+
+go 1.21
+#- codec/api.go
+package codec
+
+func Marshal(v any) string { return stage1(v) }
+
+func stage1(v any) string { return stage2(v) }
+
+func stage2(v any) string { return stage3(v) }
+
+func stage3(v any) string { return encodeMap(v) }
+#- codec/reflect_map.go
+package codec
+
+func encodeMap(v any) string {
+	return "{}"$0
+}
+#- cases/api_test.go
+package cases
+
+import (
+	"testing"
+
+	"example.com/j/codec"
+)
+
+func TestMarshal(t *testing.T) {
+	if codec.Marshal(1) == "" {
+		t.Fatal("empty")
+	}
+}
+#- cases/map_test.go
+package cases
+
+var mapCases = []any{map[string]int{"a": 1}}
+#- cases/slice_test.go
+package cases
+
+var sliceCases = []any{[]int{1}}
+#? tests codec/reflect_map.go
+cases/map_test.go name ? | file names share the word 'map': codec/reflect_map.go and cases/map_test.go
+cases/api_test.go::TestMarshal reach | distance 5: cases.TestMarshal calls codec.Marshal
+$ go test ./cases
+#? tests codec/reflect_map.go --depth 8
+cases/map_test.go name ?
+cases/api_test.go::TestMarshal reference | distance 5:
+$ go test ./cases
+''',
     "explore a Go symbol": MODULE + '''
 #? explore F --budget 300
 util.F

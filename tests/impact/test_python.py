@@ -192,6 +192,30 @@ tests/test_words.py::test_words reference | distance 2
 tests/test_report.py::test_summary reference | distance 3
 $ pytest tests/test_parser.py tests/test_words.py::test_words tests/test_report.py::test_summary
 ''',
+    # A test file named for a word of the changed file's name, which no naming convention
+    # pairs (`http_headers.py`, `test_headers.py`): listed by the shared word, a file
+    # named for that word alone first, a shorter form of a word counting too (`header`, at
+    # least 5 letters: not `head`); one sharing no word (test_lib_cookies.py) is not.
+    "test files sharing a word of the changed file's name": '''
+#- lib/http_headers.py
+def fold(name):
+    return name.lower()
+#- tests/test_headers.py
+CASES = ["a", "b"]
+#- tests/test_headers_extra.py
+CASES = ["c"]
+#- tests/test_lib_cookies.py
+CASES = ["d"]
+#- tests/test_header.py
+CASES = ["e"]
+#- tests/test_head.py
+CASES = ["f"]
+#? tests lib/http_headers.py
+tests/test_header.py name ? | file names share the word 'headers' ('header'): lib/http_headers.py and tests/test_header.py
+tests/test_headers.py name ? | file names share the word 'headers': lib/http_headers.py and tests/test_headers.py
+tests/test_headers_extra.py name ?
+$ pytest tests/test_header.py tests/test_headers.py tests/test_headers_extra.py
+''',
     "pytest fixtures in conftest reach tests by parameter name": '''
 #- app.py
 def make():

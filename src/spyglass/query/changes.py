@@ -22,7 +22,7 @@ def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int,
     cs = collect(ans, targets, diff)
     radius = (refine(cs, lambda: walk(ans, cs, depth)) if refine is not None
               else walk(ans, cs, depth))
-    tests = plan(ans, radius, same_file=False)
+    tests = plan(ans, radius, same_file=False, reach=False)
     files, packages = grouped(radius)
     extra: tuple[tuple[str, object], ...] = (
         ("change", change_summary(cs)), ("files", files), ("packages", packages),
@@ -52,7 +52,7 @@ def suggest_tests(ans: Answer, targets: list[str], diff: str | None, depth: int
     results: list[object] = [_location(ans, t) for t in p.targets]
     extra: tuple[tuple[str, object], ...] = (
         ("change", change_summary(cs)), ("tests", p.targets), ("commands", p.commands),
-        ("frameworks", p.frameworks), ("notes", tuple(radius.notes)))
+        ("frameworks", p.frameworks), ("notes", tuple(radius.notes + p.notes)))
     return envelope(ans, cs, results, radius.truncated, extra, tuple(radius.limits))
 
 

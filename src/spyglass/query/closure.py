@@ -377,7 +377,25 @@ def sites(view: View, c: Closure) -> Sites:
                 seen.add((r.unit, r.line, r.col))
                 out.append((r, c.names[hit]))
     out.sort(key=lambda s: (s[0].path, s[0].line, s[0].col))
-    return Sites(tuple(out), tuple(notes))
+    return Sites(tuple(_literal_keys(out)), tuple(notes))
+
+
+LITERAL_KEY = "{}."  # a Go composite-literal key's target: `pkg#T{}.k` (langs/go/resolver.py)
+KEY_KINDS = frozenset({"field", "const", "var"})
+
+
+def _literal_keys(found: list[tuple[RefRow, tuple[DefRow, ...]]]
+                  ) -> list[tuple[RefRow, tuple[DefRow, ...]]]:
+    """A literal's key (`T{k: v}`) means T's field k or, for a map type, the value k: never
+    a type or a function (neither can be a key), whichever its aliases reach."""
+    out = []
+    for r, ds in found:
+        if r.target is not None and LITERAL_KEY in r.target and ds:
+            ds = tuple(d for d in ds if d.kind in KEY_KINDS)
+            if not ds:
+                continue
+        out.append((r, ds))
+    return out
 
 
 # -- the other way: what a target string means ---------------------------------------------

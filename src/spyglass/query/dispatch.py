@@ -35,11 +35,20 @@ def enabled(language: str) -> bool:
     return bool(manifest_value(language, "structural_interfaces"))
 
 
+def external(language: str, kind: str) -> dict[str, list[str]]:
+    """The pack's method sets of standard-library `interfaces` or `types` (its
+    `external_interfaces` / `external_types`: full type name → method names)."""
+    table = manifest_value(language, f"external_{kind}")
+    if not isinstance(table, dict):
+        return {}
+    return {str(k): [str(m) for m in v] for k, v in table.items() if isinstance(v, list)}
+
+
 def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
     """Method names of a type, each with the full name of its definition: declared in its
-    body, declared with it as receiver, and promoted from embedded project types. None when
-    an embedded interface is not a project type (its methods are unknown, so whether a type
-    satisfies it cannot be told)."""
+    body, declared with it as receiver, and promoted from embedded project types (or
+    standard-library interfaces the pack lists). None when an embedded interface is not
+    known (its methods are unknown, so whether a type satisfies it cannot be told)."""
     names = {str(n): f"{t.full}.{n}" for n, in view.each(
         "SELECT d.name FROM {defs} d WHERE d.unit = ? AND d.parent = ? AND d.kind = 'method'",
         (t.unit, t.idx))}
@@ -52,10 +61,13 @@ def _method_set(view: View, t: DefRow, depth: int = 0) -> dict[str, str] | None:
             names[str(n)] = str(f)
     bases = [str(b) for b, in view.each(
         "SELECT b.base FROM {bases} b WHERE b.unit = ? AND b.idx = ?", (t.unit, t.idx))]
+    known = external(t.language, "interfaces")
     for base in bases:
         found = [b for b in defs_by_full(view, [base]) if b.kind in ("struct", "interface",
                                                                    "type")]
         inner = _method_set(view, found[0], depth + 1) if found and depth < MAX_DEPTH else None
+        if inner is None and not found and base in known:  # `io.Writer` embedded
+            inner = {m: f"{base}.{m}" for m in known[base]}
         if inner is None:
             if t.kind == "interface":
                 return None
@@ -127,13 +139,39 @@ def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, st
                 names[n] = have + tuple(x for x in ds if x not in have)
             probes |= set(c.probes)
             cut += [n for n in c.limitations if n not in cut]
+    out = _external_sites(view, d, owner, mine, notes)
     if not names:
-        return []
+        return out
     found = closure.sites(view, closure.Closure(names, tuple(sorted(probes)), tuple(cut),
                                                 d.qualname))
     notes += [n for n in found.limitations if n not in notes]
-    return [(r, next((whys[key(x)] for x in ds if key(x) in whys), "interface dispatch"))
-            for r, ds in found.sites]
+    return out + [(r, next((whys[key(x)] for x in ds if key(x) in whys),
+                           "interface dispatch")) for r, ds in found.sites]
+
+
+def _external_sites(view: View, d: DefRow, owner: DefRow, mine: dict[str, str],
+                    notes: list[str]) -> list[tuple[RefRow, str]]:
+    """Sites of the same-named method of each standard-library type (the pack's
+    `external_types`) having every method of the interface `owner`, or of each
+    standard-library interface (`external_interfaces`) whose every method the type `owner`
+    has, with what reaches them through aliases (a field of type ``bytes.Buffer``). Only
+    sites in `d`'s own package (its folder) are listed: gopls searches the packages that
+    depend on `d`'s, and every `w.Write` elsewhere would be a candidate."""
+    iface = owner.kind == "interface"
+    folder = d.path.rpartition("/")[0]
+    out: list[tuple[RefRow, str]] = []
+    for other, methods in external(d.language, "types" if iface else "interfaces").items():
+        if d.name not in methods or not (set(mine) <= set(methods) if iface
+                                         else set(methods) <= set(mine)):
+            continue
+        shown = other.rsplit("/", 1)[-1].replace("#", ".")
+        why = (f"interface dispatch: {shown} has every method of {owner.qualname}" if iface
+               else f"interface dispatch: {owner.qualname} has every method of {shown}")
+        found = closure.sites(view, closure.expand(view, {f"{other}.{d.name}": ()}, shown))
+        notes += [n for n in found.limitations if n not in notes]
+        out += [(r, why + ", matched by name") for r, _ in found.sites
+                if r.path.rpartition("/")[0] == folder]
+    return out
 
 
 def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:

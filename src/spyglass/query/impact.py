@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -108,10 +109,12 @@ def _module_hits(view: View, m: ModuleChange) -> list[Hit]:
     return out
 
 
-def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False) -> Radius:
+def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False,
+         bound: int = WALK_BOUND, seconds: float | None = None) -> Radius:
     """Breadth-first over users of the changed definitions, up to `depth` edges; a node
     keeps its shortest chain, preferring exact edges at equal distance. `resolved_only`
-    leaves out sites matched by name only (a cheaper, narrower walk)."""
+    leaves out sites matched by name only (a cheaper, narrower walk); no layer is walked
+    once `bound` symbols are affected, nor once `seconds` have passed (a note says so)."""
     if not 0 <= depth <= MAX_DEPTH:
         raise BadInput(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
     view = ans.view()
@@ -127,15 +130,21 @@ def walk(ans: Answer, cs: ChangeSet, depth: int, resolved_only: bool = False) ->
         for hit in _module_hits(view, m):
             seen.setdefault(("mod", hit.path), hit)
     frontier = [h for h in seen.values() if h.d is not None]
+    started = time.monotonic()
     for distance in range(1, depth + 1):
         if not frontier:
             break
-        bound = min(limit, WALK_BOUND)
+        bound = min(limit, bound)
         if len(seen) >= bound:
             radius.truncated = True
             radius.notes.append(f"not walked past distance {distance - 1}: {len(seen)} "
                                 f"affected symbols already (bound {bound}); narrow the change "
                                 "or lower the depth to see all of it")
+            break
+        if seconds is not None and time.monotonic() - started > seconds:
+            radius.truncated = True
+            radius.notes.append(f"not walked past distance {distance - 1}: the walk's time "
+                                f"budget ({seconds:g} s) ran out")
             break
         layer = _layer(view, frontier, distance, seen, radius, resolved_only)
         seen.update(layer)

@@ -11,6 +11,7 @@ from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
+from spyglass.syntax.langpack import all_packs
 from spyglass.types import CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
@@ -162,6 +163,26 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, s
                                     f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
             out[int(str(uid))] = (f"in a file with a build constraint, `{build}` (read, not "
                                   "evaluated): it may be left out of a default build")
+    out.update(_file_name_constraints(view, language, units - set(out)))
+    return out
+
+
+def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
+    """Units whose file name is a build constraint (manifest `build_constraint_file`: Go's
+    `_windows.go`), with the evidence naming it."""
+    pack = all_packs().get(language)
+    regex = pack.file_constraint_pattern if pack is not None else None
+    out: dict[int, str] = {}
+    if regex is None or not units:
+        return out
+    for chunk in chunks(sorted(units)):
+        for uid, path in view.conn.execute(f"SELECT unit, path FROM temp.vfiles WHERE unit IN "
+                                           f"({marks(chunk)})", tuple(chunk)).fetchall():
+            m = regex.match(str(path).rsplit("/", 1)[-1])
+            if m:
+                out[int(str(uid))] = (f"in a file with a build constraint, its name's `_"
+                                      f"{m.group(1)}` (read, not evaluated): it may be left "
+                                      "out of a default build")
     return out
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spyglass.query import edges
-from spyglass.query.changeset import ChangeSet, changed_defs
+from spyglass.query.changeset import ChangeSet, Seed, changed_defs
+from spyglass.query.display import display
 from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
 from spyglass.query.impact import Hit, Radius, walk
 from spyglass.query.results import ChangeSummary, DefRow, Framework, RefRow, TestCommand, TestTarget
@@ -28,6 +30,15 @@ MODULE_LEVEL, HELPER, FIXTURE, UNCERTAIN = 0.8, 0.6, 0.5, 0.5
 # related (a module is cohesive); their evidence is kept, at this fraction of the weight.
 SAME_FILE, SAME_FILE_DEPTH = 0.2, 2
 MAX_FIXTURE_FILES = 400
+# Tests reaching a changed symbol only past the walk's depth (a test calling the public
+# entry point `Marshal` → … → the changed function): a resolved-only walk goes further,
+# bounded by depth, affected symbols and time; its evidence weighs REACH/n.
+REACH, REACH_DEPTH, REACH_BOUND, REACH_SECONDS = 0.5, 8, 600, 1.5
+# A test file whose name shares a word with the changed file's (`reflect_map.go` and
+# `value_tests/map_test.go`): one piece of evidence per shared word, NAME_WORD divided by
+# the test file's own words (a file named for just that word ranks first), then like the
+# rest by how many test files share it, so a word every test file has weighs little.
+NAME_WORD, MIN_WORD, STEM = 0.6, 3, 5
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
@@ -39,6 +50,7 @@ class Plan:
     commands: tuple[TestCommand, ...] = ()
     frameworks: tuple[Framework, ...] = ()
     files: list[str] = field(default_factory=list)  # test files, best first
+    notes: list[str] = field(default_factory=list)  # bounds the search for tests hit
 
 
 def change_summary(cs: ChangeSet) -> ChangeSummary:
@@ -111,7 +123,7 @@ class _Collector:
         own: dict[tuple[str, str], int] = {}  # of a target: its best evidence
         for e in self.items:
             rank = _tier(e)
-            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), rank)
+            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), rank)  # the rest: one tier
             own[(e.path, e.symbol)] = min(own.get((e.path, e.symbol), rank), rank)
         out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path,
                                 own[(t.path, t.symbol)], -t.relevance, t.start_line))
@@ -131,8 +143,8 @@ def _tier(e: _Evidence) -> int:
     return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
-def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0
-                  ) -> None:
+def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1.0,
+                  kind: str = "same-file") -> None:
     view = ans.view()
     parents = defs_by_keys(view, [(h.d.unit, h.d.parent) for h in radius.hits
                                         if h.d is not None and h.d.parent >= 0])
@@ -144,7 +156,7 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
         weight *= (UNCERTAIN if h.uncertain else 1.0) * scale
         reason = "changed" if h.distance == 0 else "reference"
         if scale != 1.0:
-            reason = "same-file"
+            reason = kind
         why = h.evidence()
         if h.d is None:
             out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
@@ -159,6 +171,74 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
                     why, h.seed, h.distance)
         else:  # a helper or fixture of a test file: the file, unless its users show up
             out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
+
+
+def _by_reach(ans: Answer, radius: Radius, out: _Collector) -> list[str]:
+    """Tests the walk did not reach within its depth but a resolved-only walk onward from
+    its last layer reaches within REACH_DEPTH edges in all (exact and inferred bindings,
+    no name matches; at most REACH_BOUND symbols, no layer begun after REACH_SECONDS): the
+    chain from a package's public entry points (`Marshal` → … → the changed function)."""
+    edge = [h for h in radius.hits if h.distance == radius.depth and h.d is not None
+            and h.follow and _test_pack(h.path) is None]
+    if radius.depth >= REACH_DEPTH or radius.truncated or not edge:
+        return []
+    start = {display(h.d): h for h in edge if h.d is not None}
+    onward = ChangeSet(origin=radius.change.origin,
+                       seeds=[Seed(h.d, h.origin, h.uncertain) for h in start.values()
+                              if h.d is not None])
+    near = {h.path for h in radius.hits if _test_pack(h.path) is not None}
+    wide = walk(ans, onward, REACH_DEPTH - radius.depth, resolved_only=True,
+                bound=REACH_BOUND, seconds=REACH_SECONDS)
+    far: list[Hit] = []
+    for h in wide.hits:
+        first = start.get(h.seed)
+        if h.distance == 0 or h.path in near or first is None:
+            continue
+        far.append(replace(h, distance=h.distance + first.distance,
+                           chain=h.chain + first.chain, origin=first.origin,
+                           uncertain=h.uncertain or first.uncertain))
+    _by_reference(ans, Radius(radius.change, REACH_DEPTH, far), out, REACH, "reach")
+    return [f"tests beyond depth {radius.depth}: {n}" for n in wide.notes
+            if n.startswith("not walked")]
+
+
+def _words(stem: str) -> set[str]:
+    """The words of a file name's stem: split at `_`, `-`, `.` and lower-to-upper case
+    changes, lowercased; short words left out."""
+    parts = re.split(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])", stem)
+    return {p.lower() for p in parts if len(p) >= MIN_WORD}
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two name words that are one, or one a longer form of the other (`marshal` and
+    `marshaler`, `header` and `headers`: the shorter at least STEM letters)."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (len(short) >= STEM and long.startswith(short))
+
+
+def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
+    """Test files sharing a word of their name with a changed file's name, beyond the
+    test-file patterns' own words (`test`, `spec`)."""
+    for path in cs.files:
+        pack = pack_for_path(path)
+        if pack is None or pack.is_test_file(path):
+            continue
+        affixes = {w for p in sibling_patterns(pack) for w in _words(p.replace("*", "_"))}
+        words = _words(path.rpartition("/")[2].rsplit(".", 1)[0]) - affixes
+        if not words:
+            continue
+        for t in tests:
+            if _test_pack(t) is None:
+                continue
+            own = _words(t.rpartition("/")[2].rsplit(".", 1)[0]) - affixes
+            for w in sorted(words):
+                like = sorted(o for o in own if _same_word(w, o))
+                if not like:
+                    continue
+                said = repr(w) if like == [w] else f"{w!r} ({like[0]!r})"
+                # `struct_test.go` names less than `struct_tags_test.go`
+                out.add(t, "", (1, 1), "name", NAME_WORD / len(own), True,
+                        f"file names share the word {said}: {path} and {t}", f"word:{w}")
 
 
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
@@ -277,8 +357,10 @@ def all_test_files(ans: Answer) -> list[str]:
     return files
 
 
-def plan(ans: Answer, radius: Radius, same_file: bool = True) -> Plan:
-    """Rank test targets for a walk; attach each one's command and group them."""
+def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True) -> Plan:
+    """Rank test targets for a walk; attach each one's command and group them. `reach`
+    also looks for tests past the walk's depth (test suggestions; a blast radius lists the
+    tests within its own depth)."""
     fw = Frameworks(ans.root, ans.view())
     out = _Collector()
     _by_reference(ans, radius, out)
@@ -289,7 +371,10 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True) -> Plan:
             changed_defs(ans, whole, path, None, "in a changed file")
         wide = walk(ans, whole, min(radius.depth, SAME_FILE_DEPTH), resolved_only=True)
         _by_reference(ans, wide, out, SAME_FILE)
-    _by_convention(ans, radius.change, all_test_files(ans), out)
+    notes = _by_reach(ans, radius, out) if reach else []
+    tests = all_test_files(ans)
+    _by_convention(ans, radius.change, tests, out)
+    _by_name_words(radius.change, tests, out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
     kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]
@@ -305,4 +390,4 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True) -> Plan:
                                command=fw.command(framework, [(t.path, t.symbol)])))
         chosen.append((framework, (t.path, t.symbol)))
     files = list(dict.fromkeys(t.path for t in targets))
-    return Plan(tuple(targets), fw.group(chosen), fw.used(), files)
+    return Plan(tuple(targets), fw.group(chosen), fw.used(), files, notes)

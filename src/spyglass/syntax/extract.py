@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -487,6 +488,7 @@ class _Extractor:
             end_at.update(zip(starts, ends))
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
+        literal_types = self._literal_keys(caps.get("key", ()), role_at, end_at)
         doc_keys: set[int] = set()
         if self._doc_link is not None:  # `{@link Name}` in a doc comment reads Name
             opener = self._doc_start
@@ -545,6 +547,8 @@ class _Extractor:
                     qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:
                     qualifier = "?"
+            if key in literal_types:
+                qualifier = literal_types[key]
             if role == "import" and key in import_at:
                 head = H.make(H.IMPORT, import_at[key])
             elif qualifier == "?" and self._literal_receiver is not None and \
@@ -598,6 +602,26 @@ class _Extractor:
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
                                   enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs
+
+    def _literal_keys(self, nodes: Iterable[Node], role_at: dict[int, str],
+                      end_at: dict[int, int]) -> dict[int, str]:
+        """Keys of composite literals (@key): role `ref`, qualified by the literal's type
+        (the nearest enclosing node with a `type` field, at most four levels up), when
+        that type is a dotted name."""
+        out: dict[int, str] = {}
+        for n in nodes:
+            lit = n.parent
+            for _ in range(4):
+                if lit is None or lit.child_by_field_name("type") is not None:
+                    break
+                lit = lit.parent
+            typ = lit.child_by_field_name("type") if lit is not None else None
+            text = self.data[typ.start_byte:typ.end_byte] if typ is not None else b""
+            if DOTTED.match(text):
+                out[n.start_byte] = text.decode("utf-8", "replace")
+                role_at[n.start_byte] = "ref"
+                end_at[n.start_byte] = n.end_byte
+        return out
 
     def _after_separators(self, pos: int) -> int:
         """The first byte after `pos` that is not whitespace or a qualifier separator."""

@@ -37,8 +37,10 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @receiver: the receiver itself, where the node holding it spans more than the name
     # (Java's `method_invocation` spans the arguments): the qualifier runs from it to the name.
     # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
+    # @key: a key of a composite literal (Go `T{k: v}`): role `ref`, the literal's type as
+    # its qualifier (the resolver reads it as a field of T or, for a map type, a value).
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore", "doc"}),
+                            | {"qualified", "receiver", "ignore", "doc", "key"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -84,9 +86,11 @@ MANIFEST: Schema = {
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS},
+    "build_constraint_file": str,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
+    "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
     "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
     "references_through_types": bool,
@@ -213,6 +217,7 @@ class LanguagePack:
         _ = self.blanks
         _ = self.constraint_pattern
         _ = self.claim_patterns
+        _ = self.file_constraint_pattern
 
     @cached_property
     def constraint_pattern(self) -> re.Pattern[str] | None:
@@ -240,6 +245,19 @@ class LanguagePack:
                 raise LanguagePackError(
                     f"{self.folder / 'manifest.toml'}: 'claims' {ext!r}: {exc}") from exc
         return out
+
+    @cached_property
+    def file_constraint_pattern(self) -> re.Pattern[str] | None:
+        """The manifest's `build_constraint_file` regex, matched on a file's name (group 1:
+        the constraint it names, Go's `_windows` suffix), compiled once; None if unset."""
+        pattern = self.manifest.get("build_constraint_file")
+        if not pattern:
+            return None
+        try:
+            return re.compile(str(pattern))
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'build_constraint_file': {exc}") from exc
 
     @cached_property
     def blanks(self) -> re.Pattern[bytes] | None:

@@ -24,9 +24,15 @@
 (identifier) @reference.read
 (selector_expression field: (field_identifier) @reference.read)
 
-; Keys of struct literals name fields of the literal's type, not variables in scope.
+; Keys of literals of a named type (`T{k: v}`, `pkg.T{k: v}`) name a field of T when T is
+; a struct, a value (a constant) when T is a map, slice or array type: @key gives them the
+; literal's type as qualifier, and the resolver reads them by T. Keys of other struct
+; literals name fields of the literal's type, not variables in scope.
 (composite_literal
-  type: [(type_identifier) (qualified_type) (generic_type) (pointer_type) (struct_type)]
+  type: [(type_identifier) (qualified_type)]
+  body: (literal_value (keyed_element key: (literal_element (identifier) @key))))
+(composite_literal
+  type: [(generic_type) (pointer_type) (struct_type)]
   body: (literal_value (keyed_element key: (literal_element (identifier) @ignore))))
 ; The blank identifier is never a use.
 ((identifier) @ignore (#eq? @ignore "_"))

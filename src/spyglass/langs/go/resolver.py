@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
-from spyglass.types import FileContext, FileFacts, Import, Resolution
+from spyglass.types import FileContext, FileFacts, Import, Reference, Resolution
 
 _MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILINE)
 _MAJOR = re.compile(r"v\d+")
@@ -120,6 +120,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     builtins = _builtins()
     targets: list[str | None] = []
     confidence: list[str] = []
+    aliases_of_keys: list[tuple[str, str]] = []
     for ref in facts.references:
         head, arg = H.split(ref.head)
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
@@ -129,7 +130,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         # targets `…Var.M` / `…T.field.M`; the alias `….Var.*` → `Type.*` that the
         # variable's declared type produces (see below) carries it to Type.M: inferred.
         chain = ".".join([*rest, ref.name])
-        if head == H.IMPORT:
+        if ref.role == "ref" and ref.qualifier:  # `T{k: v}`: a key (references.scm @key)
+            target, conf, more = _literal_key(ref, head, arg, key, imports, kinds)
+            aliases_of_keys.extend(more)
+        elif head == H.IMPORT:
             imp = imports[int(arg)]
             if not ref.qualifier:
                 target = imp.module  # the package itself
@@ -189,7 +193,26 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                                for b, r in zip(d.bases, (_resolve_type(b, key, imports,
                                                                        builtins)
                                                          for b in d.bases)) if "#" in r)
+    aliases.extend(dict.fromkeys(aliases_of_keys))
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _literal_key(ref: Reference, head: str, arg: str, key: str, imports: tuple[Import, ...],
+                 kinds: dict[str, str]) -> tuple[str | None, str, list[tuple[str, str]]]:
+    """A key of a literal of type T (`T{k: v}`): a field of T when T is a struct (known here,
+    or imported: a bare key never names another package's value); otherwise, T being declared
+    in another file of the package, the site ``T{}.k`` means both T's field and the
+    package-level value k (a constant key of a map type `type Metric map[…]…`), by two
+    aliases: whichever of the two is defined is what the key uses."""
+    parts = ref.qualifier.split(".")
+    if head == H.IMPORT and len(parts) == 2:
+        return f"{imports[int(arg)].module}#{parts[1]}.{ref.name}", "inferred", []
+    if head not in (H.DEF, H.FREE) or len(parts) != 1:
+        return None, "ambiguous", []
+    if head == H.DEF and kinds.get(arg) == "struct":
+        return f"{key}#{arg}.{ref.name}", "exact", []
+    site = f"{key}#{parts[0]}{{}}.{ref.name}"
+    return site, "inferred", [(site, f"{key}#{parts[0]}.{ref.name}"), (site, f"{key}#{ref.name}")]
 
 
 def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Import, ...]

@@ -58,6 +58,12 @@
                                  (map_type value: (_) @local.type)
                                  (channel_type value: (_) @local.type)])) .))
  (#eq? @_make "make"))
+((var_spec name: (identifier) @local.definition .
+  value: (expression_list . (call_expression function: (identifier) @_make
+    arguments: (argument_list . [(slice_type element: (_) @local.type)
+                                 (map_type value: (_) @local.type)
+                                 (channel_type value: (_) @local.type)])) .))
+ (#eq? @_make "make"))
 ; A variable set from a call (`x := NewT()`, `x, err := pkg.Open()`, `var x = f()`) has the
 ; called function's name as its type; the function's result type (its @base, an alias
 ; `f.*` → `Type.*`) carries `x.M()` on to Type.M.
