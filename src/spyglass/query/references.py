@@ -71,6 +71,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     if not exact_only:
         loose: list[RefRow] = []
         for r in sym.unresolved_refs(view, d):
+            if r.target in own:
+                continue  # a guessed binding found through the closure (inheritance)
             if r.head != sym.PARAM:
                 loose.append(r)
             elif not calls_only or is_call(r) is not None:

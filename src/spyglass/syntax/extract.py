@@ -29,6 +29,9 @@ _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
+# Grammar nodes of a destructured name (`{ a }`, `{ k: a }`): its type is the value's
+# member of that key (ECMAScript grammars; a pack's @local.type pattern selects them).
+_DESTRUCTURING = frozenset({"object_pattern", "pair_pattern"})
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
@@ -301,6 +304,10 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
+            if not member and text and node.parent is not None and \
+                    node.parent.type in _DESTRUCTURING:  # `const { a: x } = opts`: opts.a
+                key_node = node.parent.child_by_field_name("key")
+                text = f"{text}.{_text(key_node) if key_node is not None else name}"
             if not member and text.startswith(f"{name}."):
                 continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
             seen = table.get(name)

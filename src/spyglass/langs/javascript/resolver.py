@@ -178,8 +178,9 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     ``self:C`` with ``this.f`` → ``key#C.f.m`` (through the field's type alias). A
     local set from a call (`x = f()`) has f as its type: the member of what f returns,
     reached through f's return-type alias, so only for a function of this file that
-    declares its return type; an imported lowercase name is taken for such a function of
-    unknown return type (no target: the use stays a candidate by name)."""
+    declares its return type; an imported lowercase name is taken for a function whose
+    return type this file cannot see: the member of what it returns, a guess
+    (`_guessed_result`) that stays a candidate by name where it reaches no definition."""
     consumed, type_head, type_text = H.parse_instance(arg)
     kind, val = H.split(type_head)
     member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[consumed:], name])
@@ -197,8 +198,24 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     n = int(val)
     imp = facts.imports[n]
     if imp.name is not None:
-        return None if imp.alias[:1].islower() else f"{bound[n]}.{member}"
+        return f"{bound[n]}.{member}"
     return f"{bound[n]}#{member}" if "." in type_text else None
+
+
+# The confidence of a target that may reach no definition (a member of what an imported
+# function returns, whose return type this file cannot see): the query layer takes it as
+# a name-matched candidate where it does not resolve (query/symbols.py unresolved_refs).
+GUESS = "ambiguous"
+
+
+def _guessed_result(arg: str, facts: FileFacts) -> bool:
+    """Whether an ``inst:`` head's type is an imported lowercase name (`const s =
+    makeStore()`): a function of another module, whose declared result may be unknown."""
+    kind, val = H.split(H.parse_instance(arg).type_head)
+    if kind != H.IMPORT:
+        return False
+    imp = facts.imports[int(val)]
+    return imp.name is not None and imp.alias[:1].islower()
 
 
 def _each_operand(types: tuple[str, ...]) -> list[str]:
@@ -276,8 +293,13 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 "inferred"
             if target and target.startswith(f"{key}#("):
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
+            if target and _guessed_result(arg, facts):
+                conf = GUESS
         if called and target and _unknown_result(head, arg, qualifier, facts):
-            target = None  # the chain starts at a call of unknown result: a name match
+            if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
+                conf = GUESS
+            else:  # a function of this file without a declared result: a name match
+                target = None
         if called and conf == "exact":
             conf = "inferred"
         targets.append(target)

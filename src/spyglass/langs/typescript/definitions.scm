@@ -102,6 +102,16 @@
   value: (class (class_heritage (extends_clause value: [(identifier) (member_expression)] @base)))) @definition.class))
 (statement_block (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class))
 
+; A module-level arrow or function expression's declared return type is its @base, as for
+; function declarations (`export const createStore = (): Store => …`).
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    value: [(arrow_function return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))
+            (function_expression return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))]) @definition.func)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
+    value: [(arrow_function return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))
+            (function_expression return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))]) @definition.func))])
+
 ; include: _ecma/definitions-module-variables
 
 ; Typed module-level variables: `export const registry: Registry = …`, `const r = new Registry()`.

@@ -141,6 +141,17 @@
     value: [(member_expression) (identifier)] @local.type))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: [(member_expression) (identifier)] @local.type))])
+; A name destructured from a typed local or its member (`const { router } = opts`) has
+; the type of that member (`opts.router`; the extractor appends the key).
+(statement_block [
+  (lexical_declaration (variable_declarator
+    name: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                           (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+    value: [(member_expression) (identifier)] @local.type))
+  (variable_declaration (variable_declarator
+    name: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                           (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+    value: [(member_expression) (identifier)] @local.type))])
 ; A local set from a method call on a typed local (`const c = client.getCache()`): the
 ; method's declared return type (`Client.getCache.*`, mapped by the resolver).
 (statement_block [
