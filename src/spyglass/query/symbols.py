@@ -281,11 +281,12 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
         return []
     rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE (r.target IS NULL OR "
                           "r.conf = 'ambiguous') AND r.name = ?", (d.name,)))
+    rows = [r for r in rows if name_matched(r, member)]
     guessed = {r.target for r in rows if r.target is not None}
-    if guessed:
+    if guessed:  # a guess that reaches a definition is a binding, not a candidate
         bound = closure.resolve(view, guessed)
         rows = [r for r in rows if r.target is None or r.target not in bound]
-    return [r for r in rows if name_matched(r, member)]
+    return rows
 
 
 def name_matched(r: RefRow, member: bool) -> bool:
