@@ -152,6 +152,12 @@
     name: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
                            (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
     value: [(member_expression) (identifier)] @local.type))])
+; So has a name destructured from a typed parameter (`function f({ router }: Opts)`).
+(required_parameter
+  pattern: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                            (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
 ; A local set from a method call on a typed local (`const c = client.getCache()`): the
 ; method's declared return type (`Client.getCache.*`, mapped by the resolver).
 (statement_block [
