@@ -633,10 +633,13 @@ class _Extractor:
         """The class (or object) the self name means at scope `si`: the nearest method's or
         class's; ``expr`` (unknown) at a scope binding it that is neither (@scope.self: a
         method of an object literal passed as an argument, a plain function), never the
-        class around it."""
+        class around it; ``local`` where a parameter declares its type (TypeScript
+        `this: T`), which the receiver's typed binding then gives."""
         binders = self._binders
         while si >= 0:
             scope = scopes[si]
+            if scope.types and any(n in scope.types for n in self.pack.self_names):
+                return H.LOCAL  # a declared `this` parameter: a typed local (_instance_head)
             owner = scope.owner
             if owner >= 0:
                 d = defs[owner]

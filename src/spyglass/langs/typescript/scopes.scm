@@ -41,6 +41,12 @@
   constraint: (constraint [(type_identifier) (nested_type_identifier) (generic_type)
                            (intersection_type) (union_type) (parenthesized_type)] @local.type))
 
+; A declared `this` parameter (`function f(this: Window)`, `m(this: Api)`) types `this` in
+; that function, before the class or object around it.
+(required_parameter pattern: (this) @local.definition
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
+
 ; Typed locals (@local.type): a parameter's or local variable's declared type, or the class
 ; a local is constructed from, so that `x.m()` resolves to Type.m (inferred). Typed object
 ; literals are definitions instead (definitions.scm), and module-level variables reach
