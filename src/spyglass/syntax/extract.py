@@ -638,7 +638,8 @@ class _Extractor:
         binders = self._binders
         while si >= 0:
             scope = scopes[si]
-            if scope.types and any(n in scope.types for n in self.pack.self_names):
+            if scope.types and any(n in scope.types and scope.bindings.get(n) == H.LOCAL
+                                   for n in self.pack.self_names):
                 return H.LOCAL  # a declared `this` parameter: a typed local (_instance_head)
             owner = scope.owner
             if owner >= 0:
