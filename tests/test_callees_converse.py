@@ -30,7 +30,6 @@ KNOWN_GAPS = {
     ("typescript/refs_utility_type_bases.fixture", "manager.Manager.schedule"),  # Omit<I, k> base
     ("typescript/refs_this_object_literals.fixture", "api.api.start"),  # object literal member
     ("typescript/refs_this_object_literals.fixture", "api.make.local.start"),  # the same
-    ("typescript/refs_this_object_literals.fixture", "api.checked.start"),  # the same
 }
 
 

@@ -135,19 +135,6 @@
     type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])
     value: (object)) @definition.var)])
 
-; A module-level object literal checked or cast against a type (`const o = { … } satisfies
-; Api`, `as Api`): the type is the variable's @base (its members implement the type's, and
-; `this` in its methods is the variable), and its methods are the variable's members.
-(program [
-  (lexical_declaration (variable_declarator name: (identifier) @name
-    value: [(satisfies_expression (object) [(type_identifier) (nested_type_identifier) (generic_type)] @base)
-            (as_expression (object) [(type_identifier) (nested_type_identifier) (generic_type)] @base)]) @definition.var)
-  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
-    value: [(satisfies_expression (object) [(type_identifier) (nested_type_identifier) (generic_type)] @base)
-            (as_expression (object) [(type_identifier) (nested_type_identifier) (generic_type)] @base)]) @definition.var))])
-(variable_declarator value: [(satisfies_expression (object (method_definition name: (property_identifier) @name) @definition.method))
-                             (as_expression (object (method_definition name: (property_identifier) @name) @definition.method))])
-
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`
 ; defines api.get (scopes.scm makes such objects class scopes, so they bind no bare names).
 ; A property holding a function (`{ get: () => 1 }`) is a field, as tsc says: calling an
