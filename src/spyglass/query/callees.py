@@ -97,7 +97,9 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             if r.role == "import":
                 continue
             hits = resolved.get(str(r.target), []) if r.target else []
-            if r.target and not hits:
+            # a guessed binding reaching no definition is name-matched, as in references
+            # (symbols.unresolved_refs): it falls through to the candidates below
+            if r.target and not hits and r.conf != "ambiguous":
                 if r.role == "call":
                     owner = r.target.rsplit(".", 1)[0]
                     if "." in r.target and closure.resolve(view, [owner]):

@@ -72,6 +72,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     if not exact_only:
         loose: list[RefRow] = []
         for r in sym.unresolved_refs(view, d):
+            if r.target in own:
+                continue  # a guessed binding found through the closure (inheritance)
             if r.head != sym.PARAM:
                 loose.append(r)
             elif not calls_only or is_call(r) is not None:
@@ -84,6 +86,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             n_same = len(sym.find_defs(view, d.name))
             for r in loose:
                 why = "receiver type unknown" if r.qualifier else "unresolved name"
+                if r.target:  # a guessed binding that reached no definition
+                    why = f"receiver type unknown (the guess {r.target} reaches no definition)"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
                                 f"named {d.name!r}"))
     return out

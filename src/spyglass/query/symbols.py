@@ -273,13 +273,20 @@ NAME_MATCH_SQL = {True: f"r.qualifier != '' AND r.head IN {UNKNOWN_RECEIVERS!r}"
 def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     """Uses of the same name that could not be resolved: candidates, never certain.
     Members used on a parameter of unknown type (head "param") are among them: callers
-    that list candidates decide whether to show those."""
-    rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND r.name = ?",
-                          (d.name,)))
+    that list candidates decide whether to show those. So are guessed bindings (a target
+    with confidence "ambiguous": a member of what another module's function returns) that
+    reach no definition: never dropped silently."""
     member = d.kind in MEMBER_KINDS or d.kind == "field"
     if member and not member_candidate(view, d):
         return []
-    return [r for r in rows if name_matched(r, member)]
+    rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE (r.target IS NULL OR "
+                          "r.conf = 'ambiguous') AND r.name = ?", (d.name,)))
+    rows = [r for r in rows if name_matched(r, member)]
+    guessed = {r.target for r in rows if r.target is not None}
+    if guessed:  # a guess that reaches a definition is a binding, not a candidate
+        bound = closure.resolve(view, guessed)
+        rows = [r for r in rows if r.target is None or r.target not in bound]
+    return rows
 
 
 def name_matched(r: RefRow, member: bool) -> bool:

@@ -12,6 +12,7 @@ from tree_sitter import Node
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
+from spyglass.syntax.composite import composite
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.flow import FlowRules, FlowTypes
@@ -30,6 +31,9 @@ _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
+# Grammar nodes of a destructured name (`{ a }`, `{ k: a }`): its type is the value's
+# member of that key (ECMAScript grammars; a pack's @local.type pattern selects them).
+_DESTRUCTURING = frozenset({"object_pattern", "pair_pattern"})
 # Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
 _TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
 
@@ -85,6 +89,15 @@ class _Extractor:
         self._marked = bool(pack.manifest.get("call_chains_marked"))
         self._seps = pack.qualifier_separators  # written as `.` in every qualifier
         self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
+        # Composite types (manifest `type_operators`: node type → operator) and the
+        # operands they leave out (`type_operands_skipped`: `null`, `undefined`).
+        self._operators: dict[str, str] = dict(pack.manifest.get("type_operators", {}))
+        self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
+        # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
+        self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
+        # A type parameter's constraint by (scope, name): `<T extends Schema>` (extends `T`
+        # as a declared type of locals and of the bases of members typed with it).
+        self._constraints: dict[tuple[int, str], str] = {}
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
@@ -119,6 +132,8 @@ class _Extractor:
         scopes, scope_of_def = self._scopes(def_nodes, scope_caps)
         if typed:
             self._typed_bindings(typed, scopes, defs)
+            if self._constraints:
+                self._constrained_bases(defs, def_nodes, scopes)
         if self._flow is not None:
             self._flow_bindings(scope_caps.get("local.definition", []), narrows, scopes)
         imports, import_at = self._imports(scopes, import_matches)
@@ -151,7 +166,7 @@ class _Extractor:
                 continue
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
-            bases = tuple(self._base_text(b) for b in caps.get("base", ()))
+            bases = tuple(t for t in (self._base_text(b) for b in caps.get("base", ())) if t)
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:
@@ -229,6 +244,8 @@ class _Extractor:
                 else:
                     scopes[si].bindings.setdefault(name, H.LOCAL)
         self._scope_segments = scope_segs
+        # Scopes binding the self name (@scope.self: a function or class, not an arrow).
+        self._binders = {(n.start_byte, n.end_byte) for n in caps.get("scope.self", ())}
         return scopes, scope_of_def
 
     def _base_text(self, node: Node) -> str:
@@ -237,6 +254,8 @@ class _Extractor:
         members it has."""
         if node.type == "generic_type":
             return self.type_text(node) or _text(node)
+        if node.type in self._operators:  # `A | null`, `A & B`: "" for an unknown operand
+            return self.type_text(node)
         return _text(node)
 
     def type_text(self, node: Node) -> str:
@@ -245,13 +264,35 @@ class _Extractor:
         literal = self._literals.get(node.type)
         if literal is not None:
             return literal
+        if node.type in self._operators:
+            return composite(node, self._operators, self._skipped, self.type_text)
         text = _SPACE.sub("", _text(node))
+        for token in self._optional:  # `a.b?.c` is the path `a.b.c`
+            text = text.replace(token, ".")
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.removeprefix(sep.decode()).replace(sep.decode(), ".")
         if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = call_path(text.encode(), self._chains,
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
+
+    def _constrained_bases(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
+                           scopes: list[_Scope]) -> None:
+        """A definition's base naming a type parameter in scope (`schema: S` in a class
+        `Holder<S extends Schema>`, a method returning `T`) stands for its constraint, as a
+        local typed with it does."""
+        where = innermost(self._scope_segments, [s for s, _ in def_nodes])
+        for i, (d, si) in enumerate(zip(defs, where)):
+            if not d.bases:
+                continue
+            bases = []
+            for base in d.bases:
+                first, dot, rest = base.partition(".")
+                owner = self._binding_scope(first, si, scopes)
+                found = self._constraints.get((owner, first)) if owner is not None else None
+                bases.append(f"{found}{dot}{rest}" if found else base)
+            if tuple(bases) != d.bases:
+                defs[i] = d._replace(bases=tuple(bases))
 
     def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
                         scopes: list[_Scope], defs: list[Definition]) -> None:
@@ -282,6 +323,10 @@ class _Extractor:
             if not member and self._literal_receiver is not None and \
                     self._literal_receiver.match(written) and _LITERAL_MEMBER.search(written):
                 text = "str"  # `x = ",".join(xs)`: a builtin literal's member gives a builtin
+            if not member and text and node.parent is not None and \
+                    node.parent.type in _DESTRUCTURING:  # `const { a: x } = opts`: opts.a
+                key_node = node.parent.child_by_field_name("key")
+                text = f"{text}.{_text(key_node) if key_node is not None else name}"
             if not member and text.startswith(f"{name}."):
                 self._bound[node.start_byte] = None
                 continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
@@ -289,6 +334,9 @@ class _Extractor:
                 self._bound[node.start_byte] = text
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
+            parent = node.parent
+            if not member and text and parent is not None and parent.type == "type_parameter":
+                self._constraints[(si, name)] = text
 
     def _flow_bindings(self, nodes: list[Node], narrows: list[dict[str, list[Node]]],
                        scopes: list[_Scope]) -> None:
@@ -531,7 +579,10 @@ class _Extractor:
             if qs is None or qs >= key:
                 qs = recv_start.get(key)
             if qs is not None and qs < key:
-                raw = data[qs:key].rstrip(_SEPARATORS)
+                raw = data[qs:key]
+                for token in self._optional:  # `a?.b.m()`, `f()!.m()`: the path `a.b`
+                    raw = raw.replace(token.encode(), b".")
+                raw = raw.rstrip(_SEPARATORS)
                 if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
                     raw = raw.rstrip(b"#").replace(b"#", b".")
                 if self._seps:  # `a::b` is the qualifier `a.b`; a leading or trailing
@@ -668,15 +719,27 @@ class _Extractor:
         return binding
 
     def _self_head(self, si: int, scopes: list[_Scope], defs: list[Definition]) -> str:
+        """The class (or object) the self name means at scope `si`: the nearest method's or
+        class's; ``expr`` (unknown) at a scope binding it that is neither (@scope.self: a
+        method of an object literal passed as an argument, a plain function), never the
+        class around it; ``local`` where a parameter declares its type (TypeScript
+        `this: T`), which the receiver's typed binding then gives."""
+        binders = self._binders
         while si >= 0:
-            owner = scopes[si].owner
+            scope = scopes[si]
+            if scope.types and any(n in scope.types and scope.bindings.get(n) == H.LOCAL
+                                   for n in self.pack.self_names):
+                return H.LOCAL  # a declared `this` parameter: a typed local (_instance_head)
+            owner = scope.owner
             if owner >= 0:
                 d = defs[owner]
                 if d.kind == "method" and "." in d.qualname:
                     return H.make(H.SELF, d.qualname.rsplit(".", 1)[0])
                 if d.kind in MEMBER_PARENTS:
                     return H.make(H.SELF, d.qualname)
-            si = scopes[si].parent
+            if (scope.start, scope.end) in binders:
+                return H.EXPR
+            si = scope.parent
         return H.LOCAL
 
 

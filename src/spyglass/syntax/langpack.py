@@ -46,7 +46,7 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
          "import.reexport"}
     ),
     "scopes": frozenset(
-        {"scope", "scope.class", "local.definition", "local.global", "local.self",
+        {"scope", "scope.class", "scope.self", "local.definition", "local.global", "local.self",
          "local.type", "local.member", "local.nonlocal", "local.parameter", "local.narrow",
          "local.narrow.block"}
     ),
@@ -84,6 +84,8 @@ MANIFEST: Schema = {
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
+    "type_operators": ("map", str), "type_operands_skipped": STRS,
+    "optional_member_tokens": STRS,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS},
     "build_constraint_file": str,

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.composite import operands
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -177,11 +178,16 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     ``self:C`` with ``this.f`` → ``key#C.f.m`` (through the field's type alias). A
     local set from a call (`x = f()`) has f as its type: the member of what f returns,
     reached through f's return-type alias, so only for a function of this file that
-    declares its return type; an imported lowercase name is taken for such a function of
-    unknown return type (no target: the use stays a candidate by name)."""
+    declares its return type; an imported lowercase name is taken for a function whose
+    return type this file cannot see: the member of what it returns, a guess
+    (`_guessed_result`) that stays a candidate by name where it reaches no definition."""
     consumed, type_head, type_text = H.parse_instance(arg)
     kind, val = H.split(type_head)
     member = ".".join([*type_text.split(".")[1:], *qualifier.split(".")[consumed:], name])
+    if kind == H.FREE and operands(type_text.split(".", 1)[0]):
+        # a union or intersection (`x: A & B`): the member of the composite, which the
+        # file's aliases map to each operand's (`resolve`)
+        return f"{key}#{type_text.split('.', 1)[0]}.{member}"
     if kind == H.SELF:  # a local typed by a member of `this` (`this.#items.forEach(…)`)
         return f"{key}#{val}.{member}" if "." in type_text else None
     if kind == H.DEF:
@@ -192,8 +198,34 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
     n = int(val)
     imp = facts.imports[n]
     if imp.name is not None:
-        return None if imp.alias[:1].islower() else f"{bound[n]}.{member}"
+        return f"{bound[n]}.{member}"
     return f"{bound[n]}#{member}" if "." in type_text else None
+
+
+# The confidence of a target that may reach no definition (a member of what an imported
+# function returns, whose return type this file cannot see): the query layer takes it as
+# a name-matched candidate where it does not resolve (query/symbols.py unresolved_refs).
+GUESS = "ambiguous"
+
+
+def _guessed_result(arg: str, facts: FileFacts) -> bool:
+    """Whether an ``inst:`` head's type is an imported lowercase name (`const s =
+    makeStore()`): a function of another module, whose declared result may be unknown."""
+    kind, val = H.split(H.parse_instance(arg).type_head)
+    if kind != H.IMPORT:
+        return False
+    imp = facts.imports[int(val)]
+    return imp.name is not None and imp.alias[:1].islower()
+
+
+def _each_operand(types: tuple[str, ...]) -> list[str]:
+    """Types with each composite (``(A&B).x``) as its operands (``A.x``, ``B.x``)."""
+    out: list[str] = []
+    for t in types:
+        first, dot, rest = t.partition(".")
+        parts = operands(first)
+        out.extend([f"{p}{dot}{rest}" for p in parts] if parts else [t])
+    return out
 
 
 def _unknown_result(head: str, arg: str, qualifier: str, facts: FileFacts) -> bool:
@@ -223,6 +255,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     targets: list[str | None] = []
     confidence: list[str] = []
     supers: list[int] = []
+    composites: set[str] = set()
     for ref in facts.references:
         head, arg = H.split(ref.head)
         # `f().m`, `c.getCache().build`: a member of a call's result, through the callee's
@@ -258,8 +291,15 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.INST:  # a typed or constructed local: x.m() → Type.m
             target, conf = _instance(arg, qualifier, ref.name, key, facts, bound), \
                 "inferred"
+            if target and target.startswith(f"{key}#("):
+                composites.add(target[len(key) + 1:].split(".", 1)[0])
+            if target and _guessed_result(arg, facts):
+                conf = GUESS
         if called and target and _unknown_result(head, arg, qualifier, facts):
-            target = None  # the chain starts at a call of unknown result: a name match
+            if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
+                conf = GUESS
+            else:  # a function of this file without a declared result: a name match
+                target = None
         if called and conf == "exact":
             conf = "inferred"
         targets.append(target)
@@ -295,10 +335,15 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     builtins = _builtins(facts.language)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
+    for text in sorted(composites):  # `(A|B).*` → `A.*`, `B.*`: a member of either
+        aliases.extend((f"{key}#{text}.*", f"{local(t)}.*") for t in operands(text)
+                       if t.split(".", 1)[0] not in builtins or t in top_alias)
     for d, full in zip(facts.definitions, def_full):
         if d.kind in _VALUE_KINDS or d.kind == "method":
             # a declared or constructed type, a method's declared result: alias, not a base
-            types = dict.fromkeys(own_class(d) if b == "this" else local(b) for b in d.bases
+            # (a composite base, a type parameter's constraint `A & B`: each operand)
+            types = dict.fromkeys(own_class(d) if b == "this" else local(b)
+                                  for b in _each_operand(d.bases)
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
             bases.append(())

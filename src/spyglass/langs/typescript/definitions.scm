@@ -4,9 +4,11 @@
 ; them). Re-exports (`export default x`, `export {a as b}`) are in imports.scm.
 
 ; A function's declared return type is its @base: the resolver maps the members of what it
-; returns (`f.*`) to the type's, for `const x = f(); x.m()` and `return { m() {} }`.
+; returns (`f.*`) to the type's, for `const x = f(); x.m()` and `return { m() {} }`. A
+; union or intersection (`A | undefined`, `A & B`) is read as one composite type
+; (manifest `type_operators`, syntax/composite.py): the resolver aliases each operand.
 (function_declaration name: (identifier) @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.func
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
 (generator_function_declaration name: (identifier) @name) @definition.func
 (function_signature name: (identifier) @name) @definition.func
@@ -36,6 +38,11 @@
 ; reached through the alias are the aliased type's members.
 (type_alias_declaration name: (type_identifier) @name
   value: [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)]) @definition.type
+; A union's operands are its bases too (`type Stream = Reader | Writer`: a member of either).
+(type_alias_declaration name: (type_identifier) @name
+  value: (union_type [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base])) @definition.type
+(type_alias_declaration name: (type_identifier) @name
+  value: (union_type (union_type [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base]))) @definition.type
 (type_alias_declaration name: (type_identifier) @name
   value: (intersection_type [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.type
 (type_alias_declaration name: (type_identifier) @name) @definition.type
@@ -54,7 +61,7 @@
 ; Class, interface and object-type members.
 ; A method's declared return type is its @base, as for functions (`c.getCache().clear()`).
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.method)
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.method)
 ; A method returning `this` (a fluent builder) returns its own class.
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation (this_type) @base)) @definition.method)
@@ -65,7 +72,7 @@
 ; @base (an array's element type stands for the array, as for typed locals); the resolver turns it into an alias `C.field.*` → `Type.*`, so that
 ; `this.field.m()` reaches Type.m.
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
-  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.field)
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.field)
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name
   value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.field)
 (class_body (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
@@ -73,25 +80,46 @@
 ((_ name: (type_identifier) @receiver
    body: (class_body (method_definition
      parameters: (formal_parameters [
-       (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])?) @definition.field
-       (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])?) @definition.field]))))
+       (required_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])?) @definition.field
+       (optional_parameter pattern: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])?) @definition.field]))))
  (#match? @definition.field "^(public|private|protected|readonly|override)\\s"))
 (method_signature name: (property_identifier) @name
-  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.method
+  return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.method
 (method_signature name: (property_identifier) @name) @definition.method
 ; A property's declared type is its @base, as for class fields (`input: Transformer`).
 (property_signature name: (property_identifier) @name
-  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.field
+  type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.field
 (property_signature name: (property_identifier) @name) @definition.field
+
+; Class expressions held by a variable (`const Widget = class extends Base { … }`, also in a
+; function body): a class whose members `this` reaches, with the base they inherit from.
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    value: (class (class_heritage (extends_clause value: [(identifier) (member_expression)] @base)))) @definition.class)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
+    value: (class (class_heritage (extends_clause value: [(identifier) (member_expression)] @base)))) @definition.class))])
+(statement_block (lexical_declaration (variable_declarator name: (identifier) @name
+  value: (class (class_heritage (extends_clause value: [(identifier) (member_expression)] @base)))) @definition.class))
+(statement_block (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class))
+
+; A module-level arrow or function expression's declared return type is its @base, as for
+; function declarations (`export const createStore = (): Store => …`).
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    value: [(arrow_function return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))
+            (function_expression return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))]) @definition.func)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
+    value: [(arrow_function return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))
+            (function_expression return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))]) @definition.func))])
 
 ; include: _ecma/definitions-module-variables
 
 ; Typed module-level variables: `export const registry: Registry = …`, `const r = new Registry()`.
 (program [
-  (lexical_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var)
-  (variable_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var)
+  (lexical_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.var)
   (export_statement declaration: (lexical_declaration
-    (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])) @definition.var))
+    (variable_declarator name: (identifier) @name type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.var))
   (lexical_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
   (variable_declaration (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var)
   (export_statement declaration: (lexical_declaration
@@ -101,10 +129,10 @@
 ; f.self: their members implement the declared type's members, as at module level.
 (statement_block [
   (lexical_declaration (variable_declarator name: (identifier) @name
-    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])
     value: (object)) @definition.var)
   (variable_declaration (variable_declarator name: (identifier) @name
-    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base)])
+    type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])
     value: (object)) @definition.var)])
 
 ; Methods of object literals that are assigned or exported: `const api = { get() {} }`

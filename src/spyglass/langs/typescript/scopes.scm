@@ -12,6 +12,11 @@
  (construct_signature) (index_signature)] @scope
 (class_body) @scope.class
 (object) @scope.class
+; Scopes that bind `this` (arrow functions do not): inside one that is not a method or a
+; class of the file's definitions (an object literal's method passed as an argument, a
+; plain function), `this` has an unknown type, never the class around it.
+[(function_declaration) (generator_function_declaration) (function_expression)
+ (generator_function) (method_definition) (class)] @scope.self
 
 ; Type parameters, mapped-type keys and `infer` variables.
 (type_parameter name: (type_identifier) @local.definition)
@@ -29,27 +34,46 @@
 (array_pattern (identifier) @local.definition)
 ; include: _ecma/scopes-variables
 
+; A type parameter's constraint is its type (`<T extends Schema>`: `s: T` reaches
+; Schema's members; an intersection `T extends A & B` reaches either's), as it is for the
+; bases of fields and methods typed with it (syntax/extract.py substitutes it there).
+(type_parameter name: (type_identifier) @local.definition
+  constraint: (constraint [(type_identifier) (nested_type_identifier) (generic_type)
+                           (intersection_type) (union_type) (parenthesized_type)] @local.type))
+
+; A declared `this` parameter (`function f(this: Window)`, `m(this: Api)`) types `this` in
+; that function, before the class or object around it.
+(required_parameter pattern: (this) @local.definition
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
+
 ; Typed locals (@local.type): a parameter's or local variable's declared type, or the class
 ; a local is constructed from, so that `x.m()` resolves to Type.m (inferred). Typed object
 ; literals are definitions instead (definitions.scm), and module-level variables reach
 ; their type through the resolver's instance alias.
 (required_parameter pattern: (identifier) @local.definition
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
 (optional_parameter pattern: (identifier) @local.definition
-  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
 (statement_block [
   (lexical_declaration (variable_declarator name: (identifier) @local.definition
-    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type)
     !value))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
-    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type)
     !value))])
 ((statement_block [
   (lexical_declaration (variable_declarator name: (identifier) @local.definition
-    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type)
     value: (_) @_value))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
-    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)
+    type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type)
     value: (_) @_value))])
  (#not-match? @_value "^\\{"))
 (statement_block [
@@ -123,6 +147,23 @@
     value: [(member_expression) (identifier)] @local.type))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: [(member_expression) (identifier)] @local.type))])
+; A name destructured from a typed local or its member (`const { router } = opts`) has
+; the type of that member (`opts.router`; the extractor appends the key).
+(statement_block [
+  (lexical_declaration (variable_declarator
+    name: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                           (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+    value: [(member_expression) (identifier)] @local.type))
+  (variable_declaration (variable_declarator
+    name: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                           (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+    value: [(member_expression) (identifier)] @local.type))])
+; So has a name destructured from a typed parameter (`function f({ router }: Opts)`).
+(required_parameter
+  pattern: (object_pattern [(shorthand_property_identifier_pattern) @local.definition
+                            (pair_pattern key: (property_identifier) value: (identifier) @local.definition)])
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)
+                          (intersection_type) (union_type) (parenthesized_type)] @local.type))
 ; A local set from a method call on a typed local (`const c = client.getCache()`): the
 ; method's declared return type (`Client.getCache.*`, mapped by the resolver).
 (statement_block [
