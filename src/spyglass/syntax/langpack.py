@@ -26,19 +26,23 @@ PACKS_ENV = "SPYGLASS_LANGUAGE_PACKS"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 7
+ENGINE_VERSION = 8
 
 # The capture names each query file may use; anything else is a pack error.
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "definitions": frozenset(
-        {f"definition.{k}" for k in DEF_KINDS} | {"name", "receiver", "base", "package"}
+        {f"definition.{k}" for k in DEF_KINDS}
+        | {"name", "receiver", "base", "package", "parameters"}
     ),
     # @qualified: a node whose text up to the name is the qualifier (`a.b` of `a.b.c`);
     # @receiver: the receiver itself, where the node holding it spans more than the name
     # (Java's `method_invocation` spans the arguments): the qualifier runs from it to the name.
     # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
+    # @arguments: a call's bracketed argument list (its items counted); @argument: one
+    # argument outside it (a trailing lambda). Definitions' @parameters: a parameter list.
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore", "doc"}),
+                            | {"qualified", "receiver", "ignore", "doc", "arguments",
+                               "argument"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -65,6 +69,9 @@ FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture f
     "name_separator": str,
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
 }
+ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
+    "variadic": str, "optional": str, "optional_list": str,
+}
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
     "limitations": str,
@@ -81,6 +88,7 @@ MANIFEST: Schema = {
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
+    "arity": ARITY,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
