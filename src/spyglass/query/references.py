@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import candidates, closure, dispatch, overloads, related
+from spyglass.query import candidates, closure, dispatch, inherited_names, overloads, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
@@ -82,8 +82,12 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             if capped:
                 notes.append(capped)
             n_same = len(sym.find_defs(view, d.name))
+            inherits = inherited_names.inheriting(view, d)
             for r in loose:
                 if arity is not None and arity(r) == overloads.DROP:
+                    continue
+                if inherits is not None and (why := inherits(r) or ""):
+                    out.append(Site(r, True, why))  # bare, in a type that inherits `d`
                     continue
                 why = "receiver type unknown" if r.qualifier else "unresolved name"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "

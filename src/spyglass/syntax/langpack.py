@@ -94,6 +94,7 @@ MANIFEST: Schema = {
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
+    "inherited_bare_names": bool,
     "references_through_types": bool,
     "type_namespace": bool, "member_namespaces": bool,
     # tests
