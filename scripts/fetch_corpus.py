@@ -85,6 +85,9 @@ CORPORA: dict[str, Corpus] = {
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
+        # Kotlin alone (no Scala project's sources are shipped by PyPI, npm or Debian): an
+        # Expo module whose npm package ships its Android sources, all Kotlin.
+        Corpus("expo_fs", "npm", "expo-file-system", "58.0.2", "expo-file-system-58.0.2"),
         # One real project per language of the Rust/Ruby/PHP/Swift/Lua/Bash packs
         # (tests/langs/test_lang_corpora.py): Debian packages install their sources under
         # the absolute `dirname`; @capacitor/ios ships its Swift sources on npm.
@@ -108,7 +111,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
                 "pycryptodome",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
-                "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet",
+                "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet", "expo_fs",
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
                 "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"

@@ -30,6 +30,10 @@ class Definition(NamedTuple):
     name_col: int  # 0-based byte column of the name
     parent: int  # index of the enclosing definition in FileFacts.definitions, or -1
     bases: tuple[str, ...] = ()  # dotted base-class / embedded-type expressions
+    # Arguments a call may pass (packs capturing @parameters; syntax/arity.py): fewest and
+    # most (-1: any number); (-1, -1) when not counted.
+    params_min: int = -1
+    params_max: int = -1
 
 
 class Reference(NamedTuple):
@@ -49,6 +53,7 @@ class Reference(NamedTuple):
     scope: int  # index of the enclosing definition, or -1 for module level
     qualifier: str  # dotted receiver text ("" for a bare name)
     head: str
+    args: int = -1  # arguments a call passes (packs capturing @arguments), else -1
 
 
 class Import(NamedTuple):

@@ -1,7 +1,8 @@
 """Real projects in Java, Kotlin and C# indexed through CodeIntel (fetched from the
 registries by `scripts/bootstrap.sh --corpora`), with hand-checked sites: J2Ddemo (Debian
 openjdk-17-demo), react-native-webview's Android sources (npm; Java and Kotlin under
-src/main/java), pythonnet's C# runtime (PyPI sdist)."""
+src/main/java), expo-file-system's Android sources (npm; Kotlin only: no registry here
+ships a Scala project's sources), pythonnet's C# runtime (PyPI sdist)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from corpora import reads
 from spyglass.query.facade import CodeIntel
 
 WEBVIEW = "android/src/main/java/com/reactnativecommunity/webview"
+EXPO_FS = "src/main/java/expo/modules/filesystem"
 
 
 def _index(src: Path, tmp_path: Path) -> CodeIntel:
@@ -72,6 +74,39 @@ def test_react_native_webview_java_and_kotlin(corpus: Callable[[str], Path],
     # (view: RNCWebViewWrapper, a Kotlin class whose `webView` is the Java RNCWebView).
     messaging = ci.references(path=java, line=287, column=18)
     assert _lines(messaging, kotlin) == {561}
+
+
+@reads("expo_fs")
+def test_expo_file_system_kotlin(corpus: Callable[[str], Path], tmp_path: Path) -> None:
+    ci = _index(corpus("expo_fs") / "android", tmp_path)  # the Kotlin sources only
+    legacy = f"{EXPO_FS}/legacy/FileSystemLegacyModule.kt"
+    outline = _symbols(ci, legacy)
+    assert outline["expo.modules.filesystem.legacy.FileSystemLegacyModule"] == "class"
+    assert not ci.diagnostics([legacy]).results  # type: ignore[attr-defined]
+    # Two private overloads share one name: ensurePermission(uri, permission, errorMsg)
+    # (line 791) and ensurePermission(uri, permission) (line 798, which calls the first
+    # three times). Each call binds to the one taking its argument count, certain; the
+    # call at 249 spreads its three arguments over four lines.
+    three = ci.callers(path=legacy, line=791, column=15)
+    assert {(r.start_line, r.uncertain) for r in three.results} == {  # type: ignore[attr-defined]
+        (n, False) for n in (211, 249, 280, 800, 803, 805)}
+    two = ci.callers(path=legacy, line=798, column=15)
+    assert _lines(two, legacy) == {131, 183, 195, 255, 282, 341, 359, 394, 395, 408, 424,
+                                   443, 556, 879}
+    # validatePermission, a method of the abstract FileSystemPath, is called bare from its
+    # subclasses FileSystemFile and FileSystemDirectory and on typed values (`to.`).
+    path = f"{EXPO_FS}/FileSystemPath.kt"
+    used = ci.references(path=path, line=132, column=7)
+    assert _lines(used, f"{EXPO_FS}/FileSystemDirectory.kt") == {27, 34, 59, 79, 88, 110}
+    assert {87, 166, 167, 177, 178, 191} == _lines(used, path)
+    assert 65 in _lines(used, f"{EXPO_FS}/FileSystemDownload.kt")
+    # write(String, …), write(NativeArrayBuffer, …) and write(ByteArray, …) all take two
+    # arguments: the count does not decide, so each call is a flagged candidate.
+    writes = ci.references(path=f"{EXPO_FS}/FileSystemFile.kt", line=125, column=7)
+    module = f"{EXPO_FS}/FileSystemModule.kt"
+    assert _lines(writes, module) == {46, 48, 53}
+    assert all(r.uncertain and "overloads" in r.evidence  # type: ignore[attr-defined]
+               for r in writes.results)  # type: ignore[attr-defined]
 
 
 @reads("pythonnet")

@@ -17,7 +17,7 @@ from spyglass.index import source as src
 
 STORE_DIR = ".spyglass"
 DB_NAME = "graph.db"
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,13 +31,15 @@ CREATE TABLE IF NOT EXISTS defs(
   unit INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
   full TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
   name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, parent INTEGER NOT NULL,
+  params_min INTEGER NOT NULL DEFAULT -1, params_max INTEGER NOT NULL DEFAULT -1,
   PRIMARY KEY(unit, idx)) WITHOUT ROWID;
 -- Resolved base classes / embedded types of class-like definitions.
 CREATE TABLE IF NOT EXISTS bases(unit INTEGER NOT NULL, idx INTEGER NOT NULL, base TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refs(
   unit INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
   end_col INTEGER NOT NULL, role TEXT NOT NULL, scope INTEGER NOT NULL, qualifier TEXT NOT NULL,
-  head TEXT NOT NULL, target TEXT, conf TEXT NOT NULL, PRIMARY KEY(unit, line, col))
+  head TEXT NOT NULL, target TEXT, conf TEXT NOT NULL, args INTEGER NOT NULL DEFAULT -1,
+  PRIMARY KEY(unit, line, col))
   WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS imports(
   unit INTEGER NOT NULL, idx INTEGER NOT NULL, module TEXT NOT NULL, name TEXT, alias TEXT NOT NULL,

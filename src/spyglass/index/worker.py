@@ -81,9 +81,9 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
                 and pack.is_test_name(d.name, kind):
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
-                     d.name_col, d.parent))
-    refs: list[tuple[object, ...]] = [r + (t, c) for r, t, c in zip(
-        facts.references, res.targets, res.confidence)]
+                     d.name_col, d.parent, d.params_min, d.params_max))
+    refs: list[tuple[object, ...]] = [(*r[:-1], t, c, r.args) for r, t, c in zip(
+        facts.references, res.targets, res.confidence)]  # the store's column order
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]

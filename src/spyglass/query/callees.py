@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spyglass.query import closure, dispatch, related
+from spyglass.query import closure, dispatch, overloads, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -108,6 +108,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         outside[r.target] = outside.get(r.target, 0) + 1
                 continue
             if hits:
+                hits, undecided = overloads.among(hits, r)
                 hit = next((h for h in hits if not _is_stub(h)), hits[0])
                 how = sym.call_filter(view, hit)(r)
                 if how is None:
@@ -124,6 +125,11 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                     for h in hits:
                         add(h, r.line, False, f"{len(fulls)} candidate definitions: "
                             + ", ".join(fulls[:5]))
+                elif undecided:  # overloads the argument count does not tell apart
+                    if exact_only:
+                        continue
+                    for h in hits:
+                        add(h, r.line, False, undecided)
                 elif r.conf == "exact":
                     add(hit, r.line, not several, f"called by one of {len(targets)} "
                         "candidate definitions (see limitations)" if several else "")

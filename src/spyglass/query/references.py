@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import candidates, closure, dispatch, related
+from spyglass.query import candidates, closure, dispatch, inherited_names, overloads, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
@@ -50,7 +50,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
-    keep = sym.site_filter(view, d, declared)
+    arity = overloads.arity_rule(view, d)
+    keep = overloads.narrowed(sym.site_filter(view, d, declared), arity)
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
@@ -84,12 +85,33 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             if capped:
                 notes.append(capped)
             n_same = len(sym.find_defs(view, d.name))
+            inherits = inherited_names.inheriting(view, d)
             for r in loose:
+                if arity is not None and arity(r) == overloads.DROP:
+                    continue
+                if inherits is not None and (why := inherits(r) or ""):
+                    out.append(Site(r, True, why))  # bare, in a type that inherits `d`
+                    continue
                 why = "receiver type unknown" if r.qualifier else "unresolved name"
                 if r.target:  # a guessed binding that reached no definition
                     why = f"receiver type unknown (the guess {r.target} reaches no definition)"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
                                 f"named {d.name!r}"))
+    return out if arity is None else _overload_flags(out, arity, exact_only)
+
+
+def _overload_flags(found: list[Site], arity: overloads.Rule, exact_only: bool) -> list[Site]:
+    """Sites whose argument count does not decide between overloads, flagged uncertain
+    with that evidence (candidates of each overload that takes as many; left out of an
+    exact-only answer)."""
+    out: list[Site] = []
+    for s in found:
+        why = arity(s.ref)
+        if why and why != overloads.DROP:
+            if exact_only:
+                continue
+            s = Site(s.ref, True, "; ".join(filter(None, (s.evidence, why))))
+        out.append(s)
     return out
 
 

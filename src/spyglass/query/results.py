@@ -26,6 +26,8 @@ class DefRow:
     language: str
     source: str
     stale: bool
+    params_min: int = -1  # arguments a call may pass: fewest, most (-1: any); -1 uncounted
+    params_max: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,7 @@ class RefRow:
     language: str
     source: str
     stale: bool
+    args: int = -1  # arguments the call passes (-1: not counted)
 
 
 @dataclass(frozen=True, slots=True)

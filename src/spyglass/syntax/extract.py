@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from spyglass.syntax import arity as A
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
@@ -98,6 +99,9 @@ class _Extractor:
         # A type parameter's constraint by (scope, name): `<T extends Schema>` (extends `T`
         # as a declared type of locals and of the bases of members typed with it).
         self._constraints: dict[tuple[int, str], str] = {}
+        # Parameter counts (@parameters): the manifest's `arity` patterns over their text.
+        self._arity = {k: re.compile(str(v).encode())
+                       for k, v in pack.manifest.get("arity", {}).items()}
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
@@ -154,6 +158,7 @@ class _Extractor:
     def _definitions(self, matches: list[tuple[int, dict[str, list[Node]]]]
                      ) -> tuple[list[Definition], list[tuple[int, int]], str]:
         best: dict[int, tuple[int, str, Node, Node, str, tuple[str, ...]]] = {}
+        params: dict[int, dict[int, Node]] = {}  # name start → parameter lists by start
         package = ""
         for pattern, caps in matches:
             if "package" in caps:
@@ -161,6 +166,10 @@ class _Extractor:
             names = caps.get("name")
             if not names:
                 continue
+            if "parameters" in caps:
+                for name_node in names:
+                    lists = params.setdefault(name_node.start_byte, {})
+                    lists.update((n.start_byte, n) for n in caps["parameters"])
             kind = next((k[11:] for k in caps if k.startswith("definition.")), None)
             if kind is None:
                 continue
@@ -196,11 +205,17 @@ class _Extractor:
                 qual = f"{defs[parent].qualname}.{name}"
             else:
                 qual = name
+            plists = params.get(name_node.start_byte)
+            fewest, most = A.UNKNOWN, A.UNKNOWN
+            if plists:
+                fewest, most = A.parameter_range(
+                    self.data, list(plists.values()), self._arity.get("variadic"),
+                    self._arity.get("optional"), self._arity.get("optional_list"))
             defs.append(Definition(
                 name=name, qualname=qual, kind=kind,
                 start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
                 name_line=name_node.start_point[0] + 1, name_col=name_node.start_point[1],
-                parent=parent, bases=bases,
+                parent=parent, bases=bases, params_min=fewest, params_max=most,
             ))
         return defs, intervals, package
 
@@ -553,6 +568,8 @@ class _Extractor:
                     if dot >= 0:
                         qual_start.setdefault(end, start)
         keys = sorted(k for k in role_at if k not in skip)
+        sources = A.arguments(caps.get("arguments", ()), caps.get("argument", ())) \
+            if "arguments" in caps or "argument" in caps else None
         scope_idx = innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
@@ -650,8 +667,11 @@ class _Extractor:
             col = key - line_starts[line]
             if stored and qualifier != "?":
                 qualifier = _SPACE.sub("", stored.decode("utf-8", "replace"))
+            args = A.call_count(data, end, sources) if sources and role == "call" \
+                else A.UNKNOWN
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
-                                  enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
+                                  enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head,
+                                  args))
         return refs
 
     def _literal_keys(self, nodes: Iterable[Node], role_at: dict[int, str],

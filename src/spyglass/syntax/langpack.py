@@ -26,12 +26,13 @@ PACKS_ENV = "SPYGLASS_LANGUAGE_PACKS"
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 7
+ENGINE_VERSION = 8
 
 # The capture names each query file may use; anything else is a pack error.
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "definitions": frozenset(
-        {f"definition.{k}" for k in DEF_KINDS} | {"name", "receiver", "base", "package"}
+        {f"definition.{k}" for k in DEF_KINDS}
+        | {"name", "receiver", "base", "package", "parameters"}
     ),
     # @qualified: a node whose text up to the name is the qualifier (`a.b` of `a.b.c`);
     # @receiver: the receiver itself, where the node holding it spans more than the name
@@ -39,8 +40,11 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
     # @key: a key of a composite literal (Go `T{k: v}`): role `ref`, the literal's type as
     # its qualifier (the resolver reads it as a field of T or, for a map type, a value).
+    # @arguments: a call's bracketed argument list (its items counted); @argument: one
+    # argument outside it (a trailing lambda). Definitions' @parameters: a parameter list.
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore", "doc", "key"}),
+                            | {"qualified", "receiver", "ignore", "doc", "key",
+                               "arguments", "argument"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}
@@ -68,6 +72,9 @@ FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture f
     "name_separator": str,
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
 }
+ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
+    "variadic": str, "optional": str, "optional_list": str,
+}
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
     "limitations": str,
@@ -89,12 +96,14 @@ MANIFEST: Schema = {
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS},
     "build_constraint_file": str,
+    "arity": ARITY,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
     "structural_bases": STRS,
     "constructor_names": STRS, "declaration_sites": STRS, "declaration_files": STRS,
+    "inherited_bare_names": bool,
     "references_through_types": bool,
     "type_namespace": bool, "member_namespaces": bool,
     # tests

@@ -18,6 +18,9 @@
   (#match? @_a "^(Fact|Theory|Test|TestCase|TestCaseSource|TestMethod|DataTestMethod)$")) @definition.test
 (method_declaration returns: (_) @base name: (identifier) @name) @definition.method
 (local_function_statement name: (identifier) @name) @definition.func
+; parameter counts tell overloads apart (syntax/arity.py)
+(method_declaration name: (identifier) @name parameters: (parameter_list) @parameters)
+(local_function_statement name: (identifier) @name parameters: (parameter_list) @parameters)
 
 (field_declaration (modifier) @_m
   (variable_declaration type: (_) @base (variable_declarator name: (identifier) @name))

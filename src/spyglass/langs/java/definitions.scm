@@ -24,6 +24,8 @@
   type: (_) @base name: (identifier) @name
   (#match? @_a "^(org\\.junit\\.(jupiter\\.api\\.)?)?(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)$")) @definition.test
 (method_declaration type: (_) @base name: (identifier) @name) @definition.method
+; parameter counts tell overloads apart (syntax/arity.py)
+(method_declaration name: (identifier) @name parameters: (formal_parameters) @parameters)
 (annotation_type_element_declaration type: (_) @base name: (identifier) @name) @definition.method
 
 ; `static final` fields and interface constants are constants; other fields are fields.

@@ -7,6 +7,9 @@
 (scoped_identifier name: (identifier)) @qualified
 
 (method_invocation name: (identifier) @reference.call)
+; argument counts tell overloads apart (syntax/arity.py)
+(method_invocation arguments: (argument_list) @arguments)
+(object_creation_expression arguments: (argument_list) @arguments)
 (method_reference (identifier) @reference.call .)
 (object_creation_expression type: (type_identifier) @reference.call)
 (object_creation_expression type: (generic_type (type_identifier) @reference.call))

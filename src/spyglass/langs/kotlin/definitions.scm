@@ -25,6 +25,8 @@
 (function_declaration name: (identifier) @name (function_value_parameters) .
   [(user_type) (nullable_type)] @base) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
+; parameter counts tell overloads apart (syntax/arity.py)
+(function_declaration name: (identifier) @name (function_value_parameters) @parameters)
 
 ; Properties of a type or a file (a function's locals are scopes.scm's).
 ([(class_body (property_declaration (modifiers (property_modifier) @_m)

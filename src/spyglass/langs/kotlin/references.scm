@@ -5,6 +5,9 @@
 
 (call_expression (navigation_expression (identifier) @reference.call .))
 (call_expression . (identifier) @reference.call)
+; argument counts tell overloads apart (syntax/arity.py): a trailing lambda is one more
+(call_expression (value_arguments) @arguments)
+(call_expression (annotated_lambda) @argument)
 (user_type (identifier) @reference.type)
 (navigation_expression (identifier) @reference.read .)
 (identifier) @reference.read

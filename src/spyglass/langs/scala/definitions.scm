@@ -18,6 +18,9 @@
 (function_definition name: (identifier) @name) @definition.func
 (function_declaration name: (identifier) @name return_type: (_) @base) @definition.func
 (function_declaration name: (identifier) @name) @definition.func
+; parameter counts tell overloads apart (syntax/arity.py): every parameter list
+(function_definition name: (identifier) @name (parameters)+ @parameters)
+(function_declaration name: (identifier) @name (parameters)+ @parameters)
 
 ; Values of a type or a file (a function's locals are scopes.scm's); `final val` is a
 ; constant.

@@ -5,6 +5,9 @@
 
 (call_expression function: (identifier) @reference.call)
 (call_expression function: (field_expression field: (identifier) @reference.call))
+; argument counts tell overloads apart (syntax/arity.py): each argument list, a block one
+(call_expression arguments: (arguments) @arguments)
+(call_expression arguments: (block) @argument)
 (instance_expression . (type_identifier) @reference.call)
 (instance_expression . (generic_type type: (type_identifier) @reference.call))
 (type_identifier) @reference.type

@@ -1,0 +1,68 @@
+"""Overloads told apart by argument counts: a call is a use of the overloads whose
+parameter count admits its arguments (docs/languages.md, "Overloads")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import defs_by_full
+from spyglass.query.view import View
+from spyglass.syntax.arity import UNKNOWN, admits
+
+DROP = "drop"  # the call's argument count rules the definition out
+Rule = Callable[[RefRow], str | None]
+
+
+def _admits(d: DefRow, count: int) -> bool:
+    return admits(d.params_min, d.params_max, count)
+
+
+def arity_rule(view: View, d: DefRow) -> Rule | None:
+    """What argument counts say of `d`'s call sites, or None when `d`'s parameters are
+    not counted (a pack without @parameters). The rule gives DROP for a call whose count
+    `d` cannot take, evidence for a call that the count does not decide (another overload
+    of the same full name takes as many, or the count is unknown: a method reference),
+    and None for a site the count leaves as it is."""
+    if d.params_min == UNKNOWN:
+        return None
+    others = [o for o in defs_by_full(view, [d.full])
+              if (o.unit, o.idx) != (d.unit, d.idx) and o.params_min != UNKNOWN]
+
+    def rule(r: RefRow) -> str | None:
+        if r.role != "call":
+            return None
+        if r.args == UNKNOWN:
+            return (f"{len(others) + 1} overloads of {d.name!r}; the call's arguments are "
+                    "not counted") if others else None
+        if not _admits(d, r.args):
+            return DROP
+        same = sum(1 for o in others if _admits(o, r.args))
+        return (f"{same + 1} overloads of {d.name!r} take {r.args} argument(s)"
+                if same else None)
+    return rule
+
+
+def narrowed(keep: Callable[[RefRow], bool], rule: Rule | None) -> Callable[[RefRow], bool]:
+    """`keep` less the calls whose argument count `rule` rules out."""
+    if rule is None:
+        return keep
+    return lambda r: keep(r) and rule(r) != DROP
+
+
+def among(hits: list[DefRow], r: RefRow) -> tuple[list[DefRow], str]:
+    """The definitions among `hits` (those of the target a call `r` names) that its argument
+    count admits, and evidence when the count does not decide: several overloads take as
+    many, none does, or the call's arguments are not counted."""
+    counted = [h for h in hits if h.params_min != UNKNOWN]
+    if r.role != "call" or len(counted) < 1 or (len(hits) < 2 and r.args == UNKNOWN):
+        return hits, ""
+    name = hits[0].name
+    if r.args == UNKNOWN:
+        return hits, f"{len(hits)} overloads of {name!r}; the call's arguments are not counted"
+    fit = [h for h in hits if h.params_min == UNKNOWN or _admits(h, r.args)]
+    if not fit:
+        return hits, f"no overload of {name!r} takes {r.args} argument(s)"
+    if len(fit) > 1:
+        return fit, f"{len(fit)} overloads of {name!r} take {r.args} argument(s)"
+    return fit, ""
