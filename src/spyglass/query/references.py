@@ -11,6 +11,7 @@ from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
+from spyglass.syntax import conditionals
 from spyglass.types import CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
@@ -121,11 +122,12 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
         constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
         for s in found:
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
-            if r.unit in constrained:
+            flag = constrained[r.unit].at(r.line) if r.unit in constrained else ""
+            if flag:
                 if exact_only:
                     continue  # flagged, so not exact
                 uncertain = True
-                evidence = "; ".join(filter(None, (evidence, constrained[r.unit])))
+                evidence = "; ".join(filter(None, (evidence, flag)))
             how = is_call(r) if calls_only else None
             if calls_only and how is None:
                 continue
@@ -149,18 +151,43 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
     return listed, tuple(dict.fromkeys([*notes, *left]))
 
 
-def build_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """What restricts the build of a unit's lines: the whole file (`whole`, Go's
+    `//go:build`), or the `#if` branches its compile command leaves out (`regions`)."""
+
+    whole: str = ""
+    regions: tuple[conditionals.Region, ...] = ()
+
+    def at(self, line: int) -> str:
+        """The evidence for a site on `line`, "" when nothing restricts it."""
+        if self.whole:
+            return self.whole
+        for region in self.regions:
+            if region.start <= line <= region.end:
+                return (f"in a preprocessor branch inactive under the compile command's "
+                        f"-D flags, {region.why} (read, not evaluated, and a header may "
+                        "define its names): it may not be compiled")
+        return ""
+
+
+def build_constraints(view: View, language: str, units: set[int]) -> dict[int, Constraint]:
     """For the units among `units` whose file has a build constraint (manifest
-    `build_constraint`; Go `//go:build`), the evidence naming it. The constraint is read,
-    never evaluated: the site is kept, flagged, whether or not the default build has it."""
-    if not units or not sym.manifest_value(language, "build_constraint"):
+    `build_constraint`; Go `//go:build`), or inactive preprocessor branches (manifest
+    `preprocessor_conditions`; C `#if`), what restricts them. Conditions are read, never
+    evaluated as code: the site is kept, flagged."""
+    whole = bool(sym.manifest_value(language, "build_constraint"))
+    if not units or not (whole or sym.manifest_value(language, "preprocessor_conditions")):
         return {}
-    out: dict[int, str] = {}
+    out: dict[int, Constraint] = {}
     for chunk in chunks(sorted(units)):
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
-            out[int(str(uid))] = (f"in a file with a build constraint, `{build}` (read, not "
-                                  "evaluated): it may be left out of a default build")
+            text = str(build)
+            out[int(str(uid))] = Constraint(
+                whole=f"in a file with a build constraint, `{text}` (read, not evaluated): "
+                      "it may be left out of a default build") if whole else \
+                Constraint(regions=tuple(conditionals.decode(text)))
     return out
 
 
