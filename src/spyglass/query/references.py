@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import candidates, closure, dispatch, related
+from spyglass.query import candidates, closure, dispatch, includes, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
@@ -51,6 +51,9 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
     keep = sym.site_filter(view, d, declared)
+    scoped = includes.file_scoped_filter(view, d)
+    if scoped is not None:  # a C typedef: the sites of files that include its header
+        keep = (lambda base, own: lambda r: base(r) and own(r))(keep, scoped)
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []

@@ -82,7 +82,7 @@ MANIFEST: Schema = {
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
-    "preprocessor_present": ("map", str),
+    "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
