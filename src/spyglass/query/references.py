@@ -50,10 +50,11 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
-    keep = sym.site_filter(view, d, declared)
-    scoped = includes.file_scoped_filter(view, d)
-    if scoped is not None:  # a C typedef: the sites of files that include its header
-        keep = (lambda base, own: lambda r: base(r) and own(r))(keep, scoped)
+    base = sym.site_filter(view, d, declared)
+    scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
+
+    def keep(r: RefRow) -> bool:
+        return base(r) and (scoped is None or scoped(r))
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
