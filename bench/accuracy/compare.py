@@ -206,6 +206,7 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".git", ".spyglass"),
                     symlinks=True)
     for rel, text in CORPORA[name].config:
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         (dest / rel).write_text(text)
     write_compile_commands(CORPORA[name], dest)
     fetch_module().make_git_repo(dest)
