@@ -126,10 +126,53 @@ def _memo(view: View) -> _Memo:
     return cached[1]
 
 
+EAGER_WILDCARD_FILES = 5_000  # views of more files look wildcard aliases up one by one
+
+
+class _Lookup(Mapping[str, tuple[str, ...]]):
+    """Wildcard aliases by one end's prefix, each looked up in SQL when first asked for
+    (an indexed equality: a large repository's hundreds of thousands are never all read)."""
+
+    def __init__(self, view: View, column: str) -> None:
+        self.view = view
+        self.column = column  # "target": forward (target prefix → aliases); "alias": back
+        self.other = "alias" if column == "target" else "target"
+        self.cache: dict[str, tuple[str, ...]] = {}
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        if key not in self.cache:
+            found = set()
+            if key.endswith(("#", ".")):
+                for (v,) in self.view.each(
+                        f"SELECT DISTINCT a.{self.other} FROM {{aliases}} a JOIN temp.vfiles f "
+                        f"ON f.unit = a.unit WHERE a.{self.column} = ?", (key + "*",)):
+                    text = str(v)
+                    if text.endswith("*") and text[:-1] != key:
+                        other = text[:-1]
+                        alias = other if self.column == "target" else key
+                        if alias.endswith(("#", ".")):
+                            found.add(other)
+            self.cache[key] = tuple(sorted(found))
+        if not self.cache[key]:
+            raise KeyError(key)
+        return self.cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(k for k, v in self.cache.items() if v)
+
+    def __len__(self) -> int:
+        return sum(1 for v in self.cache.values() if v)
+
+
 def wildcards(view: View) -> Wildcards:
-    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state."""
+    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state (all at
+    once for a small view, one prefix at a time for a large one)."""
     memo = _memo(view)
     if memo.wildcards is not None:
+        return memo.wildcards
+    files = view.conn.execute("SELECT COUNT(*) FROM temp.vfiles").fetchone()[0]
+    if files > EAGER_WILDCARD_FILES:
+        memo.wildcards = Wildcards(_Lookup(view, "target"), _Lookup(view, "alias"))
         return memo.wildcards
     fwd: dict[str, list[str]] = {}
     back: dict[str, list[str]] = {}
@@ -342,11 +385,19 @@ class Sites:
         return [r for r, _ in self.sites]
 
 
-def sites(view: View, c: Closure) -> Sites:
+def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
     """Sites whose target is a name of `c`, and sites its probes find whose target
-    normalises to one (a chain through a self-extending alias: ``New.With.With.Push``)."""
-    out = [(r, c.names[str(r.target)]) for r in refs_to(view, c.names)]
+    normalises to one (a chain through a self-extending alias: ``New.With.With.Push``).
+    With `limit`, at most that many of the first kind (exact ones first, then in file
+    order), and a limitation saying so when more exist."""
+    found = refs_to(view, c.names, limit)
     notes = list(c.limitations)
+    if limit is not None and len(found) > limit:
+        notes.append(_capped_note(c.label, limit))
+        found = [r for r in sorted(found, key=lambda r: (r.conf != "exact", r.path, r.line,
+                                                         r.col))[:limit]]
+        found.sort(key=lambda r: (r.path, r.line, r.col))
+    out = [(r, c.names[str(r.target)]) for r in found]
     if c.probes:
         seen = {(r.unit, r.line, r.col) for r, _ in out}
         candidates: list[RefRow] = []
@@ -378,6 +429,11 @@ def sites(view: View, c: Closure) -> Sites:
                 out.append((r, c.names[hit]))
     out.sort(key=lambda s: (s[0].path, s[0].line, s[0].col))
     return Sites(tuple(out), tuple(notes))
+
+
+def _capped_note(label: str, limit: int) -> str:
+    return (f"more than {limit} sites of {label}: the first {limit} (exact ones first, then "
+            "in file order) are considered, the rest are not listed")
 
 
 # -- the other way: what a target string means ---------------------------------------------

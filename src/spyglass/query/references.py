@@ -15,6 +15,9 @@ from spyglass.syntax import conditionals
 from spyglass.types import CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
+# Sites read per definition, as a multiple of the answer's cap (max_matches_per_request):
+# a central function's tens of thousands of sites are never all made objects (a bound).
+SITES_PER_ANSWER = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +40,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
     names = closure.of(view, [d])
     is_call = sym.call_filter(view, d)  # a property is called by reading it
-    found_sites = closure.sites(view, names)
+    found_sites = closure.sites(view, names, SITES_PER_ANSWER
+                                * view.config.limits.max_matches_per_request)
     notes += found_sites.limitations
     found = found_sites.rows
     cls = sym.constructed_class(view, d)
