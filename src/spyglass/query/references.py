@@ -196,7 +196,23 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
                 whole=f"in a file with a build constraint, `{text}` (read, not evaluated): "
                       "it may be left out of a default build") if whole else \
                 Constraint(regions=tuple(conditionals.decode(text)))
+    if not whole:  # a branch decided by a name some header #defines stays unflagged
+        assumed = {n for c in out.values() for r in c.regions for n in r.assumed}
+        defined = _macros_defined(view, assumed)
+        out = {u: Constraint(regions=tuple(r for r in c.regions
+                                           if not defined.intersection(r.assumed)))
+               for u, c in out.items()}
     return out
+
+
+def _macros_defined(view: View, names: set[str]) -> set[str]:
+    """Which of `names` some file of the view `#define`s."""
+    found: set[str] = set()
+    for chunk in chunks(sorted(names)):
+        found |= {str(n) for (n,) in view.each(
+            "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
+            f"d.kind = 'macro' AND d.name IN ({marks(chunk)})", tuple(chunk))}
+    return found
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

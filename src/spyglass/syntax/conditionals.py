@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
 MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
@@ -38,6 +38,9 @@ class Region:
     start: int
     end: int
     why: str
+    # Names taken as undefined only because nothing above defines them: a header of the
+    # repository may (the query side leaves the region unflagged when one does).
+    assumed: tuple[str, ...] = ()
 
 
 class _Unknown(Exception):
@@ -54,6 +57,7 @@ class _Env:
         self.known.update(present)
         self.known.update(defines)
         self.unknown: set[str] = set()
+        self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
 
     def lookup(self, name: str) -> tuple[bool, str | None]:
         """(defined, value) of `name`; raises _Unknown when that cannot be known."""
@@ -64,6 +68,7 @@ class _Env:
             return value is not None, value
         if _RESERVED.match(name):
             raise _Unknown  # the compiler's own names
+        self.assumed.add(name)
         return False, None
 
 
@@ -217,6 +222,7 @@ class _Frame:
     start: int
     why: str
     opener: str
+    assumed: set[str] = field(default_factory=set)  # of the chain's conditions so far
 
 
 def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
@@ -252,7 +258,7 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
     def close(end: int) -> None:
         f = stack[-1]
         if f.outer == 1 and f.current == 0 and end >= f.start and len(out) < MAX_REGIONS:
-            out.append(Region(f.start, end, f.why))
+            out.append(Region(f.start, end, f.why, tuple(sorted(f.assumed))))
 
     for number, last, raw in _logical_lines(data):
         m = _DIRECTIVE.match(raw)
@@ -277,6 +283,7 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
                 env.unknown.add(name.group(0))
             continue
         if word in ("if", "ifdef", "ifndef"):
+            env.assumed = set()
             if word == "if":
                 v = evaluate(rest, env)
             else:
@@ -285,7 +292,7 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
                 if v is not None and word == "ifndef":
                     v = int(not v)
             why = f"#{word} {rest}".strip()
-            stack.append(_Frame(active(), v, v, last + 1, why, why))
+            stack.append(_Frame(active(), v, v, last + 1, why, why, set(env.assumed)))
             continue
         if not stack:
             continue  # an unmatched #elif/#else/#endif: ignored
@@ -294,7 +301,9 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
         if word == "endif":
             stack.pop()
             continue
+        env.assumed = set()
         v = 1 if word == "else" else evaluate(rest, env)
+        f.assumed |= env.assumed
         if f.taken == 1:
             current: Value = 0
         elif f.taken is None:
@@ -313,7 +322,8 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
 
 def encode(regions: list[Region]) -> str:
     """The regions as stored with the file's unit (one `start-end why` per line)."""
-    return "\n".join(f"{r.start}-{r.end} {r.why.replace(chr(10), ' ')}" for r in regions)
+    return "\n".join(f"{r.start}-{r.end} {r.why.replace(chr(10), ' ')}\t{','.join(r.assumed)}"
+                     for r in regions)
 
 
 def decode(text: str) -> list[Region]:
@@ -322,5 +332,7 @@ def decode(text: str) -> list[Region]:
     for line in text.splitlines():
         m = _REGION.match(line)
         if m:
-            out.append(Region(int(m.group(1)), int(m.group(2)), m.group(3)))
+            why, _, names = m.group(3).partition("\t")
+            out.append(Region(int(m.group(1)), int(m.group(2)), why,
+                              tuple(n for n in names.split(",") if n)))
     return out
