@@ -216,6 +216,7 @@ class _Walk:
     capped: bool = False
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
     modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
+    inherits: bool = True  # a seed's language has inherited members (not C)
 
     def add(self, new: str, parent: _Name, rule: Rule, loops: Iterable[int],
             fresh: list[str]) -> None:
@@ -241,6 +242,7 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
     (default MAX_DEPTH) along a chain; see the module docstring."""
     depth = MAX_DEPTH if depth is None else depth
     walk = _Walk(view, {n: _Name(list(ds)) for n, ds in seeds.items()})
+    walk.inherits = _inherits(d.language for ds in seeds.values() for d in ds)
     wild = wildcards(view)
     frontier = sorted(walk.names)
     for _ in range(depth):
@@ -316,6 +318,15 @@ def _modules(view: View, names: set[str]) -> set[str]:
     return {n for n in names if memo.get(n)}
 
 
+def _inherits(languages: Iterable[str]) -> bool:
+    """Whether members may be inherited in any of `languages` (True when none is known)."""
+    from spyglass.syntax.langpack import all_packs
+    packs = all_packs()
+    langs = set(languages)
+    return not langs or any(x not in packs or packs[x].manifest.get("inherited_members", True)
+                            for x in langs)
+
+
 def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
     """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
     or a method's result), the same member reached through subclasses that do not
@@ -325,9 +336,13 @@ def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
 
 
 def _prime_inherited(walk: _Walk, aliases: set[str]) -> None:
-    """_inherited_prefixes of several alias prefixes, in one batch."""
+    """_inherited_prefixes of several alias prefixes, in one batch (none when no seed's
+    language has inheritance: manifest `inherited_members = false`, C)."""
     todo = sorted(a for a in aliases if a not in walk.members)
     if not todo:
+        return
+    if not walk.inherits:
+        walk.members.update((a, []) for a in todo)
         return
     found = [m for m in defs_by_full(walk.view, [a[:-1] for a in todo])
              if m.kind in MEMBER_KINDS | VALUE_CALLABLE]

@@ -83,6 +83,7 @@ MANIFEST: Schema = {
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
+    "inherited_members": bool,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
