@@ -105,7 +105,8 @@ class _Memo:
     wildcards: Wildcards | None = None
     steps: dict[str, frozenset[str]] = field(default_factory=dict)
     modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
-    closures: dict[tuple[bool, frozenset[Key], int, int], Closure] = field(default_factory=dict)
+    closures: dict[tuple[bool, frozenset[Key], int, int, int], Closure] = field(
+        default_factory=dict)
 
 
 CACHED = 64  # closures kept per view state
@@ -237,9 +238,11 @@ def _shift(loops: Iterable[int], cut: int, old: int, new: int) -> list[int]:
 
 
 def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
-           depth: int | None = None) -> Closure:
+           depth: int | None = None, site_budget: int | None = None) -> Closure:
     """The closure of `seeds` (name → the definitions it means), at most `depth` alias hops
-    (default MAX_DEPTH) along a chain; see the module docstring."""
+    (default MAX_DEPTH) along a chain; see the module docstring. With `site_budget`, the
+    walk stops after the hop whose names already have more sites than that (an answer
+    cut at its cap needs no farther names: the nearest uses are listed first)."""
     depth = MAX_DEPTH if depth is None else depth
     walk = _Walk(view, {n: _Name(list(ds)) for n, ds in seeds.items()})
     walk.inherits = _inherits(d.language for ds in seeds.values() for d in ds)
@@ -293,6 +296,14 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                 walk.add(alias + name[i + 1:], entry, (alias, prefix),
                          _shift(entry.loops, i, i + 1, len(alias)), fresh)
         frontier = fresh
+        if frontier and site_budget is not None and len(walk.names) > BUDGET_CHECK_NAMES \
+                and _more_sites(view, walk.names, site_budget):
+            walk.notes.append(f"alias closure of {what or ', '.join(sorted(seeds)[:1])} "
+                              f"stopped at {len(walk.names)} names, which have more than "
+                              f"{site_budget} sites: uses reached only through farther "
+                              "aliases are not listed")
+            frontier = []
+            break
     label = what or ", ".join(sorted(seeds)[:1])
     if walk.capped:
         walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
@@ -304,6 +315,22 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
               for name, e in walk.names.items() if e.loops} | {(m, "") for m in walk.modules}
     return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
                    tuple(walk.notes), label)
+
+
+BUDGET_CHECK_NAMES = 100  # closures smaller than this are never cut by a site budget
+
+
+def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
+    """Whether the view has more than `budget` sites whose target is one of `names`."""
+    found = 0
+    for chunk in chunks(sorted(names)):
+        for (n,) in view.each("SELECT COUNT(*) FROM (SELECT 1 FROM {refs} r JOIN temp.vfiles f "
+                              f"ON f.unit = r.unit WHERE r.target IN ({marks(chunk)}) LIMIT ?)",
+                              (*chunk, budget + 1 - found)):
+            found += int(str(n))
+        if found > budget:
+            return True
+    return False
 
 
 def _modules(view: View, names: set[str]) -> set[str]:
@@ -368,17 +395,20 @@ def seeds(view: View, defs: Iterable[DefRow], members: bool = True) -> dict[str,
     return out
 
 
-def of(view: View, defs: Iterable[DefRow], members: bool = True) -> Closure:
+def of(view: View, defs: Iterable[DefRow], members: bool = True,
+       site_budget: int | None = None) -> Closure:
     """The closure of definitions (see the module docstring); kept per view state for the
-    CACHED most recent sets of definitions (one answer often asks twice)."""
+    CACHED most recent sets of definitions (one answer often asks twice). `site_budget`:
+    see expand."""
     ds = list(defs)
     memo = _memo(view).closures
-    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES)
+    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES, site_budget or 0)
     if k not in memo:
         if len(memo) >= CACHED:
             memo.pop(next(iter(memo)))
         memo[k] = expand(view, seeds(view, ds, members),
-                         ", ".join(sorted({d.qualname for d in ds})[:3]))
+                         ", ".join(sorted({d.qualname for d in ds})[:3]),
+                         site_budget=site_budget)
     return memo[k]
 
 

@@ -38,10 +38,10 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     cut goes to `notes`. Blast radius takes its first layer from here too."""
     several = len(targets) > 1
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
-    names = closure.of(view, [d])
+    budget = SITES_PER_ANSWER * view.config.limits.max_matches_per_request
+    names = closure.of(view, [d], site_budget=budget)
     is_call = sym.call_filter(view, d)  # a property is called by reading it
-    found_sites = closure.sites(view, names, SITES_PER_ANSWER
-                                * view.config.limits.max_matches_per_request)
+    found_sites = closure.sites(view, names, budget)
     notes += found_sites.limitations
     found = found_sites.rows
     cls = sym.constructed_class(view, d)
