@@ -8,7 +8,7 @@ process tree sampled every 0.5 s), what was skipped and why, `refs` to kmalloc, 
 re-index after a commit changing one file (time as a share of the full index). The machine's
 load average is recorded before and after each step (the machine is shared).
 
-    .venv/bin/python bench/kernel.py [--json-out docs/kernel.json] [--skip-full]
+    .venv/bin/python bench/kernel.py [--json-out docs/kernel.json] [--skip-full] [--skip-commit]
 """
 
 from __future__ import annotations
@@ -187,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-out", type=Path)
     parser.add_argument("--skip-full", action="store_true",
                         help="keep the existing store (refs and the 1-file commit only)")
+    parser.add_argument("--skip-commit", action="store_true",
+                        help="no 1-file commit re-index (refs only)")
     args = parser.parse_args(argv)
     root = corpus()
     report: dict[str, Any] = {"corpus": NAME, "cpus": os.cpu_count()}
@@ -197,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     report["store"] = store_stats(root)
     report["refs"] = refs(root)
     print(json.dumps(report["refs"]), flush=True)
-    report["one_file_commit"] = one_file_commit(root)
-    if "full" in report:
+    if not args.skip_commit:
+        report["one_file_commit"] = one_file_commit(root)
+    if "full" in report and "one_file_commit" in report:
         report["one_file_commit"]["share_of_full"] = round(
             report["one_file_commit"]["seconds"] / report["full"]["seconds"], 4)
     print(json.dumps(report, indent=2))

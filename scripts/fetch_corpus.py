@@ -99,6 +99,10 @@ CORPORA: dict[str, Corpus] = {
                "/usr/share/php/Composer/Semver"),
         Corpus("penlight", "debian", "lua-penlight", "1.13.1", "/usr/share/lua/5.1/pl"),
         Corpus("bats", "debian", "bats", "1.8.2", "/usr/lib/bats-core"),
+        # C: the held-out accuracy corpus (bench/accuracy/corpora.py names its rule).
+        Corpus("libxcrypt", "debian", "libxcrypt-source", "4.4.33", "/usr/src/libxcrypt"),
+        # C++: CLI11's headers (header-only; tests/langs/test_cpp_corpus.py).
+        Corpus("cli11", "debian", "libcli11-dev", "2.1.2", "/usr/include/CLI"),
         Corpus("capacitor_ios", "npm", "@capacitor/ios", "8.5.2", "capacitor-ios-8.5.2"),
     )
 }

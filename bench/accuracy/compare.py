@@ -34,7 +34,9 @@ ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
 KINDS = ("same-file", "cross-file", "alias")
 VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
-BUILD_CONSTRAINT = "in a file with a build constraint"  # the evidence spyglass gives
+# The evidence spyglass gives for a site its build may leave out: a Go file's build
+# constraint, a C branch inactive under the compile command's -D flags.
+BUILD_CONSTRAINT = ("in a file with a build constraint", "in a preprocessor branch inactive")
 Site = tuple[str, int]
 MAX_PAGES = 1000  # pages asked per answer at most (a bound for a broken continuation)
 
@@ -148,9 +150,11 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
         assert loc is not None
         if not loc.uncertain:
             return "exact but not in oracle"
-        ev = "; ".join(p for p in loc.evidence.split("; ") if BUILD_CONSTRAINT not in p)
+        ev = "; ".join(p for p in loc.evidence.split("; ") if not p.startswith(BUILD_CONSTRAINT))
         if not ev:
-            return "exact, flagged for its file's build constraint"
+            return ("exact, flagged for its file's build constraint"
+                    if BUILD_CONSTRAINT[0] in loc.evidence else
+                    "exact, flagged in an inactive #if branch")
         if "receiver type unknown" in ev:
             return "name match: receiver type unknown"
         if "unresolved name" in ev:
@@ -214,6 +218,7 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".git", ".spyglass"),
                     symlinks=True)
     for rel, text in CORPORA[name].config:
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         (dest / rel).write_text(text)
     write_compile_commands(CORPORA[name], dest)
     fetch_module().make_git_repo(dest)
@@ -288,7 +293,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                                   fn=int(s in oracle and s not in first))
             got = _spyglass_sites(answers[q], corpus.include)
             for s, loc in got.items():
-                if BUILD_CONSTRAINT in loc.evidence:
+                if any(b in loc.evidence for b in BUILD_CONSTRAINT):
                     constrained[q][0] += 1
                     constrained[q][1] += s in oracle
             for view in VIEWS:

@@ -46,6 +46,7 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
         root = WORK / corpus.name
     _copy(source, root)
     for rel, text in corpus.config:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     write_compile_commands(corpus, root)
     if corpus.language == "c":  # Debian's clangd, with a background index of every file

@@ -9,12 +9,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spyglass.config import IndexRules
 from spyglass.index import confined, filenames, gitcall, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
+STATE_VERSION = 1  # of saved_state's layout
 RACY_NS = 2_000_000_000  # a file changed this recently is re-hashed on the next refresh
 StatKey = tuple[int, int, int, int]  # mtime_ns, ctime_ns, size, inode
 
@@ -223,6 +225,49 @@ class Probe:
         if self._index is None or self._index[0] != key:
             self._index = (key, gitindex.read_index(self.git_dir, self.common_dir))
         return self._index[1]
+
+    # -- a saved refresh ------------------------------------------------------------------------
+    def saved_state(self) -> tuple[Any, ...]:
+        """What a refresh found unchanged is judged by — the git state files', folders',
+        control files' and candidate files' stats — as plain tuples (for a cache file)."""
+        seen = self._seen
+        files = tuple((p, seen[p].key) for p, _ in self._candidates if p in seen)
+        return (STATE_VERSION, str(self.root), self._git_key, tuple(self._dirs),
+                tuple(self._control.items()), files, not self.unreadable)
+
+    def unchanged_since(self, state: tuple[Any, ...]) -> bool:
+        """Whether a refresh now would find nothing changed since `state` was saved (by this
+        or an earlier process): the same checks as a refresh's cheap part — git state,
+        folder mtimes, control files, every candidate's stat, none changed too recently to
+        trust — without listing, hashing or reading git's index."""
+        if len(state) != 7 or state[0] != STATE_VERSION or state[1] != str(self.root) \
+                or not state[6]:
+            return False
+        _, _, git_key, dirs, control, files, _ = state
+        if tuple(git_key) != self.git_key():
+            return False
+        stat = os.stat
+        try:
+            for full, mtime in dirs:
+                if stat(full).st_mtime_ns != mtime:
+                    return False
+        except OSError:
+            return False
+        for path, key in control:
+            if _stat(self.root / path) != key:  # an absolute path stays itself
+                return False
+        now = time.time_ns()
+        lstat = os.lstat
+        root = str(self.root)
+        for path, key in files:
+            try:
+                st = lstat(os.path.join(root, path))
+            except OSError:
+                return False
+            if (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino) != tuple(key) \
+                    or now - st.st_mtime_ns < RACY_NS:
+                return False
+        return True
 
     # -- the listing --------------------------------------------------------------------------
     def _list(self) -> None:

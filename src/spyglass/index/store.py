@@ -90,6 +90,7 @@ CREATE INDEX IF NOT EXISTS refs_target ON refs(target) WHERE target IS NOT NULL;
 CREATE INDEX IF NOT EXISTS refs_unresolved ON refs(name) WHERE target IS NULL;
 CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
+CREATE INDEX IF NOT EXISTS aliases_alias ON aliases(alias);
 CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import sqlite3
 from functools import cache
 from typing import cast
 
 from spyglass.errors import LanguagePackError
 from spyglass.index.store import columns
+from spyglass.syntax import conditionals
 from spyglass.syntax.extract import extract
-from spyglass.syntax.langpack import LANGS_DIR, all_packs
+from spyglass.syntax.langpack import LANGS_DIR, LanguagePack, all_packs
 from spyglass.syntax.resolver import Resolver
 from spyglass.types import FileContext, FileFacts, Resolution
 
@@ -87,9 +89,23 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
-    meta = (language, ctx.module, facts.lines, len(data), facts.package, facts.build_constraint)
+    meta = (language, ctx.module, facts.lines, len(data), facts.package,
+            facts.build_constraint or _inactive(pack, data, ctx))
     return (meta, list(defs), list(refs), list(imports), list(res.aliases), list(diags),
             base_rows)
+
+
+def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> str:
+    """The file's `#if` branches its compile command leaves out, encoded for the unit's
+    `build` column (manifest `preprocessor_conditions`; only files whose context carries
+    `-D`/`-U` macros, i.e. an entry of their own in compile_commands.json)."""
+    defines = dict(ctx.settings).get(conditionals.DEFINES)
+    if defines is None or not pack.manifest.get("preprocessor_conditions"):
+        return ""
+    macros = json.loads(defines)
+    present = {str(k): str(v) for k, v in dict(pack.manifest.get("preprocessor_present", {})).items()}
+    absent = [str(n) for n in pack.manifest.get("preprocessor_absent", ())]
+    return conditionals.encode(conditionals.inactive_regions(data, macros, absent, present))
 
 
 # Each fact table's columns in the store's order, as rows are inserted (from its schema).

@@ -37,20 +37,33 @@ def provenance(view: View | None, repo: str) -> Provenance:
 
 
 def coverage(view: View, paths: list[str] | None = None) -> Coverage:
-    """Repository-wide coverage, or coverage of the given paths."""
+    """Repository-wide coverage (computed once per state of the view), or coverage of the
+    given paths."""
+    if paths is None:
+        key = view.state_key
+        memo = view.memo.get("coverage")
+        if memo is not None and memo[0] == key and isinstance(memo[1], Coverage):
+            return memo[1]
+        files, own = view.listed_files()
+        found = _coverage(view, files, own, paths)
+        view.memo["coverage"] = (key, found)
+        return found
+    return _coverage(view, [(p, None) for p in paths], False, paths)
+
+
+def _coverage(view: View, files: list[tuple[str, str | None]], own: bool,
+              paths: list[str] | None) -> Coverage:
+    """Coverage of `files` (path, skip reason); `own`: the reasons are the snapshot's, so
+    its members need no look-up."""
     analysed: list[str] = []
     skipped: list[Skipped] = []
     unsupported: Counter[str] = Counter()
-    if paths is None:
-        files = [(f.path, f.skipped) for f in view.disk_files()]
-    else:
-        files = [(p, None) for p in paths]
     langs: set[str] = set()
     for path, reason in files:
         pack = pack_for_path(path)
         if reason is None and path in view.live_skipped:
             reason = view.live_skipped[path]
-        member = view.members.get(path)
+        member = None if own else view.members.get(path)
         if reason is None and member is not None and member.skipped and pack is not None \
                 and path not in view.changes.modified:
             reason = member.skipped

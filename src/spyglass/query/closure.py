@@ -105,7 +105,8 @@ class _Memo:
     wildcards: Wildcards | None = None
     steps: dict[str, frozenset[str]] = field(default_factory=dict)
     modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
-    closures: dict[tuple[bool, frozenset[Key], int, int], Closure] = field(default_factory=dict)
+    closures: dict[tuple[bool, frozenset[Key], int, int, int], Closure] = field(
+        default_factory=dict)
 
 
 CACHED = 64  # closures kept per view state
@@ -126,10 +127,53 @@ def _memo(view: View) -> _Memo:
     return cached[1]
 
 
+EAGER_WILDCARD_FILES = 5_000  # views of more files look wildcard aliases up one by one
+
+
+class _Lookup(Mapping[str, tuple[str, ...]]):
+    """Wildcard aliases by one end's prefix, each looked up in SQL when first asked for
+    (an indexed equality: a large repository's hundreds of thousands are never all read)."""
+
+    def __init__(self, view: View, column: str) -> None:
+        self.view = view
+        self.column = column  # "target": forward (target prefix → aliases); "alias": back
+        self.other = "alias" if column == "target" else "target"
+        self.cache: dict[str, tuple[str, ...]] = {}
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        if key not in self.cache:
+            found = set()
+            if key.endswith(("#", ".")):
+                for (v,) in self.view.each(
+                        f"SELECT DISTINCT a.{self.other} FROM {{aliases}} a JOIN temp.vfiles f "
+                        f"ON f.unit = a.unit WHERE a.{self.column} = ?", (key + "*",)):
+                    text = str(v)
+                    if text.endswith("*") and text[:-1] != key:
+                        other = text[:-1]
+                        alias = other if self.column == "target" else key
+                        if alias.endswith(("#", ".")):
+                            found.add(other)
+            self.cache[key] = tuple(sorted(found))
+        if not self.cache[key]:
+            raise KeyError(key)
+        return self.cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(k for k, v in self.cache.items() if v)
+
+    def __len__(self) -> int:
+        return sum(1 for v in self.cache.values() if v)
+
+
 def wildcards(view: View) -> Wildcards:
-    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state."""
+    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state (all at
+    once for a small view, one prefix at a time for a large one)."""
     memo = _memo(view)
     if memo.wildcards is not None:
+        return memo.wildcards
+    files = view.conn.execute("SELECT COUNT(*) FROM temp.vfiles").fetchone()[0]
+    if files > EAGER_WILDCARD_FILES:
+        memo.wildcards = Wildcards(_Lookup(view, "target"), _Lookup(view, "alias"))
         return memo.wildcards
     fwd: dict[str, list[str]] = {}
     back: dict[str, list[str]] = {}
@@ -173,6 +217,7 @@ class _Walk:
     capped: bool = False
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
     modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
+    inherits: bool = True  # a seed's language has inherited members (not C)
 
     def add(self, new: str, parent: _Name, rule: Rule, loops: Iterable[int],
             fresh: list[str]) -> None:
@@ -193,11 +238,14 @@ def _shift(loops: Iterable[int], cut: int, old: int, new: int) -> list[int]:
 
 
 def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
-           depth: int | None = None) -> Closure:
+           depth: int | None = None, site_budget: int | None = None) -> Closure:
     """The closure of `seeds` (name → the definitions it means), at most `depth` alias hops
-    (default MAX_DEPTH) along a chain; see the module docstring."""
+    (default MAX_DEPTH) along a chain; see the module docstring. With `site_budget`, the
+    walk stops after the hop whose names already have more sites than that (an answer
+    cut at its cap needs no farther names: the nearest uses are listed first)."""
     depth = MAX_DEPTH if depth is None else depth
     walk = _Walk(view, {n: _Name(list(ds)) for n, ds in seeds.items()})
+    walk.inherits = _inherits(d.language for ds in seeds.values() for d in ds)
     wild = wildcards(view)
     frontier = sorted(walk.names)
     for _ in range(depth):
@@ -248,6 +296,14 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                 walk.add(alias + name[i + 1:], entry, (alias, prefix),
                          _shift(entry.loops, i, i + 1, len(alias)), fresh)
         frontier = fresh
+        if frontier and site_budget is not None and len(walk.names) > BUDGET_CHECK_NAMES \
+                and _more_sites(view, walk.names, site_budget):
+            walk.notes.append(f"alias closure of {what or ', '.join(sorted(seeds)[:1])} "
+                              f"stopped at {len(walk.names)} names, which have more than "
+                              f"{site_budget} sites: uses reached only through farther "
+                              "aliases are not listed")
+            frontier = []
+            break
     label = what or ", ".join(sorted(seeds)[:1])
     if walk.capped:
         walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
@@ -259,6 +315,22 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
               for name, e in walk.names.items() if e.loops} | {(m, "") for m in walk.modules}
     return Closure({n: tuple(e.defs) for n, e in walk.names.items()}, tuple(sorted(probes)),
                    tuple(walk.notes), label)
+
+
+BUDGET_CHECK_NAMES = 100  # closures smaller than this are never cut by a site budget
+
+
+def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
+    """Whether the view has more than `budget` sites whose target is one of `names`."""
+    found = 0
+    for chunk in chunks(sorted(names)):
+        for (n,) in view.each("SELECT COUNT(*) FROM (SELECT 1 FROM {refs} r JOIN temp.vfiles f "
+                              f"ON f.unit = r.unit WHERE r.target IN ({marks(chunk)}) LIMIT ?)",
+                              (*chunk, budget + 1 - found)):
+            found += int(str(n))
+        if found > budget:
+            return True
+    return False
 
 
 def _modules(view: View, names: set[str]) -> set[str]:
@@ -273,6 +345,15 @@ def _modules(view: View, names: set[str]) -> set[str]:
     return {n for n in names if memo.get(n)}
 
 
+def _inherits(languages: Iterable[str]) -> bool:
+    """Whether members may be inherited in any of `languages` (True when none is known)."""
+    from spyglass.syntax.langpack import all_packs
+    packs = all_packs()
+    langs = set(languages)
+    return not langs or any(x not in packs or packs[x].manifest.get("inherited_members", True)
+                            for x in langs)
+
+
 def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
     """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
     or a method's result), the same member reached through subclasses that do not
@@ -282,9 +363,13 @@ def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
 
 
 def _prime_inherited(walk: _Walk, aliases: set[str]) -> None:
-    """_inherited_prefixes of several alias prefixes, in one batch."""
+    """_inherited_prefixes of several alias prefixes, in one batch (none when no seed's
+    language has inheritance: manifest `inherited_members = false`, C)."""
     todo = sorted(a for a in aliases if a not in walk.members)
     if not todo:
+        return
+    if not walk.inherits:
+        walk.members.update((a, []) for a in todo)
         return
     found = [m for m in defs_by_full(walk.view, [a[:-1] for a in todo])
              if m.kind in MEMBER_KINDS | VALUE_CALLABLE]
@@ -310,17 +395,20 @@ def seeds(view: View, defs: Iterable[DefRow], members: bool = True) -> dict[str,
     return out
 
 
-def of(view: View, defs: Iterable[DefRow], members: bool = True) -> Closure:
+def of(view: View, defs: Iterable[DefRow], members: bool = True,
+       site_budget: int | None = None) -> Closure:
     """The closure of definitions (see the module docstring); kept per view state for the
-    CACHED most recent sets of definitions (one answer often asks twice)."""
+    CACHED most recent sets of definitions (one answer often asks twice). `site_budget`:
+    see expand."""
     ds = list(defs)
     memo = _memo(view).closures
-    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES)
+    k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES, site_budget or 0)
     if k not in memo:
         if len(memo) >= CACHED:
             memo.pop(next(iter(memo)))
         memo[k] = expand(view, seeds(view, ds, members),
-                         ", ".join(sorted({d.qualname for d in ds})[:3]))
+                         ", ".join(sorted({d.qualname for d in ds})[:3]),
+                         site_budget=site_budget)
     return memo[k]
 
 
@@ -342,11 +430,19 @@ class Sites:
         return [r for r, _ in self.sites]
 
 
-def sites(view: View, c: Closure) -> Sites:
+def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
     """Sites whose target is a name of `c`, and sites its probes find whose target
-    normalises to one (a chain through a self-extending alias: ``New.With.With.Push``)."""
-    out = [(r, c.names[str(r.target)]) for r in refs_to(view, c.names)]
+    normalises to one (a chain through a self-extending alias: ``New.With.With.Push``).
+    With `limit`, at most that many of the first kind (exact ones first, then in file
+    order), and a limitation saying so when more exist."""
+    found = refs_to(view, c.names, limit)
     notes = list(c.limitations)
+    if limit is not None and len(found) > limit:
+        notes.append(_capped_note(c.label, limit))
+        found = [r for r in sorted(found, key=lambda r: (r.conf != "exact", r.path, r.line,
+                                                         r.col))[:limit]]
+        found.sort(key=lambda r: (r.path, r.line, r.col))
+    out = [(r, c.names[str(r.target)]) for r in found]
     if c.probes:
         seen = {(r.unit, r.line, r.col) for r, _ in out}
         candidates: list[RefRow] = []
@@ -396,6 +492,11 @@ def _literal_keys(found: list[tuple[RefRow, tuple[DefRow, ...]]]
                 continue
         out.append((r, ds))
     return out
+
+
+def _capped_note(label: str, limit: int) -> str:
+    return (f"more than {limit} sites of {label}: the first {limit} (exact ones first, then "
+            "in file order) are considered, the rest are not listed")
 
 
 # -- the other way: what a target string means ---------------------------------------------

@@ -4,17 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import candidates, closure, dispatch, inherited_names, overloads, related
+from spyglass.query import (
+    candidates,
+    closure,
+    dispatch,
+    includes,
+    inherited_names,
+    overloads,
+    related,
+)
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
+from spyglass.syntax import conditionals
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
+# Sites read per definition, as a multiple of the answer's cap (max_matches_per_request):
+# a central function's tens of thousands of sites are never all made objects (a bound).
+SITES_PER_ANSWER = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +47,10 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     cut goes to `notes`. Blast radius takes its first layer from here too."""
     several = len(targets) > 1
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
-    names = closure.of(view, [d])
+    budget = SITES_PER_ANSWER * view.config.limits.max_matches_per_request
+    names = closure.of(view, [d], site_budget=budget)
     is_call = sym.call_filter(view, d)  # a property is called by reading it
-    found_sites = closure.sites(view, names)
+    found_sites = closure.sites(view, names, budget)
     notes += found_sites.limitations
     found = found_sites.rows
     cls = sym.constructed_class(view, d)
@@ -50,8 +63,12 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
-    arity = overloads.arity_rule(view, d)
-    keep = overloads.narrowed(sym.site_filter(view, d, declared), arity)
+    base = overloads.narrowed(sym.site_filter(view, d, declared),
+                              overloads.arity_rule(view, d))
+    scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
+
+    def keep(r: RefRow) -> bool:
+        return base(r) and (scoped is None or scoped(r))
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
@@ -148,11 +165,12 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
         constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
         for s in found:
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
-            if r.unit in constrained:
+            flag = constrained[r.unit].at(r.line) if r.unit in constrained else ""
+            if flag:
                 if exact_only:
                     continue  # flagged, so not exact
                 uncertain = True
-                evidence = "; ".join(filter(None, (evidence, constrained[r.unit])))
+                evidence = "; ".join(filter(None, (evidence, flag)))
             how = is_call(r) if calls_only else None
             if calls_only and how is None:
                 continue
@@ -177,19 +195,52 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
     return listed, tuple(dict.fromkeys([*notes, *left]))
 
 
-def build_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """What restricts the build of a unit's lines: the whole file (`whole`, Go's
+    `//go:build`), or the `#if` branches its compile command leaves out (`regions`)."""
+
+    whole: str = ""
+    regions: tuple[conditionals.Region, ...] = ()
+
+    def at(self, line: int) -> str:
+        """The evidence for a site on `line`, "" when nothing restricts it."""
+        if self.whole:
+            return self.whole
+        for region in self.regions:
+            if region.start <= line <= region.end:
+                return (f"in a preprocessor branch inactive under the compile command's "
+                        f"-D flags, {region.why} (read, not evaluated, and a header may "
+                        "define its names): it may not be compiled")
+        return ""
+
+
+def build_constraints(view: View, language: str, units: set[int]) -> dict[int, Constraint]:
     """For the units among `units` whose file has a build constraint (manifest
-    `build_constraint`; Go `//go:build`), the evidence naming it. The constraint is read,
-    never evaluated: the site is kept, flagged, whether or not the default build has it."""
-    if not units or not sym.manifest_value(language, "build_constraint"):
+    `build_constraint`; Go `//go:build`), or inactive preprocessor branches (manifest
+    `preprocessor_conditions`; C `#if`), what restricts them. Conditions are read, never
+    evaluated as code: the site is kept, flagged."""
+    whole = bool(sym.manifest_value(language, "build_constraint"))
+    if not units or not (whole or sym.manifest_value(language, "preprocessor_conditions")):
         return {}
-    out: dict[int, str] = {}
+    out: dict[int, Constraint] = {}
     for chunk in chunks(sorted(units)):
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
-            out[int(str(uid))] = (f"in a file with a build constraint, `{build}` (read, not "
-                                  "evaluated): it may be left out of a default build")
-    out.update(_file_name_constraints(view, language, units - set(out)))
+            text = str(build)
+            out[int(str(uid))] = Constraint(
+                whole=f"in a file with a build constraint, `{text}` (read, not evaluated): "
+                      "it may be left out of a default build") if whole else \
+                Constraint(regions=tuple(conditionals.decode(text)))
+    if not whole:  # a branch decided by a name some header #defines stays unflagged
+        assumed = {n for c in out.values() for r in c.regions for n in r.assumed}
+        defined = _macros_defined(view, assumed)
+        out = {u: Constraint(regions=tuple(r for r in c.regions
+                                           if not defined.intersection(r.assumed)))
+               for u, c in out.items()}
+    if whole:
+        out.update({u: Constraint(whole=why) for u, why in
+                    _file_name_constraints(view, language, units - set(out)).items()})
     return out
 
 
@@ -210,6 +261,16 @@ def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[i
                                       f"{m.group(1)}` (read, not evaluated): it may be left "
                                       "out of a default build")
     return out
+
+
+def _macros_defined(view: View, names: set[str]) -> set[str]:
+    """Which of `names` some file of the view `#define`s."""
+    found: set[str] = set()
+    for chunk in chunks(sorted(names)):
+        found |= {str(n) for (n,) in view.each(
+            "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
+            f"d.kind = 'macro' AND d.name IN ({marks(chunk)})", tuple(chunk))}
+    return found
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

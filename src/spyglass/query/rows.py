@@ -99,12 +99,21 @@ def defs_by_keys(view: View, keys: Iterable[Key]) -> dict[Key, DefRow]:
     return out
 
 
-def refs_to(view: View, targets: Iterable[str]) -> list[RefRow]:
-    """Reference sites whose target is one of `targets`, in file order."""
+def refs_to(view: View, targets: Iterable[str], limit: int | None = None) -> list[RefRow]:
+    """Reference sites whose target is one of `targets`, in file order. With `limit`, at
+    most limit + 1 of them (exact ones first, then in file order: SQLite sorts, and only
+    those rows become objects), so that a caller can tell that more exist."""
     out: list[RefRow] = []
+    order = "" if limit is None else " ORDER BY r.conf != 'exact', f.path, r.line, r.col LIMIT ?"
     for chunk in chunks(sorted(set(targets))):
+        left = () if limit is None else (limit + 1 - len(out),)
+        if left and left[0] <= 0:
+            break
         out += refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IN "
-                              f"({marks(chunk)})", tuple(chunk)))
+                              f"({marks(chunk)}){order}", (*chunk, *left)))
+    if limit is not None and len(out) > limit + 1:
+        out.sort(key=lambda r: (r.conf != "exact", r.path, r.line, r.col))
+        out = out[:limit + 1]
     out.sort(key=lambda r: (r.path, r.line, r.col))
     return out
 

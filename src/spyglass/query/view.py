@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
+import os
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
-from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, table_columns
+from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, store_dir, table_columns
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
@@ -21,6 +23,7 @@ from spyglass.types import FileContext
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
+VIEW_STATE = "view-state.marshal"  # the store's file of the last clean refresh (_save_state)
 
 def _overlay_table(table: str) -> str:
     """The overlay's temp copy of a store fact table: the same columns, without the store's
@@ -113,7 +116,10 @@ class View:
         conn.executescript(OVERLAY_SCHEMA)
         self.probe = Probe(root, config.limits.max_file_bytes, config.index)
         self.snapshot: SnapshotRow | None = None
-        self.members: dict[str, Member] = {}
+        self._members: dict[str, Member] | None = {}
+        self._wholesale = False  # temp.vfiles holds the snapshot's files as they are (clean start)
+        self._saved: tuple[int, ...] | None = None
+        self._clean: tuple[object, ...] | None = None  # the saved state a clean start checked
         self.changes = Changes()
         self.live_skipped: dict[str, str] = {}
         self.head = src.Head(None, None)
@@ -129,11 +135,20 @@ class View:
         self._report: tuple[tuple[object, ...], OverlayReport] | None = None
         self._merge_bases: dict[tuple[str, str], str | None] = {}
         self._next_unit = -1
+        self.memo: dict[str, tuple[tuple[object, ...], object]] = {}  # per state_key
 
     # -- refresh ---------------------------------------------------------------------------
     def end_read(self) -> None:
         if self.conn.in_transaction:
             self.conn.execute("COMMIT")
+
+    @property
+    def members(self) -> dict[str, Member]:
+        """The baseline snapshot's files by path (read on first use)."""
+        if self._members is None:
+            self._load_members()
+        assert self._members is not None
+        return self._members
 
     def refresh(self) -> None:
         """Bring the view in line with the store's newest snapshot and the files on disk.
@@ -144,6 +159,83 @@ class View:
             "SELECT (SELECT MAX(id) FROM snapshots WHERE state='completed'), "
             "(SELECT state FROM snapshots WHERE id=?)",
             (self.snapshot.id if self.snapshot else -1,)).fetchone()
+        if self._wholesale and self._clean is not None and self.snapshot is not None \
+                and newest == self.snapshot.id and self.probe.unchanged_since(self._clean):
+            return  # still the clean start's workspace
+        if self._key is None and self._projected is None and self._clean_start(newest):
+            return
+        self._sync(newest, state)
+
+    def _complete(self) -> None:
+        """After a clean start: probe the workspace now (for what needs its listing)."""
+        if self._wholesale:
+            newest = self.snapshot.id if self.snapshot else None
+            self._sync(newest, "completed")
+
+    def _clean_start(self, newest: int | None) -> bool:
+        """A process's first refresh, when an earlier refresh (of this or another process)
+        saved the workspace as exactly the newest snapshot — nothing overlaid — and the
+        workspace's stats say nothing changed since (Probe.unchanged_since): the view is the
+        snapshot's files, taken in one SQL statement, without listing, hashing or resolving
+        the workspace's files (docs/kernel.md). The next refresh probes as usual."""
+        snap = snapshot_by_id(self.conn, newest) if newest else None
+        if snap is None or snap.commit is None or not self.probe.is_git:
+            return False
+        try:
+            saved = marshal.loads(self._state_path().read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return False
+        if not isinstance(saved, tuple) or len(saved) != 3 or saved[0] != snap.id \
+                or saved[1] != snap.commit or not self.probe.unchanged_since(saved[2]):
+            return False
+        self.snapshot, self.base = snap, snap.commit
+        self.head = src.head(self.root)
+        if self.head.sha != snap.commit:
+            return False
+        self._members = None
+        self.mismatch = self._mismatch()
+        self.changes = Changes(snapshot=snap.id)
+        self.live_skipped = {}
+        self.conn.execute("DELETE FROM temp.vfiles")
+        self.conn.execute(
+            "INSERT INTO temp.vfiles(path, unit, language, source, stale) SELECT path, unit, "
+            "language, 'cached-index', 0 FROM main.snapshot_files WHERE snapshot=? AND unit IS "
+            "NOT NULL AND language IS NOT NULL AND skipped IS NULL", (snap.id,))
+        self._rows = {}
+        self._wholesale = True
+        self._clean = saved[2]
+        return True
+
+    def _state_path(self) -> Path:
+        return store_dir(self.root) / VIEW_STATE
+
+    def _save_state(self) -> None:
+        """After a refresh that overlaid nothing (the workspace is the snapshot's commit):
+        the probe's stats, for the next process's clean start. Written once per change."""
+        snap = self.snapshot
+        if snap is None or snap.commit is None or not self.probe.is_git \
+                or self.base != snap.commit or self.changes.paths or self.changes.recontext \
+                or self.live_skipped or self.head.sha != snap.commit:
+            return
+        key = (snap.id, self.probe.listed, self.probe.generation, self.probe.hashed)
+        if key == self._saved:
+            return
+        self._saved = key
+        data = marshal.dumps((snap.id, snap.commit, self.probe.saved_state()))
+        path = self._state_path()
+        try:
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError:
+            return  # a read-only store: no clean start next time, answers unchanged
+
+    def _sync(self, newest: int | None, state: str | None) -> None:
+        if self._wholesale:  # the clean start's rows go; the projection below writes its own
+            self.conn.execute("DELETE FROM temp.vfiles")
+            self._rows = {}
+            self._wholesale = False
+            self._clean = None
         self.probe.refresh()
         key = (newest, self.probe.git_state)
         if key != self._key or (self.snapshot is not None and state != "completed"):
@@ -153,6 +245,7 @@ class View:
         if projected != self._projected:
             self._project()
             self._projected = projected
+        self._save_state()
 
     def _choose_baseline(self, newest_id: int | None) -> None:
         """The newest complete snapshot, or — pinned — the complete snapshot of the
@@ -198,14 +291,15 @@ class View:
         return None
 
     def _load_members(self) -> None:
-        self.members = {}
+        members: dict[str, Member] = {}
+        self._members = members
         if self.snapshot is None:
             return
         for path, unit, blob, language, skipped, ctx in self.conn.execute(
                 "SELECT f.path, f.unit, f.blob, f.language, f.skipped, COALESCE(u.ctx, '') "
                 "FROM snapshot_files f LEFT JOIN units u ON u.id = f.unit WHERE f.snapshot=?",
                 (self.snapshot.id,)):
-            self.members[path] = Member(unit, blob, language, skipped, ctx)
+            members[path] = Member(unit, blob, language, skipped, ctx)
 
     def _pack(self, path: str, read: Callable[[str], bytes | None]) -> LanguagePack | None:
         """The file's pack: the index's language for an unchanged member, else by its
@@ -344,8 +438,25 @@ class View:
             out.extend(self.conn.execute(sql.format(**tables), params).fetchall())
         return out
 
+    def listed_files(self) -> tuple[list[tuple[str, str | None]], bool]:
+        """Every workspace file with its skip reason (None: analysable), and whether the
+        reasons are the snapshot's own (a clean start: the workspace is the snapshot, read
+        in one SQL statement instead of listing the workspace)."""
+        if self._wholesale and self.snapshot is not None:
+            return [(str(p), None if r is None else str(r)) for p, r in self.conn.execute(
+                "SELECT path, skipped FROM main.snapshot_files WHERE snapshot=?",
+                (self.snapshot.id,))], True
+        return [(f.path, f.skipped) for f in self.disk_files()], False
+
+    @property
+    def state_key(self) -> tuple[object, ...]:
+        """Changes whenever what the view answers from may have changed (for memos)."""
+        return (self.snapshot.id if self.snapshot else None, self._wholesale,
+                self.probe.listed, self.probe.generation, self.changes.digest())
+
     def disk_files(self) -> list[src.SourceFile]:
         """The workspace's files as last listed (supported or not, with skip reasons)."""
+        self._complete()
         return self.probe.listing
 
     @property
@@ -356,6 +467,7 @@ class View:
     def overlay(self) -> OverlayReport:
         """The overlay's changes by kind (committed, staged, unstaged, untracked, deleted,
         target), relative to the pinned merge-base. Computed on demand and cached."""
+        self._complete()
         digest = self.changes.digest()
         key = (digest, self.probe.git_state, self.probe.generation, self.base)
         if self._report is None or self._report[0] != key:

@@ -28,6 +28,7 @@ import shlex
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.conditionals import DEFINES  # a file's -D/-U: its inactive `#if`s
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
 
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".ipp", ".tcc")
@@ -51,6 +52,7 @@ _KEYWORDS = frozenset({
     "__asm__", "__attribute__", "nullptr", "this", "new", "delete", "class", "template"})
 MAX_MACRO_NAMES = 16  # names of one macro's body followed (a bound per definition)
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
+
 _CPP_LANGUAGES = frozenset({"cpp"})
 
 # The repository's files as the latest `module_keys` call of each file family saw them
@@ -68,8 +70,9 @@ def is_header(path: str) -> bool:
 
 
 def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
-              ) -> dict[str, list[str]]:
-    """Include directories per file from a compile_commands.json (repository-relative)."""
+              ) -> dict[str, tuple[list[str], dict[str, str | None]]]:
+    """Include directories (repository-relative) and `-D`/`-U` macros (name → value, None
+    when undefined) per file from a compile_commands.json."""
     data = next((d for d in (read(p) for p in COMPILE_COMMANDS) if d is not None), None)
     if data is None:
         return {}
@@ -77,7 +80,7 @@ def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
         entries = json.loads(data)
     except ValueError:
         return {}
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[list[str], dict[str, str | None]]] = {}
     if not isinstance(entries, list):
         return out
     for entry in entries:
@@ -96,8 +99,14 @@ def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
             except ValueError:
                 continue
         dirs: list[str] = []
+        macros: dict[str, str | None] = {}
         it = iter(str(a) for a in args)
         for arg in it:
+            if arg.startswith(("-D", "-U")):
+                text = arg[2:] or next(it, "")
+                name, eq, value = text.partition("=")
+                macros[name] = (value if eq else "1") if arg[1] == "D" else None
+                continue
             flag = next((f for f in _INCLUDE_FLAGS if arg.startswith(f)), None)
             if flag is None:
                 continue
@@ -105,7 +114,7 @@ def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
             absolute = posixpath.normpath(posixpath.join(directory, value))
             if absolute == root or absolute.startswith(root + "/"):
                 dirs.append(absolute[len(root) + 1:] if absolute != root else "")
-        out[rel] = dirs
+        out[rel] = (dirs, macros)
     return out
 
 
@@ -136,21 +145,23 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 break
             folders.add(folder)
     commands = _commands(read, known)
-    shared = list(dict.fromkeys(d for dirs in commands.values() for d in dirs))
+    shared = list(dict.fromkeys(d for dirs, _ in commands.values() for d in dirs))
     out: dict[str, FileContext] = {}
     default_cache: dict[str, str] = {}
     for path in listed:
-        dirs = commands.get(path)
-        if dirs is not None:
-            text = ":".join(dirs)
-            source = "compile_commands.json"
-        else:
-            folder = path.rsplit("/", 1)[0] if "/" in path else ""
-            text = default_cache.get(folder, "")
-            if folder not in default_cache:
-                text = default_cache[folder] = ":".join(
-                    dict.fromkeys([*_ancestor_includes(folder, folders), *shared]))
-            source = "compile_commands.json" if commands else "include folders"
+        entry = commands.get(path)
+        if entry is not None:
+            text = ":".join(entry[0])
+            out[path] = FileContext(path=path, module=path, settings=(
+                ("include_dirs", text), ("includes_from", "compile_commands.json"),
+                (DEFINES, json.dumps(entry[1], sort_keys=True))))
+            continue
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        text = default_cache.get(folder, "")
+        if folder not in default_cache:
+            text = default_cache[folder] = ":".join(
+                dict.fromkeys([*_ancestor_includes(folder, folders), *shared]))
+        source = "compile_commands.json" if commands else "include folders"
         out[path] = FileContext(path=path, module=path,
                                 settings=(("include_dirs", text), ("includes_from", source)))
     return out

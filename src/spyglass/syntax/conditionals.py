@@ -1,0 +1,338 @@
+"""Preprocessor conditions: the `#if` branches a file's compile command leaves inactive (docs/c.md).
+
+The directives (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`) are read and their
+conditions decided, never the code between them: a name is defined when the compile
+command's `-D` defines it or the file `#define`s it above (in a branch known to be
+taken), undefined when `-U` or `#undef` says so, when a pack lists it as absent on the
+default target (`__aarch64__`, `_MSC_VER`, …), or when it is an ordinary name nothing
+above defines. A reserved name (`__x`, `_X`) the pack does not list, a function-like
+macro call, or an operator the reader does not know leaves the condition unknown, and an
+unknown branch is never called inactive. A header included from the file may define a
+name too, so an inactive branch is a flag (the sites in it are uncertain), not a removal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
+MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
+MAX_DIRECTIVE = 512  # characters of a condition read (longer ones are unknown)
+Value = int | None  # a condition's value; None: unknown
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
+_COMMENT = re.compile(r"/\*.*?\*/|//.*$")
+_TOKEN = re.compile(r"\s*(?:(\d[\w.]*|'(?:\\.|[^'])')|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>"
+                    r"|[-+*/%<>!()~^&|?:,]))")
+_RESERVED = re.compile(r"__|_[A-Z]")
+_REGION = re.compile(r"^(\d+)-(\d+) (.*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Lines `start`..`end` (1-based, inclusive) of a branch not taken; `why` the
+    directive as written (`#else` of `#ifndef EKS`)."""
+
+    start: int
+    end: int
+    why: str
+    # Names taken as undefined only because nothing above defines them: a header of the
+    # repository may (the query side leaves the region unflagged when one does).
+    assumed: tuple[str, ...] = ()
+
+
+class _Unknown(Exception):
+    """The condition cannot be decided from what was read."""
+
+
+class _Env:
+    """What is known of each name: its value ('' when defined empty), None when
+    undefined, absent when unknown."""
+
+    def __init__(self, defines: dict[str, str | None], absent: Iterable[str],
+                 present: dict[str, str]) -> None:
+        self.known: dict[str, str | None] = {n: None for n in absent}
+        self.known.update(present)
+        self.known.update(defines)
+        self.unknown: set[str] = set()
+        self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
+
+    def lookup(self, name: str) -> tuple[bool, str | None]:
+        """(defined, value) of `name`; raises _Unknown when that cannot be known."""
+        if name in self.unknown:
+            raise _Unknown
+        if name in self.known:
+            value = self.known[name]
+            return value is not None, value
+        if _RESERVED.match(name):
+            raise _Unknown  # the compiler's own names
+        self.assumed.add(name)
+        return False, None
+
+
+class _Parser:
+    """A recursive-descent reader of one `#if` expression (C's precedence)."""
+
+    def __init__(self, text: str, env: _Env) -> None:
+        self.tokens: list[tuple[str, str]] = []
+        pos = 0
+        text = text.strip()
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                raise _Unknown
+            kind = "num" if m.group(1) else "id" if m.group(2) else "op"
+            self.tokens.append((kind, m.group(m.lastindex or 0)))
+            pos = m.end()
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+        self.i = 0
+        self.env = env
+
+    def peek(self) -> str:
+        return self.tokens[self.i][1] if self.i < len(self.tokens) else ""
+
+    def take(self) -> tuple[str, str]:
+        if self.i >= len(self.tokens):
+            raise _Unknown
+        self.i += 1
+        return self.tokens[self.i - 1]
+
+    def parse(self) -> Value:
+        v = self.ternary()
+        if self.i != len(self.tokens):
+            raise _Unknown
+        return v
+
+    def ternary(self) -> Value:
+        cond = self.binary(0)
+        if self.peek() != "?":
+            return cond
+        self.take()
+        yes = self.ternary()
+        if self.take()[1] != ":":
+            raise _Unknown
+        no = self.ternary()
+        if cond is None:
+            return yes if yes == no else None
+        return yes if cond else no
+
+    _LEVELS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
+               ("<<", ">>"), ("+", "-"), ("*", "/", "%"))
+
+    def binary(self, level: int) -> Value:
+        if level == len(self._LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self.peek() in self._LEVELS[level]:
+            op = self.take()[1]
+            right = self.binary(level + 1)
+            left = _apply(op, left, right)
+        return left
+
+    def unary(self) -> Value:
+        tok = self.peek()
+        if tok in ("!", "-", "+", "~"):
+            self.take()
+            v = self.unary()
+            if v is None:
+                return None
+            return {"!": int(not v), "-": -v, "+": v, "~": ~v}[tok]
+        return self.primary()
+
+    def primary(self) -> Value:
+        kind, tok = self.take()
+        if tok == "(":
+            v = self.ternary()
+            if self.take()[1] != ")":
+                raise _Unknown
+            return v
+        if kind == "num":
+            return _number(tok)
+        if kind != "id":
+            raise _Unknown
+        if tok == "defined":
+            paren = self.peek() == "("
+            if paren:
+                self.take()
+            kind, name = self.take()
+            if kind != "id" or (paren and self.take()[1] != ")"):
+                raise _Unknown
+            try:
+                return int(self.env.lookup(name)[0])
+            except _Unknown:
+                return None
+        if self.peek() == "(":
+            raise _Unknown  # a function-like macro: not expanded
+        try:
+            defined, value = self.env.lookup(tok)
+        except _Unknown:
+            return None
+        if not defined:
+            return 0  # an undefined name is 0 in `#if`
+        return _number(value or "") if value and re.fullmatch(r"\d\w*", value) else None
+
+
+def _number(text: str) -> int:
+    if text.startswith("'"):
+        raise _Unknown
+    digits = text.rstrip("uUlL")
+    try:
+        return int(digits, 0) if not re.fullmatch(r"0\d+", digits) else int(digits, 8)
+    except ValueError:
+        raise _Unknown from None
+
+
+def _apply(op: str, a: Value, b: Value) -> Value:
+    if op == "||":
+        return 1 if a or b else (None if a is None or b is None else 0)
+    if op == "&&":
+        return 0 if a == 0 or b == 0 else (None if a is None or b is None else 1)
+    if a is None or b is None:
+        return None
+    if op in ("/", "%") and b == 0:
+        return None
+    table = {"|": a | b, "^": a ^ b, "&": a & b, "==": int(a == b), "!=": int(a != b),
+             "<": int(a < b), ">": int(a > b), "<=": int(a <= b), ">=": int(a >= b),
+             "+": a + b, "-": a - b, "*": a * b}
+    if op in table:
+        return table[op]
+    if op in ("<<", ">>"):
+        return a << b if op == "<<" and 0 <= b < 64 else a >> b if 0 <= b < 64 else None
+    return int(a / b) if op == "/" else a - b * int(a / b)
+
+
+def evaluate(condition: str, env: _Env) -> Value:
+    """The value of one `#if` condition under `env`, or None when it cannot be decided."""
+    if len(condition) > MAX_DIRECTIVE:
+        return None
+    try:
+        return _Parser(condition, env).parse()
+    except (_Unknown, IndexError, KeyError):
+        return None
+
+
+@dataclass
+class _Frame:
+    outer: Value  # the enclosing branches are all taken (1), one is not (0), unknown (None)
+    current: Value  # this branch is taken
+    taken: Value  # an earlier branch of this chain was taken
+    start: int
+    why: str
+    opener: str
+    assumed: set[str] = field(default_factory=set)  # of the chain's conditions so far
+
+
+def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
+    """(first and last line number, text) of each directive line, continuations joined."""
+    lines = data.split(b"\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        first = i + 1
+        if b"#" in line[:64] and line.lstrip()[:1] == b"#":
+            while line.endswith((b"\\", b"\\\r")) and i + 1 < len(lines):
+                i += 1
+                line = line.rstrip(b"\r")[:-1] + b" " + lines[i]
+            yield first, i + 1, line
+        i += 1
+
+
+def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterable[str] = (),
+                     present: dict[str, str] | None = None) -> list[Region]:
+    """The regions of `data` in branches that are not taken under `defines` (name → value,
+    None for `-U`), the pack's names absent on the default target, and the file's own
+    `#define`s above each condition; outermost regions only, at most MAX_REGIONS."""
+    env = _Env(defines, absent, present or {})
+    stack: list[_Frame] = []
+    out: list[Region] = []
+
+    def active() -> Value:
+        if not stack:
+            return 1
+        f = stack[-1]
+        return _apply("&&", f.outer, f.current)
+
+    def close(end: int) -> None:
+        f = stack[-1]
+        if f.outer == 1 and f.current == 0 and end >= f.start and len(out) < MAX_REGIONS:
+            out.append(Region(f.start, end, f.why, tuple(sorted(f.assumed))))
+
+    for number, last, raw in _logical_lines(data):
+        m = _DIRECTIVE.match(raw)
+        if m is None:
+            continue
+        word = m.group(1).decode()
+        rest = _COMMENT.sub(" ", m.group(2).decode("utf-8", "replace")).strip()
+        if word in ("define", "undef"):
+            name = re.match(r"[A-Za-z_]\w*", rest)
+            if name is None:
+                continue
+            now = active()
+            if now == 1:
+                env.unknown.discard(name.group(0))
+                if word == "undef":
+                    env.known[name.group(0)] = None
+                elif rest[name.end():name.end() + 1] != "(":  # object-like: its value
+                    env.known[name.group(0)] = rest[name.end():].strip()
+                else:
+                    env.known[name.group(0)] = "()"
+            elif now is None:
+                env.unknown.add(name.group(0))
+            continue
+        if word in ("if", "ifdef", "ifndef"):
+            env.assumed = set()
+            if word == "if":
+                v = evaluate(rest, env)
+            else:
+                token = re.match(r"[A-Za-z_]\w*", rest)
+                v = evaluate(f"defined({token.group(0)})", env) if token else None
+                if v is not None and word == "ifndef":
+                    v = int(not v)
+            why = f"#{word} {rest}".strip()
+            stack.append(_Frame(active(), v, v, last + 1, why, why, set(env.assumed)))
+            continue
+        if not stack:
+            continue  # an unmatched #elif/#else/#endif: ignored
+        close(number - 1)
+        f = stack[-1]
+        if word == "endif":
+            stack.pop()
+            continue
+        env.assumed = set()
+        v = 1 if word == "else" else evaluate(rest, env)
+        f.assumed |= env.assumed
+        if f.taken == 1:
+            current: Value = 0
+        elif f.taken is None:
+            current = 0 if v == 0 else None
+        else:
+            current = v
+        f.taken = _apply("||", f.taken, v)
+        f.current = current
+        f.start = last + 1
+        f.why = f"#{word} of `{f.opener}`" if word == "else" else f"#elif {rest} (after `{f.opener}`)"
+    while stack:  # an unterminated #if: up to the end of the file
+        close(data.count(b"\n") + 1)
+        stack.pop()
+    return out
+
+
+def encode(regions: list[Region]) -> str:
+    """The regions as stored with the file's unit (one `start-end why` per line)."""
+    return "\n".join(f"{r.start}-{r.end} {r.why.replace(chr(10), ' ')}\t{','.join(r.assumed)}"
+                     for r in regions)
+
+
+def decode(text: str) -> list[Region]:
+    """The regions `encode` wrote (lines that do not parse are left out)."""
+    out = []
+    for line in text.splitlines():
+        m = _REGION.match(line)
+        if m:
+            why, _, names = m.group(3).partition("\t")
+            out.append(Region(int(m.group(1)), int(m.group(2)), why,
+                              tuple(n for n in names.split(",") if n)))
+    return out

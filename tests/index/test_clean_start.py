@@ -1,0 +1,83 @@
+"""A fresh process whose workspace is exactly the indexed commit opens its view from the
+snapshot without listing, hashing or resolving the workspace (query/view.py clean start),
+and answers as the full refresh does; any change on disk falls back to the full refresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitutil import age, init, write
+
+from spyglass.query.facade import CodeIntel
+
+BASE = {"lib.h": "int shape(int x);\n",
+        "lib.c": "#include \"lib.h\"\n\nint shape(int x)\n{\n\treturn x;\n}\n",
+        "main.c": "#include \"lib.h\"\n\nint main(void)\n{\n\treturn shape(1);\n}\n"}
+
+
+def _sites(ci: CodeIntel) -> set[tuple[str, int]]:
+    got = ci.references(name="shape", lsp_budget_ms=0)
+    return {(r.path, r.start_line) for r in got.results}  # type: ignore[attr-defined]
+
+
+def _fresh(root: Path) -> tuple[CodeIntel, set[tuple[str, int]], bool]:
+    """A new CodeIntel (a new process's), its answer, and whether its view started clean."""
+    ci = CodeIntel(root)
+    sites = _sites(ci)
+    view = ci._view  # as the answer left it (ci.view() would refresh again)
+    assert view is not None
+    return ci, sites, view.probe.listed == 0
+
+
+def test_second_process_starts_clean_and_answers_the_same(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    init(root, BASE)
+    CodeIntel(root).index()
+    age(root)
+    _, first, clean = _fresh(root)  # the full refresh: it saves the workspace's stats
+    assert not clean and first == {("main.c", 5)}
+    ci, again, clean = _fresh(root)
+    assert clean and again == first
+    # its next refresh stays clean while nothing changed; asking for the workspace's
+    # listing probes it as usual, and the answer stays the same
+    view = ci.view()
+    assert view.probe.listed == 0 and _sites(ci) == first
+    assert {f.path for f in ci.view().disk_files()} >= set(BASE)
+    assert ci.view().probe.listed == 1 and _sites(ci) == first
+
+
+def test_any_change_on_disk_means_a_full_refresh(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    init(root, BASE)
+    CodeIntel(root).index()
+    age(root)
+    _fresh(root)
+    # a modified file: its new call is answered
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("main.c", 6)}
+    # an untracked file, after a clean state was saved again
+    write(root, {"main.c": BASE["main.c"]})
+    age(root)
+    _fresh(root)
+    assert _fresh(root)[2]
+    write(root, {"extra.c": "int extra(void)\n{\n\treturn shape(3);\n}\n"})
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and ("extra.c", 3) in sites
+
+
+def test_a_change_while_the_process_runs_is_seen(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    init(root, BASE)
+    CodeIntel(root).index()
+    age(root)
+    _fresh(root)
+    ci, _, clean = _fresh(root)
+    assert clean
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    age(root)
+    assert _sites(ci) == {("main.c", 5), ("main.c", 6)}
