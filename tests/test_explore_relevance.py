@@ -1,0 +1,80 @@
+"""Explore ranks free text with its files' relevance (query/relevance.py, docs/explore.md): a
+file found by its words alone is represented by the definition holding them, files
+interleave instead of one file's many weak matches filling the answer, path words count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fixture import commit_all, write_files
+
+from spyglass.query.facade import CodeIntel
+
+FILES = {
+    "store/__init__.py": "",
+    "store/lru.py": (
+        "def size(table):\n"
+        "    return len(table)\n"
+        "\n"
+        "\n"
+        "def trim(table, limit):\n"
+        "    while len(table) > limit:\n"
+        "        table.pop()\n"
+        "    raise ValueError('expired entries are evicted oldest first')\n"),
+    "store/disk.py": (
+        "def write(path, data):\n"
+        "    return open(path, 'w').write(data)\n"),
+    "paint/__init__.py": "",
+    "paint/many.py": "".join(f"def render_{c}(x):\n    return x\n\n\n" for c in "abcdef"),
+    "paint/frame.py": (
+        "def draw(canvas):\n"
+        "    \"\"\"Render the frame onto the canvas, border and all.\"\"\"\n"
+        "    return canvas\n"),
+    "net/__init__.py": "",
+    "net/router.py": (
+        "def lookup(table, path):\n"
+        "    return table.get(path)\n"),
+    "net/client.py": (
+        "def send(path):\n"
+        "    return path\n"),
+}
+
+
+def _intel(tmp_path: Path) -> CodeIntel:
+    write_files(tmp_path, FILES)
+    commit_all(tmp_path)
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    return ci
+
+
+def _ranked(ci: CodeIntel, query: str) -> list[str]:
+    return [r.symbol for r in ci.explore(query, budget=4000).results]  # type: ignore[attr-defined]
+
+
+def test_a_file_found_by_its_words_alone_is_represented_by_the_definition_holding_them(
+        tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "why are expired entries evicted")
+    assert "store.lru.trim" in ranked[:2], ranked
+    assert "store.lru.size" not in ranked, ranked
+    result = ci.explore("why are expired entries evicted", budget=4000)
+    files = dict(result.extra)["files"]
+    assert isinstance(files, tuple) and files[0] == "store/lru.py", files
+    why = next(r.evidence for r in result.results if r.symbol == "store.lru.trim")
+    assert "words of its file" in why, why
+
+
+def test_files_interleave_rather_than_one_file_filling_the_answer(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "render")
+    # six name matches in one file, one docstring match in another: the other file's
+    # definition comes before the first file's fourth, not after all six
+    assert "paint.frame.draw" in ranked[:4], ranked
+    assert sum(1 for s in ranked if s.startswith("paint.many.")) == 6, ranked
+
+
+def test_a_word_of_the_path_finds_the_file(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "which router is used")
+    assert ranked[0] == "net.router.lookup", ranked
