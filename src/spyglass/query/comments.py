@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from spyglass.index import confined
 from spyglass.query.names import words
 from spyglass.query.rows import Key
-from spyglass.query.terms import FileTerms
+from spyglass.query.terms import FileTerms, stem
 from spyglass.query.view import View
 
 MAX_FILES = 5000  # files read for one index (a bigger view: the first ones, noted)
@@ -24,11 +24,6 @@ BELOW = 12  # docstring lines read below a definition's first line
 COMMENT_START = frozenset("#/*\"'-;")
 HEADER_LINES = 60  # lines of a file's header read
 MAX_BODY_LINES = 400  # body lines searched for comments per definition
-STEM = 5  # words compare by their first letters: route/routes/routing, render/rendering
-
-
-def stem(word: str) -> str:
-    return word[:STEM]
 
 
 def _commented(text: bytes) -> bool:

@@ -13,7 +13,7 @@ from spyglass.query.view import View
 
 TERM_WEIGHT = 1.0  # a file's term score (0..1) beside its best definition's match (0..1)
 OTHERS = 0.25  # each further matching definition of a file adds this share of its score
-FILE_SHARE = 0.5  # a definition's rank: this share from its file's, the rest its own
+FILE_SHARE = 0.8  # a definition's rank: this share from its file's, the rest its own
 FILLED = 10  # files represented in the ranking when the terms find them
 DECAY = 0.85  # the k-th definition of a file (best first) counts DECAY**k: files interleave
 MAX_READ = 1024 * 1024  # bytes of a file read to choose its representative

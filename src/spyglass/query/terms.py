@@ -5,7 +5,9 @@ docs/explore.md)."""
 from __future__ import annotations
 
 import bisect
+import functools
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 K1 = 1.2  # BM25 term-frequency saturation
@@ -20,6 +22,7 @@ MAX_PARTIAL = 40  # words of the vocabulary taken per partial match
 SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "e")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light stem: one common English suffix off (and a doubled last consonant undone:
     running → run), so the forms of a word compare equal; short words unchanged."""
@@ -52,10 +55,10 @@ class FileTerms:
 
     def add(self, path: str, words: list[str], path_words: list[str]) -> None:
         """Count one file's words (already split like identifiers)."""
-        for w in words:
+        for w, c in Counter(words).items():
             if len(w) > 1 and not w.isdigit():
                 per = self.counts.setdefault(stem(w), {})
-                per[path] = per.get(path, 0) + 1
+                per[path] = per.get(path, 0) + c
         self.lengths[path] = len(words)
         self.path_stems[path] = frozenset(stem(w) for w in path_words if len(w) > 1)
         self._sorted = []
