@@ -5,10 +5,12 @@ interleave instead of one file's many weak matches filling the answer, path word
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from fixture import commit_all, write_files
 
 from spyglass.query.facade import CodeIntel
+from spyglass.types import CodeLocation, ToolResult
 
 FILES = {
     "store/__init__.py": "",
@@ -48,8 +50,12 @@ def _intel(tmp_path: Path) -> CodeIntel:
     return ci
 
 
+def _locs(result: ToolResult) -> list[CodeLocation]:
+    return [cast(CodeLocation, r) for r in result.results]
+
+
 def _ranked(ci: CodeIntel, query: str) -> list[str]:
-    return [r.symbol for r in ci.explore(query, budget=4000).results]  # type: ignore[attr-defined]
+    return [r.symbol for r in _locs(ci.explore(query, budget=4000))]
 
 
 def test_a_file_found_by_its_words_alone_is_represented_by_the_definition_holding_them(
@@ -61,7 +67,7 @@ def test_a_file_found_by_its_words_alone_is_represented_by_the_definition_holdin
     result = ci.explore("why are expired entries evicted", budget=4000)
     files = dict(result.extra)["files"]
     assert isinstance(files, tuple) and files[0] == "store/lru.py", files
-    why = next(r.evidence for r in result.results if r.symbol == "store.lru.trim")
+    why = next(r.evidence for r in _locs(result) if r.symbol == "store.lru.trim")
     assert "words of its file" in why, why
 
 
@@ -78,3 +84,15 @@ def test_a_word_of_the_path_finds_the_file(tmp_path: Path) -> None:
     ci = _intel(tmp_path)
     ranked = _ranked(ci, "which router is used")
     assert ranked[0] == "net.router.lookup", ranked
+
+
+def test_the_answer_stays_within_its_budget(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    whole = ci.explore("render the frame and evict expired entries", budget=4000)
+    small = ci.explore("render the frame and evict expired entries", budget=300)
+    info = dict(small.extra)["query"]
+    assert info.tokens <= 300, info  # type: ignore[attr-defined]
+    assert small.truncated and len(small.results) < len(whole.results), small.results
+    # what fits comes in the same order as in the whole answer
+    assert [r.symbol for r in _locs(small)] == \
+        [r.symbol for r in _locs(whole)][:len(small.results)]
