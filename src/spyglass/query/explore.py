@@ -294,10 +294,12 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     by_words: set[Key] = set()
     if text:  # a question in words: definitions ranked with their files' relevance
         scored, by_words = by_file(view, scored, text, query_words(query))
-        more = neighbourhood(view, [d for d, _ in scored if key(d) not in summaries])
-        callers.update(more[0])
-        callees.update(more[1])
-        summaries.update(more[2])
+        added = [d for d, _ in scored if key(d) not in summaries]
+        if added:  # representatives found by their file's words: their neighbours too
+            more = neighbourhood(view, added)
+            callers.update(more[0])
+            callees.update(more[1])
+            summaries.update(more[2])
     files = ranked_files(scored, text)
     info = ExploreInfo(query, mode, budget, 0, len(cands))
     used = tokens_of(info) + tokens_of(list(files)) + 60  # the envelope's keys, info, files
