@@ -135,9 +135,9 @@ def source_files(root: Path, language: str) -> list[str]:
             and pack.name == language and not is_test_path(p)]
 
 
-def evaluate(gitdir: Path, name: str, language: str, n: int, scan: int, rev: str
-             ) -> dict[str, object]:
-    root = CACHE / name
+def evaluate(gitdir: Path, name: str, language: str, n: int, scan: int, rev: str,
+             cache: Path = CACHE) -> dict[str, object]:
+    root = cache / name
     if not root.exists():
         root.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", *GIT_SAFETY, "-c", "protocol.file.allow=always", "clone", "-q",
@@ -187,9 +187,11 @@ def main() -> int:
     p.add_argument("--scan", type=int, default=2000, help="newest commits to look through")
     p.add_argument("--rev", default="origin/HEAD", help="newest commit to consider")
     p.add_argument("--out", type=Path, help="write the JSON report here")
+    p.add_argument("--cache", type=Path, default=CACHE,
+                   help="folder of the working clones (one per repository)")
     args = p.parse_args()
     report = evaluate(args.repo, args.name, args.language, args.questions, args.scan,
-                      args.rev)
+                      args.rev, args.cache)
     print(json.dumps({k: v for k, v in report.items() if k != "per_question"}, indent=2))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from spyglass.index import confined
 from spyglass.query.names import words
 from spyglass.query.rows import Key
+from spyglass.query.terms import FileTerms, stem
 from spyglass.query.view import View
 
 MAX_FILES = 5000  # files read for one index (a bigger view: the first ones, noted)
@@ -23,11 +24,6 @@ BELOW = 12  # docstring lines read below a definition's first line
 COMMENT_START = frozenset("#/*\"'-;")
 HEADER_LINES = 60  # lines of a file's header read
 MAX_BODY_LINES = 400  # body lines searched for comments per definition
-STEM = 5  # words compare by their first letters: route/routes/routing, render/rendering
-
-
-def stem(word: str) -> str:
-    return word[:STEM]
 
 
 def _commented(text: bytes) -> bool:
@@ -86,23 +82,12 @@ class CommentIndex:
     by_stem: dict[str, dict[Key, int]]
     described: int  # definitions with any words
     cut: str  # what a bound left out ("" when nothing)
-    in_files: dict[str, dict[str, int]]  # stem → path → occurrences anywhere in the file
-    files: int  # files read
+    terms: FileTerms  # every word of each file read, and its path words
 
     def file_scores(self, query: list[str]) -> dict[str, float]:
-        """Files by the words of the query anywhere in them (0..1, the best file 1): each
-        word's occurrences, damped (log) and weighted by how few files have it."""
-        n = self.files or 1
-        out: dict[str, float] = {}
-        for s in {stem(w) for w in query}:
-            per = self.in_files.get(s, {})
-            if not per:
-                continue
-            idf = math.log((1 + n) / (1 + len(per))) + 1.0
-            for path, count in per.items():
-                out[path] = out.get(path, 0.0) + idf * math.log1p(count)
-        top = max(out.values(), default=0.0) or 1.0
-        return {p: v / top for p, v in out.items()}
+        """Files by the words of the query anywhere in them or in their path (0..1, the
+        best file 1; BM25, query/terms.py)."""
+        return self.terms.normalised(query)
 
     def idf(self, s: str) -> float:
         n = len(self.by_stem.get(s, ()))
@@ -142,8 +127,7 @@ def comment_index(view: View) -> CommentIndex:
             (int(str(unit)), int(str(idx)), int(str(start)), int(str(name_line)),
              int(str(end))))
     by_stem: dict[str, dict[Key, int]] = {}
-    in_files: dict[str, dict[str, int]] = {}
-    files_read = 0
+    terms = FileTerms()
     described = 0
     read = 0
     cut = ""
@@ -156,13 +140,8 @@ def comment_index(view: View) -> CommentIndex:
         if data is None:
             continue
         read += len(data)
-        files_read += 1
         lines = data.split(b"\n")
-        counted: dict[str, int] = {}
-        for w in words(data.decode("utf-8", "replace")):
-            counted[stem(w)] = counted.get(stem(w), 0) + 1
-        for s, c in counted.items():
-            in_files.setdefault(s, {})[path] = c
+        terms.add(path, words(data.decode("utf-8", "replace")), words(path))
         first = min(found, key=lambda f: f[2])
         for unit, idx, start, name_line, end in found:
             ws = _described(lines, start, name_line, end)
@@ -175,6 +154,6 @@ def comment_index(view: View) -> CommentIndex:
                 if len(w) > 1 and not w.isdigit():
                     per = by_stem.setdefault(stem(w), {})
                     per[(unit, idx)] = per.get((unit, idx), 0) + 1
-    index = CommentIndex(by_stem, described, cut, in_files, files_read)
+    index = CommentIndex(by_stem, described, cut, terms)
     _INDEX[view] = (state, index)
     return index

@@ -16,6 +16,7 @@ from spyglass.query.comments import comment_index
 from spyglass.query.display import display
 from spyglass.query.names import name_index, used_names, words
 from spyglass.query.pagerank import Graph, pagerank
+from spyglass.query.relevance import by_file, file_scores
 from spyglass.query.results import (
     Citation,
     DefRow,
@@ -50,8 +51,6 @@ DOC_WEIGHT = 0.8  # a comment match counts a little less than a name match
 USED_NAMES_KEPT = 40  # used names matching the query words
 USERS_KEPT = 60  # definitions taken for the names their bodies use
 USE_WEIGHT = 0.5  # a body using matching names counts half a name match
-FILE_WEIGHT = 0.15  # other matches in the same file
-TEXT_WEIGHT = 0.15  # the query's words anywhere in the file
 TEST_FILE_FACTOR = 0.7  # a test file's score in the files section of a free-text query
 FILES_LISTED = 10  # files of the ranked definitions, best first (the `files` section)
 
@@ -89,7 +88,6 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
         bonus = 0.05 * sum(1 for w in qwords if w in d.path.lower())
         score = _blend(weight.get(d.name, 0.0), described.get(k, 0.0), using.get(k, 0.0))
         out[k] = (d, min(1.0, score + bonus))
-    out = _with_file_support(out, comment_index(view).file_scores(qwords))
     best = sorted(out.items(), key=lambda kv: (-kv[1][1], kv[0]))[:TEXT_CANDIDATES]
     return dict(best)
 
@@ -112,18 +110,6 @@ def _users(view: View, qwords: list[str]) -> dict[Key, float]:
     scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
     best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]
     return dict(best)
-
-
-def _with_file_support(cands: dict[Key, tuple[DefRow, float]], text: dict[str, float]
-                       ) -> dict[Key, tuple[DefRow, float]]:
-    """A match in a file with other matches, or whose text has the query's words, counts
-    more: the file is about the question."""
-    per_file: dict[str, float] = {}
-    for d, s in cands.values():
-        per_file[d.path] = per_file.get(d.path, 0.0) + s
-    return {k: (d, min(1.0, s + FILE_WEIGHT * min(1.0, (per_file[d.path] - s) / 3)
-                       + TEXT_WEIGHT * text.get(d.path, 0.0)))
-            for k, (d, s) in cands.items()}
 
 
 def _blend(name: float, doc: float, use: float = 0.0) -> float:
@@ -301,9 +287,19 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     mode, cands = candidates(ans, query, prefix or None)
     scored, callers, callees, summaries = rank(view, cands) if cands else ([], {}, {}, {})
     tests = all_test_files(ans)
-    text = {p: t for p, t in comment_index(view).file_scores(query_words(query)).items()
+    text = {p: t * (TEST_FILE_FACTOR if _test_pack(p) else 1.0)
+            for p, t in comment_index(view).file_scores(query_words(query)).items()
             if prefix is None or p == prefix or p.startswith(prefix + "/")} \
         if mode == "text" else {}
+    by_words: set[Key] = set()
+    if text:  # a question in words: definitions ranked with their files' relevance
+        scored, by_words = by_file(view, scored, text, query_words(query))
+        added = [d for d, _ in scored if key(d) not in summaries]
+        if added:  # representatives found by their file's words: their neighbours too
+            more = neighbourhood(view, added)
+            callers.update(more[0])
+            callees.update(more[1])
+            summaries.update(more[2])
     files = ranked_files(scored, text)
     info = ExploreInfo(query, mode, budget, 0, len(cands))
     used = tokens_of(info) + tokens_of(list(files)) + 60  # the envelope's keys, info, files
@@ -313,8 +309,9 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     for d, score in scored:
         k = key(d)
         summary = summaries.get(k) or RefSummary(0, 0, 0, ())
-        why = (f"score {score}: {mode} match" if k in cands else f"score {score}: central "
-               "neighbour of the matches") + (f"; {summary.total} reference(s) in "
+        why = (f"score {score}: {mode} match" if k in cands else
+               f"score {score}: the words of its file" if k in by_words else
+               f"score {score}: central neighbour of the matches") + (f"; {summary.total} reference(s) in "
                                                f"{summary.files} file(s), {summary.uncertain} "
                                                "uncertain")
         loc = ans.def_location(d, False, why)
@@ -345,17 +342,11 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
 
 def ranked_files(scored: list[tuple[DefRow, float]], text: dict[str, float],
                  n: int = FILES_LISTED) -> tuple[str, ...]:
-    """The files the ranked definitions are in, best first: a file's best score plus half
-    of its other matches' (a file with several matches is about the question), plus
-    TEXT_WEIGHT times how much its text has the query's words (a file with no matching
-    definition can be listed by its text alone)."""
-    per: dict[str, list[float]] = {}
-    for d, score in scored:
-        per.setdefault(d.path, []).append(score)
-    total = {p: max(v) + 0.5 * (sum(v) - max(v)) for p, v in per.items()}
-    for p, t in text.items():
-        total[p] = total.get(p, 0.0) + TEXT_WEIGHT * t
-    if text:  # a question in words asks for the code first, its tests after
+    """The files of the ranked definitions, best first, with the files whose words match a
+    free-text question (query/relevance.py); a question in words asks for the code first,
+    its tests after."""
+    total = file_scores(scored, text)
+    if text:
         total = {p: v * (TEST_FILE_FACTOR if _test_pack(p) else 1.0) for p, v in total.items()}
     return tuple(sorted(total, key=lambda p: (-total[p], p))[:n])
 

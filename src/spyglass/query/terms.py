@@ -1,0 +1,115 @@
+"""Files by the words of a free-text question: a BM25 term score over each file's words
+(identifiers split, comments, strings) and path words, with light stemming (explore;
+docs/explore.md)."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+K1 = 1.2  # BM25 term-frequency saturation
+B = 0.3  # BM25 length normalisation (small: a big file is more often the one to change)
+PATH_TF = 4.0  # a query word among a file's path words counts as this many occurrences
+PARTIAL = 0.4  # a word of the file that starts with (or contains) the query word
+MIN_PARTIAL = 4  # query words shorter than this match whole words only
+MAX_PARTIAL = 40  # words of the vocabulary taken per partial match
+# Suffixes taken off, longest first, when at least three letters stay (render, renders,
+# rendered, rendering → render; route, routes, routing → rout; router is matched as a
+# longer word holding rout, see FileTerms.related).
+SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly", "e")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A light stem: one common English suffix off (and a doubled last consonant undone:
+    running → run), so the forms of a word compare equal; short words unchanged."""
+    w = word.lower()
+    if len(w) <= 3:
+        return w
+    for suffix in SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix in ("s", "es") and w.endswith(("ss", "us", "is")):
+                continue
+            base = w[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                base += "y"
+            elif suffix in ("ing", "ed", "ings") and len(base) > 3 and \
+                    base[-1] == base[-2] and base[-1] not in "aeiouls":
+                base = base[:-1]
+            return base.rstrip("e") if len(base) > 3 else base
+    return w
+
+
+@dataclass
+class FileTerms:
+    """Stemmed word counts per file (stem → path → occurrences), file lengths in words and
+    the stems of each file's path words."""
+
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    lengths: dict[str, int] = field(default_factory=dict)
+    path_stems: dict[str, frozenset[str]] = field(default_factory=dict)
+    _sorted: list[str] = field(default_factory=list)
+
+    def add(self, path: str, words: list[str], path_words: list[str]) -> None:
+        """Count one file's words (already split like identifiers)."""
+        for w, c in Counter(words).items():
+            if len(w) > 1 and not w.isdigit():
+                per = self.counts.setdefault(stem(w), {})
+                per[path] = per.get(path, 0) + c
+        self.lengths[path] = len(words)
+        self.path_stems[path] = frozenset(stem(w) for w in path_words if len(w) > 1)
+        self._sorted = []
+
+    def _vocabulary(self) -> list[str]:
+        if not self._sorted:
+            self._sorted = sorted(self.counts)
+        return self._sorted
+
+    def related(self, s: str) -> list[str]:
+        """Stems of the vocabulary that start with `s` or contain it (`route` in `subrouter`),
+        `s` itself excluded; at most MAX_PARTIAL, the most frequent first."""
+        if len(s) < MIN_PARTIAL:
+            return []
+        vocab = self._vocabulary()
+        out: set[str] = set()
+        i = bisect.bisect_left(vocab, s)
+        while i < len(vocab) and vocab[i].startswith(s):
+            out.add(vocab[i])
+            i += 1
+        out.update(v for v in vocab if len(v) > len(s) + 1 and s in v)
+        out.discard(s)
+        return sorted(out, key=lambda v: (-len(self.counts[v]), v))[:MAX_PARTIAL]
+
+    def scores(self, query: list[str]) -> dict[str, float]:
+        """BM25 of every file with any query word: each distinct stem once, weighted by how
+        few files have it; a related word (a longer word holding the query word) counts
+        PARTIAL; a query word in the file's path counts PATH_TF occurrences."""
+        n = len(self.lengths)
+        if not n:
+            return {}
+        avg = (sum(self.lengths.values()) / n) or 1.0
+        out: dict[str, float] = {}
+        for s in dict.fromkeys(stem(w) for w in query):
+            tf: dict[str, float] = {p: float(c) for p, c in self.counts.get(s, {}).items()}
+            for r in self.related(s):
+                for p, c in self.counts[r].items():
+                    tf[p] = tf.get(p, 0.0) + PARTIAL * c
+            for p, stems in self.path_stems.items():
+                if s in stems and PATH_TF > 0:
+                    tf[p] = tf.get(p, 0.0) + PATH_TF
+            if not tf:
+                continue
+            idf = math.log(1 + (n - len(tf) + 0.5) / (len(tf) + 0.5))
+            for p, f in tf.items():
+                norm = K1 * (1 - B + B * self.lengths.get(p, 0) / avg)
+                out[p] = out.get(p, 0.0) + idf * f * (K1 + 1) / (f + norm)
+        return out
+
+    def normalised(self, query: list[str]) -> dict[str, float]:
+        """`scores` scaled so the best file has 1."""
+        raw = self.scores(query)
+        top = max(raw.values(), default=0.0) or 1.0
+        return {p: v / top for p, v in raw.items()}

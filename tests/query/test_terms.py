@@ -1,0 +1,69 @@
+"""The file term score explore ranks free-text questions with (query/terms.py): stems,
+BM25 weighting, path words and partial matches."""
+
+from __future__ import annotations
+
+from spyglass.query.names import words
+from spyglass.query.terms import FileTerms, stem
+
+
+def test_forms_of_a_word_share_a_stem() -> None:
+    assert len({stem(w) for w in ("render", "renders", "rendered", "rendering")}) == 1
+    assert len({stem(w) for w in ("route", "routes", "routing")}) == 1
+    assert len({stem(w) for w in ("entry", "entries")}) == 1
+    assert stem("running") == stem("run")
+    assert stem("class") == stem("classes") != stem("clas")
+    assert stem("use") == "use" and stem("go") == "go"  # short words stay
+
+
+def _terms(files: dict[str, str]) -> FileTerms:
+    t = FileTerms()
+    for path, text in files.items():
+        t.add(path, words(text), words(path))
+    return t
+
+
+def test_a_rare_word_outweighs_a_common_one() -> None:
+    t = _terms({
+        "a.py": "value value value value timeout",
+        "b.py": "value value value value value value value",
+        "c.py": "value other",
+        "d.py": "value more",
+    })
+    ranked = sorted(t.scores(["value", "timeout"]).items(), key=lambda kv: -kv[1])
+    assert ranked[0][0] == "a.py", ranked
+
+
+def test_occurrences_saturate() -> None:
+    t = _terms({"one.py": "cache", "many.py": " ".join(["cache"] * 50), "x.py": "other"})
+    s = t.scores(["cache"])
+    assert s["many.py"] > s["one.py"]
+    assert s["many.py"] < 3 * s["one.py"], s  # fifty times the words is not fifty times
+
+
+def test_a_word_of_the_path_counts() -> None:
+    t = _terms({"web/router.go": "func lookup() {}", "web/other.go": "func other() {}",
+                "web/more.go": "func more() {}"})
+    s = t.scores(["router"])
+    assert set(s) == {"web/router.go"}, s
+
+
+def test_a_longer_word_holding_the_query_word_counts_less_than_the_word() -> None:
+    t = _terms({"exact.go": "middleware chain", "longer.go": "middlewares chain",
+                "compound.go": "submiddleware chain", "none.go": "handler", "x.go": "y"})
+    s = t.scores(["middleware"])
+    assert "none.go" not in s
+    assert s["exact.go"] == s["longer.go"]  # the same stem
+    assert s["exact.go"] > s["compound.go"] > 0, s
+
+
+def test_stems_of_the_query_match_other_forms() -> None:
+    t = _terms({"r.py": "def rendering(): pass", "x.py": "def other(): pass",
+                "y.py": "def more(): pass"})
+    assert set(t.normalised(["renders"])) == {"r.py"}
+    assert t.normalised(["renders"])["r.py"] == 1.0
+
+
+def test_nothing_to_score() -> None:
+    assert FileTerms().scores(["x"]) == {}
+    assert _terms({"a.py": "alpha"}).scores(["beta"]) == {}

@@ -1,0 +1,98 @@
+"""Explore ranks free text with its files' relevance (query/relevance.py, docs/explore.md): a
+file found by its words alone is represented by the definition holding them, files
+interleave instead of one file's many weak matches filling the answer, path words count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import cast
+
+from fixture import commit_all, write_files
+
+from spyglass.query.facade import CodeIntel
+from spyglass.types import CodeLocation, ToolResult
+
+FILES = {
+    "store/__init__.py": "",
+    "store/lru.py": (
+        "def size(table):\n"
+        "    return len(table)\n"
+        "\n"
+        "\n"
+        "def trim(table, limit):\n"
+        "    while len(table) > limit:\n"
+        "        table.pop()\n"
+        "    raise ValueError('expired entries are evicted oldest first')\n"),
+    "store/disk.py": (
+        "def write(path, data):\n"
+        "    return open(path, 'w').write(data)\n"),
+    "paint/__init__.py": "",
+    "paint/many.py": "".join(f"def render_{c}(x):\n    return x\n\n\n" for c in "abcdef"),
+    "paint/frame.py": (
+        "def draw(canvas):\n"
+        "    \"\"\"Render the frame onto the canvas, border and all.\"\"\"\n"
+        "    return canvas\n"),
+    "net/__init__.py": "",
+    "net/router.py": (
+        "def lookup(table, path):\n"
+        "    return table.get(path)\n"),
+    "net/client.py": (
+        "def send(path):\n"
+        "    return path\n"),
+}
+
+
+def _intel(tmp_path: Path) -> CodeIntel:
+    write_files(tmp_path, FILES)
+    commit_all(tmp_path)
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    return ci
+
+
+def _locs(result: ToolResult) -> list[CodeLocation]:
+    return [cast(CodeLocation, r) for r in result.results]
+
+
+def _ranked(ci: CodeIntel, query: str) -> list[str]:
+    return [r.symbol for r in _locs(ci.explore(query, budget=4000))]
+
+
+def test_a_file_found_by_its_words_alone_is_represented_by_the_definition_holding_them(
+        tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "why are expired entries evicted")
+    assert "store.lru.trim" in ranked[:2], ranked
+    assert "store.lru.size" not in ranked, ranked
+    result = ci.explore("why are expired entries evicted", budget=4000)
+    files = dict(result.extra)["files"]
+    assert isinstance(files, tuple) and files[0] == "store/lru.py", files
+    why = next(r.evidence for r in _locs(result) if r.symbol == "store.lru.trim")
+    assert "words of its file" in why, why
+
+
+def test_files_interleave_rather_than_one_file_filling_the_answer(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "render")
+    # six name matches in one file, one docstring match in another: the other file's
+    # definition comes before the first file's last ones, not after all six
+    assert "paint.frame.draw" in ranked[:5], ranked
+    assert sum(1 for s in ranked if s.startswith("paint.many.")) == 6, ranked
+
+
+def test_a_word_of_the_path_finds_the_file(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    ranked = _ranked(ci, "which router is used")
+    assert ranked[0] == "net.router.lookup", ranked
+
+
+def test_the_answer_stays_within_its_budget(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    whole = ci.explore("render the frame and evict expired entries", budget=4000)
+    small = ci.explore("render the frame and evict expired entries", budget=300)
+    info = dict(small.extra)["query"]
+    assert info.tokens <= 300, info  # type: ignore[attr-defined]
+    assert small.truncated and len(small.results) < len(whole.results), small.results
+    # what fits comes in the same order as in the whole answer
+    assert [r.symbol for r in _locs(small)] == \
+        [r.symbol for r in _locs(whole)][:len(small.results)]
