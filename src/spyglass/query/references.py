@@ -63,8 +63,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
-    base = overloads.narrowed(sym.site_filter(view, d, declared),
-                              overloads.arity_rule(view, d))
+    arity = overloads.arity_rule(view, d)
+    base = overloads.narrowed(sym.site_filter(view, d, declared), arity)
     scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
 
     def keep(r: RefRow) -> bool:
