@@ -269,7 +269,7 @@ class CodeIntel:
         found, notes = self.escalator.answer(
             ans.view(), targets, calls_only, include_declaration, lsp_budget_ms,
             lambda: reference_locations(ans, targets, include_declaration, exact_only,
-                                        calls_only=calls_only))
+                                        calls_only=calls_only, reach=max(offset, 0)))
         ambiguous = sym.ambiguity(targets)
         if offset < 0:
             raise BadInput(f"offset must be >= 0, got {offset}")

@@ -40,14 +40,15 @@ class Site:
 
 def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: bool,
           exact_only: bool, calls_only: bool, unlisted: dict[tuple[str, int, int], RefRow],
-          notes: list[str]) -> list[Site]:
+          notes: list[str], reach: int = 0) -> list[Site]:
     """Every site of `d` (one of `targets`): exact and inferred uses of its closure, uses
     through related members and interface dispatch, name-matched candidates. Parameters of
     unknown type matched by name go to `unlisted` (counted, not listed); what the bounds
-    cut goes to `notes`. Blast radius takes its first layer from here too."""
+    cut goes to `notes`; `reach` (a continued answer's offset) widens the bound on sites
+    read. Blast radius takes its first layer from here too."""
     several = len(targets) > 1
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
-    budget = SITES_PER_ANSWER * view.config.limits.max_matches_per_request
+    budget = SITES_PER_ANSWER * view.config.limits.max_matches_per_request + reach
     names = closure.of(view, [d], site_budget=budget)
     is_call = sym.call_filter(view, d)  # a property is called by reading it
     found_sites = closure.sites(view, names, budget)
@@ -147,7 +148,7 @@ def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
 
 
 def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
-              exact_only: bool = False, calls_only: bool = False
+              exact_only: bool = False, calls_only: bool = False, reach: int = 0
               ) -> tuple[list[CodeLocation], tuple[str, ...]]:
     """The sites of `targets` as locations (for callers: each call's enclosing definition),
     and the notes: name-matched sites left out (members used on parameters without a type
@@ -161,7 +162,7 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
             out[(d.path, d.name_line, -1)] = ans.def_location(d)
         is_call = sym.call_filter(view, d)
         found = sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
-                      notes)
+                      notes, reach)
         constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
         for s in found:
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
