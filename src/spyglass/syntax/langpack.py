@@ -82,7 +82,8 @@ MANIFEST: Schema = {
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
-    "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS},
+    "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS,
+                   "parameters": STRS},
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
