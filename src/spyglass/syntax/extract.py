@@ -107,7 +107,7 @@ class _Extractor:
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
         rules = pack.manifest.get("flow_types")
         self._flow = FlowTypes(FlowRules(*(frozenset(rules.get(k, ())) for k in (
-            "blocks", "assignments", "loops", "keeps")))) if rules else None
+            "blocks", "assignments", "loops", "keeps", "parameters")))) if rules else None
         self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
 
     def run(self) -> FileFacts:

@@ -4,7 +4,8 @@ from the binding that surely ran last before it, or a type test guarding the use
 A local bound several times with different types has no single type for the file
 (syntax/extract.py's per-scope table says "unknown"). At a use, the latest binding of the
 name before it decides when that binding is a plain assignment whose block encloses the
-use (it ran, and nothing re-bound the name since), or when the use sits in the block an
+use (it ran, and nothing re-bound the name since) or a parameter with a declared type
+(the type holds until a re-binding), or when the use sits in the block an
 `isinstance(name, T)` test guards (the test's T, from the block's start). Anything else
 (a binding in a branch, a loop target, a binding later in a loop that holds the use)
 leaves the use to the per-scope table. Flow-insensitive facts are never made worse: a use
@@ -28,6 +29,7 @@ class FlowRules:
     assignments: frozenset[str]
     loops: frozenset[str]
     keeps: frozenset[str]
+    parameters: frozenset[str] = frozenset()  # typed parameters: the type holds until re-bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,10 @@ class FlowTypes:
         """A plain assignment decides the rest of its block from its statement's end;
         any other binding (a loop target, `with … as`, unpacking) decides nothing."""
         parent = node.parent
+        if parent is not None and parent.type in self.rules.parameters:
+            func = parent.parent.parent if parent.parent is not None else None
+            if func is not None:  # its declared type, over the function, until re-bound
+                return _Binding(node.start_byte, node.end_byte, func.end_byte, text, ())
         if parent is None or parent.type not in self.rules.assignments or \
                 parent.child_by_field_name("left") != node:
             return _Binding(node.start_byte, 0, 0, "", self._loops(node))

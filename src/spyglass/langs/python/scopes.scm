@@ -84,26 +84,11 @@
   alias: (as_pattern_target (identifier) @local.definition)))
 ; A type test guarding a block (`if isinstance(x, str):`, `elif …`, `a if isinstance(x, T)
 ; else b`): there x is a T (manifest `flow_types`; several types narrow when all builtins).
-(if_statement
-  condition: (call function: (identifier) @_isinstance
-    arguments: (argument_list . (identifier) @local.narrow . [(identifier) (attribute)] @local.type))
-  consequence: (block) @local.narrow.block
-  (#eq? @_isinstance "isinstance"))
-(if_statement
+(_  ; an `if` or an `elif` (the nodes with a condition and a consequence)
   condition: (call function: (identifier) @_isinstance
     arguments: (argument_list . (identifier) @local.narrow
-                 . (tuple [(identifier) (attribute)] @local.type)))
-  consequence: (block) @local.narrow.block
-  (#eq? @_isinstance "isinstance"))
-(elif_clause
-  condition: (call function: (identifier) @_isinstance
-    arguments: (argument_list . (identifier) @local.narrow . [(identifier) (attribute)] @local.type))
-  consequence: (block) @local.narrow.block
-  (#eq? @_isinstance "isinstance"))
-(elif_clause
-  condition: (call function: (identifier) @_isinstance
-    arguments: (argument_list . (identifier) @local.narrow
-                 . (tuple [(identifier) (attribute)] @local.type)))
+                 . [[(identifier) (attribute)] @local.type
+                    (tuple [(identifier) (attribute)] @local.type)]))
   consequence: (block) @local.narrow.block
   (#eq? @_isinstance "isinstance"))
 (conditional_expression
