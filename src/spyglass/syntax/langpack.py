@@ -234,18 +234,21 @@ class LanguagePack:
         _ = self.claim_patterns
         _ = self.file_constraint_pattern
 
-    @cached_property
-    def constraint_pattern(self) -> re.Pattern[str] | None:
-        """The manifest's `build_constraint` regex (group 1: the expression), compiled
-        once; None when the language has no build constraints."""
-        pattern = self.manifest.get("build_constraint")
+    def _manifest_regex(self, key: str) -> re.Pattern[str] | None:
+        """The manifest's regex `key` compiled (an error naming the file and key), or None."""
+        pattern = self.manifest.get(key)
         if not pattern:
             return None
         try:
             return re.compile(str(pattern))
         except re.error as exc:
-            raise LanguagePackError(
-                f"{self.folder / 'manifest.toml'}: 'build_constraint': {exc}") from exc
+            raise LanguagePackError(f"{self.folder / 'manifest.toml'}: {key!r}: {exc}") from exc
+
+    @cached_property
+    def constraint_pattern(self) -> re.Pattern[str] | None:
+        """The manifest's `build_constraint` regex (group 1: the expression), compiled
+        once; None when the language has no build constraints."""
+        return self._manifest_regex("build_constraint")
 
     @cached_property
     def claim_patterns(self) -> dict[str, re.Pattern[bytes]]:
@@ -265,14 +268,7 @@ class LanguagePack:
     def file_constraint_pattern(self) -> re.Pattern[str] | None:
         """The manifest's `build_constraint_file` regex, matched on a file's name (group 1:
         the constraint it names, Go's `_windows` suffix), compiled once; None if unset."""
-        pattern = self.manifest.get("build_constraint_file")
-        if not pattern:
-            return None
-        try:
-            return re.compile(str(pattern))
-        except re.error as exc:
-            raise LanguagePackError(
-                f"{self.folder / 'manifest.toml'}: 'build_constraint_file': {exc}") from exc
+        return self._manifest_regex("build_constraint_file")
 
     @cached_property
     def blanks(self) -> re.Pattern[bytes] | None:
