@@ -53,7 +53,6 @@ class Reference(NamedTuple):
     scope: int  # index of the enclosing definition, or -1 for module level
     qualifier: str  # dotted receiver text ("" for a bare name)
     head: str
-    args: int = -1  # arguments a call passes (packs capturing @arguments), else -1
 
 
 class Import(NamedTuple):
@@ -92,6 +91,10 @@ class FileFacts:
     lines: int
     package: str = ""  # declared package name (Go), else ""
     build_constraint: str = ""  # the file's build constraint as written (Go `//go:build`)
+    # The arguments each reference passes, aligned with `references` (-1: not a counted
+    # call); empty when the pack counts none (syntax/arity.py). Kept beside the references
+    # so that packs without counts pay nothing per reference.
+    call_args: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

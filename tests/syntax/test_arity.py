@@ -19,7 +19,9 @@ def _facts(language: str, code: str) -> FileFacts:
 
 
 def _calls(facts: FileFacts) -> list[tuple[str, int]]:
-    return [(r.name, r.args) for r in facts.references if r.role == "call"]
+    counts = facts.call_args or (-1,) * len(facts.references)
+    assert len(counts) == len(facts.references)  # one count per reference
+    return [(r.name, n) for r, n in zip(facts.references, counts) if r.role == "call"]
 
 
 def _params(facts: FileFacts) -> dict[str, tuple[int, int]]:
@@ -101,7 +103,7 @@ static class A {
 def test_a_pack_without_counts_counts_nothing() -> None:
     facts = _facts("python", "def f(a, b=1):\n    return g(1, 2)\n")
     assert {(d.params_min, d.params_max) for d in facts.definitions} == {(-1, -1)}
-    assert {r.args for r in facts.references} == {-1}
+    assert facts.call_args == ()  # nothing counted, nothing stored per reference
 
 
 def test_a_store_of_the_previous_schema_is_rebuilt(tmp_path: Path) -> None:

@@ -84,8 +84,12 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
                      d.name_col, d.parent, d.params_min, d.params_max))
-    refs: list[tuple[object, ...]] = [(*r[:-1], t, c, r.args) for r, t, c in zip(
-        facts.references, res.targets, res.confidence)]  # the store's column order
+    if facts.call_args:  # the store's column order: the count after target and confidence
+        refs: list[tuple[object, ...]] = [r + (t, c, a) for r, t, c, a in zip(
+            facts.references, res.targets, res.confidence, facts.call_args)]
+    else:
+        refs = [r + (t, c, -1) for r, t, c in zip(facts.references, res.targets,
+                                                  res.confidence)]
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]

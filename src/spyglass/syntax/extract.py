@@ -102,6 +102,7 @@ class _Extractor:
         # Parameter counts (@parameters): the manifest's `arity` patterns over their text.
         self._arity = {k: re.compile(str(v).encode())
                        for k, v in pack.manifest.get("arity", {}).items()}
+        self._call_args: list[int] = []  # FileFacts.call_args
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
@@ -152,6 +153,7 @@ class _Extractor:
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
             build_constraint=build_constraint(self.pack, self.data),
+            call_args=tuple(self._call_args),
         )
 
     # -- definitions -------------------------------------------------------------------
@@ -570,6 +572,8 @@ class _Extractor:
         keys = sorted(k for k in role_at if k not in skip)
         sources = A.arguments(caps.get("arguments", ()), caps.get("argument", ())) \
             if "arguments" in caps or "argument" in caps else None
+        counts: list[int] = []  # with `sources`: one per reference kept
+        self._call_args = counts
         scope_idx = innermost(self._scope_segments, keys)
         enclosing_ivs = [(i, rng) for i, rng in enumerate(def_nodes)
                          if defs[i].kind in ENCLOSING_KINDS]
@@ -667,11 +671,11 @@ class _Extractor:
             col = key - line_starts[line]
             if stored and qualifier != "?":
                 qualifier = _SPACE.sub("", stored.decode("utf-8", "replace"))
-            args = A.call_count(data, end, sources) if sources and role == "call" \
-                else A.UNKNOWN
+            if sources is not None:
+                counts.append(A.call_count(data, end, sources) if role == "call"
+                              else A.UNKNOWN)
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
-                                  enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head,
-                                  args))
+                                  enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs
 
     def _literal_keys(self, nodes: Iterable[Node], role_at: dict[int, str],
