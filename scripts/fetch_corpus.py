@@ -112,8 +112,9 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # held-out accuracy corpora (bench/accuracy/README.md)
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
                 "query_core", "react_query", "virtual_core",
-                # C (tests/langs/test_c_corpus.py, the clangd accuracy floors)
-                "pycryptodome",
+                # C and C++ (tests/langs/test_c_corpus.py and test_cpp_corpus.py, the clangd
+                # accuracy floors)
+                "pycryptodome", "libxcrypt", "cli11",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
                 "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet", "expo_fs",
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects

@@ -29,11 +29,16 @@ def _fresh(root: Path) -> tuple[CodeIntel, set[tuple[str, int]], bool]:
     return ci, sites, view.probe.listed == 0
 
 
-def test_second_process_starts_clean_and_answers_the_same(tmp_path: Path) -> None:
+def _indexed(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     init(root, BASE)
     CodeIntel(root).index()
     age(root)
+    return root
+
+
+def test_second_process_starts_clean_and_answers_the_same(tmp_path: Path) -> None:
+    root = _indexed(tmp_path)
     _, first, clean = _fresh(root)  # the full refresh: it saves the workspace's stats
     assert not clean and first == {("main.c", 5)}
     ci, again, clean = _fresh(root)
@@ -47,11 +52,8 @@ def test_second_process_starts_clean_and_answers_the_same(tmp_path: Path) -> Non
 
 
 def test_any_change_on_disk_means_a_full_refresh(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    init(root, BASE)
-    CodeIntel(root).index()
-    age(root)
-    _fresh(root)
+    root = _indexed(tmp_path)
+    _fresh(root)  # the full refresh: it saves the workspace's stats
     # a modified file: its new call is answered
     write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
                                                   "shape(2);\n\treturn shape(1);")})
@@ -70,11 +72,8 @@ def test_any_change_on_disk_means_a_full_refresh(tmp_path: Path) -> None:
 
 
 def test_a_change_while_the_process_runs_is_seen(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    init(root, BASE)
-    CodeIntel(root).index()
-    age(root)
-    _fresh(root)
+    root = _indexed(tmp_path)
+    _fresh(root)  # the full refresh: it saves the workspace's stats
     ci, _, clean = _fresh(root)
     assert clean
     write(root, {"main.c": BASE["main.c"].replace("return shape(1);",

@@ -93,23 +93,41 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     imports: list[tuple[object, ...]] = [(i, m.module, m.name, m.alias, m.line, m.col, m.scope, int(m.reexport))
                for i, m in enumerate(facts.imports)]
     diags: list[tuple[object, ...]] = [(g.line, g.end_line, g.col, g.message, g.severity) for g in facts.diagnostics]
+    regions = _inactive(pack, data, ctx)
     meta = (language, ctx.module, facts.lines, len(data), facts.package,
-            facts.build_constraint or _inactive(pack, data, ctx))
-    return (meta, list(defs), list(refs), list(imports), list(res.aliases), list(diags),
-            base_rows)
+            facts.build_constraint or conditionals.encode(regions))
+    return (meta, list(defs), list(refs), list(imports), _live_aliases(facts, res, regions),
+            list(diags), base_rows)
 
 
-def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> str:
-    """The file's `#if` branches its compile command leaves out, encoded for the unit's
-    `build` column (manifest `preprocessor_conditions`; only files whose context carries
-    `-D`/`-U` macros, i.e. an entry of their own in compile_commands.json)."""
+def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:
+    """The file's `#if` branches that are not taken (manifest `preprocessor_conditions`):
+    under its compile command's `-D`/`-U` macros when it has an entry of its own in
+    compile_commands.json, else only those constant conditions (`#if 0`) and the file's
+    own macros decide."""
+    if not pack.manifest.get("preprocessor_conditions") or b"#" not in data:
+        return []
+    sure = conditionals.inactive_regions(data, {}, closed=True)
     defines = dict(ctx.settings).get(conditionals.DEFINES)
-    if defines is None or not pack.manifest.get("preprocessor_conditions"):
-        return ""
-    macros = json.loads(defines)
-    present = {str(k): str(v) for k, v in dict(pack.manifest.get("preprocessor_present", {})).items()}
+    if defines is None:
+        return sure
+    present = {str(k): str(v)
+               for k, v in dict(pack.manifest.get("preprocessor_present", {})).items()}
     absent = [str(n) for n in pack.manifest.get("preprocessor_absent", ())]
-    return conditionals.encode(conditionals.inactive_regions(data, macros, absent, present))
+    found = conditionals.inactive_regions(data, json.loads(defines), absent, present)
+    # A constant branch (`#if 0`) inside one taken as inactive only for names a header may
+    # define: the constant one holds whatever the header says.
+    return found + [r for r in sure if r not in found]
+
+
+def _live_aliases(facts: FileFacts, res: Resolution, regions: list[conditionals.Region]
+                  ) -> list[tuple[object, ...]]:
+    """The resolution's aliases less those of macros defined in a branch surely not taken
+    (`#if 0 … #define SET(n) (*(const T *)…)`: that SET's body names nothing the file uses)."""
+    sure = [r for r in regions if not r.assumed]
+    dead = {full for d, full in zip(facts.definitions, res.def_full) if d.kind == "macro"
+            and any(r.start <= d.name_line <= r.end for r in sure)}
+    return [a for a in res.aliases if a[0] not in dead] if dead else list(res.aliases)
 
 
 # Each fact table's columns in the store's order, as rows are inserted (from its schema).

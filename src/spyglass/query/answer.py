@@ -71,7 +71,7 @@ def _coverage(view: View, files: list[tuple[str, str | None]], own: bool,
             analysed.append(path)
             langs.add(pack.name)
             continue
-        lang = unsupported_language(path)
+        lang = unsupported_language(path) if pack is None else None  # a pack wins
         if lang:
             unsupported[lang] += 1
             reason = reason or f"unsupported language: {lang}"

@@ -58,6 +58,7 @@ class _Env:
         self.known.update(defines)
         self.unknown: set[str] = set()
         self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
+        self.closed = False  # names found nowhere above are unknown (no compile command)
 
     def lookup(self, name: str) -> tuple[bool, str | None]:
         """(defined, value) of `name`; raises _Unknown when that cannot be known."""
@@ -66,8 +67,8 @@ class _Env:
         if name in self.known:
             value = self.known[name]
             return value is not None, value
-        if _RESERVED.match(name):
-            raise _Unknown  # the compiler's own names
+        if _RESERVED.match(name) or self.closed:
+            raise _Unknown  # the compiler's own names, or no compile command to read
         self.assumed.add(name)
         return False, None
 
@@ -225,27 +226,41 @@ class _Frame:
     assumed: set[str] = field(default_factory=set)  # of the chain's conditions so far
 
 
+_HASH_LINE = re.compile(rb"(?m)^[ \t]*#[^\n]*")
+
+
 def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
     """(first and last line number, text) of each directive line, continuations joined."""
-    lines = data.split(b"\n")
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        first = i + 1
-        if b"#" in line[:64] and line.lstrip()[:1] == b"#":
-            while line.endswith((b"\\", b"\\\r")) and i + 1 < len(lines):
-                i += 1
-                line = line.rstrip(b"\r")[:-1] + b" " + lines[i]
-            yield first, i + 1, line
-        i += 1
+    line, counted = 1, 0
+    pos = 0
+    while True:
+        m = _HASH_LINE.search(data, pos)
+        if m is None:
+            return
+        line += data.count(b"\n", counted, m.start())
+        counted = m.start()
+        text, end, last = m.group(0), m.end(), line
+        while text.rstrip(b"\r").endswith(b"\\") and end < len(data):
+            nxt = data.find(b"\n", end + 1)
+            nxt = len(data) if nxt < 0 else nxt
+            text = text.rstrip(b"\r")[:-1] + b" " + data[end + 1:nxt]
+            end, last = nxt, last + 1
+        yield line, last, text
+        pos = end + 1 if end < len(data) else len(data) + 1
+        if pos > len(data):
+            return
 
 
 def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterable[str] = (),
-                     present: dict[str, str] | None = None) -> list[Region]:
+                     present: dict[str, str] | None = None, closed: bool = False
+                     ) -> list[Region]:
     """The regions of `data` in branches that are not taken under `defines` (name → value,
     None for `-U`), the pack's names absent on the default target, and the file's own
-    `#define`s above each condition; outermost regions only, at most MAX_REGIONS."""
+    `#define`s above each condition; outermost regions only, at most MAX_REGIONS.
+    `closed`: no compile command is known, so a name nothing above defines is unknown, not
+    undefined (only constant conditions, `#if 0`, and the file's own macros decide)."""
     env = _Env(defines, absent, present or {})
+    env.closed = closed
     stack: list[_Frame] = []
     out: list[Region] = []
 
