@@ -13,3 +13,18 @@
   declarator: [(identifier) @local.definition
                (init_declarator declarator: [(identifier) @local.definition
                                              (pointer_declarator declarator: (identifier) @local.definition)])]))
+; A local constructed with arguments, which the grammar reads as a prototype (`py_key
+; key(p, n);`, `handle tp(x), obj(y);`): a typed local of the enclosing function.
+(compound_statement (declaration
+  type: [(type_identifier) (qualified_identifier) (template_type)] @local.type
+  declarator: (function_declarator declarator: (identifier) @local.definition)))
+; A template's parameters are names of its own scope (`template <typename Key> … Key`);
+; a `using X = …` in a function body is a local.
+(template_declaration) @scope
+(template_declaration parameters: (template_parameter_list [
+  (type_parameter_declaration (type_identifier) @local.definition)
+  (optional_type_parameter_declaration name: (type_identifier) @local.definition)
+  (variadic_type_parameter_declaration (type_identifier) @local.definition)
+  (parameter_declaration declarator: (identifier) @local.definition)
+  (optional_parameter_declaration declarator: (identifier) @local.definition)]))
+(compound_statement (alias_declaration name: (type_identifier) @local.definition))
