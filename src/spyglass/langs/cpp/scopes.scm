@@ -28,3 +28,58 @@
   (parameter_declaration declarator: (identifier) @local.definition)
   (optional_parameter_declaration declarator: (identifier) @local.definition)]))
 (compound_statement (alias_declaration name: (type_identifier) @local.definition))
+; Parameters of every function definition and lambda, whatever wraps the function's
+; declarator (`T **f(…)`, `T &f(…)`) and however a parameter is declared (a default value
+; `size_t n = 0`, a pack `Args &&...args`): the C pack binds those of `f(…)` and `*f(…)`
+; only. (Prototypes' parameters bind nothing.)
+(function_definition declarator: [
+  (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (optional_parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
+     (variadic_declarator (identifier) @local.definition)])]))
+  (pointer_declarator declarator: (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (optional_parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
+     (variadic_declarator (identifier) @local.definition)])])))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (optional_parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
+     (variadic_declarator (identifier) @local.definition)])]))))
+  (reference_declarator (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (optional_parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
+     (variadic_declarator (identifier) @local.definition)])])))])
+(lambda_expression declarator: (abstract_function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (optional_parameter_declaration declarator: [(identifier) @local.definition
+     (pointer_declarator declarator: (identifier) @local.definition)
+     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+     (reference_declarator (identifier) @local.definition)])
+    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
+     (variadic_declarator (identifier) @local.definition)])])))
