@@ -59,6 +59,8 @@ fi
 # Debian's linux-source 6.1 (a tarball under /usr/src) for bench/kernel.py.
 if [ "${1:-}" = "--corpora" ] || [ "${1:-}" = "--kernel" ]; then
   command -v clangd >/dev/null 2>&1 || apt_install clangd
+  # the C++ corpus nanobind's Eigen headers and tests include <Eigen/...> (oracle only)
+  [ -d /usr/include/eigen3 ] || apt_install libeigen3-dev
 fi
 if [ "${1:-}" = "--kernel" ]; then
   [ -f /usr/src/linux-source-6.1.tar.xz ] || apt_install linux-source-6.1

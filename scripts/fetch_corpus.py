@@ -71,6 +71,8 @@ CORPORA: dict[str, Corpus] = {
                "tanstack-virtual-core-3.19.11"),
         # C: the accuracy corpus of the C pack (clangd oracle) and its real-project test.
         Corpus("pycryptodome", "pypi", "pycryptodome", "4.4.0", "pycryptodome-4.4.0"),
+        # C++: the clangd accuracy corpus of the C++ pack (bench/accuracy/README.md, "C++").
+        Corpus("nanobind", "pypi", "nanobind", "3.1.0", "nanobind-3.1.0"),
         # Java, Kotlin and C# (the langs-jvm packs): a Debian-shipped Java demo (the Java
         # accuracy corpus), an npm package shipping its Android sources in Java and
         # Kotlin (src/main/java), and a PyPI sdist holding its C# runtime.
@@ -114,7 +116,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 "query_core", "react_query", "virtual_core",
                 # C and C++ (tests/langs/test_c_corpus.py and test_cpp_corpus.py, the clangd
                 # accuracy floors)
-                "pycryptodome", "libxcrypt", "cli11",
+                "pycryptodome", "libxcrypt", "cli11", "nanobind",
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
                 "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet", "expo_fs",
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
@@ -191,7 +193,7 @@ def _fetch_pypi(c: Corpus, dest: Path) -> Path:
         return target
     _offline(c)
     with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
-        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", c.package,
               f"{c.package}=={c.version}", "-d", tmp])
         archives = sorted(Path(tmp).glob("*.tar.gz"))
         if len(archives) != 1:

@@ -38,7 +38,7 @@ class AccuracyCorpus:
     go_import_path: str = ""  # Go: where the tree sits under GOPATH/src
     config: tuple[tuple[str, str], ...] = ()  # files written into the oracle's and spyglass's copies
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
-    compile_flags: tuple[str, ...] = ()  # C: compile_commands.json generated with these flags
+    compile_flags: tuple[str, ...] = ()  # C, C++: compile_commands.json generated with these flags
     javac_options: tuple[str, ...] = ()  # Java: options of the oracle's compile ({root})
 
 
@@ -130,17 +130,31 @@ C_CORPORA: tuple[AccuracyCorpus, ...] = (
                                   "-Ilibxcrypt/gen", "-Ilibxcrypt/lib")),
 )
 
+# C++: nanobind's library (src/, include/) and its C++ test modules (tests/), picked by the
+# rule of bench/accuracy/README.md "C++"; measured before any C++ rule was written for it,
+# then tuned on (a tune corpus).
+CPP_CORPORA: tuple[AccuracyCorpus, ...] = (
+    AccuracyCorpus("nanobind", "cpp", ("src", "include"), ("src", "include", "tests"),
+                   compile_flags=("-std=c++17", "-Iinclude", "-Iext/robin_map/include",
+                                  "-I/usr/include/python3.11", "-I/usr/include/eigen3")),
+)
+
+# Translation units of a compile_commands.json, per language: (suffixes, compiler driver).
+UNITS = {"c": ((".c",), "cc"), "cpp": ((".cpp", ".cc", ".cxx", ".c++"), "c++")}
+
 
 def write_compile_commands(corpus: AccuracyCorpus, root: Path) -> None:
-    """A compile_commands.json for every `.c` file under the analysed folders (C corpora)."""
+    """A compile_commands.json for every translation unit (`.c`; C++: `.cpp`, `.cc`, …)
+    under the analysed folders (C and C++ corpora)."""
     if not corpus.compile_flags:
         return
+    suffixes, driver = UNITS[corpus.language]
     entries = []
     for sub in corpus.include:
-        for path in sorted((root / sub).rglob("*.c")):
+        for path in sorted(p for p in (root / sub).rglob("*") if p.suffix in suffixes):
             rel = path.relative_to(root).as_posix()
             entries.append({"directory": str(root), "file": rel,
-                            "arguments": ["cc", *corpus.compile_flags, "-c", rel]})
+                            "arguments": [driver, *corpus.compile_flags, "-c", rel]})
     (root / "compile_commands.json").write_text(json.dumps(entries, indent=1) + "\n")
 
 
@@ -158,6 +172,7 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
                    config=(("tsconfig.json", TRPC_TSCONFIG),)),
     *HELDOUT,
     *C_CORPORA,
+    *CPP_CORPORA,
     # Java: the JDK compiler API is the oracle (accuracy/javac.py); the whole tree.
     AccuracyCorpus("j2ddemo", "java", (".",), (".",)),
     AccuracyCorpus("swingset2", "java", (".",), (".",)),

@@ -49,7 +49,7 @@ def prepare(corpus: AccuracyCorpus, source: Path) -> tuple[Path, list[str], dict
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     write_compile_commands(corpus, root)
-    if corpus.language == "c":  # Debian's clangd, with a background index of every file
+    if corpus.language in ("c", "cpp"):  # Debian's clangd, with a background index of every file
         return (root, ["clangd", "--background-index", "--log=error", "-j=2"], env,
                 _version(["clangd", "--version"]))
     if corpus.language == "python":
@@ -85,7 +85,8 @@ def _start(cmd: list[str], root: Path, env: dict[str, str]) -> LspClient:
     client = LspClient(cmd, root, env)
     client.initialize()
     if cmd[0] == "clangd":  # its background index starts with the first opened file
-        first = next(iter(sorted(root.rglob("*.c"))), None)
+        first = next(iter(sorted(p for p in root.rglob("*") if p.suffix in
+                                 (".c", ".cpp", ".cc", ".cxx"))), None)
         if first is not None:
             client.open(first)
         time.sleep(5)

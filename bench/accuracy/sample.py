@@ -96,9 +96,10 @@ def candidates(root: Path, source_dirs: tuple[str, ...], family: str | None = No
     """Every candidate definition of rule step 1, in (path, line) order."""
     out: list[Target] = []
     for rel in source_files(root, source_dirs, family):
-        pack = pack_for_path(rel)
+        text = (root / rel).read_bytes()
+        pack = pack_for_path(rel, text)  # a `.h` whose text is C++ is the C++ pack's
         assert pack is not None
-        facts = extract(pack, (root / rel).read_bytes())
+        facts = extract(pack, text)
         for d in facts.definitions:
             name = d.name
             if len(name) < 2 or (name.startswith("__") and name.endswith("__")):
