@@ -117,6 +117,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     imports = facts.imports
     kinds = {d.qualname: d.kind for d in facts.definitions}
     dot_imports = any(i.name == "*" for i in imports)
+    # `import . "p"`: p's exported names are in the file's block. A bare exported name the
+    # file does not declare may be p's: an alias from the package's name to each dot
+    # import's (Go forbids the same name in the package block, so the alias misleads none).
+    dotted = [i.module for i in imports if i.name == "*"]
     builtins = _builtins()
     targets: list[str | None] = []
     confidence: list[str] = []
@@ -163,6 +167,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             if not ref.qualifier:
                 target = f"{key}#{ref.name}"  # same package, another file
                 conf = "inferred" if dot_imports else "exact"
+                if dotted and ref.name[:1].isupper():
+                    aliases_of_keys.extend((target, f"{m}#{ref.name}") for m in dotted)
             else:
                 first = ref.qualifier.split(".", 1)[0]
                 package = _free_package(first, imports)
