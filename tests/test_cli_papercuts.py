@@ -140,3 +140,12 @@ def test_store_deleted_mid_run_is_one_line(repo: Path) -> None:
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
     assert "run `spyglass index`" in proc.stderr or "deleted while indexing" in proc.stderr
+
+
+def test_explore_takes_unquoted_words(repo: Path) -> None:
+    """`spyglass explore how are tables rendered` asks the question its words make."""
+    quoted = run("-C", str(repo), "--json", "explore", "how are tables rendered")
+    words = run("-C", str(repo), "--json", "explore", "how", "are", "tables", "rendered")
+    assert quoted.returncode == words.returncode == 0, words.stderr
+    assert json.loads(words.stdout)["results"] == json.loads(quoted.stdout)["results"]
+    assert any("Table" in str(r) for r in json.loads(words.stdout)["results"])

@@ -31,6 +31,7 @@ class Param:
     ge: int | None = None
     le: int | None = None
     positional: bool = False  # CLI: a positional argument (lists take any number)
+    words: bool = False  # CLI: a positional str taking the rest of the words, joined by spaces
     cli: str | None = ""  # CLI option ("" = --name-with-dashes); None = not on the CLI
     http: str | None = ""  # query parameter ("" = name; a POST body uses name); None: not HTTP
     scoped: bool = False  # MCP: left out, it is the server's start directory
@@ -119,7 +120,7 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          "Start here when unsure where something lives: ranked definitions for a name, words "
          "or a path, with callers, tests and path:line citations.",
          (Param("query", "str", "symbol name, words, or a path", required=True,
-                positional=True, http="q"),
+                positional=True, words=True, http="q"),
           Param("path", "str", "only under this folder", scoped=True),
           Param("budget", "int", "answer size in tokens", default=2000, ge=200, le=20000)),
          CodeLocation, "explore", "explore", "bounded discovery from a query, path or symbol",

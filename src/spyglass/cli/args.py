@@ -25,7 +25,7 @@ def _add(c: argparse.ArgumentParser, p: surface.Param) -> None:
     help_text = SPAN_HELP if p.kind == "spans" else (p.help or None)
     if p.positional:
         nargs: str | None
-        if p.kind in ("strs", "spans"):
+        if p.kind in ("strs", "spans") or p.words:
             nargs = "+" if p.required else "*"
         else:
             nargs = None if p.required else "?"

@@ -55,6 +55,9 @@ def values(tool: surface.Tool, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {p.name: getattr(args, p.name) for p in tool.params
                            if p.cli is not None}
     for p in tool.params:
+        if p.words and isinstance(out.get(p.name), list):  # `explore how are routes matched`
+            out[p.name] = " ".join(out[p.name])
+    for p in tool.params:
         value = out.get(p.name)
         p.check(value)
         if p.kind == "spans":
