@@ -140,6 +140,14 @@ def test_type_hierarchy_of_a_function_is_a_clear_error(tmp_path: Path) -> None:
         ci.type_hierarchy(name="pkg.store.check")
 
 
+def test_a_type_without_relations_says_what_was_looked_for(tmp_path: Path) -> None:
+    ci = _repo(tmp_path, {"pkg/__init__.py": "", "pkg/lone.py": "class Lone:\n    x = 1\n"})
+    result = ci.type_hierarchy(name="pkg.lone.Lone")
+    assert result.results == ()
+    assert any("pkg.lone.Lone: no supertypes, subtypes" in n
+               for n in result.coverage.limitations)
+
+
 def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), *args],
                           capture_output=True, text=True, check=False)

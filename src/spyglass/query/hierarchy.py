@@ -160,4 +160,9 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
                      + (", ..." if len(names) > 8 else ""))
     ordered = sorted(out.values(), key=lambda c: (c.uncertain, c.evidence.split(":")[0],
                                                   c.path, c.start_line))
+    if not ordered:  # say what was looked for, so an empty answer is not a silent one
+        what = ", ".join(display(t) for t in targets[:3])
+        notes.append(f"{what}: no supertypes, subtypes, overridden or overriding members in "
+                     "the project's index (classes made at run time, e.g. with type(), and "
+                     "code outside the index are not seen)")
     return ans.envelope(list(ordered), notes=tuple(notes))
