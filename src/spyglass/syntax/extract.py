@@ -379,8 +379,8 @@ class _Extractor:
                 continue
             text = self.type_text(type_node)
             names = [_text(n) for n in child.children_by_field_name("name")]
-            for field in names or [text.rsplit(".", 1)[-1]]:
-                out[field] = (text, si)
+            for fname in names or [text.rsplit(".", 1)[-1]]:
+                out[fname] = (text, si)
         return out
 
     def _flow_bindings(self, nodes: list[Node], narrows: list[dict[str, list[Node]]],
