@@ -340,8 +340,9 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
-            if not member and type_node.type in self._anon:
-                self._fields[(si, name)] = self._struct_fields(type_node, si)
+            anon = self._anonymous(type_node) if not member and self._anon else None
+            if anon is not None:
+                self._fields[(si, name)] = self._struct_fields(anon, si)
                 text = ""  # no type name: `x.f.M()` goes through the field's type
             written = type_node.text or b""
             if not member and self._literal_receiver is not None and \
@@ -361,6 +362,16 @@ class _Extractor:
             parent = node.parent
             if not member and text and parent is not None and parent.type == "type_parameter":
                 self._constraints[(si, name)] = text
+
+    def _anonymous(self, node: Node) -> Node | None:
+        """The struct written in place that `node` is, or wraps in a way the pack's
+        `type_unwrap` reads through (a pointer `*struct{…}`)."""
+        while node.type not in self._anon:
+            text = _SPACE.sub("", _text(node))
+            if node.named_child_count != 1 or not any(p.fullmatch(text) for p in self._unwrap):
+                return None
+            node = node.named_children[0]
+        return node
 
     def _struct_fields(self, node: Node, si: int) -> dict[str, tuple[str, int]]:
         """The fields of a struct type written in place (`struct{ a *Alert; Rule }`), each
