@@ -96,6 +96,10 @@ class _Extractor:
         self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
         # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
         self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
+        # A struct type written in place (manifest `anonymous_structs`: node type → its field
+        # node type): a local of that type has its fields' declared types, by scope and name.
+        self._anon: dict[str, str] = dict(pack.manifest.get("anonymous_structs", {}))
+        self._fields: dict[tuple[int, str], dict[str, tuple[str, int]]] = {}
         # A type parameter's constraint by (scope, name): `<T extends Schema>` (extends `T`
         # as a declared type of locals and of the bases of members typed with it).
         self._constraints: dict[tuple[int, str], str] = {}
@@ -336,6 +340,10 @@ class _Extractor:
             else:
                 table = scopes[si].types if si >= 0 else self._modtypes
             name = _text(node)
+            anon = self._anonymous(type_node) if not member and self._anon else None
+            if anon is not None:
+                self._fields[(si, name)] = self._struct_fields(anon, si)
+                text = ""  # no type name: `x.f.M()` goes through the field's type
             written = type_node.text or b""
             if not member and self._literal_receiver is not None and \
                     self._literal_receiver.match(written) and _LITERAL_MEMBER.search(written):
@@ -354,6 +362,37 @@ class _Extractor:
             parent = node.parent
             if not member and text and parent is not None and parent.type == "type_parameter":
                 self._constraints[(si, name)] = text
+
+    def _anonymous(self, node: Node) -> Node | None:
+        """The struct written in place that `node` is, or wraps in a way the pack's
+        `type_unwrap` reads through (a pointer `*struct{…}`)."""
+        while node.type not in self._anon:
+            text = _SPACE.sub("", _text(node))
+            if node.named_child_count != 1 or not any(p.fullmatch(text) for p in self._unwrap):
+                return None
+            node = node.named_children[0]
+        return node
+
+    def _struct_fields(self, node: Node, si: int) -> dict[str, tuple[str, int]]:
+        """The fields of a struct type written in place (`struct{ a *Alert; Rule }`), each
+        with its declared type's text (an embedded field is named after its type)."""
+        field_type = self._anon[node.type]
+        out: dict[str, tuple[str, int]] = {}
+        stack = list(node.named_children)
+        while stack:
+            child = stack.pop()
+            if child.type != field_type:
+                if child.type not in self._anon:  # not a nested struct's fields
+                    stack.extend(child.named_children)
+                continue
+            type_node = child.child_by_field_name("type")
+            if type_node is None or type_node.type in self._anon:
+                continue
+            text = self.type_text(type_node)
+            names = [_text(n) for n in child.children_by_field_name("name")]
+            for fname in names or [text.rsplit(".", 1)[-1]]:
+                out[fname] = (text, si)
+        return out
 
     def _flow_bindings(self, nodes: list[Node], narrows: list[dict[str, list[Node]]],
                        scopes: list[_Scope]) -> None:
@@ -406,6 +445,15 @@ class _Extractor:
                 return head
             found = (scopes[owner].types if owner >= 0 else self._modtypes).get(first)
             consumed = 1
+            fields = self._fields.get((owner, first))
+            if fields is None and found and found[0].isidentifier():
+                # An element of a local container of a struct written in place (`for _, c
+                # := range cases` with `cases := []struct{…}{…}`): the same fields.
+                elem_owner = self._binding_scope(found[0], found[1], scopes)
+                if elem_owner is not None:
+                    fields = self._fields.get((elem_owner, found[0]))
+            if fields is not None:  # `c.alert.M()`: the field's declared type
+                found, consumed = fields.get(parts[1]) if len(parts) > 1 else None, 2
         if not found or not found[0]:
             return head
         text, at = found
@@ -588,7 +636,7 @@ class _Extractor:
         flowing = {name for _, name in flow.by_name} if flow is not None else set()
         typed = bool(self._modtypes or self._member_types or flow
                      or any(s.types for s in scopes))
-        inst_memo: dict[tuple[str, str, int], str] = {}
+        inst_memo: dict[tuple[str, str, str, int], str] = {}
         refs: list[Reference] = []
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
@@ -656,7 +704,7 @@ class _Extractor:
                                                known=known)
                 elif typed and qualifier:  # a receiver of known type: ``inst:`` head
                     member = qualifier.split(".", 2)[1] if "." in qualifier else ""
-                    mkey = (head, member if head.startswith(_SELF) else first, si)
+                    mkey = (head, member, first, si)  # a field of a struct written in place
                     inst = inst_memo.get(mkey)
                     if inst is None:
                         inst = inst_memo[mkey] = self._instance_head(first, qualifier, head, si,

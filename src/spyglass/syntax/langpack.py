@@ -92,7 +92,7 @@ MANIFEST: Schema = {
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
-    "optional_member_tokens": STRS,
+    "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS,
                    "parameters": STRS},

@@ -233,7 +233,9 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
         base = f"{imports[int(val)].module}#{'.'.join(parts[1:])}"
     elif package is not None:  # `v := pkg.F()` with pkg an import named otherwise
         base = f"{package}#{'.'.join(parts[1:])}"
-    elif kind in (H.DEF, H.FREE):
+    elif kind == H.DEF:  # its qualname: a type declared in a function is `F.T`
+        base = f"{key}#{'.'.join([val, *parts[1:]])}"
+    elif kind == H.FREE:
         base = f"{key}#{type_text}"
     elif kind == H.SELF:  # a call on the receiver: `u := r.client.URL()` → Type.client.URL
         base = f"{key}#{'.'.join([val, *parts[1:]])}"

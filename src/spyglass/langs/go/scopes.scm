@@ -84,6 +84,22 @@
          (channel_type value: (_) @local.type)])
 (range_clause left: (expression_list (identifier) . (identifier) @local.definition)
   right: [(identifier) (selector_expression)] @local.type)
+; A literal of a container type (`cases := []struct{…}{…}`, `tests := map[string]T{…}`,
+; `for _, tc := range []T{…}`) holds elements of T; a struct written in place has its
+; fields' declared types (manifest `anonymous_structs`), as table-driven tests use them.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (composite_literal type: [(slice_type element: (_) @local.type)
+    (array_type element: (_) @local.type)
+    (implicit_length_array_type element: (_) @local.type) (map_type value: (_) @local.type)]) .))
+(var_spec name: (identifier) @local.definition .
+  value: (expression_list . (composite_literal type: [(slice_type element: (_) @local.type)
+    (array_type element: (_) @local.type)
+    (implicit_length_array_type element: (_) @local.type) (map_type value: (_) @local.type)]) .))
+(range_clause left: (expression_list (identifier) . (identifier) @local.definition)
+  right: (composite_literal type: [(slice_type element: (_) @local.type)
+    (array_type element: (_) @local.type)
+    (implicit_length_array_type element: (_) @local.type) (map_type value: (_) @local.type)]))
 (range_clause left: (expression_list . (identifier) @local.definition .)
   right: [(identifier) (selector_expression)] @local.type)
 (short_var_declaration
