@@ -212,7 +212,8 @@ class _Extractor:
             if plists:
                 fewest, most = A.parameter_range(
                     self.data, list(plists.values()), self._arity.get("variadic"),
-                    self._arity.get("optional"), self._arity.get("optional_list"))
+                    self._arity.get("optional"), self._arity.get("optional_list"),
+                    self._arity.get("empty"))
             defs.append(Definition(
                 name=name, qualname=qual, kind=kind,
                 start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
