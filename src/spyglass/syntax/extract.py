@@ -100,8 +100,8 @@ class _Extractor:
         # as a declared type of locals and of the bases of members typed with it).
         self._constraints: dict[tuple[int, str], str] = {}
         # Parameter counts (@parameters): the manifest's `arity` patterns over their text.
-        self._arity = {k: re.compile(str(v).encode())
-                       for k, v in pack.manifest.get("arity", {}).items()}
+        self._arity = {k: re.compile(v.encode())
+                       for k, v in pack.manifest.get("arity", {}).items() if isinstance(v, str)}
         self._call_args: list[int] = []  # FileFacts.call_args
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
