@@ -121,6 +121,15 @@ void S::put(int a, int b, int c) { none(); logf("x", 1); pack<int>(1, 2); this->
     assert _calls(facts) == [("none", 0), ("logf", 2), ("pack", 2), ("put", 1)]
 
 
+def test_cpp_counts_constructor_calls() -> None:
+    facts = _facts("cpp", """class P { public: P(int a) {} P(int a, int b) {} };
+P* mk() { P q = P(1); return new P(1, 2); }
+""")
+    assert {(d.params_min, d.params_max) for d in facts.definitions
+            if d.qualname == "P.P"} == {(1, 1), (2, 2)}
+    assert _calls(facts) == [("P", 1), ("P", 2)]  # `P(1)` and `new P(1, 2)`
+
+
 def test_c_counts_nothing() -> None:
     facts = _facts("c", "int f(int a, ...) { return g(1, 2); }\n")
     assert {(d.params_min, d.params_max) for d in facts.definitions} == {(-1, -1)}
