@@ -1,4 +1,4 @@
-"""Argument and parameter counts (syntax/arity.py) as the JVM and .NET packs capture them,
+"""Argument and parameter counts (syntax/arity.py) as the JVM, .NET and C++ packs capture them,
 and the store they live in: a store of the schema before the counts is rebuilt, not read."""
 
 from __future__ import annotations
@@ -98,6 +98,42 @@ static class A {
 """)
     assert _params(facts)["A.F"] == (1, -1)
     assert _calls(facts)[:3] == [("F", 2), ("F", 3), ("H", 1)]
+
+
+def test_cpp_void_defaults_c_varargs_and_parameter_packs() -> None:
+    facts = _facts("cpp", """namespace n {
+int none(void) { return 0; }
+int logf(const char* fmt, ...) { return 0; }
+template <typename... Ts> int pack(Ts&&... xs) { return 0; }
+class S {
+ public:
+  void put(int a, int b = 2, int c = 3);
+};
+void S::put(int a, int b, int c) { none(); logf("x", 1); pack<int>(1, 2); this->put(a); }
+}
+""")
+    params = _params(facts)
+    assert params["n.none"] == (0, 0)  # `(void)` takes no argument
+    assert params["n.logf"] == (1, -1)  # C's `, ...` is no parameter but any number
+    assert params["n.pack"] == (0, -1)  # a parameter pack
+    assert params["n.S.put"] == (1, 3)  # declared in the class, with its defaults
+    assert params["S.put"] == (-1, -1)  # out of line: its defaults are the declaration's
+    assert _calls(facts) == [("none", 0), ("logf", 2), ("pack", 2), ("put", 1)]
+
+
+def test_cpp_counts_constructor_calls() -> None:
+    facts = _facts("cpp", """class P { public: P(int a) {} P(int a, int b) {} };
+P* mk() { P q = P(1); return new P(1, 2); }
+""")
+    assert {(d.params_min, d.params_max) for d in facts.definitions
+            if d.qualname == "P.P"} == {(1, 1), (2, 2)}
+    assert _calls(facts) == [("P", 1), ("P", 2)]  # `P(1)` and `new P(1, 2)`
+
+
+def test_c_counts_nothing() -> None:
+    facts = _facts("c", "int f(int a, ...) { return g(1, 2); }\n")
+    assert {(d.params_min, d.params_max) for d in facts.definitions} == {(-1, -1)}
+    assert facts.call_args == ()  # the C pack captures no counts: C is unchanged
 
 
 def test_a_pack_without_counts_counts_nothing() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import defs_by_full
+from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax.arity import UNKNOWN, admits
 
@@ -18,12 +19,34 @@ def _admits(d: DefRow, count: int) -> bool:
     return admits(d.params_min, d.params_max, count)
 
 
+def _apart(d: DefRow) -> bool:
+    """Whether `d`'s pack says default arguments may be written on a separate declaration
+    (manifest `[arity] defaults_apart`: C++'s prototype in a header), so that a definition's
+    own list can ask for more arguments than a call must pass."""
+    table = manifest_value(d.language, "arity")
+    return isinstance(table, dict) and table.get("defaults_apart") is True
+
+
+def _too_few_kept(d: DefRow, count: int, others: list[DefRow]) -> bool:
+    """A call passing fewer arguments than `d` asks for that may still call it: its pack
+    keeps defaults apart and no overload taking another number of parameters admits the
+    count (one that does is the call's)."""
+    return (count < d.params_min and _apart(d)
+            and not any(o.params_max != d.params_max and _admits(o, count) for o in others))
+
+
+def _defaults_note(d: DefRow, count: int) -> str:
+    return (f"{d.name!r} asks for {d.params_min} argument(s), the call passes {count}: "
+            "default arguments may be on a declaration elsewhere")
+
+
 def arity_rule(view: View, d: DefRow) -> Rule | None:
     """What argument counts say of `d`'s call sites, or None when `d`'s parameters are
     not counted (a pack without @parameters). The rule gives DROP for a call whose count
     `d` cannot take, evidence for a call that the count does not decide (another overload
-    of the same full name takes as many, or the count is unknown: a method reference),
-    and None for a site the count leaves as it is."""
+    of the same full name takes as many, the count is unknown: a method reference, or it
+    is too few where defaults may be declared apart: `_too_few_kept`), and None for a site
+    the count leaves as it is."""
     if d.params_min == UNKNOWN:
         return None
     others = [o for o in defs_by_full(view, [d.full])
@@ -36,7 +59,7 @@ def arity_rule(view: View, d: DefRow) -> Rule | None:
             return (f"{len(others) + 1} overloads of {d.name!r}; the call's arguments are "
                     "not counted") if others else None
         if not _admits(d, r.args):
-            return DROP
+            return _defaults_note(d, r.args) if _too_few_kept(d, r.args, others) else DROP
         same = sum(1 for o in others if _admits(o, r.args))
         return (f"{same + 1} overloads of {d.name!r} take {r.args} argument(s)"
                 if same else None)
@@ -62,6 +85,9 @@ def among(hits: list[DefRow], r: RefRow) -> tuple[list[DefRow], str]:
         return hits, f"{len(hits)} overloads of {name!r}; the call's arguments are not counted"
     fit = [h for h in hits if h.params_min == UNKNOWN or _admits(h, r.args)]
     if not fit:
+        kept = [h for h in hits if _too_few_kept(h, r.args, hits)]
+        if kept:
+            return kept, _defaults_note(kept[0], r.args)
         return hits, f"no overload of {name!r} takes {r.args} argument(s)"
     if len(fit) > 1:
         return fit, f"{len(fit)} overloads of {name!r} take {r.args} argument(s)"

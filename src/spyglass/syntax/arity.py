@@ -62,14 +62,24 @@ def call_count(data: bytes, name_end: int, sources: dict[int, tuple[int, int]]) 
 
 def parameter_range(data: bytes, lists: list[Node], variadic: re.Pattern[bytes] | None,
                     optional: re.Pattern[bytes] | None,
-                    optional_list: re.Pattern[bytes] | None) -> tuple[int, int]:
+                    optional_list: re.Pattern[bytes] | None,
+                    empty: re.Pattern[bytes] | None = None) -> tuple[int, int]:
     """(fewest, most) arguments a definition with these parameter lists takes: a parameter
-    matching `variadic` makes the most UNBOUNDED, one matching `optional` (a default
-    value) or in a list matching `optional_list` (Scala's `(implicit …)`) may be left out."""
+    matching `variadic` (or a bare token of the list matching it: C's `, ...`) makes the
+    most UNBOUNDED, one matching `optional` (a default value) or in a list matching
+    `optional_list` (Scala's `(implicit …)`) may be left out, and a list whose whole text
+    matches `empty` (C's `(void)`) has no parameters."""
     fewest = most = 0
     unbounded = False
     for node in sorted(lists, key=lambda n: n.start_byte):
-        whole = bool(optional_list and optional_list.search(data[node.start_byte:node.end_byte]))
+        whole_text = data[node.start_byte:node.end_byte]
+        if empty is not None and empty.fullmatch(whole_text):
+            continue
+        whole = bool(optional_list and optional_list.search(whole_text))
+        if variadic is not None and any(
+                not c.is_named and c.type not in _BRACKETS and c.type != ","
+                and variadic.search(data[c.start_byte:c.end_byte]) for c in node.children):
+            unbounded = True
         for start, end in _items(node):
             text = data[start:end]
             most += 1

@@ -104,8 +104,8 @@ class _Extractor:
         # as a declared type of locals and of the bases of members typed with it).
         self._constraints: dict[tuple[int, str], str] = {}
         # Parameter counts (@parameters): the manifest's `arity` patterns over their text.
-        self._arity = {k: re.compile(str(v).encode())
-                       for k, v in pack.manifest.get("arity", {}).items()}
+        self._arity = {k: re.compile(v.encode())
+                       for k, v in pack.manifest.get("arity", {}).items() if isinstance(v, str)}
         self._call_args: list[int] = []  # FileFacts.call_args
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
@@ -216,7 +216,8 @@ class _Extractor:
             if plists:
                 fewest, most = A.parameter_range(
                     self.data, list(plists.values()), self._arity.get("variadic"),
-                    self._arity.get("optional"), self._arity.get("optional_list"))
+                    self._arity.get("optional"), self._arity.get("optional_list"),
+                    self._arity.get("empty"))
             defs.append(Definition(
                 name=name, qualname=qual, kind=kind,
                 start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,

@@ -73,7 +73,8 @@ FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture f
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
 }
 ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
-    "variadic": str, "optional": str, "optional_list": str,
+    "variadic": str, "optional": str, "optional_list": str, "empty": str,
+    "defaults_apart": bool,  # read at query time (query/overloads.py), not a pattern
 }
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,

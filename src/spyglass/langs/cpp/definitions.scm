@@ -52,3 +52,10 @@
    parameters: (parameter_list . (parameter_declaration type: (type_identifier) @receiver)
                                . (parameter_declaration type: (type_identifier) @name) .))) @definition.test
  (#match? @_macro "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$"))
+
+; Parameter counts (manifest [arity]): a function's or method's parameter list, by its
+; name (a declarator that is no definition adds nothing). Not an out-of-line definition's
+; (`A::f`): its default arguments are on the declaration in the class, so its own list
+; would rule out the calls leaving them out; it is never told apart by counts.
+(function_declarator declarator: [(identifier) (field_identifier) (operator_name) (destructor_name)] @name
+  parameters: (parameter_list) @parameters)
