@@ -7,6 +7,7 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py --execution host trpc
     python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
     python bench/bridge_accuracy.py pycryptodome         # C: clangd (compile_commands.json)
+    python bench/bridge_accuracy.py nanobind             # C++: the same clangd
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
@@ -71,7 +72,7 @@ def server_for(language: str, execution: str, env: tuple[str, ...] = (),
         tsc = TOOLS / "node_modules" / ".bin" / "tsc"
         return LspServer("typescript", (str(tsc), "--lsp", "--stdio"), (), execution, host,
                          "tsc", (str(TOOLS),))
-    if language == "c":  # as the oracle runs it (bench/accuracy/oracle.py): Debian's clangd
+    if language in ("c", "cpp"):  # as the oracle runs it (bench/accuracy/oracle.py): clangd
         return LspServer("c", ("clangd", "--background-index", "--log=error", "-j=2"), (),
                          execution, host, "clangd")
     gopls = GOPLS_HOME / "usr" / "bin" / "gopls"
