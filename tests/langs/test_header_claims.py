@@ -104,3 +104,28 @@ def test_a_bad_claim_pattern_is_refused_when_the_pack_is_validated(
     finally:
         monkeypatch.delenv(langpack.PACKS_ENV)
         langpack.reload_packs()
+
+
+def test_decisions_are_kept_by_blob_and_a_new_commit_is_decided_again(
+        make_repo: Callable[..., Path]) -> None:
+    import sqlite3
+    import subprocess
+    root = make_repo({"include/gfx.h": CPP_HEADER, "include/shapes.h": C_HEADER})
+    CodeIntel(root).index()
+    db = root / ".spyglass" / "graph.db"
+    with sqlite3.connect(db) as conn:
+        first = dict(conn.execute("SELECT blob, language FROM claims").fetchall())
+    assert sorted(first.values()) == ["c", "cpp"]
+    (root / "include/shapes.h").write_text("namespace shapes {\nclass Square {};\n}\n")
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "C++ now"], check=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                        "PATH": "/usr/bin:/bin"})
+    ci = CodeIntel(root)
+    ci.index()
+    with sqlite3.connect(db) as conn:
+        second = dict(conn.execute("SELECT blob, language FROM claims").fetchall())
+    assert first.items() <= second.items() and len(second) == 3  # the new blob decided once
+    square = ci.find_symbol("Square")
+    assert [(r.path, r.kind) for r in square.results  # type: ignore[attr-defined]
+            ] == [("include/shapes.h", "class")]

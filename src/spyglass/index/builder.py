@@ -19,6 +19,7 @@ from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.lifeline import bind_to_parent
 from spyglass.index.store import (
+    CHUNK,
     FACT_INDEXES,
     STORE_DIR,
     SnapshotRow,
@@ -32,7 +33,9 @@ from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_
 from spyglass.index.worker import ChunkItem, process_chunk
 from spyglass.syntax.langpack import (
     LanguagePack,
+    all_packs,
     claimable,
+    claims_signature,
     pack_for_path,
     signature,
     unsupported_language,
@@ -129,13 +132,38 @@ class SnapshotBuilder:
         if commit is None:
             texts: Iterable[tuple[str, bytes | None]] = (
                 (p, self._reader(None, files)(p)) for p in paths)
-        else:
+        else:  # decisions of earlier builds are kept by blob: only new blobs are read
             by_sha: dict[str, list[str]] = {}
             for f in files:
                 if f.path in packs and claimable(f.path) and f.blob:
                     by_sha.setdefault(f.blob, []).append(f.path)
-            texts = ((p, data) for sha, data in src.read_blobs(self.root, list(by_sha))
-                     for p in by_sha[sha])
+            digest, known = claims_signature(), {}
+            shas = list(by_sha)
+            for i in range(0, len(shas), CHUNK):
+                chunk = shas[i:i + CHUNK]
+                known.update({(str(b), str(e)): str(lang) for b, e, lang in self.conn.execute(
+                    f"SELECT blob, ext, language FROM claims WHERE digest = ? AND blob IN "
+                    f"({','.join('?' * len(chunk))})", (digest, *chunk))})
+            fresh: list[tuple[str, str, str, str]] = []
+            for sha, found in by_sha.items():
+                for p in found:
+                    lang = known.get((sha, _ext(p)))
+                    if lang in all_packs():
+                        packs[p] = all_packs()[lang]
+            unread = [sha for sha, found in by_sha.items()
+                      if any((sha, _ext(p)) not in known for p in found)]
+            for sha, text in src.read_blobs(self.root, unread):
+                for p in by_sha[sha]:
+                    pack = pack_for_path(p, text)
+                    if pack is not None:
+                        packs[p] = pack
+                        fresh.append((sha, _ext(p), digest, pack.name))
+            if fresh:
+                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.executemany("INSERT OR REPLACE INTO claims VALUES(?,?,?,?)", fresh)
+                self.conn.execute("DELETE FROM claims WHERE digest != ?", (digest,))
+                self.conn.execute("COMMIT")
+            return
         for path, data in texts:
             pack = pack_for_path(path, data) if data is not None else None
             if pack is not None:
@@ -434,3 +462,9 @@ def _chunks(items: Iterator[tuple[WorkItem, bytes]], base: int) -> Iterator[list
             chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def _ext(path: str) -> str:
+    """A file's extension, lower case, as the claims table keys it."""
+    name = path.rsplit("/", 1)[-1]
+    return name[name.rfind("."):].lower() if "." in name else ""

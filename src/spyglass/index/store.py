@@ -74,6 +74,9 @@ CREATE TABLE IF NOT EXISTS jobs(
 CREATE TABLE IF NOT EXISTS scip_docs(
   snapshot INTEGER NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL,
   occ TEXT NOT NULL, import TEXT NOT NULL, PRIMARY KEY(snapshot, path)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS claims(
+  blob TEXT NOT NULL, ext TEXT NOT NULL, digest TEXT NOT NULL, language TEXT NOT NULL,
+  PRIMARY KEY(blob, ext, digest)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
   detail TEXT NOT NULL DEFAULT '', job INTEGER);
@@ -88,6 +91,7 @@ CREATE INDEX IF NOT EXISTS defs_full ON defs(full);
 CREATE INDEX IF NOT EXISTS bases_base ON bases(base);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target) WHERE target IS NOT NULL;
 CREATE INDEX IF NOT EXISTS refs_unresolved ON refs(name) WHERE target IS NULL;
+CREATE INDEX IF NOT EXISTS refs_ambiguous ON refs(name) WHERE conf = 'ambiguous';
 CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
 CREATE INDEX IF NOT EXISTS aliases_alias ON aliases(alias);

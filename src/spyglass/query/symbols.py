@@ -279,8 +279,12 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     member = d.kind in MEMBER_KINDS or d.kind == "field"
     if member and not member_candidate(view, d):
         return []
-    rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE (r.target IS NULL OR "
-                          "r.conf = 'ambiguous') AND r.name = ?", (d.name,)))
+    # Two selects, each on its partial index (refs_unresolved, refs_ambiguous): an OR of
+    # the two conditions would scan every reference of a large view.
+    rows = refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IS NULL AND "
+                          f"r.name = ? UNION ALL SELECT {REF_COLS} {REF_FROM} WHERE "
+                          "r.conf = 'ambiguous' AND r.target IS NOT NULL AND r.name = ?",
+                          (d.name, d.name)))
     rows = [r for r in rows if name_matched(r, member)]
     guessed = {r.target for r in rows if r.target is not None}
     if guessed:  # a guess that reaches a definition is a binding, not a candidate

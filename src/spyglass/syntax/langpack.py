@@ -518,6 +518,7 @@ def reload_packs() -> None:
     all_packs.cache_clear()
     _by_extension.cache_clear()
     _claims.cache_clear()
+    claims_signature.cache_clear()
 
 
 def signature() -> str:
@@ -553,6 +554,15 @@ def _extension(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[dot:].lower() if dot > 0 else ""
+
+
+@cache
+def claims_signature() -> str:
+    """One hash of every pack's `claims`: a decision stored under it (index/builder.py)
+    holds while no pack's claims change."""
+    text = repr(sorted((ext, name, rx.pattern) for ext, found in _claims().items()
+                       for name, rx in found))
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def claimable(path: str) -> bool:
