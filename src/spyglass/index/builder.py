@@ -36,6 +36,7 @@ from spyglass.syntax.langpack import (
     all_packs,
     claimable,
     claims_signature,
+    extension,
     pack_for_path,
     signature,
     unsupported_language,
@@ -147,17 +148,17 @@ class SnapshotBuilder:
             fresh: list[tuple[str, str, str, str]] = []
             for sha, found in by_sha.items():
                 for p in found:
-                    lang = known.get((sha, _ext(p)))
+                    lang = known.get((sha, extension(p)))
                     if lang in all_packs():
                         packs[p] = all_packs()[lang]
             unread = [sha for sha, found in by_sha.items()
-                      if any((sha, _ext(p)) not in known for p in found)]
+                      if any((sha, extension(p)) not in known for p in found)]
             for sha, text in src.read_blobs(self.root, unread):
                 for p in by_sha[sha]:
                     pack = pack_for_path(p, text)
                     if pack is not None:
                         packs[p] = pack
-                        fresh.append((sha, _ext(p), digest, pack.name))
+                        fresh.append((sha, extension(p), digest, pack.name))
             if fresh:
                 self.conn.execute("BEGIN IMMEDIATE")
                 self.conn.executemany("INSERT OR REPLACE INTO claims VALUES(?,?,?,?)", fresh)
@@ -463,8 +464,3 @@ def _chunks(items: Iterator[tuple[WorkItem, bytes]], base: int) -> Iterator[list
     if chunk:
         yield chunk
 
-
-def _ext(path: str) -> str:
-    """A file's extension, lower case, as the claims table keys it."""
-    name = path.rsplit("/", 1)[-1]
-    return name[name.rfind("."):].lower() if "." in name else ""

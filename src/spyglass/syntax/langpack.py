@@ -550,7 +550,8 @@ def _claims() -> dict[str, list[tuple[str, re.Pattern[bytes]]]]:
     return table
 
 
-def _extension(path: str) -> str:
+def extension(path: str) -> str:
+    """A file's extension, lower case (`.h`), "" without one (dotfiles included)."""
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[dot:].lower() if dot > 0 else ""
@@ -567,13 +568,13 @@ def claims_signature() -> str:
 
 def claimable(path: str) -> bool:
     """Whether the file's pack depends on its text (its extension is claimed)."""
-    return _extension(path) in _claims()
+    return extension(path) in _claims()
 
 
 def pack_for_path(path: str, text: bytes | None = None) -> LanguagePack | None:
     """The language pack for a file path, by extension, or None when unsupported; with
     the file's `text`, a pack claiming the extension for text like it wins."""
-    ext = _extension(path)
+    ext = extension(path)
     if text is not None:
         for lang, rx in _claims().get(ext, ()):
             if rx.search(text, 0, CLAIM_BYTES):
