@@ -132,6 +132,7 @@ class Coverage:
     skipped: tuple[Skipped, ...] = ()
     limitations: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
+    skipped_total: int = 0  # every skipped file, listed in `skipped` or not
 
 
 @dataclass(frozen=True, slots=True)

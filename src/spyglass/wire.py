@@ -24,6 +24,7 @@ def coverage_json(c: Coverage) -> dict[str, Any]:
         "analysed": c.analysed,
         "analysed_files": list(c.analysed_files),
         "skipped": [{"path": s.path, "reason": s.reason} for s in c.skipped],
+        "skipped_total": c.skipped_total,
         "limitations": list(c.limitations),
         "languages": list(c.languages),
     }

@@ -81,11 +81,14 @@ def _coverage(view: View, files: list[tuple[str, str | None]], own: bool,
     if not analysed:
         supported = ", ".join(sorted(all_packs()))
         limitations.append(f"no supported source files here (supported: {supported})")
-    important = [s for s in skipped if s.reason != "not source code"] or skipped
+    # Documentation, data and configuration files are counted, and listed only when asked
+    # for by path: a repository-wide list of them is noise in every answer.
+    listed = skipped if paths else [s for s in skipped if s.reason != "not source code"]
     return Coverage(analysed=len(analysed),
                     analysed_files=tuple(analysed[:MAX_SKIPPED_LISTED]) if paths else (),
-                    skipped=tuple(important[:MAX_SKIPPED_LISTED]),
-                    limitations=tuple(limitations), languages=tuple(sorted(langs)))
+                    skipped=tuple(listed[:MAX_SKIPPED_LISTED]),
+                    limitations=tuple(limitations), languages=tuple(sorted(langs)),
+                    skipped_total=len(skipped))
 
 
 def location(view: View | None, repo: str, path: str, start: int, end: int, symbol: str,
