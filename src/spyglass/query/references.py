@@ -191,7 +191,9 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
                                   uncertain, evidence)
     # Ranked before any budget cuts them: certain sites first, then by place (path, line,
     # column: a total order, so the pages of a long answer neither overlap nor skip).
-    listed = [c for _, c in sorted(out.items(), key=lambda kv: (kv[1].uncertain, kv[0]))]
+    # Two uses on one line (`f(a) == f(b)`) are one row: a location has no column.
+    listed = list(dict.fromkeys(c for _, c in sorted(out.items(),
+                                                     key=lambda kv: (kv[1].uncertain, kv[0]))))
     left = unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
     return listed, tuple(dict.fromkeys([*notes, *left]))
 
