@@ -1,0 +1,154 @@
+"""A real Scala project: jawn 0.6.0, a JSON parser (the original tarball of Debian's
+source package `jawn`, pinned by its SHA-256 and fetched by `scripts/bootstrap.sh
+--corpora`), indexed, with hand-checked sites. Its modules chain package clauses
+(`package jawn` / `package ast`), pair traits with companion objects, mix traits in
+(`extends SyncParser[J] with CharBasedParser[J]`) and test with ScalaTest suites named
+`*Check` under src/test/scala, in an sbt build rooted at project/build.properties."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from corpora import reads
+from fixture import commit_all
+from test_lang_corpora import defs_by_full, run
+
+from spyglass.query.facade import CodeIntel
+
+Corpus = Callable[[str], Path]
+P = "parser/src/main/scala/jawn"
+A = "ast/src/main/scala/jawn"
+PARSE_CHECK = "ast/src/test/scala/jawn/ParseCheck.scala"
+SYNTAX_CHECK = "parser/src/test/scala/jawn/SyntaxCheck.scala"
+BENCH = "benchmark/src/main/scala/jawn/AdHocBenchmarks.scala"
+
+
+@pytest.fixture(scope="module")
+def jawn(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus) -> CodeIntel:
+    """The unpacked tarball as a git repository of its own, indexed once."""
+    root = tmp_path_factory.mktemp("jawn") / "jawn"
+    shutil.copytree(corpus("jawn"), root)
+    commit_all(root)
+    ci = CodeIntel(root)
+    ci.index()
+    return ci
+
+
+def _sites(result: object) -> set[tuple[str, int]]:
+    return {(r.path, r.start_line) for r in result.results}  # type: ignore[attr-defined]
+
+
+def _callers(result: object) -> set[tuple[str, int, str]]:
+    return {(r.path, r.start_line, r.symbol) for r in result.results}  # type: ignore[attr-defined]
+
+
+def _outline(ci: CodeIntel, path: str) -> set[tuple[int, str, str]]:
+    return {(r.start_line, r.kind, r.symbol) for r in ci.structure(path).results}  # type: ignore[attr-defined]
+
+
+@reads("jawn")
+def test_every_file_parses_into_package_qualified_definitions(corpus: Corpus) -> None:
+    rows = run(corpus("jawn"), (".scala",))
+    assert len(rows) == 33
+    assert not [p for p, r in rows.items() if r[5]], "jawn parses without diagnostics"
+    full = defs_by_full(rows)
+    # support/json4s/src/main/scala/Parser.scala: `package jawn` / `package support.json4s`
+    # then `object Parser extends SupportParser[JValue]`
+    assert full["jawn.support.json4s.Parser"] == "class"
+    # ast/…/JValue.scala:35 `case class JString(s: String)`: a class parameter is a field
+    assert full["jawn.ast.JString.s"] == "field"
+
+
+@reads("jawn")
+def test_traits_companions_and_chained_packages(jawn: CodeIntel) -> None:
+    parser = _outline(jawn, f"{P}/Parser.scala")
+    # Parser.scala:35 `trait Parser[J]` and :486 its companion `object Parser`: one name
+    assert {(35, "interface", "jawn.Parser"), (486, "class", "jawn.Parser")} <= parser
+    # `@tailrec` (line 326) / `protected[this] final def rparse(…)(implicit …)`
+    assert (326, "method", "jawn.Parser.rparse") in parser
+    assert (90, "const", "jawn.Parser.ARRBEG") in parser  # `@inline … final val ARRBEG = 6`
+    assert (487, "method", "jawn.Parser.parseUnsafe") in parser  # a member of the object
+    assert (11, "class", "jawn.ParseException") in parser  # a top-level `case class`
+    # JValue.scala opens `package jawn` then `package ast`: the package jawn.ast
+    values = _outline(jawn, f"{A}/JValue.scala")
+    assert {(15, "interface", "jawn.ast.JValue"), (97, "class", "jawn.ast.JValue"),
+            (26, "class", "jawn.ast.JNull"), (218, "method", "jawn.ast.JObject.fromSeq")} <= values
+
+
+@reads("jawn")
+def test_references_across_files_and_packages(jawn: CodeIntel) -> None:
+    # StringParser.scala:15 `private[jawn] final class StringParser[J]`: `new
+    # StringParser(s)` in Parser's companion and SupportParser (package jawn), and in
+    # JParser.scala, whose chained clauses `package jawn` / `package ast` see jawn's names
+    refs = jawn.references(path=f"{P}/StringParser.scala", line=15, column=27)
+    assert _sites(refs) == {(f"{P}/Parser.scala", 488), (f"{P}/Parser.scala", 491),
+                            (f"{P}/SupportParser.scala", 12), (f"{P}/SupportParser.scala", 15),
+                            (f"{A}/JParser.scala", 13), (f"{A}/JParser.scala", 16)}
+    # AsyncParser.scala:14 `case object SingleValue` of `object AsyncParser`: its default
+    # argument (line 16), and ParseCheck's relative import `import AsyncParser.{UnwrapArray,
+    # ValueStream, SingleValue}` (line 122; AsyncParser is jawn's) and its use at line 128
+    single = jawn.references(path=f"{P}/AsyncParser.scala", line=14, column=15)
+    assert _sites(single) == {(f"{P}/AsyncParser.scala", 16), (PARSE_CHECK, 122),
+                              (PARSE_CHECK, 128)}
+    # `case JNull =>` (Renderer.scala:17) is the object JNull, not a pattern variable;
+    # support/*'s own JValue types (org.json4s, play, …) are not jawn.ast.JValue
+    assert (f"{A}/Renderer.scala", 17) in _sites(
+        jawn.references(path=f"{A}/JValue.scala", line=26, column=13))
+    used = {path for path, _ in _sites(jawn.references(name="jawn.ast.JValue"))}
+    assert PARSE_CHECK in used and not [p for p in used if p.startswith("support/")]
+
+
+@reads("jawn")
+def test_callers(jawn: CodeIntel) -> None:
+    # Parser.scala:490 `def parseFromString[J](s: String)(implicit facade: Facade[J])` of
+    # the companion object: `Parser.parseFromString(s)(NullFacade)` in SyntaxCheck
+    # (package jawn.parser, chained), two argument lists for two parameter lists
+    assert _callers(jawn.callers(path=f"{P}/Parser.scala", line=490, column=7)) == {
+        (SYNTAX_CHECK, 67, "jawn.parser.SyntaxCheck.isValidSyntax")}
+    # JParser.scala:21 `def parseFromFile(file: File)`: bare in parseFromPath, as
+    # `JParser.parseFromFile(f)` in Run.main, and written with its package
+    # `jawn.ast.JParser.parseFromFile(file)` in the benchmark (package jawn.benchmark)
+    assert _callers(jawn.callers(path=f"{A}/JParser.scala", line=21, column=7)) == {
+        (f"{A}/JParser.scala", 19, "jawn.ast.JParser.parseFromPath"),
+        (f"{A}/Run.scala", 18, "jawn.ast.Run.main"),
+        (BENCH, 128, "jawn.benchmark.AdHocBenchmarks.jawnParse")}
+    # Parser.scala:105 `protected[this] def die(…)`: called bare from the traits and
+    # classes mixing Parser in (inherited through `extends … with …`)
+    die = _callers(jawn.callers(path=f"{P}/Parser.scala", line=105, column=23))
+    assert {(f"{P}/SyncParser.scala", 30, "jawn.SyncParser.parse"),
+            (f"{P}/CharBasedParser.scala", 33, "jawn.CharBasedParser.parseStringSimple"),
+            (f"{P}/AsyncParser.scala", 165, "jawn.AsyncParser.churn")} <= die
+    # SupportParser.scala:20 `def parseFromFile`, inherited by each support module's
+    # `object Parser extends SupportParser[…]`: `jawn.support.json4s.Parser.parseFromFile`
+    support = _callers(jawn.callers(path=f"{P}/SupportParser.scala", line=20, column=7))
+    assert {(BENCH, 34, "jawn.benchmark.AdHocBenchmarks.json4sJawnParse"),
+            (BENCH, 157, "jawn.benchmark.AdHocBenchmarks.rojomaV3JawnParse")} <= support
+
+
+@reads("jawn")
+def test_mixins_in_the_hierarchy(jawn: CodeIntel) -> None:
+    # StringParser.scala:15 `extends SyncParser[J] with CharBasedParser[J]`; SyncParser
+    # extends Parser (its companion object shares the name and is listed too: a limit)
+    found = jawn.type_hierarchy(path=f"{P}/StringParser.scala", line=15, column=27)
+    ups = {(r.path, r.start_line) for r in found.results  # type: ignore[attr-defined]
+           if r.evidence.startswith("supertype")}
+    assert {(f"{P}/SyncParser.scala", 14), (f"{P}/CharBasedParser.scala", 16),
+            (f"{P}/Parser.scala", 35)} <= ups
+
+
+@reads("jawn")
+def test_suites_and_the_sbt_command(jawn: CodeIntel) -> None:
+    # ParseCheck.scala:15 `class ParseCheck extends PropSpec with Matchers with …` under
+    # src/test/scala: a test class by its base; its `property("…") { … }` tests are calls,
+    # so the suite runs whole, from the build's root (project/build.properties; ast/'s
+    # own build.sbt is a subproject's)
+    outline = _outline(jawn, PARSE_CHECK)
+    assert (15, "test", "jawn.ast.ParseCheck") in outline
+    found = dict(jawn.suggest_tests(["jawn.ast.JParser.parseFromString"]).extra)
+    assert [(t.path, t.symbol) for t in found["tests"]] == [  # type: ignore[attr-defined]
+        (PARSE_CHECK, "ParseCheck")]
+    assert [c.command for c in found["commands"]] == [  # type: ignore[attr-defined]
+        'sbt "testOnly *ParseCheck"']
