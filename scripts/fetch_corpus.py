@@ -93,8 +93,8 @@ CORPORA: dict[str, Corpus] = {
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
-        # Kotlin alone (no Scala project's sources are shipped by PyPI, npm or Debian): an
-        # Expo module whose npm package ships its Android sources, all Kotlin.
+        # Kotlin alone: an Expo module whose npm package ships its Android sources, all
+        # Kotlin.
         Corpus("expo_fs", "npm", "expo-file-system", "58.0.2", "expo-file-system-58.0.2"),
         # One real project per language of the Rust/Ruby/PHP/Swift/Lua/Bash packs
         # (tests/langs/test_lang_corpora.py): Debian packages install their sources under
@@ -112,9 +112,9 @@ CORPORA: dict[str, Corpus] = {
         # C++: CLI11's headers (header-only; tests/langs/test_cpp_corpus.py).
         Corpus("cli11", "debian", "libcli11-dev", "2.1.2", "/usr/include/CLI"),
         Corpus("capacitor_ios", "npm", "@capacitor/ios", "8.5.2", "capacitor-ios-8.5.2"),
-        # Scala: jawn, a JSON parser (Debian source package `jawn`, the original tarball
-        # of its source archive; no registry here ships a Scala project's sources
-        # otherwise). tests/langs/test_scala_corpus.py.
+        # Scala: jawn, a JSON parser: the original tarball of Debian's source package
+        # `jawn` (its .dsc lists the SHA-256; Debian's binary package holds only a jar).
+        # tests/langs/test_scala_corpus.py.
         Corpus("jawn", "debsrc", "jawn", "0.6.0", "jawn-0.6.0",
                archive="pool/main/j/jawn/jawn_0.11.1+really0.6.0.orig.tar.xz",
                sha256="bcb8ad48f73475d6f63510dbac4a96cff2cdb648dca8744bc783b6b6cd39bffb"),
