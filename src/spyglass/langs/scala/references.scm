@@ -2,6 +2,7 @@
 ; its arguments, the selection inside it does not).
 (field_expression) @qualified
 (stable_type_identifier) @qualified
+(stable_identifier) @qualified
 
 (call_expression function: (identifier) @reference.call)
 (call_expression function: (field_expression field: (identifier) @reference.call))
