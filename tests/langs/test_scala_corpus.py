@@ -104,6 +104,10 @@ def test_references_across_files_and_packages(jawn: CodeIntel) -> None:
     # support/*'s own JValue types (org.json4s, play, …) are not jawn.ast.JValue
     assert (f"{A}/Renderer.scala", 17) in _sites(
         jawn.references(path=f"{A}/JValue.scala", line=26, column=13))
+    # JValue.scala:155 `val zero: JNum` of `object JNum { self =>`: `self.zero` inside the
+    # anonymous `new Field[JNum] with …` (line 159) goes through the self alias
+    assert _sites(jawn.references(path=f"{A}/JValue.scala", line=155, column=7)) == {
+        (f"{A}/JValue.scala", 159)}
     used = {path for path, _ in _sites(jawn.references(name="jawn.ast.JValue"))}
     assert PARSE_CHECK in used and not [p for p in used if p.startswith("support/")]
 
@@ -122,6 +126,15 @@ def test_callers(jawn: CodeIntel) -> None:
         (f"{A}/JParser.scala", 19, "jawn.ast.JParser.parseFromPath"),
         (f"{A}/Run.scala", 18, "jawn.ast.Run.main"),
         (BENCH, 128, "jawn.benchmark.AdHocBenchmarks.jawnParse")}
+    # ChannelParser.scala:8 `def fromFile[J](f: File)` of `object ChannelParser`: the five
+    # `ChannelParser.fromFile[J](…)` calls (type arguments before the argument list)
+    from_file = jawn.callers(path=f"{P}/ChannelParser.scala", line=8, column=7)
+    assert {(r.path, r.start_line, r.symbol, r.uncertain) for r in from_file.results} == {  # type: ignore[attr-defined]
+        (f"{A}/JParser.scala", 22, "jawn.ast.JParser.parseFromFile", False),
+        (f"{P}/Parser.scala", 494, "jawn.Parser.parseFromPath", False),
+        (f"{P}/Parser.scala", 497, "jawn.Parser.parseFromFile", False),
+        (f"{P}/SupportParser.scala", 18, "jawn.SupportParser.parseFromPath", False),
+        (f"{P}/SupportParser.scala", 21, "jawn.SupportParser.parseFromFile", False)}
     # Parser.scala:105 `protected[this] def die(…)`: called bare from the traits and
     # classes mixing Parser in (inherited through `extends … with …`)
     die = _callers(jawn.callers(path=f"{P}/Parser.scala", line=105, column=23))

@@ -34,3 +34,5 @@
 ; type parameters (`class Parser[J]`, `def parse[T]`) are names of their scope, not types
 ; of the package
 (type_parameters name: (identifier) @local.definition)
+; a self alias (`object JNum { self => … self.zero }`) names the enclosing type
+(self_type . (identifier) @local.self)
