@@ -118,6 +118,11 @@ CORPORA: dict[str, Corpus] = {
         Corpus("jawn", "debsrc", "jawn", "0.6.0", "jawn-0.6.0",
                archive="pool/main/j/jawn/jawn_0.11.1+really0.6.0.orig.tar.xz",
                sha256="bcb8ad48f73475d6f63510dbac4a96cff2cdb648dca8744bc783b6b6cd39bffb"),
+        # and json4s 3.2.10 (source package `json4s`, Debian's libjson4s-java): package
+        # objects, implicit conversions, specs2 suites.
+        Corpus("json4s", "debsrc", "json4s", "3.2.10", "json4s-3.2.10",
+               archive="pool/main/j/json4s/json4s_3.5.1+really3.2.10.orig.tar.xz",
+               sha256="7b0dd89a60bddd59152a90d8756f91afd89bd614e492f060c5910367354b4cc1"),
     )
 }
 
@@ -134,7 +139,7 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
                 "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios",
                 # the Scala pack's (tests/langs/test_scala_corpus.py)
-                "jawn")
+                "jawn", "json4s")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
 APT_SOURCES = (Path("/etc/apt/sources.list"), Path("/etc/apt/sources.list.d"))

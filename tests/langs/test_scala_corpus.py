@@ -172,3 +172,54 @@ def test_suites_and_the_sbt_command(jawn: CodeIntel) -> None:
         (PARSE_CHECK, "ParseCheck")]
     assert [c.command for c in found["commands"]] == [  # type: ignore[attr-defined]
         'sbt "testOnly *ParseCheck"']
+
+
+J4 = "core/src/main/scala/org/json4s"
+
+
+@pytest.fixture(scope="module")
+def json4s(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus) -> CodeIntel:
+    """json4s 3.2.10 (Debian's `json4s` source package) as a git repository, indexed once."""
+    root = tmp_path_factory.mktemp("json4s") / "json4s"
+    shutil.copytree(corpus("json4s"), root)
+    commit_all(root)
+    ci = CodeIntel(root)
+    ci.index()
+    return ci
+
+
+@reads("json4s")
+def test_json4s_package_object(json4s: CodeIntel) -> None:
+    # core/…/package.scala: `package org` / `package object json4s { … }`: its members
+    # are the package org.json4s's (a `type JString` and a `val JString` side by side)
+    outline = _outline(json4s, f"{J4}/package.scala")
+    assert {(19, "module", "org.json4s"), (23, "type", "org.json4s.JValue"),
+            (26, "type", "org.json4s.JString"), (27, "field", "org.json4s.JString"),
+            (56, "class", "org.json4s.MappingException")} <= outline
+    # `case class MappingException` (line 56) is used on 60 lines in packages org.json4s,
+    # org.json4s.ext, .mongo, .native, … (`new MappingException(…)`, `MappingException(…)`):
+    # grep finds the word on 61 lines outside package.scala, the 61st a doc
+    # comment's `@throws MappingException` (Extraction.scala:35)
+    refs = json4s.references(path=f"{J4}/package.scala", line=56, column=14)
+    sites = _sites(refs)
+    assert len(sites) == 60 and (f"{J4}/Extraction.scala", 35) not in sites
+    assert {("mongo/src/main/scala/org/json4s/mongo/Serializers.scala", 35),
+            ("ext/src/main/scala/org/json4s/ext/EnumSerializer.scala", 35),
+            ("examples/src/main/scala/org/json4s/examples/Swagger.scala", 150),
+            ("tests/src/test/scala/org/json4s/ExtractionExamplesSpec.scala", 188)} <= sites
+    assert not [r for r in refs.results if r.uncertain]  # type: ignore[attr-defined]
+
+
+@reads("json4s")
+def test_json4s_relative_wildcard_import_and_specs2(json4s: CodeIntel) -> None:
+    # ReflectorSpec.scala (package org.json4s) `import reflect._`: the project's package
+    # org.json4s.reflect, not scala.reflect; `Reflector.describe[InMethod]` (line 36)
+    # calls reflect/Reflector.scala:40 `def describe[T](implicit mf: Manifest[T], …)`
+    spec = "tests/src/test/scala/org/json4s/ReflectorSpec.scala"
+    describe = _sites(json4s.references(
+        path=f"{J4}/reflect/Reflector.scala", line=40, column=7))
+    assert {(spec, 28), (spec, 36), (spec, 46)} <= describe
+    # JsonAstSpec.scala:25 `object JsonAstSpec extends Specification with JValueGen …`:
+    # a specs2 suite by its base
+    assert (25, "test", "org.json4s.JsonAstSpec") in _outline(
+        json4s, "tests/src/test/scala/org/json4s/JsonAstSpec.scala")

@@ -24,6 +24,7 @@ from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "struct", "type"})
+_NAMED_PARENTS = TYPE_KINDS | {"module"}  # parents whose members are named, not anonymous
 _NAMES = "names:"  # settings key prefix: package → names it declares, comma-separated
 _STATICS = "statics:"  # settings key prefix: type → static members a wildcard brings
 _SHARED = "parents"  # settings key: "1" when a namespace sees its enclosing ones (C#)
@@ -121,7 +122,8 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
         if parents:  # C#: a namespace sees its enclosing namespaces' names
             parts = package.split(".")
             seen += [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-        seen += wild
+        seen += [_relative_package(w, package, declared) if path.endswith((".scala", ".sc"))
+                 else w for w in wild]
         settings = [(_SHARED, "1" if parents else "")]
         for pkg in dict.fromkeys(seen):
             names = declared.get(pkg)
@@ -133,6 +135,20 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 settings.append((_STATICS + owner, ",".join(sorted(brought))))
         out[path] = FileContext(path=path, module=package, settings=tuple(settings))
     return out
+
+
+def _relative_package(name: str, package: str, declared: dict[str, set[str]]) -> str:
+    """A Scala wildcard import's package: `import reflect._` in package org.json4s is
+    org.json4s.reflect when the project declares that package (the innermost enclosing
+    package holding it), else the path as written."""
+    if name in declared:
+        return name
+    parts = package.split(".") if package else []
+    for i in range(len(parts), 0, -1):
+        full = ".".join([*parts[:i], name])
+        if full in declared:
+            return full
+    return name
 
 
 class _File:
@@ -342,8 +358,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
 
 
 def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:
-    """A member of an anonymous or local class: its parent is a function, not a type."""
-    return d.parent >= 0 and defs[d.parent].kind not in TYPE_KINDS and d.kind in (
+    """A member of an anonymous or local class: its parent is a function, not a type (nor
+    a Scala package object, whose `type X` and `val X` share one name)."""
+    return d.parent >= 0 and defs[d.parent].kind not in _NAMED_PARENTS and d.kind in (
         "method", "field", "const", "test")
 
 
