@@ -2,8 +2,9 @@
 # Create .venv and install spyglass with its dev tools; install git if the machine lacks it.
 # With --corpora, also install the Debian packages of the corpora (Go, Rust, Ruby, PHP, Lua,
 # Bash and Java sources; clangd and a JDK for the oracles) and fetch every corpus the test
-# suite reads (tests marked `network` / `system`): nothing is installed or downloaded from
-# inside a test.
+# suite reads (tests marked `network` / `system`; PyPI sdists, npm packages, and Scala's
+# jawn as a checked tarball of Debian's source archive): nothing is installed or
+# downloaded from inside a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 apt_install() {

@@ -1,5 +1,6 @@
 """Fetch pinned real-world projects (PyPI sdists, npm packages, Debian Go sources, Debian
-sources and source zips shipped in Debian packages) into a cache.
+sources and source zips shipped in Debian packages, original tarballs of Debian's source
+archive) into a cache.
 
 Debian packages are installed by `scripts/bootstrap.sh --corpora` (it asks
 `--debian-packages` which), never here; with $SPYGLASS_CORPORA_OFFLINE set (the test suite
@@ -10,18 +11,21 @@ saying how to fetch it. `--tests` fetches what the test suite uses (TEST_CORPORA
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["pypi", "npm", "go", "debzip", "debian"]
+Kind = Literal["pypi", "npm", "go", "debzip", "debian", "debsrc"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,9 @@ class Corpus:
     package: str
     version: str
     dirname: str
-    archive: str = ""  # debzip: the zip of sources the Debian package installs
+    archive: str = ""  # debzip: the zip of sources the Debian package installs; debsrc:
+    # the original tarball's path in the Debian archive (`pool/main/…`, its .dsc beside it)
+    sha256: str = ""  # debsrc: the tarball's SHA-256, as the package's .dsc lists it
     members: str = ""  # debzip: only the members under this folder
     source_root: str = ""  # debzip: the folder of the zip that is the corpus's root
 
@@ -87,8 +93,8 @@ CORPORA: dict[str, Corpus] = {
         Corpus("rn_webview", "npm", "react-native-webview", "16.0.0",
                "react-native-webview-16.0.0"),
         Corpus("pythonnet", "pypi", "pythonnet", "3.2.1", "pythonnet-3.2.1"),
-        # Kotlin alone (no Scala project's sources are shipped by PyPI, npm or Debian): an
-        # Expo module whose npm package ships its Android sources, all Kotlin.
+        # Kotlin alone: an Expo module whose npm package ships its Android sources, all
+        # Kotlin.
         Corpus("expo_fs", "npm", "expo-file-system", "58.0.2", "expo-file-system-58.0.2"),
         # One real project per language of the Rust/Ruby/PHP/Swift/Lua/Bash packs
         # (tests/langs/test_lang_corpora.py): Debian packages install their sources under
@@ -106,6 +112,17 @@ CORPORA: dict[str, Corpus] = {
         # C++: CLI11's headers (header-only; tests/langs/test_cpp_corpus.py).
         Corpus("cli11", "debian", "libcli11-dev", "2.1.2", "/usr/include/CLI"),
         Corpus("capacitor_ios", "npm", "@capacitor/ios", "8.5.2", "capacitor-ios-8.5.2"),
+        # Scala: jawn, a JSON parser: the original tarball of Debian's source package
+        # `jawn` (its .dsc lists the SHA-256; Debian's binary package holds only a jar).
+        # tests/langs/test_scala_corpus.py.
+        Corpus("jawn", "debsrc", "jawn", "0.6.0", "jawn-0.6.0",
+               archive="pool/main/j/jawn/jawn_0.11.1+really0.6.0.orig.tar.xz",
+               sha256="bcb8ad48f73475d6f63510dbac4a96cff2cdb648dca8744bc783b6b6cd39bffb"),
+        # and json4s 3.2.10 (source package `json4s`, Debian's libjson4s-java): package
+        # objects, implicit conversions, specs2 suites.
+        Corpus("json4s", "debsrc", "json4s", "3.2.10", "json4s-3.2.10",
+               archive="pool/main/j/json4s/json4s_3.5.1+really3.2.10.orig.tar.xz",
+               sha256="7b0dd89a60bddd59152a90d8756f91afd89bd614e492f060c5910367354b4cc1"),
     )
 }
 
@@ -120,9 +137,13 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # Java / Kotlin / C# packs (tests/langs/test_jvm_corpora.py)
                 "j2ddemo", "swingset2", "jdk_zip", "rn_webview", "pythonnet", "expo_fs",
                 # the Rust, Ruby, PHP, Lua, Bash and Swift packs' real projects
-                "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios")
+                "semver_rs", "thor", "composer_semver", "penlight", "bats", "capacitor_ios",
+                # the Scala pack's (tests/langs/test_scala_corpus.py)
+                "jawn", "json4s")
 OFFLINE_ENV = "SPYGLASS_CORPORA_OFFLINE"
 GOCODE = Path("/usr/share/gocode/src")
+APT_SOURCES = (Path("/etc/apt/sources.list"), Path("/etc/apt/sources.list.d"))
+MIRROR_ENV = "DEBIAN_MIRROR"
 FIXED_DATE = "2000-01-01T00:00:00+0000"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -271,6 +292,54 @@ def _fetch_debian(c: Corpus, dest: Path) -> Path:
     return target
 
 
+def debian_mirror(sources: tuple[Path, ...] = APT_SOURCES) -> str:
+    """The Debian archive apt fetches from: $DEBIAN_MIRROR, else the first `deb` source of
+    apt's configuration (one-line or deb822 `.sources`) that is not a security archive."""
+    env = os.environ.get(MIRROR_ENV)
+    if env:
+        return env.rstrip("/")
+    files = [f for s in sources for f in (sorted(s.iterdir()) if s.is_dir() else [s])
+             if f.is_file() and f.suffix in (".list", ".sources")]
+    for f in files:
+        text = f.read_text(encoding="utf-8", errors="replace")
+        if f.suffix == ".list":
+            entries = [(m.group(1), m.group(2)) for m in re.finditer(
+                r"^\s*deb\s+(?:\[[^]]*\]\s+)?(\S+)\s+(\S+)", text, re.MULTILINE)]
+        else:
+            entries = []
+            for stanza in re.split(r"\n\s*\n", text):
+                fields = dict(re.findall(r"^(\w[\w-]*):\s*(.*)$", stanza, re.MULTILINE))
+                if "deb" in fields.get("Types", "").split() and fields.get("Enabled", "yes") != "no":
+                    entries += [(uri, fields.get("Suites", "")) for uri in fields.get("URIs", "").split()]
+        for uri, suites in entries:
+            if uri.startswith(("http://", "https://")) and "security" not in uri + suites:
+                return uri.rstrip("/")
+    raise FetchError(f"no Debian archive in apt's sources ({', '.join(map(str, sources))}); "
+                     f"set ${MIRROR_ENV}")
+
+
+def _fetch_debsrc(c: Corpus, dest: Path) -> Path:
+    """An original tarball of Debian's source archive, checked against its pinned SHA-256
+    before it is unpacked (one top folder, renamed to `dirname`)."""
+    target = dest / c.dirname
+    if target.is_dir():
+        return target
+    _offline(c)
+    url = f"{debian_mirror()}/{c.archive}"
+    with tempfile.TemporaryDirectory(dir=dest, prefix=".download-") as tmp:
+        archive = Path(tmp) / Path(c.archive).name
+        digest = hashlib.sha256()
+        with urllib.request.urlopen(url, timeout=120) as response, archive.open("wb") as out:
+            while chunk := response.read(1 << 16):
+                digest.update(chunk)
+                out.write(chunk)
+        if digest.hexdigest() != c.sha256:
+            raise FetchError(f"{c.name}: {url} has SHA-256 {digest.hexdigest()}, "
+                             f"the pinned one is {c.sha256}")
+        _unpack_single_top(archive, target)
+    return target
+
+
 def make_git_repo(root: Path) -> None:
     """Turn root into a git repository with one reproducible commit of all files, unless it is one."""
     if (root / ".git").exists():
@@ -311,6 +380,8 @@ def fetch(name: str, dest: Path | None = None, git: bool = False) -> Path:
         path = _fetch_debzip(corpus, dest)
     elif corpus.kind == "debian":
         path = _fetch_debian(corpus, dest)
+    elif corpus.kind == "debsrc":
+        path = _fetch_debsrc(corpus, dest)
     else:
         path = _fetch_go(corpus, dest, git)
         if not git:
@@ -345,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.names:
         try:
             print(fetch(name, args.dest, args.git), flush=True)
-        except (FetchError, OSError, tarfile.TarError) as exc:
+        except (FetchError, OSError, tarfile.TarError) as exc:  # urllib's URLError is an OSError
             print(f"fetch_corpus: {name}: {exc}", file=sys.stderr)
             status = 1
     return status

@@ -32,3 +32,28 @@ def test_go_corpora_are_installed_by_bootstrap_not_by_the_fetcher() -> None:
     assert "apt-get" not in source.split('"""', 2)[2]  # only its docstring mentions it
     bootstrap = (TESTS.parent / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
     assert "--debian-packages" in bootstrap and "fetch_corpus.py --tests" in bootstrap
+
+
+def test_a_debian_source_tarball_is_refused_offline_and_its_mirror_read_from_apt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = fetch_module()
+    assert module.CORPORA["jawn"].kind == "debsrc" and len(module.CORPORA["jawn"].sha256) == 64
+    monkeypatch.setenv(module.OFFLINE_ENV, "1")
+    with pytest.raises(module.FetchError, match=r"bootstrap\.sh --corpora"):
+        module.fetch("jawn", dest=tmp_path / "cache")
+    # the archive apt fetches from: a one-line `.list` or a deb822 `.sources`, never a
+    # security archive; $DEBIAN_MIRROR first
+    monkeypatch.delenv(module.MIRROR_ENV, raising=False)
+    (tmp_path / "a.list").write_text(
+        "# deb http://old.invalid/debian bookworm main\n"
+        "deb http://security.invalid/debian-security bookworm-security main\n"
+        "deb [arch=amd64] http://one.invalid/debian/ bookworm main\n")
+    assert module.debian_mirror((tmp_path / "a.list",)) == "http://one.invalid/debian"
+    (tmp_path / "b.sources").write_text(
+        "Types: deb\nURIs: http://security.invalid/debian-security\nSuites: bookworm-security\n"
+        "\nTypes: deb deb-src\nURIs: http://two.invalid/debian\nSuites: bookworm\n")
+    assert module.debian_mirror((tmp_path / "b.sources",)) == "http://two.invalid/debian"
+    with pytest.raises(module.FetchError, match="DEBIAN_MIRROR"):
+        module.debian_mirror((tmp_path / "missing.list",))
+    monkeypatch.setenv(module.MIRROR_ENV, "http://three.invalid/debian/")
+    assert module.debian_mirror((tmp_path / "a.list",)) == "http://three.invalid/debian"

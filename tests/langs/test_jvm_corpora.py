@@ -1,8 +1,8 @@
 """Real projects in Java, Kotlin and C# indexed through CodeIntel (fetched from the
 registries by `scripts/bootstrap.sh --corpora`), with hand-checked sites: J2Ddemo (Debian
 openjdk-17-demo), react-native-webview's Android sources (npm; Java and Kotlin under
-src/main/java), expo-file-system's Android sources (npm; Kotlin only: no registry here
-ships a Scala project's sources), pythonnet's C# runtime (PyPI sdist)."""
+src/main/java), expo-file-system's Android sources (npm; Kotlin only), pythonnet's C#
+runtime (PyPI sdist). Scala's real project is jawn (tests/langs/test_scala_corpus.py)."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def test_sbt_and_dotnet(make_repo: Callable[..., Path]) -> None:
     sbt = fw.for_pack(all_packs()["scala"], "src/test/scala/a/CircleSpec.scala")
     assert sbt == Framework("sbt", "", "build.sbt", "build.sbt")
     assert fw.command(sbt, [("src/test/scala/a/CircleSpec.scala", "")]) == \
-        "sbt \"testOnly CircleSpec\""
+        "sbt \"testOnly *CircleSpec\""
     dotnet = fw.for_pack(all_packs()["csharp"], "cs/tests/CircleTests.cs")
     assert dotnet == Framework("dotnet", "cs", "cs/Directory.Build.props",
                                "Directory.Build.props")
@@ -73,3 +73,39 @@ def test_junit_tests_are_annotated_methods(tmp_path: Path) -> None:
     kinds = {r.symbol: r.kind for r in ci.structure("src/test/java/a/CircleTest.java").results}  # type: ignore[attr-defined]
     assert kinds == {"a.CircleTest": "test", "a.CircleTest.area": "test",
                      "a.CircleTest.helper": "method"}
+
+
+def test_sbt_runs_from_the_build_root_and_suites_are_found_by_base(
+        make_repo: Callable[..., Path]) -> None:
+    # A multi-project sbt build: the root's project/build.properties, a subproject's own
+    # build.sbt (part of the root's build, not a build of its own); suites under
+    # src/test/scala named by what they extend, not by a naming convention.
+    root = make_repo({
+        "project/build.properties": "sbt.version=1.9.7\n",
+        "core/build.sbt": 'name := "core"\n',
+        "core/src/main/scala/a/Circle.scala": "package a\nclass Circle { def area: Double = 1.0 }\n",
+        "core/src/test/scala/a/AreaCheck.scala":
+            "package a\nimport org.scalatest.propspec.AnyPropSpec\n"
+            "class AreaCheck extends AnyPropSpec with Matchers {\n"
+            "  property(\"area\") { new Circle().area }\n}\n"
+            "class Helper extends Matchers\n",
+        "core/src/test/scala/a/RoundSuite.scala":
+            "package a\nclass RoundSuite extends munit.FunSuite {\n"
+            "  test(\"round\") { new Circle().area }\n}\n",
+    })
+    ci = CodeIntel(root)
+    ci.index()
+    kinds = {r.symbol: r.kind for r in ci.structure("core/src/test/scala/a/AreaCheck.scala").results}  # type: ignore[attr-defined]
+    assert kinds == {"a.AreaCheck": "test", "a.Helper": "class"}
+    fw = Frameworks(root, ci.view())
+    sbt = fw.for_pack(all_packs()["scala"], "core/src/test/scala/a/AreaCheck.scala")
+    assert sbt == Framework("sbt", "", "project/build.properties", "project/build.properties")
+    assert fw.command(sbt, [("core/src/test/scala/a/AreaCheck.scala", "AreaCheck"),
+                            ("core/src/test/scala/a/RoundSuite.scala", "")]) == \
+        "sbt \"testOnly *AreaCheck *RoundSuite\""
+    found = dict(ci.suggest_tests(["a.Circle.area"]).extra)
+    assert {(t.path, t.symbol) for t in found["tests"]} == {  # type: ignore[attr-defined]
+        ("core/src/test/scala/a/AreaCheck.scala", "AreaCheck"),
+        ("core/src/test/scala/a/RoundSuite.scala", "RoundSuite")}
+    assert [c.command for c in found["commands"]] == [  # type: ignore[attr-defined]
+        "sbt \"testOnly *AreaCheck *RoundSuite\""]

@@ -106,6 +106,14 @@ def test_lua_penlight(corpus: Corpus, git_copy: Copy) -> None:
     # `path.join(..)` with `local path = require 'pl.path'`
     join = _sites(ci.references(path="pl/path.lua", line=363, column=15))
     assert {("pl/app.lua", 37), ("pl/app.lua", 93), ("pl/dir.lua", 75)} <= join
+    # `local function at(s,i)` (path.lua:182), called bare in path.splitpath (234, 237)
+    # and path.splitext (280, 286)
+    at = _callers(ci.callers(path="pl/path.lua", line=182, column=16))
+    assert {("pl/path.lua", "pl.path.splitpath"), ("pl/path.lua", "pl.path.splitext"),
+            ("pl/path.lua", "pl.path.isabs")} <= at
+    # `function path.splitext(P)` (path.lua:277): `path.splitext(sname)` in app.appfile
+    assert ("pl/app.lua", "pl.app.appfile") in _callers(
+        ci.callers(path="pl/path.lua", line=277, column=15))
 
 
 @reads("bats")
@@ -123,3 +131,13 @@ def test_swift_capacitor(corpus: Corpus, git_copy: Copy) -> None:
     assert {("Capacitor/JS.swift", 69), ("Capacitor/JS.swift", 72),
             ("Capacitor/JS.swift", 101)} <= found
     assert len(found) > 50
+    # AppUUID.swift:43 `private static func readUUID()`, called bare from the class's
+    # other static methods getAppUUID (23) and assertAppUUID (32)
+    assert _callers(ci.callers(path="Capacitor/AppUUID.swift", line=43, column=25)) == {
+        ("Capacitor/AppUUID.swift", "Capacitor.AppUUID.getAppUUID"),
+        ("Capacitor/AppUUID.swift", "Capacitor.AppUUID.assertAppUUID")}
+    # `KeyValueStore.standard[…]` in three other files
+    store = _sites(ci.references(name="KeyValueStore"))
+    assert {("Capacitor/AppUUID.swift", 44), ("Capacitor/AppUUID.swift", 48),
+            ("Capacitor/CAPBridgeViewController.swift", 21),
+            ("Capacitor/Plugins/WebView.swift", 40)} <= store

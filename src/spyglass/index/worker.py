@@ -79,8 +79,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
         # A test is a test-named function or class at module level or in a test class; a
         # function nested in a function is never collected by a test runner.
         top = d.parent < 0 or facts.definitions[d.parent].kind in ("class", "struct")
-        if test_file and top and kind in ("func", "method", "class") \
-                and pack.is_test_name(d.name, kind):
+        if test_file and top and kind in ("func", "method", "class") and (
+                pack.is_test_name(d.name, kind) or kind == "class" and pack.is_test_base(d.bases)):
             kind = "test"
         defs.append((i, d.name, d.qualname, full, kind, d.start_line, d.end_line, d.name_line,
                      d.name_col, d.parent, d.params_min, d.params_max))

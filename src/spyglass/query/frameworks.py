@@ -213,7 +213,8 @@ class Frameworks:
         candidates = [str(n) for n in manifest.get("test_frameworks", [default])]
         boundary = manifest.get("test_config_boundary")
         specs = declared()
-        for folder in self._folders(path):
+        folders = self._folders(path)
+        for at, folder in enumerate(folders):
             if boundary and _read(self.root, _join(folder, str(boundary))) is None:
                 continue
             for name in candidates:
@@ -221,6 +222,8 @@ class Frameworks:
                 for rule in spec.get("detect", ()):
                     hit = _detect(self.root, folder, rule)
                     if hit is not None:
+                        if spec.get("outermost"):
+                            folder, hit = _outermost(self.root, spec, folders[at:], folder, hit)
                         return Framework(name, _root(spec, folder), *hit)
             if boundary:
                 config = f"{folder}/{boundary}" if folder else str(boundary)
@@ -265,12 +268,12 @@ class Frameworks:
                     f"{len(ids)} folder(s) run whole")
         # {symbols}: each target as its symbol, the last `.` written `id_separator`
         # (`FooTest#testX`; Maven's -Dtest), or a whole file's stem, joined by commas.
-        symbols = ",".join(dict.fromkeys(
+        written = list(dict.fromkeys(
             (s.rpartition(".")[0] + sep + s.rpartition(".")[2] if "." in s and sep else s)
             if s else p.rpartition("/")[2].partition(".")[0] for p, s in rel))
         text = template.format(files=" ".join(shlex.quote(p) for p in files),
                                ids=" ".join(shlex.quote(i) for i in ids),
-                               symbols=shlex.quote(symbols),
+                               symbols=_symbols(written, spec.get("symbol_format")),
                                packages=" ".join(_packages(rel)),
                                names=shlex.quote(_alternation([s for _, s in rel if s])))
         name = next((s for _, s in rel if s), "") if len(rel) == 1 else ""
@@ -342,6 +345,31 @@ class Frameworks:
             command, note = self.selection(fw, its)
             out.append(TestCommand(fw.name, command, len(its), fw.config, note))
         return tuple(out)
+
+
+def _outermost(root: Path, spec: dict[str, Any], folders: list[str], folder: str,
+               hit: tuple[str, str]) -> tuple[str, tuple[str, str]]:
+    """The outermost of `folders` (the one found first, then its parents) where one of the
+    framework's rules matches: a build's root above its subprojects' own files (sbt's
+    `project/build.properties` above `ast/build.sbt`)."""
+    for upper in folders[1:]:
+        for rule in spec.get("detect", ()):
+            found = _detect(root, upper, rule)
+            if found is not None:
+                folder, hit = upper, found
+                break
+    return folder, hit
+
+
+def _symbols(written: list[str], fmt: object) -> str:
+    """`{symbols}`: the targets' symbols joined by commas (Maven's `-Dtest=A#m,B`), or,
+    with the framework's `symbol_format` (`*{symbol}`: sbt's `testOnly *ASpec *BSpec`),
+    each written so, joined by spaces; quoted for the shell unless every one is plain
+    (word characters, dots, `*`: the command's own quotes hold them)."""
+    if not fmt:
+        return shlex.quote(",".join(written))
+    text = " ".join(str(fmt).format(symbol=s) for s in written)
+    return text if all(re.fullmatch(r"[\w.*]+", w) for w in text.split(" ")) else shlex.quote(text)
 
 
 def _root(spec: dict[str, Any], folder: str) -> str:

@@ -69,7 +69,7 @@ SELECT: Schema = {"option": str, "names": str, "none": str}  # test names → a 
 FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture files
     "detect": ("list", DETECT), "root": frozenset({"config", "repository"}),
     "command": str, "id_separator": str, "max_ids": int, "name_option": str,
-    "name_separator": str,
+    "name_separator": str, "symbol_format": str, "outermost": bool,
     "select": ("list", SELECT), "expand_files": bool, "fixture_files": STRS,
 }
 ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
@@ -113,7 +113,8 @@ MANIFEST: Schema = {
     "type_namespace": bool, "member_namespaces": bool,
     # tests
     "module_file_stems": STRS, "test_file_patterns": STRS, "test_dirs_any_file": STRS, "test_function_pattern": str,
-    "test_class_pattern": str, "test_framework": str, "test_frameworks": STRS,
+    "test_class_pattern": str, "test_class_bases": str, "test_framework": str,
+    "test_frameworks": STRS,
     "test_config_boundary": str, "test_framework_assumed": str,
     "frameworks": ("map", FRAMEWORK),
     "coverage": COVERAGE,
@@ -329,6 +330,15 @@ class LanguagePack:
         key = "test_class_pattern" if kind in ("class", "struct") else "test_function_pattern"
         pattern = self.manifest.get(key)
         return bool(pattern) and re.search(str(pattern), name) is not None
+
+    def is_test_base(self, bases: tuple[str, ...]) -> bool:
+        """Whether a class in a test file is a test class by a base it declares: a base's
+        last name as written (type arguments and constructor arguments dropped) matching
+        `test_class_bases` (ScalaTest's `extends AnyFunSuite`, ScalaCheck's `Properties`)."""
+        pattern = self.manifest.get("test_class_bases")
+        return bool(pattern) and any(
+            re.search(str(pattern), re.split(r"[\[(]", b, 1)[0].strip().rpartition(".")[2])
+            for b in bases)
 
 
 def _load_language(module_name: str, function: str) -> tuple[Language, str]:

@@ -5,7 +5,8 @@ A file's package (C#: namespace) is the one it declares. The repository's packag
 the type (and top-level function) names each declares are read once by `module_keys`
 with a cheap scan of every file of the language; a file's context carries the names of
 the packages it sees bare: its own (C#: and the enclosing namespaces) and those it
-imports whole (`import a.b.*`, Kotlin `a.b.*`, Scala `a.b._`, C# `using A.B;`). A name
+imports whole (`import a.b.*`, Kotlin `a.b.*`, Scala `a.b._`, C# `using A.B;`); Scala's
+chained clauses (`package a` / `package b`) see the outer packages too. A name
 bound by nothing in the file is a type of one of those packages, else (inside a type)
 a member inherited from a base, else external. A declared type of a field, a constant or
 a method's result is an alias of its members (``a.A.next.*`` → ``a.B.*``), so chains of
@@ -23,6 +24,7 @@ from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "struct", "type"})
+_NAMED_PARENTS = TYPE_KINDS | {"module"}  # parents whose members are named, not anonymous
 _NAMES = "names:"  # settings key prefix: package → names it declares, comma-separated
 _STATICS = "statics:"  # settings key prefix: type → static members a wildcard brings
 _SHARED = "parents"  # settings key: "1" when a namespace sees its enclosing ones (C#)
@@ -36,31 +38,54 @@ _SCAN: dict[str, tuple[bytes, bytes, bool]] = {
     ".java": (rb"(?m)^\s*package\s+([\w.]+)", rb"(?m)^\s*import\s+([\w.]+)\.\*\s*;", False),
     ".kt": (rb"(?m)^\s*package\s+([\w.`]+)", rb"(?m)^\s*import\s+([\w.`]+)\.\*", True),
     ".kts": (rb"(?m)^\s*package\s+([\w.`]+)", rb"(?m)^\s*import\s+([\w.`]+)\.\*", True),
-    ".scala": (rb"(?m)^\s*package\s+([\w.]+)", rb"(?m)^\s*import\s+([\w.]+)\.(?:_|\*)\s*$",
-               True),
-    ".sc": (rb"(?m)^\s*package\s+([\w.]+)", rb"(?m)^\s*import\s+([\w.]+)\.(?:_|\*)\s*$", True),
+    # (`package object p` is no package clause: p is an object of the package)
+    ".scala": (rb"(?m)^\s*package\s+(?!object\b)([\w.]+)",
+               rb"(?m)^\s*import\s+([\w.]+)\.(?:_|\*)\s*$", True),
+    ".sc": (rb"(?m)^\s*package\s+(?!object\b)([\w.]+)",
+            rb"(?m)^\s*import\s+([\w.]+)\.(?:_|\*)\s*$", True),
     ".cs": (rb"(?m)^\s*namespace\s+([\w.]+)", rb"(?m)^\s*(?:global\s+)?using\s+([\w.]+)\s*;",
             False),
 }
 
 
 def _scan(path: str, data: bytes) -> tuple[str, list[str], set[str]]:
-    """(declared package, wholly imported packages, names declared) of one file."""
+    """(declared package, wholly imported packages, names declared) of one file; a Scala
+    file's chained package clauses add the outer packages they open to the imported ones
+    (`package a` / `package b` is the package a.b, seeing a's names bare)."""
     ext = "." + path.rsplit(".", 1)[-1]
     spec = _SCAN.get(ext)
     if spec is None:
         return "", [], set()
     pkg_re, wild_re, top = spec
-    found = re.findall(pkg_re, data)
+    found = [p.decode().replace("`", "") for p in re.findall(pkg_re, data)]
+    outer: list[str] = []
     if ext in (".scala", ".sc"):  # chained clauses `package a` / `package b` mean a.b
-        package = ".".join(p.decode() for p in found)
+        outer = [".".join(found[:i]) for i in range(len(found) - 1, 0, -1)]
+        package = ".".join(found)
     else:
-        package = found[0].decode() if found else ""
+        package = found[0] if found else ""
     wild = [w.decode().replace("`", "") for w in re.findall(wild_re, data)]
     names = {n.decode() for n in re.findall(_TYPE_DECL, data)}
     if top:
         names.update(n.decode() for n in re.findall(_TOP_FUN, data))
-    return package.replace("`", ""), wild, names
+    return package, outer + wild, names
+
+
+# A Scala package object (`package object p { def helper … }` in package a.b): its
+# members are names of the package a.b.p (indented definitions of the file, read alike).
+_PACKAGE_OBJECT = rb"(?m)^\s*package\s+object\s+([A-Za-z_]\w*)"
+_MEMBER = (rb"(?m)^[ \t]+(?:(?:private|protected|final|implicit|lazy|override|inline|case)\s+)*"
+           rb"(?:def|val|var|type|class|object|trait|given)\s+([A-Za-z_]\w*)")
+
+
+def _package_object(package: str, data: bytes) -> tuple[str, set[str]] | None:
+    """(the package a Scala package object stands for, its member names), or None."""
+    found = re.search(_PACKAGE_OBJECT, data)
+    if found is None:
+        return None
+    owner = found.group(1).decode()
+    return (f"{package}.{owner}" if package else owner,
+            {m.decode() for m in re.findall(_MEMBER, data[found.end():])})
 
 
 # Java `import static a.B.*`, and the static members a file declares (for B's names).
@@ -82,6 +107,8 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
         data = read(path) or b""
         scans[path] = scanned = _scan(path, data)
         declared.setdefault(scanned[0], set()).update(scanned[2])
+        if path.endswith((".scala", ".sc")) and (held := _package_object(scanned[0], data)):
+            declared.setdefault(held[0], set()).update(held[1])
         if path.endswith(".java"):
             static_wild[path] = [w.decode() for w in re.findall(_STATIC_WILD, data)]
             members = {m.decode() for m in re.findall(_STATIC_MEMBER, data)}
@@ -95,7 +122,8 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
         if parents:  # C#: a namespace sees its enclosing namespaces' names
             parts = package.split(".")
             seen += [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-        seen += wild
+        seen += [_relative_package(w, package, declared) if path.endswith((".scala", ".sc"))
+                 else w for w in wild]
         settings = [(_SHARED, "1" if parents else "")]
         for pkg in dict.fromkeys(seen):
             names = declared.get(pkg)
@@ -107,6 +135,20 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 settings.append((_STATICS + owner, ",".join(sorted(brought))))
         out[path] = FileContext(path=path, module=package, settings=tuple(settings))
     return out
+
+
+def _relative_package(name: str, package: str, declared: dict[str, set[str]]) -> str:
+    """A Scala wildcard import's package: `import reflect._` in package org.json4s is
+    org.json4s.reflect when the project declares that package (the innermost enclosing
+    package holding it), else the path as written."""
+    if name in declared:
+        return name
+    parts = package.split(".") if package else []
+    for i in range(len(parts), 0, -1):
+        full = ".".join([*parts[:i], name])
+        if full in declared:
+            return full
+    return name
 
 
 class _File:
@@ -126,15 +168,29 @@ class _File:
         self.builtins = _builtins(facts.language)
         self.packages = dict(self.visible)
         self.package_roots = {p.split(".", 1)[0] for p in self.packages}
-        self.imports: list[Import] = [i._replace(module=_path(i.module)) for i in facts.imports]
-        self.by_alias = {i.alias: i for i in self.imports if i.name not in (None, "*")}
-        # `import static a.B.*` (a wildcard of a type's members: its last name capitalised)
-        self.static_wildcards = any(i.name == "*" and i.module.rpartition(".")[2][:1].isupper()
-                                    for i in facts.imports)
         self.types: dict[str, str] = {}  # a type's simple name → its qualname in this file
         for d in facts.definitions:
             if d.kind in TYPE_KINDS:
                 self.types.setdefault(d.name, d.qualname)
+        self.imports: list[Import] = [i._replace(module=_path(i.module)) for i in facts.imports]
+        if facts.language in _RELATIVE_IMPORTS:
+            self.imports = [i._replace(module=self.relative(i.module)) for i in self.imports]
+        self.by_alias = {i.alias: i for i in self.imports if i.name not in (None, "*")}
+        # `import static a.B.*` (a wildcard of a type's members: its last name capitalised)
+        self.static_wildcards = any(i.name == "*" and i.module.rpartition(".")[2][:1].isupper()
+                                    for i in facts.imports)
+
+    def relative(self, module: str) -> str:
+        """A Scala import path whose first name is bound where it stands (`import
+        Parser.{Mode}` of a type the file declares or its packages hold) written with the
+        package; a path starting at a package the file sees, or outside the project, as
+        written."""
+        first, dot, rest = module.partition(".")
+        if first in self.package_roots:
+            return module
+        qual = self.types.get(first)
+        full = self.prefix + qual if qual is not None else self.package_member(first)
+        return f"{full}{dot}{rest}" if full else module
 
     def imported(self, imp: Import) -> str:
         """An import's full name; a module written whole (Kotlin, Scala: `a.b.C` with
@@ -259,6 +315,12 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = full
             elif not ref.qualifier and ref.name in f.package_roots:
                 target = None  # the first name of a package path (`java` of `java.util.X`)
+            elif first in f.builtins:
+                target = None  # a builtin's member (`System.arraycopy`, `java.io.File`)
+            elif ref.qualifier and first in f.package_roots and first[:1].islower():
+                # a name written with its full package path (`jawn.ast.JParser.parse`)
+                # from a package the file does not import: the path is the full name
+                target = f"{ref.qualifier}.{ref.name}"
             else:
                 # (an inherited constant `MAX` stays unbound: the closure follows inherited
                 # methods and fields only, so it is answered as a name-matched candidate)
@@ -296,8 +358,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
 
 
 def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:
-    """A member of an anonymous or local class: its parent is a function, not a type."""
-    return d.parent >= 0 and defs[d.parent].kind not in TYPE_KINDS and d.kind in (
+    """A member of an anonymous or local class: its parent is a function, not a type (nor
+    a Scala package object, whose `type X` and `val X` share one name)."""
+    return d.parent >= 0 and defs[d.parent].kind not in _NAMED_PARENTS and d.kind in (
         "method", "field", "const", "test")
 
 
@@ -334,6 +397,8 @@ _SUPER = frozenset({"super", "base"})
 # Languages whose files of one package are often written in several of them (src/main/java
 # holding .java and .kt files): a capitalised unbound name may be a sibling's type.
 _MIXED = frozenset({"java", "kotlin", "scala"})
+# Languages whose import paths may start at a name in scope (Scala `import Outer.Inner`).
+_RELATIVE_IMPORTS = frozenset({"scala"})
 
 
 @cache

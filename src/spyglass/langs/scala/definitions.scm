@@ -1,14 +1,17 @@
-; Scala definitions. A type's @base are its parents (`extends A with B`); a function's
+; Scala definitions. A type's @base are its parents (`extends A with B with C`: every
+; type of the clause, one match each, not its constructor arguments); a function's
 ; and a value's @base its declared (result) type: the resolver reads bases by kind. A
 ; class and its companion object share one full name.
 (package_clause name: (package_identifier) @package)
 
 (class_definition name: (identifier) @name
-  extend: (extends_clause type: (_) @base)?) @definition.class
+  extend: (extends_clause [(type_identifier) (generic_type) (stable_type_identifier)] @base)?) @definition.class
 (object_definition name: (identifier) @name
-  extend: (extends_clause type: (_) @base)?) @definition.class
+  extend: (extends_clause [(type_identifier) (generic_type) (stable_type_identifier)] @base)?) @definition.class
+; `package object p { … }`: its members are p's (`a.b.p.helper` in package a.b)
+(package_object name: (identifier) @name) @definition.module
 (trait_definition name: (identifier) @name
-  extend: (extends_clause type: (_) @base)?) @definition.interface
+  extend: (extends_clause [(type_identifier) (generic_type) (stable_type_identifier)] @base)?) @definition.interface
 (enum_definition name: (identifier) @name) @definition.enum
 (simple_enum_case name: (identifier) @name) @definition.const
 (full_enum_case name: (identifier) @name) @definition.const
@@ -34,4 +37,5 @@
 (template_body (var_definition pattern: (identifier) @name) @definition.field)
 (template_body (val_declaration name: (identifier) @name type: (_) @base) @definition.field)
 (compilation_unit (val_definition pattern: (identifier) @name) @definition.var)
-(class_parameter ["val" "var"] name: (identifier) @name type: (_) @base) @definition.field
+; a class's parameters are its fields (a case class's public, another's private)
+(class_parameter name: (identifier) @name type: (_) @base) @definition.field

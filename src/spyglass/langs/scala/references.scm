@@ -2,9 +2,14 @@
 ; its arguments, the selection inside it does not).
 (field_expression) @qualified
 (stable_type_identifier) @qualified
+(stable_identifier) @qualified
 
 (call_expression function: (identifier) @reference.call)
 (call_expression function: (field_expression field: (identifier) @reference.call))
+; with type arguments: `AsyncParser[J](mode)`, `ChannelParser.fromFile[J](f)`
+(call_expression function: (generic_function function: (identifier) @reference.call))
+(call_expression function: (generic_function
+  function: (field_expression field: (identifier) @reference.call)))
 ; argument counts tell overloads apart (syntax/arity.py): each argument list, a block one
 (call_expression arguments: (arguments) @arguments)
 (call_expression arguments: (block) @argument)
