@@ -7,6 +7,12 @@ results included), ``resolved`` leaves out the name-matched candidates (sites wh
 receiver or name could not be bound), ``exact`` keeps only results that are not
 ``uncertain``.
 
+Sites flagged because the build may leave them out (a Go file's build constraint, a C
+branch inactive under the compile command: the evidence says so) are scored apart: every
+view's P/R is computed over the other sites, and the flagged ones are counted per question
+(how many, how many the oracle has) beside the scores they would give if counted
+(``inclusive``), so nothing is hidden.
+
 An answer cut at the per-answer cap is continued as an agent asking for every site would:
 the next page from the offset the answer's `page` section names, until the last page. The
 report counts the pages asked and scores the first pages alone beside.
@@ -93,9 +99,11 @@ class CorpusResult:
     scores: dict[tuple[str, str], Score]
     misses: dict[str, Counter[str]]  # "refs fn" / "refs fp" / "calls fn" / ... → category
     examples: list[str]
-    # Sites flagged for a build constraint (read, never evaluated), counted apart:
+    # Sites flagged for a build constraint (read, never evaluated), scored apart:
     # question → [flagged sites in the default answer, of which the oracle has].
     constrained: dict[str, list[int]] = field(default_factory=dict)
+    # The scores with the flagged sites counted like any other (module docstring).
+    inclusive: dict[tuple[str, str], Score] = field(default_factory=dict)
     # The continuation followed (module docstring): question → [answers, pages asked,
     # answers longer than one page], and the default view scored on first pages only.
     pages: dict[str, list[int]] = field(default_factory=dict)
@@ -108,6 +116,8 @@ class CorpusResult:
                 "misses": {k: dict(c.most_common()) for k, c in self.misses.items()},
                 "build_constrained": {q: {"flagged": n, "in_oracle": k}
                                       for q, (n, k) in self.constrained.items()},
+                "scores_with_flagged": {f"{q}/{v}": s.to_json()
+                                        for (q, v), s in self.inclusive.items()},
                 "pages": {q: {"answers": a, "pages": p, "longer_than_a_page": m}
                           for q, (a, p, m) in self.pages.items()},
                 "first_page": {q: s.to_json() for q, s in self.first_page.items()}}
@@ -150,11 +160,7 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
         assert loc is not None
         if not loc.uncertain:
             return "exact but not in oracle"
-        ev = "; ".join(p for p in loc.evidence.split("; ") if not p.startswith(BUILD_CONSTRAINT))
-        if not ev:
-            return ("exact, flagged for its file's build constraint"
-                    if BUILD_CONSTRAINT[0] in loc.evidence else
-                    "exact, flagged in an inactive #if branch")
+        ev = loc.evidence  # never a flagged site's: those are scored apart
         if "receiver type unknown" in ev:
             return "name match: receiver type unknown"
         if "unresolved name" in ev:
@@ -182,6 +188,11 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
     if r.head == "free":
         return "unbound name"
     return f"unresolved ({r.head.split(':')[0]})"
+
+
+def flagged(loc: CodeLocation) -> bool:
+    """Whether the site is flagged for a build that may leave it out (scored apart)."""
+    return any(b in loc.evidence for b in BUILD_CONSTRAINT)
 
 
 def _in_view(view: str, loc: CodeLocation) -> bool:
@@ -264,6 +275,7 @@ def _pages(ask: Any, where: dict[str, Any], follow: bool) -> tuple[list[ToolResu
 def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _Lines,
            follow: bool = True) -> CorpusResult:
     scores = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
+    inclusive = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
     misses: dict[str, Counter[str]] = {}
     examples: list[str] = []
     constrained = {"refs": [0, 0], "calls": [0, 0]}
@@ -286,24 +298,26 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             paging[q][0] += 1
             paging[q][1] += len(asked[0])
             paging[q][2] += len(asked[0]) > 1
+            got = _spyglass_sites(answers[q], corpus.include)
+            apart = {s for s, loc in got.items() if flagged(loc)}
+            constrained[q][0] += len(apart)
+            constrained[q][1] += len(apart & oracle)
             first = set(_spyglass_sites(asked[0][0].results, corpus.include))
-            for s in oracle | first:
+            for s in (oracle | first) - apart:
                 first_page[q].add(site_kind(lines, t, s), tp=int(s in oracle and s in first),
                                   fp=int(s in first and s not in oracle),
                                   fn=int(s in oracle and s not in first))
-            got = _spyglass_sites(answers[q], corpus.include)
-            for s, loc in got.items():
-                if any(b in loc.evidence for b in BUILD_CONSTRAINT):
-                    constrained[q][0] += 1
-                    constrained[q][1] += s in oracle
             for view in VIEWS:
                 mine = {s for s, loc in got.items() if _in_view(view, loc)}
-                score = scores[(q, view)]
                 for s in oracle | mine:
                     kind = site_kind(lines, t, s)
                     hit_o, hit_m = s in oracle, s in mine
-                    score.add(kind, tp=int(hit_o and hit_m), fp=int(hit_m and not hit_o),
-                              fn=int(hit_o and not hit_m))
+                    counts = {"tp": int(hit_o and hit_m), "fp": int(hit_m and not hit_o),
+                              "fn": int(hit_o and not hit_m)}
+                    inclusive[(q, view)].add(kind, **counts)
+                    if s in apart:
+                        continue
+                    scores[(q, view)].add(kind, **counts)
                     if hit_o == hit_m:
                         continue
                     miss = "fn" if hit_o else "fp"
@@ -316,7 +330,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples, constrained, paging, first_page)
+                        scores, misses, examples, constrained, inclusive, paging, first_page)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
@@ -346,10 +360,7 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
                        f"{s.recall:>8.3f}{kinds}")
     for r in results:
         out.append(f"\n{r.name} ({r.oracle}, {r.targets} targets): misses by category")
-        flagged = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
-        if flagged:
-            out.append("  build-constrained sites (flagged, counted in the scores): "
-                       + "; ".join(flagged))
+        out += ["  " + line for line in _constrained_lines(r)]
         out += ["  " + line for line in _paging_lines(r)]
         for key, counter in sorted(r.misses.items()):
             if "/all" not in key:
@@ -358,6 +369,17 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         if details:
             out.extend("    " + e for e in r.examples)
     return "\n".join(out)
+
+
+def _constrained_lines(r: CorpusResult) -> list[str]:
+    """The flagged sites scored apart, and the default view's scores were they counted."""
+    flagged_ = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
+    if not flagged_:
+        return []
+    counted = "; ".join(f"{q} P {s.precision:.3f} R {s.recall:.3f}"
+                        for (q, v), s in r.inclusive.items() if v == "all")
+    return [(f"build-constrained sites (flagged, scored apart): {'; '.join(flagged_)}; "
+             f"with them counted, default answer: {counted}")]
 
 
 def _paging_lines(r: CorpusResult) -> list[str]:
@@ -401,8 +423,22 @@ def markdown(results: list[CorpusResult]) -> str:
             if "/all " in key:
                 items = "; ".join(f"{c} {n}" for c, n in counter.most_common())
                 out.append(f"* {r.name} {key.replace('/all', '')}: {items}")
-        flagged = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
-        if flagged:
-            out.append(f"* {r.name} build-constrained sites (flagged): " + "; ".join(flagged))
-        out += [f"* {r.name} {line}" for line in _paging_lines(r)]
-    return "\n".join(out)
+        out += [f"* {r.name} {line}" for line in _constrained_lines(r) + _paging_lines(r)]
+    return "\n".join(out + _constrained_table(results))
+
+
+def _constrained_table(results: list[CorpusResult]) -> list[str]:
+    """Flagged sites per corpus and question, scored apart, with the inclusive figures."""
+    rows = [(r, q, n, k) for r in results for q, (n, k) in r.constrained.items() if n]
+    if not rows:
+        return []
+    out = ["", ("Sites flagged for the build (Go build constraints, C inactive `#if` "
+                "branches), scored apart; P / R of the default answer without them (the "
+                "scores above) and with them counted:"), "",
+           "| corpus | question | flagged | in the oracle | all P / R | with them: all P / R |",
+           "|---|---|---|---|---|---|"]
+    for r, q, n, k in rows:
+        s, i = r.scores[(q, "all")], r.inclusive[(q, "all")]
+        out.append(f"| {r.name} | {q} | {n} | {k} | {s.precision:.3f} / {s.recall:.3f} | "
+                   f"{i.precision:.3f} / {i.recall:.3f} |")
+    return out

@@ -69,6 +69,51 @@ func TestRun(t *testing.T) {
 }
 '''
 
+SWAP = '''
+#- go.mod
+module example.com/s
+
+go 1.21
+#- names/names.go
+package names
+
+import "regexp"
+
+var re = regexp.MustCompile("^[a-z]+$")
+
+func Valid(s string) bool { return re.MatchString(s) }
+#- names/names_test.go
+package names
+
+import "testing"
+
+func TestValid(t *testing.T) {
+	if !Valid("abc") {
+		t.Fatal("abc")
+	}
+}
+#- logs/logs_test.go
+package logs
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestLine(t *testing.T) {
+	if !regexp.MustCompile("a").MatchString(strings.ToLower("A")) {
+		t.Fatal("no a")
+	}
+}
+#- logs/other_test.go
+package logs
+
+import "testing"
+
+func TestOther(t *testing.T) {}
+'''
+
 CASES = {
     "chain across packages": MODULE + '''
 #? blast-radius $0
@@ -171,6 +216,41 @@ $ go test ./cases
 cases/map_test.go name ?
 cases/api_test.go::TestMarshal reference | distance 5:
 $ go test ./cases
+''',
+    # A drop-in dependency swap (`"regexp"` → `"github.com/grafana/regexp"`, the same
+    # name bound): the test files importing the swapped package rank first, before the
+    # tests reaching the file's definitions; a test importing neither is not listed by it.
+    "a swapped import": SWAP + '''
+#~ names/names.go
+package names
+
+import "github.com/grafana/regexp"
+
+var re = regexp.MustCompile("^[a-z]+$")
+
+func Valid(s string) bool { return re.MatchString(s) }
+#? tests names/names.go
+logs/logs_test.go import ? | names/names.go swaps its import of 'regexp' for 'github.com/grafana/regexp'
+names/names_test.go::TestValid reference | distance 1
+$ go test ./logs -run '^TestLine$'
+$ go test ./names -run '^TestValid$'
+''',
+    # An import added (no other import of that name before) is no swap.
+    "an added import": SWAP + '''
+#~ names/names.go
+package names
+
+import (
+	"regexp"
+	"strings"
+)
+
+var re = regexp.MustCompile("^[a-z]+$")
+
+func Valid(s string) bool { return re.MatchString(strings.ToLower(s)) }
+#? tests names/names.go
+names/names_test.go::TestValid reference | distance 1
+$ go test ./names -run '^TestValid$'
 ''',
     "explore a Go symbol": MODULE + '''
 #? explore F --budget 300

@@ -39,6 +39,11 @@ REACH, REACH_DEPTH, REACH_BOUND, REACH_SECONDS = 0.5, 8, 600, 1.5
 # the test file's own words (a file named for just that word ranks first), then like the
 # rest by how many test files share it, so a word every test file has weighs little.
 NAME_WORD, MIN_WORD, STEM = 0.6, 3, 5
+# A changed file whose import of one package was replaced by another bound to the same
+# name (`"regexp"` → `"github.com/grafana/regexp"`, a drop-in dependency swap): test files
+# importing either use the swapped package directly and rank with the changed tests, when
+# at most SWAP_FILES test files do (more: like any other evidence, by relevance).
+SWAP, SWAP_FILES = 1.0, 10
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
@@ -136,7 +141,7 @@ def _tier(e: _Evidence) -> int:
     (transitive users, fixtures, naming conventions, same package) by relevance. Within a
     file, tests reaching the changed symbol at all come before tests of the changed
     file's other definitions and before the file's convention and package matches."""
-    if e.reason == "changed":
+    if e.reason == "changed" or (e.reason == "import" and e.distance == 0):
         return 0
     if e.reason == "reference" and e.distance == 1:
         return 2 if e.uncertain else 1
@@ -239,6 +244,42 @@ def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
                 # `struct_test.go` names less than `struct_tags_test.go`
                 out.add(t, "", (1, 1), "name", NAME_WORD / len(own), True,
                         f"file names share the word {said}: {path} and {t}", f"word:{w}")
+
+
+def swapped_imports(ans: Answer, path: str) -> list[tuple[str, str]]:
+    """(old, new) module pairs of `path`'s imports that the workspace replaced: an import
+    the snapshot's version has and the file on disk binds the same name to another module."""
+    view = ans.view()
+    if view.snapshot is None:
+        return []
+    new = view.each("SELECT i.module, i.alias FROM {imports} i JOIN temp.vfiles f "
+                    "ON f.unit = i.unit WHERE f.path = ?", (path,))
+    old = view.conn.execute(
+        "SELECT i.module, i.alias FROM main.imports i JOIN main.snapshot_files s "
+        "ON s.unit = i.unit WHERE s.snapshot = ? AND s.path = ?",
+        (view.snapshot.id, path)).fetchall()
+    before = {str(a): str(m) for m, a in old if a}
+    after = {str(a): str(m) for m, a in new if a}
+    return sorted({(before[a], after[a]) for a in before.keys() & after.keys()
+                   if before[a] != after[a]})
+
+
+def _by_swapped_imports(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
+    """Test files importing a package that a changed file swapped for another (either
+    side: the tests may be changed with it, or not yet)."""
+    view = ans.view()
+    for path in cs.files:
+        if pack_for_path(path) is None or _test_pack(path) is not None:
+            continue
+        for old, new in swapped_imports(ans, path):
+            rows = view.each("SELECT DISTINCT f.path FROM {imports} i JOIN temp.vfiles f "
+                             "ON f.unit = i.unit WHERE i.module IN (?, ?)", (old, new))
+            users = sorted({str(p) for (p,) in rows if _test_pack(str(p)) is not None})
+            near = 0 if len(users) <= SWAP_FILES else -1
+            for t in users:
+                out.add(t, "", (1, 1), "import", SWAP, True,
+                        f"{path} swaps its import of {old!r} for {new!r}; {t} imports it",
+                        f"import:{old}", near)
 
 
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
@@ -375,6 +416,7 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True
     tests = all_test_files(ans)
     _by_convention(ans, radius.change, tests, out)
     _by_name_words(radius.change, tests, out)
+    _by_swapped_imports(ans, radius.change, out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
     kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]

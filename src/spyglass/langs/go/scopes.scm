@@ -64,6 +64,16 @@
                                  (map_type value: (_) @local.type)
                                  (channel_type value: (_) @local.type)])) .))
  (#eq? @_make "make"))
+; `new(T)` is a *T (before the call-result rule, which would take `new` for a function).
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (call_expression function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @local.type .)) .))
+ (#eq? @_new "new"))
+((var_spec name: (identifier) @local.definition .
+  value: (expression_list . (call_expression function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @local.type .)) .))
+ (#eq? @_new "new"))
 ; A variable set from a call (`x := NewT()`, `x, err := pkg.Open()`, `var x = f()`) has the
 ; called function's name as its type; the function's result type (its @base, an alias
 ; `f.*` → `Type.*`) carries `x.M()` on to Type.M.
@@ -108,3 +118,11 @@
     operand: [(identifier) (selector_expression)] @local.type) .))
 (receive_statement left: (expression_list . (identifier) @local.definition .)
   right: (unary_expression operator: "<-" operand: [(identifier) (selector_expression)] @local.type))
+
+; A type switch's case of one type (`switch v := x.(type) { case *T: … }`): in that case
+; v is a T (manifest `flow_types`); a case of several types (v keeps x's type) narrows
+; nothing, nor does `default`.
+(type_switch_statement
+  alias: (expression_list . (identifier) @local.narrow .)
+  (type_case type: [(type_identifier) (qualified_type) (pointer_type)] @local.type)
+    @local.narrow.block)
