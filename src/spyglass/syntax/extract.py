@@ -410,7 +410,7 @@ class _Extractor:
                 found.setdefault((si, _text(name_node)), []).append(typ)
         for (si, name), texts in found.items():
             text = texts[0]
-            if not text or any(t != text for t in texts) or \
+            if not text or any(t != text for t in texts) or name in self.pack.self_names or \
                     untyped.get((si, name), 0) > len(texts):
                 continue  # unknown, or bound otherwise too: left as it was
             table = scopes[si].types if si >= 0 else self._modtypes
@@ -511,6 +511,12 @@ class _Extractor:
                 if declared else ""
             if text:
                 return (f"tuple[int,{text}]" if view == "enumerate" else text), False
+        if not view and rules.member and container is not func:
+            # declared elsewhere (another file, a call's result): `P.__element__`, a guess
+            # the resolver's element aliases answer; not through a builtin (`map(f, xs)`)
+            raw = _SPACE.sub("", _text(container.child_by_field_name("function") or container))
+            if DOTTED.match(raw.encode()) and raw.split(".", 1)[0] not in self._builtins:
+                return f"{raw}.{rules.member}", False
         root = container
         while root.named_child_count:
             inner = root.child_by_field_name("object") or root.child_by_field_name("function") \
@@ -685,7 +691,11 @@ class _Extractor:
         text, at = found
         type_first = text.split(".", 1)[0]
         type_head = self._lookup(type_first, at, scopes, modbind)
+        element = self._elements is not None and bool(self._elements.member) and \
+            f".{self._elements.member}" in text
         if type_head == H.FREE and type_first in self._builtins:
+            if element:
+                return head  # an element of a builtin container: unknown
             return H.EXTERN if self._extern else head  # never a project member
         # A call on the receiver (`x = self.m()`, Go `u := r.client.URL()`): its class.
         if type_head == H.SELF or (type_first in self.pack.self_names and "." in text):
@@ -694,7 +704,7 @@ class _Extractor:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)
             if inner == H.EXTERN or not inner.startswith(_INST):
-                return inner if inner == H.EXTERN else head
+                return inner if inner == H.EXTERN and not element else head
             used, inner_head, inner_type = H.parse_instance(H.split(inner)[1])
             path = ".".join([inner_type, *text.split(".")[used:]])
             return H.instance(consumed, inner_head, path)
