@@ -394,13 +394,6 @@ class _Extractor:
         loops = [c for c in matches if "local.element" in c]
         if not loops:
             return
-        untyped: dict[tuple[int, str], int] = {}
-        nodes = list({n.start_byte: n for n in definitions}.values())
-        for node, si in zip(nodes, innermost(self._scope_segments,
-                                             [n.start_byte for n in nodes])):
-            if node.start_byte not in self._bound:
-                key = (si, _text(node))
-                untyped[key] = untyped.get(key, 0) + 1
         found: dict[tuple[int, str], list[str]] = {}
         targets = [c["local.element.target"][0] for c in loops]
         where = innermost(self._scope_segments, [t.start_byte for t in targets])
@@ -408,6 +401,16 @@ class _Extractor:
             text, param = self._iterable_element(caps["local.element"][0], si, scopes, defs)
             for name_node, typ in self._unpacked(target, text, param):
                 found.setdefault((si, _text(name_node)), []).append(typ)
+        typed_names = {name for (_, name), texts in found.items() if texts[0]}
+        if not typed_names:
+            return
+        untyped: dict[tuple[int, str], int] = {}  # bindings without a type, by scope and name
+        nodes = [n for n in {n.start_byte: n for n in definitions}.values()
+                 if n.start_byte not in self._bound and _text(n) in typed_names]
+        for node, si in zip(nodes, innermost(self._scope_segments,
+                                             [n.start_byte for n in nodes])):
+            key = (si, _text(node))
+            untyped[key] = untyped.get(key, 0) + 1
         for (si, name), texts in found.items():
             text = texts[0]
             if not text or any(t != text for t in texts) or name in self.pack.self_names or \
