@@ -345,6 +345,12 @@ def _modules(view: View, names: set[str]) -> set[str]:
     return {n for n in names if memo.get(n)}
 
 
+def modules_of(view: View, names: set[str]) -> set[str]:
+    """Those of `names` that are modules of the view (query/symbols.py: guesses starting
+    outside every module are another package's)."""
+    return _modules(view, names)
+
+
 def _inherits(languages: Iterable[str]) -> bool:
     """Whether members may be inherited in any of `languages` (True when none is known)."""
     from spyglass.syntax.langpack import all_packs

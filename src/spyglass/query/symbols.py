@@ -290,7 +290,24 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     if guessed:  # a guess that reaches a definition is a binding, not a candidate
         bound = closure.resolve(view, guessed)
         rows = [r for r in rows if r.target is None or r.target not in bound]
+        outside = _outside_guesses(view, [r for r in rows if r.target is not None])
+        if outside:
+            rows = [r for r in rows if r.target not in outside]
     return rows
+
+
+def _outside_guesses(view: View, rows: list[RefRow]) -> set[str]:
+    """Guessed targets that start in no module of the view (`importlib.metadata.
+    entry_points.__element__.load`: a member of what another package returns), for the
+    languages whose manifest says such a guess is never a project member
+    (`external_guesses_dropped`, Python: its imports name the module they bind)."""
+    wanted = {r.target for r in rows if r.target is not None
+              and manifest_value(r.language, "external_guesses_dropped")}
+    if not wanted:
+        return set()
+    prefixes = {t: [t[:i] for i in range(len(t)) if t[i] == "."] for t in wanted}
+    modules = closure.modules_of(view, {p for ps in prefixes.values() for p in ps})
+    return {t for t, ps in prefixes.items() if not any(p in modules for p in ps)}
 
 
 def name_matched(r: RefRow, member: bool) -> bool:

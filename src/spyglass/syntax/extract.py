@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from spyglass.syntax import arity as A
+from spyglass.syntax import elements
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.composite import composite
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.elements import ElementRules
 from spyglass.syntax.flow import FlowRules, FlowTypes
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
@@ -114,6 +116,11 @@ class _Extractor:
         self._flow = FlowTypes(FlowRules(*(frozenset(rules.get(k, ())) for k in (
             "blocks", "assignments", "loops", "keeps", "parameters")))) if rules else None
         self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
+        # Element types of containers (manifest `element_types`; syntax/elements.py): the
+        # declared types as written, of names by (scope, name) and of self members by head.
+        self._elements = ElementRules.of(pack.manifest)
+        self._declared: dict[tuple[int, str], str] = {}
+        self._declared_members: dict[str, dict[str, str]] = {}
 
     def run(self) -> FileFacts:
         # One traversal for the structural queries (definitions, imports, scopes) together.
@@ -122,6 +129,7 @@ class _Extractor:
         scope_caps: dict[str, list[Node]] = {}
         typed: list[tuple[int, dict[str, list[Node]]]] = []
         narrows: list[dict[str, list[Node]]] = []
+        elements: list[dict[str, list[Node]]] = []
         first_import, first_scope = self.pack.structure_offsets
         for pattern, caps in self.budget.matches(self.pack.structure, self.root):
             if pattern < first_import:
@@ -130,6 +138,8 @@ class _Extractor:
                 import_matches.append(caps)
             elif "local.narrow" in caps:
                 narrows.append(caps)
+            elif "local.element" in caps or "local.appended" in caps:
+                elements.append(caps)
             else:
                 if "local.type" in caps:
                     typed.append((pattern, caps))
@@ -143,6 +153,9 @@ class _Extractor:
             self._typed_bindings(typed, scopes, defs)
             if self._constraints:
                 self._constrained_bases(defs, def_nodes, scopes)
+        if elements and self._elements is not None:
+            self._element_bindings(elements, typed, scopes, defs,
+                                   scope_caps.get("local.definition", []))
         if self._flow is not None:
             self._flow_bindings(scope_caps.get("local.definition", []), narrows, scopes)
         imports, import_at = self._imports(scopes, import_matches)
@@ -364,6 +377,227 @@ class _Extractor:
             if not member and text and parent is not None and parent.type == "type_parameter":
                 self._constraints[(si, name)] = text
 
+    # -- element types of containers (syntax/elements.py) -------------------------------
+    def _element_bindings(self, matches: list[dict[str, list[Node]]],
+                          typed: list[tuple[int, dict[str, list[Node]]]],
+                          scopes: list[_Scope], defs: list[Definition],
+                          definitions: list[Node]) -> None:
+        """Loop and comprehension targets typed by what their iterable yields: the element
+        type of the container's declared type (or of a local list's appended values); a
+        target over a container reached from an untyped parameter is set from that
+        parameter (its members are not listed, as for `c = p.m()`). A target also bound
+        by an untyped assignment in its scope keeps what it had."""
+        rules = self._elements
+        assert rules is not None
+        self._record_declared(typed, scopes, defs, rules.declared)
+        self._appended_lists([c for c in matches if "local.appended" in c], typed, scopes)
+        loops = [c for c in matches if "local.element" in c]
+        if not loops:
+            return
+        found: dict[tuple[int, str], list[str]] = {}
+        targets = [c["local.element.target"][0] for c in loops]
+        where = innermost(self._scope_segments, [t.start_byte for t in targets])
+        for caps, target, si in zip(loops, targets, where):
+            text, param = self._iterable_element(caps["local.element"][0], si, scopes, defs)
+            for name_node, typ in self._unpacked(target, text, param):
+                found.setdefault((si, _text(name_node)), []).append(typ)
+        typed_names = {name for (_, name), texts in found.items() if texts[0]}
+        if not typed_names:
+            return
+        untyped: dict[tuple[int, str], int] = {}  # bindings without a type, by scope and name
+        nodes = [n for n in {n.start_byte: n for n in definitions}.values()
+                 if n.start_byte not in self._bound and _text(n) in typed_names]
+        for node, si in zip(nodes, innermost(self._scope_segments,
+                                             [n.start_byte for n in nodes])):
+            key = (si, _text(node))
+            untyped[key] = untyped.get(key, 0) + 1
+        for (si, name), texts in found.items():
+            text = texts[0]
+            if not text or any(t != text for t in texts) or name in self.pack.self_names or \
+                    untyped.get((si, name), 0) > len(texts):
+                continue  # unknown, or bound otherwise too: left as it was
+            table = scopes[si].types if si >= 0 else self._modtypes
+            seen = table.get(name)
+            table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
+
+    def _record_declared(self, typed: list[tuple[int, dict[str, list[Node]]]],
+                         scopes: list[_Scope], defs: list[Definition],
+                         declared: frozenset[str]) -> None:
+        """Declared types as written (`list[Item]`), of names and of self members; several
+        different declarations of one name: unknown."""
+        rows = [(caps["local.type"][0], caps) for _, caps in typed
+                if caps["local.type"][0].type in declared]
+        nodes = [(n, t, m) for t, caps in rows
+                 for cap, m in (("local.definition", False), ("local.member", True))
+                 for n in caps.get(cap, ())]
+        where = innermost(self._scope_segments, [n.start_byte for n, _, _ in nodes])
+        for (node, type_node, member), si in zip(nodes, where):
+            raw = _SPACE.sub("", _text(type_node))
+            if member:
+                head = self._self_head(si, scopes, defs)
+                if not head.startswith(_SELF):
+                    continue
+                table = self._declared_members.setdefault(head, {})
+                key: str = _text(node)
+                seen = table.get(key)
+                table[key] = raw if seen is None or seen == raw else ""
+            else:
+                k = (si, _text(node))
+                was = self._declared.get(k)
+                self._declared[k] = raw if was is None or was == raw else ""
+
+    def _appended_lists(self, appends: list[dict[str, list[Node]]],
+                        typed: list[tuple[int, dict[str, list[Node]]]],
+                        scopes: list[_Scope]) -> None:
+        """A local bound once to a list literal (`xs = []`) and given only values of one
+        constructed or called type (`xs.append(Item(…))`) declares `list[Item]`."""
+        rules = self._elements
+        assert rules is not None
+        lists: dict[tuple[int, str], list[str]] = {}
+        rows = [(caps["local.type"][0], n) for _, caps in typed
+                for n in caps.get("local.definition", ())
+                if self._literals.get(caps["local.type"][0].type) in rules.sequences
+                and "comprehension" not in caps["local.type"][0].type]
+        where = innermost(self._scope_segments, [n.start_byte for _, n in rows])
+        for (literal, node), si in zip(rows, where):
+            name = _text(node)
+            table = scopes[si].types if si >= 0 else self._modtypes
+            if table.get(name, ("", si))[0] != self._literals.get(literal.type):
+                continue  # bound to something else too
+            lists.setdefault((si, name), []).extend(
+                self._value_type(v) for v in literal.named_children)
+        if not lists:
+            return
+        names = [c["local.appended"][0] for c in appends]
+        at = innermost(self._scope_segments, [n.start_byte for n in names])
+        for caps, node, si in zip(appends, names, at):
+            owner = self._binding_scope(_text(node), si, scopes)
+            seen = lists.get((owner, _text(node))) if owner is not None else None
+            if seen is not None:
+                seen.append(self._value_type(caps["local.appended.value"][0]))
+        for key, texts in lists.items():
+            if texts and texts[0] and all(t == texts[0] for t in texts) and \
+                    key not in self._declared:
+                self._declared[key] = f"list[{texts[0]}]"
+
+    def _value_type(self, node: Node) -> str:
+        """The type of a value put in a container: a call's callee (`Item(…)`: an Item, `f()`:
+        what f returns, as for `x = f()`); "" for anything else."""
+        func = node.child_by_field_name("function")
+        if func is None or func.child_by_field_name("function") is not None:
+            return ""
+        return self.type_text(func) if func.named_child_count == 0 or \
+            func.child_by_field_name("attribute") is not None else ""
+
+    def _iterable_element(self, node: Node, si: int, scopes: list[_Scope],
+                          defs: list[Definition]) -> tuple[str, bool]:
+        """What iterating `node` yields, as a type text ("" unknown), and whether it is
+        an untyped parameter's name (a container reached from one: `p.items()`)."""
+        rules = self._elements
+        assert rules is not None
+        view, container = "", node
+        func = node.child_by_field_name("function")
+        if func is not None:
+            args = node.child_by_field_name("arguments")
+            argv = args.named_children if args is not None else []
+            method = func.child_by_field_name("attribute")
+            called = _text(func)
+            if method is not None and _text(method) in rules.views and not argv:
+                view = rules.views[_text(method)]
+                container = func.child_by_field_name("object") or func
+            elif called in rules.passthrough or called in rules.enumerate:
+                view = "enumerate" if called in rules.enumerate else ""
+                container = argv[0] if len(argv) == 1 else func
+        if container is not func:
+            declared = self._declared_text(self._path(container), si, scopes, defs)
+            text = elements.element(rules, declared, "" if view == "enumerate" else view) \
+                if declared else ""
+            if text:
+                return (f"tuple[int,{text}]" if view == "enumerate" else text), False
+        if not view and rules.member and container is not func:
+            # declared elsewhere (another file, a call's result): `P.__element__`, a guess
+            # the resolver's element aliases answer; not through a builtin (`map(f, xs)`)
+            raw = _SPACE.sub("", _text(container.child_by_field_name("function") or container))
+            if DOTTED.match(raw.encode()) and raw.split(".", 1)[0] not in self._builtins:
+                return f"{raw}.{rules.member}", False
+        root = container
+        while root.named_child_count:
+            inner = root.child_by_field_name("object") or root.child_by_field_name("function") \
+                or root.child_by_field_name("value")
+            if inner is None:
+                return "", False
+            root = inner
+        name = _text(root)
+        if name not in self.pack.self_names and \
+                self._lookup(name, si, scopes, self._module_bindings()) == H.PARAM:
+            return name, True
+        return "", False
+
+    def _path(self, node: Node) -> str:
+        """A name or a member of a self name (`self.items`) as text; "" otherwise."""
+        if node.named_child_count == 0:
+            return _text(node)
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        if obj is not None and attr is not None and obj.named_child_count == 0:
+            return f"{_text(obj)}.{_text(attr)}"
+        return ""
+
+    def _declared_text(self, path: str, si: int, scopes: list[_Scope],
+                       defs: list[Definition]) -> str:
+        """The declared type, as written, of a name or a self member (`self.items`)."""
+        first, _, member = path.partition(".")
+        if not first:
+            return ""
+        if not member:
+            owner = self._binding_scope(first, si, scopes)
+            return self._declared.get((owner, first), "") if owner is not None else ""
+        if first in self.pack.self_names and "." not in member:
+            head = self._self_head(si, scopes, defs)
+            return self._declared_members.get(head, {}).get(member, "")
+        return ""
+
+    _SUBSCRIPT = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*\[[^\[\]]*\]")
+
+    def _subscript_head(self, raw: bytes, si: int, scopes: list[_Scope],
+                        defs: list[Definition], modbind: dict[str, str]
+                        ) -> tuple[str, str] | None:
+        """A member of a subscripted container (`xs[0].m`, `self.by_key[k].m`) whose
+        declared element type is known: (the container's path, the element's head)."""
+        rules = self._elements
+        m = self._SUBSCRIPT.fullmatch(raw.rstrip(_SEPARATORS)) if rules is not None else None
+        if rules is None or m is None:
+            return None
+        path = m.group(1).decode("utf-8", "replace")
+        declared = self._declared_text(path, si, scopes, defs)
+        text = unwrap_type(elements.element(rules, declared, "subscript"), self._unwrap) \
+            if declared else ""
+        if not text:
+            return None
+        first = path.split(".", 1)[0]
+        head = self._instance_head(first, path, H.EXPR, si, scopes, modbind, known=(text, si))
+        if head.startswith(_INST):
+            _, type_head, type_text = H.parse_instance(H.split(head)[1])
+            head = H.instance(path.count(".") + 1, type_head, type_text)
+        return (path, head) if head != H.EXPR else None
+
+    def _unpacked(self, target: Node, text: str, param: bool = False
+                  ) -> list[tuple[Node, str]]:
+        """The names a loop target binds, each with its type text ("" unknown): one name
+        has the element's type, a pattern (`k, v`) the element's components by position
+        (each the parameter's name when the container is reached from an untyped one)."""
+        rules = self._elements
+        assert rules is not None
+        if target.named_child_count == 0:
+            return [(target, text if param else unwrap_type(text, self._unwrap) if text else "")]
+        parts = target.named_children
+        out: list[tuple[Node, str]] = []
+        for i, part in enumerate(parts):
+            sub = text if param else elements.component(rules, text, i, len(parts)) \
+                if text else ""
+            out.extend(self._unpacked(part, sub, param))
+        return out
+
     def _anonymous(self, node: Node) -> Node | None:
         """The struct written in place that `node` is, or wraps in a way the pack's
         `type_unwrap` reads through (a pointer `*struct{…}`)."""
@@ -460,7 +694,11 @@ class _Extractor:
         text, at = found
         type_first = text.split(".", 1)[0]
         type_head = self._lookup(type_first, at, scopes, modbind)
+        element = self._elements is not None and bool(self._elements.member) and \
+            f".{self._elements.member}" in text
         if type_head == H.FREE and type_first in self._builtins:
+            if element:
+                return head  # an element of a builtin container: unknown
             return H.EXTERN if self._extern else head  # never a project member
         # A call on the receiver (`x = self.m()`, Go `u := r.client.URL()`): its class.
         if type_head == H.SELF or (type_first in self.pack.self_names and "." in text):
@@ -469,7 +707,7 @@ class _Extractor:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)
             if inner == H.EXTERN or not inner.startswith(_INST):
-                return inner if inner == H.EXTERN else head
+                return inner if inner == H.EXTERN and not element else head
             used, inner_head, inner_type = H.parse_instance(H.split(inner)[1])
             path = ".".join([inner_type, *text.split(".")[used:]])
             return H.instance(consumed, inner_head, path)
@@ -675,6 +913,10 @@ class _Extractor:
             elif qualifier == "?" and self._literal_receiver is not None and \
                     self._literal_receiver.match(data[qs:key]):
                 head = H.EXTERN  # `",".join(x)`, `"é".encode()`: a member of a builtin literal
+            elif qualifier == "?" and self._elements is not None and qs is not None and \
+                    (sub := self._subscript_head(data[qs:key], si, scopes, defs, modbind)):
+                qualifier, head = sub  # `xs[0].m`: a member of the element's type
+                stored = b""
             elif qualifier == "?":
                 head = H.EXPR
                 if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`

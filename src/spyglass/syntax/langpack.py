@@ -52,7 +52,8 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "scopes": frozenset(
         {"scope", "scope.class", "scope.self", "local.definition", "local.global", "local.self",
          "local.type", "local.member", "local.nonlocal", "local.parameter", "local.narrow",
-         "local.narrow.block"}
+         "local.narrow.block", "local.element", "local.element.target", "local.appended",
+         "local.appended.value"}
     ),
 }
 
@@ -97,11 +98,14 @@ MANIFEST: Schema = {
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS,
                    "parameters": STRS},
+    "element_types": {"sequences": STRS, "mappings": STRS, "tuples": STRS, "wrappers": STRS,
+                      "passthrough": STRS, "enumerate": STRS, "declared": STRS,
+                      "member": str, "views": ("map", str)},
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
-    "inherited_members": bool,
+    "inherited_members": bool, "external_guesses_dropped": bool,
     # queries
     "callers_include_value_uses": bool, "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,

@@ -14,8 +14,10 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 
+from spyglass.syntax import elements
 from spyglass.syntax import heads as H
 from spyglass.syntax.chains import unwrap_type
+from spyglass.syntax.elements import ElementRules
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -106,6 +108,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             conf = "inferred"
         elif head == H.INST:
             target, conf = _instance(arg, qualifier, ref.name, bound, prefix), "inferred"
+            if f".{_element_member()}" in arg:  # an element of what another file declares: a guess
+                conf = GUESS
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(f"{prefix}{d.qualname}" for d in facts.definitions)
@@ -123,12 +127,16 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 ret = _typed(returns[0], d, facts, bound, prefix)
                 if ret:
                     aliases.append((f"{full}.*", f"{ret}.*"))
+            raw = [b for b in d.bases if not b.startswith("@")]
+            aliases += _element_alias(full, raw[0] if raw else "", d, facts, bound, prefix)
         elif d.kind in ("var", "const", "field"):
             bases.append(())
             typ = _unwrap(d.bases[0]) if d.bases else ""
             ret = _typed(typ, d, facts, bound, prefix) if typ else ""
             if ret:
                 aliases.append((f"{full}.*", f"{ret}.*"))
+            aliases += _element_alias(full, d.bases[0] if d.bases else "", d, facts, bound,
+                                      prefix)
         else:
             bases.append(tuple(_resolve_base(b, facts, bound, prefix, d.parent)
                                for b in d.bases))
@@ -141,6 +149,37 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             aliases.append((f"{prefix}{imp.alias}", target))
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases),
                       tuple(aliases))
+
+
+# The confidence of a target through an element of what another file declares
+# (`for b in app.blueprints()`): the query layer takes it as a name-matched candidate
+# where no alias reaches a definition (query/symbols.py unresolved_refs).
+GUESS = "ambiguous"
+
+
+@cache
+def _element_rules() -> ElementRules | None:
+    return ElementRules.of(all_packs()["python"].manifest)
+
+
+
+
+def _element_alias(full: str, declared: str, d: Definition, facts: FileFacts,
+                   bound: list[str], prefix: str) -> list[tuple[str, str]]:
+    """``mod.f.__element__.*`` → ``mod.Item.*`` for a function returning, or a variable or
+    field declared as, a container of Items (`list[Item]`, `Iterator[Item]`)."""
+    rules = _element_rules()
+    if rules is None or not declared:
+        return []
+    item = _unwrap(elements.element(rules, re.sub(r"\s+", "", declared)))
+    ret = _typed(item, d, facts, bound, prefix) if item else ""
+    return [(f"{full}.{rules.member}.*", f"{ret}.*")] if ret and rules.member else []
+
+
+@cache
+def _element_member() -> str:
+    rules = _element_rules()
+    return rules.member if rules is not None and rules.member else "\0"
 
 
 def _instance(arg: str, qualifier: str, name: str, bound: list[str], prefix: str
