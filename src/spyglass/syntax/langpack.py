@@ -103,7 +103,8 @@ MANIFEST: Schema = {
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
     "inherited_members": bool,
     # queries
-    "callers_include_value_uses": bool, "builtin_members": STRS,
+    "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
     "structural_bases": STRS,
