@@ -13,7 +13,7 @@ from spyglass.syntax import arity as A
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import composite
+from spyglass.syntax.composite import composite, container_mark, split_mark
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.flow import FlowRules, FlowTypes
@@ -28,6 +28,8 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
+# Definitions whose declared type (or result) may be a container (composite.container_mark).
+_CONTAINER_KINDS = frozenset({"func", "method", "field", "var", "const"})
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
@@ -93,6 +95,10 @@ class _Extractor:
         # Composite types (manifest `type_operators`: node type → operator) and the
         # operands they leave out (`type_operands_skipped`: `null`, `undefined`).
         self._operators: dict[str, str] = dict(pack.manifest.get("type_operators", {}))
+        # Declared container types (manifest `element_containers`, `value_containers`): a
+        # member's base marked with what it holds (syntax/composite.py, container_mark).
+        self._elements = [re.compile(p) for p in pack.manifest.get("element_containers", ())]
+        self._values = [re.compile(p) for p in pack.manifest.get("value_containers", ())]
         self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
         # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
         self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
@@ -182,6 +188,8 @@ class _Extractor:
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
             bases = tuple(t for t in (self._base_text(b) for b in caps.get("base", ())) if t)
+            if self._elements and kind in _CONTAINER_KINDS:
+                bases += self._container_marks(caps.get("base", []))
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:
@@ -280,6 +288,21 @@ class _Extractor:
             return self.type_text(node)
         return _text(node)
 
+    def _container_marks(self, nodes: list[Node]) -> tuple[str, ...]:
+        """The container marks of declared types (`Array<Job>`, `Job[]`: the pattern
+        captures an array's element, whose parent is the array type)."""
+        out: list[str] = []
+        for node in nodes:
+            if node.parent is not None and node.parent.type == "array_type":
+                node = node.parent
+            elif node.type != "generic_type":
+                continue
+            mark = container_mark(_SPACE.sub("", _text(node)), self._elements, self._values,
+                                  lambda t: unwrap_type(t, self._unwrap))
+            if mark:
+                out.append(mark)
+        return tuple(out)
+
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
         ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
@@ -309,10 +332,11 @@ class _Extractor:
                 continue
             bases = []
             for base in d.bases:
+                mark, base = split_mark(base)  # `Array<T>`: the constraint's elements
                 first, dot, rest = base.partition(".")
                 owner = self._binding_scope(first, si, scopes)
                 found = self._constraints.get((owner, first)) if owner is not None else None
-                bases.append(f"{found}{dot}{rest}" if found else base)
+                bases.append(f"{mark}{found}{dot}{rest}" if found else mark + base)
             if tuple(bases) != d.bases:
                 defs[i] = d._replace(bases=tuple(bases))
 

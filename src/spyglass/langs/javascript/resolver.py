@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.composite import operands
+from spyglass.syntax.composite import container_aliases, operands, split_mark
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -218,6 +218,26 @@ def _guessed_result(arg: str, facts: FileFacts) -> bool:
     return imp.name is not None and imp.alias[:1].islower()
 
 
+def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
+                       builtins: frozenset[str], top_alias: dict[str, int], language: str
+                       ) -> list[tuple[str, str]]:
+    """The aliases of a member declared with a container type (a base marked by
+    syntax/composite.py): its element-keeping members (manifest `element_members`) and a
+    map's value-returning ones (`value_members`) reach what it holds."""
+    manifest = all_packs()[language].manifest
+    elements = tuple(str(m) for m in manifest.get("element_members", ()))
+    values = tuple(str(m) for m in manifest.get("value_members", ()))
+    out: list[tuple[str, str]] = []
+    for base in bases:
+        mark, held = split_mark(base)
+        if not mark or (held.split(".", 1)[0] in builtins and held not in top_alias):
+            continue
+        target = local(held)
+        if "#" in target:
+            out += container_aliases(full, mark, target, elements, values)
+    return list(dict.fromkeys(out))
+
+
 def _each_operand(types: tuple[str, ...]) -> list[str]:
     """Types with each composite (``(A&B).x``) as its operands (``A.x``, ``B.x``)."""
     out: list[str] = []
@@ -339,16 +359,20 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         aliases.extend((f"{key}#{text}.*", f"{local(t)}.*") for t in operands(text)
                        if t.split(".", 1)[0] not in builtins or t in top_alias)
     for d, full in zip(facts.definitions, def_full):
+        plain = tuple(b for b in d.bases if not split_mark(b)[0])
         if d.kind in _VALUE_KINDS or d.kind == "method":
             # a declared or constructed type, a method's declared result: alias, not a base
             # (a composite base, a type parameter's constraint `A & B`: each operand)
             types = dict.fromkeys(own_class(d) if b == "this" else local(b)
-                                  for b in _each_operand(d.bases)
+                                  for b in _each_operand(plain)
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
+            if len(plain) < len(d.bases):
+                aliases.extend(a for a in _container_aliases(
+                    full, d.bases, local, builtins, top_alias, facts.language) if a not in aliases)
             bases.append(())
         else:
-            bases.append(tuple(local(b) for b in d.bases))
+            bases.append(tuple(local(b) for b in plain))
     for imp, (mod, _), target in zip(facts.imports, resolved, bound):
         if not imp.reexport:  # (a named `export default class` sits in its own scope)
             continue
