@@ -56,6 +56,8 @@ def operands(text: str) -> list[str]:
 # `value_containers`): ``[]E`` holds elements E (`Array<E>`, `E[]`, `Set<E>`), ``[:]V`` a
 # map's values V (`Map<K, V>`); nested as written (`Map<K, E[]>` is ``[:][]E``).
 ELEMENTS, VALUES = "[]", "[:]"
+# A declared parameter type as a base, ``$i=Type`` (syntax/extract.py, contextual types).
+PARAM_MARK = "$"
 
 
 def container_mark(text: str, elements: Sequence[re.Pattern[str]],

@@ -92,7 +92,7 @@ MANIFEST: Schema = {
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
-    "value_members": STRS,
+    "value_members": STRS, "contextual_parameters": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),

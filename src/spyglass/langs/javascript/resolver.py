@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.composite import container_aliases, operands, split_mark
+from spyglass.syntax.composite import PARAM_MARK, container_aliases, operands, split_mark
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -192,7 +192,7 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
         return f"{key}#{val}.{member}" if "." in type_text else None
     if kind == H.DEF:
         funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
-        return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
+        return None if funcs and not any(_plain(d.bases) for d in funcs) else f"{key}#{val}.{member}"
     if kind != H.IMPORT:
         return None
     n = int(val)
@@ -238,6 +238,36 @@ def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
     return list(dict.fromkeys(out))
 
 
+def _by_context(arg: str) -> bool:
+    """Whether an ``inst:`` head's type is a parameter typed by context (``f.$0``): a
+    guess, a name-matched candidate where it reaches no definition."""
+    return f".{PARAM_MARK}" in H.parse_instance(arg).type_text
+
+
+def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
+    """A definition's bases without the marks of containers and parameter types."""
+    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0])
+
+
+def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
+                       builtins: frozenset[str], top_alias: dict[str, int]
+                       ) -> list[tuple[str, str]]:
+    """A function's declared parameter types (bases ``$i=Type``, syntax/extract.py) as
+    aliases ``full.$i.*`` → ``Type.*``: what a parameter typed by context reaches."""
+    out: list[tuple[str, str]] = []
+    for base in bases:
+        if not base.startswith(PARAM_MARK) or "=" not in base:
+            continue
+        pos, _, text = base.partition("=")
+        for t in _each_operand((text,)):
+            if t.split(".", 1)[0] in builtins and t not in top_alias:
+                continue
+            target = local(t)
+            if "#" in target:
+                out.append((f"{full}.{pos}.*", f"{target}.*"))
+    return out
+
+
 def _each_operand(types: tuple[str, ...]) -> list[str]:
     """Types with each composite (``(A&B).x``) as its operands (``A.x``, ``B.x``)."""
     out: list[str] = []
@@ -255,7 +285,7 @@ def _unknown_result(head: str, arg: str, qualifier: str, facts: FileFacts) -> bo
     first = qualifier.split(".", 1)[0]
     if head == H.DEF and arg == first:
         funcs = [d for d in facts.definitions if d.qualname == arg and d.kind == "func"]
-        return bool(funcs) and not any(d.bases for d in funcs)
+        return bool(funcs) and not any(_plain(d.bases) for d in funcs)
     if head == H.IMPORT:
         imp = facts.imports[int(arg)]
         return imp.name is not None and first == imp.alias and imp.alias[:1].islower()
@@ -313,7 +343,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 "inferred"
             if target and target.startswith(f"{key}#("):
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
-            if target and _guessed_result(arg, facts):
+            if target and (_guessed_result(arg, facts) or _by_context(arg)):
                 conf = GUESS
         if called and target and _unknown_result(head, arg, qualifier, facts):
             if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
@@ -343,8 +373,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         i = ref.scope
         while i >= 0 and facts.definitions[i].kind != "class":
             i = facts.definitions[i].parent
-        if i >= 0 and len(facts.definitions[i].bases) == 1:
-            targets[n] = f"{local(facts.definitions[i].bases[0])}.{ref.name}"
+        if i >= 0 and len(_plain(facts.definitions[i].bases)) == 1:
+            targets[n] = f"{local(_plain(facts.definitions[i].bases)[0])}.{ref.name}"
             confidence[n] = "inferred"
 
     def own_class(d: Definition) -> str:
@@ -359,7 +389,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         aliases.extend((f"{key}#{text}.*", f"{local(t)}.*") for t in operands(text)
                        if t.split(".", 1)[0] not in builtins or t in top_alias)
     for d, full in zip(facts.definitions, def_full):
-        plain = tuple(b for b in d.bases if not split_mark(b)[0])
+        plain = _plain(d.bases)
         if d.kind in _VALUE_KINDS or d.kind == "method":
             # a declared or constructed type, a method's declared result: alias, not a base
             # (a composite base, a type parameter's constraint `A & B`: each operand)
@@ -373,6 +403,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             bases.append(())
         else:
             bases.append(tuple(local(b) for b in plain))
+        aliases.extend(_parameter_aliases(full, d.bases, local, builtins, top_alias))
     for imp, (mod, _), target in zip(facts.imports, resolved, bound):
         if not imp.reexport:  # (a named `export default class` sits in its own scope)
             continue
