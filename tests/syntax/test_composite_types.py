@@ -4,7 +4,7 @@ receiver heads extraction gives TypeScript members used on such receivers."""
 from __future__ import annotations
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.composite import operands
+from spyglass.syntax.composite import container_aliases, operands, split_mark
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import all_packs
 
@@ -51,3 +51,36 @@ def test_optional_and_non_null_members_are_one_path() -> None:
 def test_operands_of_other_texts() -> None:
     assert operands("A") == []
     assert operands("(A|B|C)") == ["A", "B", "C"]
+
+
+CONTAINERS = b"""export class Queue {
+  byScope: Map<string, Array<Job<any, any>>>
+  seen: ReadonlySet<Job>
+  names: Map<string, string>
+  list(): Job[] { return [] }
+  plain: Job
+  run(job: Job, n: number, cb: (j: Job) => void): void {}
+}
+"""
+
+
+def test_declared_containers_mark_what_they_hold() -> None:
+    facts = extract(all_packs()["typescript"], CONTAINERS)
+    bases = {d.name: d.bases for d in facts.definitions}
+    assert "[:][]Job" in bases["byScope"] and "[]Job" in bases["seen"]
+    assert "[]Job" in bases["list"]
+    assert bases["plain"] == ("Job",)  # no container: no mark
+
+
+def test_a_map_of_arrays_reaches_the_elements_through_get_then_find() -> None:
+    aliases = container_aliases("m#Q.byScope", "[:][]", "m#Job", ["find"], ["get"])
+    assert ("m#Q.byScope.get.*", "m#Job.*") in aliases
+    assert ("m#Q.byScope.get.find.*", "m#Q.byScope.get.*") in aliases
+    assert not any(a.startswith("m#Q.byScope.find") for a, _ in aliases)
+    assert split_mark("[:][]Job") == ("[:][]", "Job") and split_mark("Job") == ("", "Job")
+
+
+def test_declared_parameter_types_are_marked_by_position() -> None:
+    facts = extract(all_packs()["typescript"], CONTAINERS)
+    run = next(d for d in facts.definitions if d.name == "run")
+    assert "$0=Job" in run.bases and not any(b.startswith("$1") for b in run.bases)

@@ -162,7 +162,38 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
         # counts those sites as incoming calls), they are callers too, flagged uncertain.
         return lambda r: "call" if r.role == "call" else (
             "indirect" if r.role == "read" and r.target is not None else None)
+    if d.kind in VALUE_CALLABLE and _member_uses_are_calls(d.language):
+        return member_use_filter(d)
     return lambda r: "call" if r.role == "call" else None
+
+
+# Receivers named by a definition or an import: for a method, its class by name (a static
+# access, or a doc-comment link `{@link C#m}`, which tsc does not count as a call).
+_NAMED_RECEIVERS = (H.DEF, H.IMPORT)
+
+
+def member_use_filter(d: DefRow) -> Callable[[RefRow], str | None]:
+    """Where the pack says so (manifest `callers_include_member_uses`, as tsc's call
+    hierarchy counts a reference that is the name of a property access): a call site is
+    "call"; a bound member read or written on an instance (`this.m.bind(this)`,
+    `{ m: this.m }`, `this.m = ...`, `store.m`) is "indirect", flagged. A bare name used as
+    a value, a name-matched member, a method read through its class's name are not."""
+    method = d.kind == "method"
+
+    def how(r: RefRow) -> str | None:
+        if r.role == "call":
+            return "call"
+        if r.role not in ("read", "write") or not r.qualifier or r.target is None \
+                or r.conf == "ambiguous":
+            return None
+        if method and H.split(r.head)[0] in _NAMED_RECEIVERS:
+            return None
+        return "indirect"
+    return how
+
+
+def _member_uses_are_calls(language: str) -> bool:
+    return bool(manifest_value(language, "callers_include_member_uses"))
 
 
 def manifest_value(language: str, key: str) -> object:

@@ -1,8 +1,9 @@
-"""Composite types (unions, intersections) as one type text: ``(A|B)``, ``(A&B)`` or one operand."""
+"""Composite types (unions, intersections) as one type text: ``(A|B)``, ``(A&B)`` or one operand; containers as marks (``[]E``, ``[:]V``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 from tree_sitter import Node
 
@@ -49,3 +50,60 @@ def operands(text: str) -> list[str]:
     if not text.startswith("(") or not text.endswith(")"):
         return []
     return [p.replace(":", ".") for p in text[1:-1].replace("&", "|").split("|") if p]
+
+
+# A declared container type as a mark on a definition's bases (manifest `element_containers`,
+# `value_containers`): ``[]E`` holds elements E (`Array<E>`, `E[]`, `Set<E>`), ``[:]V`` a
+# map's values V (`Map<K, V>`); nested as written (`Map<K, E[]>` is ``[:][]E``).
+ELEMENTS, VALUES = "[]", "[:]"
+# A declared parameter type as a base, ``$i=Type`` (syntax/extract.py, contextual types).
+PARAM_MARK = "$"
+
+
+def container_mark(text: str, elements: Sequence[re.Pattern[str]],
+                   values: Sequence[re.Pattern[str]], unwrap: Callable[[str], str]) -> str:
+    """The container mark of a type written without spaces (``[:][]Job`` for
+    `Map<string,Array<Job>>`), the innermost type reduced by `unwrap` to a dotted name;
+    "" when the type is no container or what it holds is not a dotted name."""
+    mark = ""
+    while True:
+        for prefix, patterns in ((VALUES, values), (ELEMENTS, elements)):
+            m = next((m for p in patterns if (m := p.fullmatch(text))), None)
+            if m is not None:
+                mark, text = mark + prefix, m.group(1)
+                break
+        else:
+            break
+    held = unwrap(text) if mark else ""
+    return mark + held if held else ""
+
+
+def split_mark(base: str) -> tuple[str, str]:
+    """(marks, held type) of a base: ("[:][]", "Job") for ``[:][]Job``; ("", base) for a
+    base without a container mark."""
+    i = 0
+    while base.startswith(VALUES, i) or base.startswith(ELEMENTS, i):
+        i += len(VALUES) if base.startswith(VALUES, i) else len(ELEMENTS)
+    return base[:i], base[i:]
+
+
+def container_aliases(full: str, mark: str, held: str, element_members: Sequence[str],
+                      value_members: Sequence[str]) -> list[tuple[str, str]]:
+    """Wildcard aliases for a member `full` declared with a container type: a container of
+    elements stands for its element (``full.*`` → ``held.*``, `held` a full name), and its
+    members that return an element or a like container (`find`, `at`, `filter`, …) keep
+    it (``full.find.*`` → ``full.*``); a map's value-returning members (`get`, `values`)
+    hold what its values are (``full.get.*`` → …)."""
+    if mark.startswith(VALUES):
+        out: list[tuple[str, str]] = []
+        for m in value_members:
+            out += container_aliases(f"{full}.{m}", mark[len(VALUES):], held,
+                                     element_members, value_members)
+        return out
+    if mark.startswith(ELEMENTS):
+        inner = mark[len(ELEMENTS):]
+        if inner:  # an array of arrays, of maps: not followed
+            return []
+        return [(f"{full}.*", f"{held}.*")] + [(f"{full}.{m}.*", f"{full}.*")
+                                                for m in element_members]
+    return [(f"{full}.*", f"{held}.*")] if held else []

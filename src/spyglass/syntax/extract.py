@@ -14,7 +14,7 @@ from spyglass.syntax import elements
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import composite
+from spyglass.syntax.composite import PARAM_MARK, composite, container_mark, split_mark
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.elements import ElementRules
@@ -30,6 +30,52 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
+# Definitions whose declared type (or result) may be a container (composite.container_mark).
+_CONTAINER_KINDS = frozenset({"func", "method", "field", "var", "const"})
+# Contextual parameter types (_contextual_params): the mark of a parameter position, the
+# nodes of functions, of typed annotations, and what may stand between `return` and a
+# returned function.
+_FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function",
+                             "method_definition", "function_declaration",
+                             "generator_function_declaration", "generator_function"})
+_TYPED = frozenset({"type_identifier", "nested_type_identifier", "generic_type", "union_type",
+                    "intersection_type", "parenthesized_type", "array_type"})
+_RETURN_WRAPPERS = frozenset({"parenthesized_expression", "await_expression"})
+
+
+def _parameters_of(node: Node) -> Node | None:
+    """The parameter list of a function node, a function-typed member or type alias
+    (`parse: (opts: Opts) => R`, `type Fn = (ctx: Ctx) => R`), or a variable or field
+    holding a function; an arrow's single bare parameter is its own list."""
+    if node.type == "arrow_function" and node.child_by_field_name("parameter") is not None:
+        return node
+    params = node.child_by_field_name("parameters")
+    if params is not None:
+        return params
+    for field_name in ("type", "value"):
+        child = node.child_by_field_name(field_name)
+        if child is not None and child.type == "type_annotation" and child.named_children:
+            child = child.named_children[0]
+        if child is not None and child.type in ("function_type", "arrow_function",
+                                                 "function_expression"):
+            return _parameters_of(child)
+    return None
+
+
+def _positional(params: Node) -> list[Node]:
+    """The parameters of a list in order (an arrow's bare one alone), `this` left out."""
+    if params.type == "arrow_function":
+        bare = params.child_by_field_name("parameter")
+        return [bare] if bare is not None else []
+    out = []
+    for p in params.named_children:
+        if p.type not in ("required_parameter", "optional_parameter"):
+            continue
+        pattern = p.child_by_field_name("pattern")
+        if pattern is not None and pattern.type == "this":
+            continue
+        out.append(p)
+    return out
 _SPACE = re.compile(r"\s+")
 _SEPARATORS = b" \t\r\n.?:->"
 
@@ -95,6 +141,14 @@ class _Extractor:
         # Composite types (manifest `type_operators`: node type → operator) and the
         # operands they leave out (`type_operands_skipped`: `null`, `undefined`).
         self._operators: dict[str, str] = dict(pack.manifest.get("type_operators", {}))
+        # Declared container types (manifest `element_containers`, `value_containers`): a
+        # member's base marked with what it holds (syntax/composite.py, container_mark).
+        self._elements = [re.compile(p) for p in pack.manifest.get("element_containers", ())]
+        self._values = [re.compile(p) for p in pack.manifest.get("value_containers", ())]
+        # Parameters typed by context (manifest `contextual_parameters`): a function's declared
+        # parameter types as ``$i=Type`` bases; an untyped parameter of a function whose
+        # type its place declares has the type ``Place.$i`` (_contextual_params).
+        self._contextual = bool(pack.manifest.get("contextual_parameters"))
         self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
         # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
         self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
@@ -156,6 +210,8 @@ class _Extractor:
         if elements and self._elements is not None:
             self._element_bindings(elements, typed, scopes, defs,
                                    scope_caps.get("local.definition", []))
+        if self._contextual:
+            self._contextual_params(scope_caps.get("scope", []), scopes, defs, def_nodes)
         if self._flow is not None:
             self._flow_bindings(scope_caps.get("local.definition", []), narrows, scopes)
         imports, import_at = self._imports(scopes, import_matches)
@@ -195,6 +251,10 @@ class _Extractor:
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
             bases = tuple(t for t in (self._base_text(b) for b in caps.get("base", ())) if t)
+            if self._elements and kind in _CONTAINER_KINDS:
+                bases += self._container_marks(caps.get("base", []))
+            if self._contextual:
+                bases += self._parameter_marks(node)
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:
@@ -293,6 +353,90 @@ class _Extractor:
             return self.type_text(node)
         return _text(node)
 
+    def _container_marks(self, nodes: list[Node]) -> tuple[str, ...]:
+        """The container marks of declared types (`Array<Job>`, `Job[]`: the pattern
+        captures an array's element, whose parent is the array type)."""
+        out: list[str] = []
+        for node in nodes:
+            if node.parent is not None and node.parent.type == "array_type":
+                node = node.parent
+            elif node.type != "generic_type":
+                continue
+            mark = container_mark(_SPACE.sub("", _text(node)), self._elements, self._values,
+                                  lambda t: unwrap_type(t, self._unwrap))
+            if mark:
+                out.append(mark)
+        return tuple(out)
+
+    def _parameter_marks(self, node: Node) -> tuple[str, ...]:
+        """A function's, method's or function-typed member's declared parameter types as
+        ``$i=Type`` (i counts the parameters, a `this` parameter left out)."""
+        params = _parameters_of(node)
+        if params is None:
+            return ()
+        out: list[str] = []
+        for i, p in enumerate(_positional(params)):
+            ann = p.child_by_field_name("type")
+            inner = ann.named_children[0] if ann is not None and ann.named_children else None
+            text = self.type_text(inner) if inner is not None and inner.type in _TYPED else ""
+            if text:
+                out.append(f"{PARAM_MARK}{i}={text}")
+        return tuple(out)
+
+    def _contextual_params(self, nodes: list[Node], scopes: list[_Scope],
+                           defs: list[Definition], def_nodes: list[tuple[int, int]]) -> None:
+        """Untyped parameters of a function whose place declares its type, as tsc types
+        them by context: the value of a definition (an object literal's method or arrow
+        member, a typed variable or field: ``obj.m.$0``, the definition's type reaching the
+        declared one), or a function returned by a function that declares its result
+        (``f.$0``). The type stays a guess where it reaches no definition (the resolver)."""
+        by_range = {(s.start, s.end): i for i, s in enumerate(scopes)}
+        def_at = {rng: i for i, rng in enumerate(def_nodes)}
+        for node in nodes:
+            if node.type not in _FUNCTION_NODES:
+                continue
+            si = by_range.get((node.start_byte, node.end_byte))
+            params = _parameters_of(node)
+            if si is None or params is None:
+                continue
+            untyped = [(i, p) for i, p in enumerate(_positional(params))
+                       if p.type == "identifier" or p.child_by_field_name("type") is None]
+            if not untyped:
+                continue
+            place = self._context_of(node, defs, def_at)
+            if not place:
+                continue
+            scope = scopes[si]
+            for i, p in untyped:
+                name_node = p if p.type == "identifier" else p.child_by_field_name("pattern")
+                if name_node is None or name_node.type != "identifier":
+                    continue
+                name = _text(name_node)
+                if name not in scope.types:
+                    scope.types[name] = (f"{place}.{PARAM_MARK}{i}", scope.parent)
+
+    def _context_of(self, node: Node, defs: list[Definition],
+                    def_at: dict[tuple[int, int], int]) -> str:
+        """The qualname whose declared type types `node`'s parameters, or ""."""
+        parent = node.parent
+        holder = node if node.type == "method_definition" else parent
+        d = def_at.get((holder.start_byte, holder.end_byte)) if holder is not None else None
+        if d is not None and holder is not None and (
+                node.type != "method_definition" or (
+                    holder.parent is not None and holder.parent.type == "object")):
+            return defs[d].qualname  # a member of a definition's object, a typed value
+        while parent is not None and parent.type in _RETURN_WRAPPERS:
+            parent = parent.parent
+        if parent is None or parent.type != "return_statement":
+            return ""
+        outer = parent.parent
+        while outer is not None and outer.type not in _FUNCTION_NODES:
+            outer = outer.parent
+        d = def_at.get((outer.start_byte, outer.end_byte)) if outer is not None else None
+        if d is None or not any(not b.startswith(PARAM_MARK) for b in defs[d].bases):
+            return ""
+        return defs[d].qualname
+
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
         ``type_unwrap`` patterns (optional wrappers, pointers, quotes); "" if not dotted."""
@@ -322,10 +466,11 @@ class _Extractor:
                 continue
             bases = []
             for base in d.bases:
+                mark, base = split_mark(base) if self._elements else ("", base)  # `T[]`
                 first, dot, rest = base.partition(".")
                 owner = self._binding_scope(first, si, scopes)
                 found = self._constraints.get((owner, first)) if owner is not None else None
-                bases.append(f"{found}{dot}{rest}" if found else base)
+                bases.append(f"{mark}{found}{dot}{rest}" if found else mark + base)
             if tuple(bases) != d.bases:
                 defs[i] = d._replace(bases=tuple(bases))
 

@@ -92,6 +92,8 @@ MANIFEST: Schema = {
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
+    "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
+    "value_members": STRS, "contextual_parameters": bool,
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
@@ -107,7 +109,8 @@ MANIFEST: Schema = {
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
     "inherited_members": bool, "external_guesses_dropped": bool,
     # queries
-    "callers_include_value_uses": bool, "builtin_members": STRS,
+    "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
     "structural_bases": STRS,

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.composite import operands
+from spyglass.syntax.composite import PARAM_MARK, container_aliases, operands, split_mark
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -192,7 +192,7 @@ def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
         return f"{key}#{val}.{member}" if "." in type_text else None
     if kind == H.DEF:
         funcs = [d for d in facts.definitions if d.qualname == val and d.kind == "func"]
-        return None if funcs and not any(d.bases for d in funcs) else f"{key}#{val}.{member}"
+        return None if funcs and not any(_plain(d.bases) for d in funcs) else f"{key}#{val}.{member}"
     if kind != H.IMPORT:
         return None
     n = int(val)
@@ -218,6 +218,56 @@ def _guessed_result(arg: str, facts: FileFacts) -> bool:
     return imp.name is not None and imp.alias[:1].islower()
 
 
+def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
+                       builtins: frozenset[str], top_alias: dict[str, int], language: str
+                       ) -> list[tuple[str, str]]:
+    """The aliases of a member declared with a container type (a base marked by
+    syntax/composite.py): its element-keeping members (manifest `element_members`) and a
+    map's value-returning ones (`value_members`) reach what it holds."""
+    manifest = all_packs()[language].manifest
+    elements = tuple(str(m) for m in manifest.get("element_members", ()))
+    values = tuple(str(m) for m in manifest.get("value_members", ()))
+    out: list[tuple[str, str]] = []
+    for base in bases:
+        mark, held = split_mark(base)
+        if not mark or (held.split(".", 1)[0] in builtins and held not in top_alias):
+            continue
+        target = local(held)
+        if "#" in target:
+            out += container_aliases(full, mark, target, elements, values)
+    return list(dict.fromkeys(out))
+
+
+def _by_context(arg: str) -> bool:
+    """Whether an ``inst:`` head's type is a parameter typed by context (``f.$0``): a
+    guess, a name-matched candidate where it reaches no definition."""
+    return f".{PARAM_MARK}" in H.parse_instance(arg).type_text
+
+
+def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
+    """A definition's bases without the marks of containers and parameter types."""
+    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0])
+
+
+def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
+                       builtins: frozenset[str], top_alias: dict[str, int]
+                       ) -> list[tuple[str, str]]:
+    """A function's declared parameter types (bases ``$i=Type``, syntax/extract.py) as
+    aliases ``full.$i.*`` → ``Type.*``: what a parameter typed by context reaches."""
+    out: list[tuple[str, str]] = []
+    for base in bases:
+        if not base.startswith(PARAM_MARK) or "=" not in base:
+            continue
+        pos, _, text = base.partition("=")
+        for t in _each_operand((text,)):
+            if t.split(".", 1)[0] in builtins and t not in top_alias:
+                continue
+            target = local(t)
+            if "#" in target:
+                out.append((f"{full}.{pos}.*", f"{target}.*"))
+    return out
+
+
 def _each_operand(types: tuple[str, ...]) -> list[str]:
     """Types with each composite (``(A&B).x``) as its operands (``A.x``, ``B.x``)."""
     out: list[str] = []
@@ -235,7 +285,7 @@ def _unknown_result(head: str, arg: str, qualifier: str, facts: FileFacts) -> bo
     first = qualifier.split(".", 1)[0]
     if head == H.DEF and arg == first:
         funcs = [d for d in facts.definitions if d.qualname == arg and d.kind == "func"]
-        return bool(funcs) and not any(d.bases for d in funcs)
+        return bool(funcs) and not any(_plain(d.bases) for d in funcs)
     if head == H.IMPORT:
         imp = facts.imports[int(arg)]
         return imp.name is not None and first == imp.alias and imp.alias[:1].islower()
@@ -293,7 +343,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 "inferred"
             if target and target.startswith(f"{key}#("):
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
-            if target and _guessed_result(arg, facts):
+            if target and (_guessed_result(arg, facts) or _by_context(arg)):
                 conf = GUESS
         if called and target and _unknown_result(head, arg, qualifier, facts):
             if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
@@ -323,8 +373,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         i = ref.scope
         while i >= 0 and facts.definitions[i].kind != "class":
             i = facts.definitions[i].parent
-        if i >= 0 and len(facts.definitions[i].bases) == 1:
-            targets[n] = f"{local(facts.definitions[i].bases[0])}.{ref.name}"
+        if i >= 0 and len(_plain(facts.definitions[i].bases)) == 1:
+            targets[n] = f"{local(_plain(facts.definitions[i].bases)[0])}.{ref.name}"
             confidence[n] = "inferred"
 
     def own_class(d: Definition) -> str:
@@ -339,16 +389,21 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         aliases.extend((f"{key}#{text}.*", f"{local(t)}.*") for t in operands(text)
                        if t.split(".", 1)[0] not in builtins or t in top_alias)
     for d, full in zip(facts.definitions, def_full):
+        plain = _plain(d.bases)
         if d.kind in _VALUE_KINDS or d.kind == "method":
             # a declared or constructed type, a method's declared result: alias, not a base
             # (a composite base, a type parameter's constraint `A & B`: each operand)
             types = dict.fromkeys(own_class(d) if b == "this" else local(b)
-                                  for b in _each_operand(d.bases)
+                                  for b in _each_operand(plain)
                                   if b.split(".", 1)[0] not in builtins or b in top_alias)
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
+            if len(plain) < len(d.bases):
+                aliases.extend(a for a in _container_aliases(
+                    full, d.bases, local, builtins, top_alias, facts.language) if a not in aliases)
             bases.append(())
         else:
-            bases.append(tuple(local(b) for b in d.bases))
+            bases.append(tuple(local(b) for b in plain))
+        aliases.extend(_parameter_aliases(full, d.bases, local, builtins, top_alias))
     for imp, (mod, _), target in zip(facts.imports, resolved, bound):
         if not imp.reexport:  # (a named `export default class` sits in its own scope)
             continue
