@@ -62,6 +62,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     declared = sym.declaration_sites(d.language, include_declaration)
     if "redefinition" not in declared:
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
+    if not include_declaration:
+        found += _spelled_through_macro(view, d)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
     arity = overloads.arity_rule(view, d)
@@ -245,6 +247,25 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
         out.update({u: Constraint(whole=why) for u, why in
                     _file_name_constraints(view, language, units - set(out)).items()})
     return out
+
+
+def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
+    """A C function or variable whose name a macro of the same full name renames
+    (`#define des_set_key _crypt_des_set_key` in a header, the linker sees the body's
+    name): its definition's name is an expansion of that macro, a use as clangd counts
+    it, so the definition site is listed (manifest `preprocessor_conditions` packs; the
+    macro in a branch its build leaves out renames nothing)."""
+    if d.kind not in ("func", "var") or not sym.manifest_value(d.language,
+                                                                "preprocessor_conditions"):
+        return []
+    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
+              and o.language == d.language]
+    if not macros:
+        return []
+    constrained = build_constraints(view, d.language, {o.unit for o in macros})
+    live = [o for o in macros if not (o.unit in constrained
+                                       and constrained[o.unit].at(o.name_line))]
+    return [sym.def_site(d)] if live else []
 
 
 def _definition_inactive(view: View, d: DefRow) -> str:
