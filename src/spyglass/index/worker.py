@@ -69,7 +69,10 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     """Parse and resolve one file: (path, bytes, language, context) → rows."""
     path, data, language, ctx = item
     pack = all_packs()[language]
-    facts = extract(pack, data)
+    empty = dict(ctx.settings).get(conditionals.EMPTY_MACROS)
+    # C: the arguments of macros that expand to nothing are not code (langs/c/resolver.py)
+    facts = extract(pack, conditionals.blank_arguments(data, empty.split(",")) if empty
+                    else data)
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs: list[tuple[object, ...]] = []

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
 REGIONS = "inactive"  # the setting holding regions decided with the includes read (encoded)
+EMPTY_MACROS = "empty_macros"  # the setting naming macros that expand to nothing (comma list)
 MAX_DEPTH = 40  # nested #include levels followed
 MAX_WALK = 2_000_000  # directive lines read by one include walk (then it gives up)
 MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
@@ -62,6 +63,9 @@ class _Env:
         self.known.update(present)
         self.known.update(defines)
         self.unknown: set[str] = set()
+        # with an include walk: per macro name, whether each definition that may be
+        # compiled is function-like with an empty body (`#define __contract__(x)`)
+        self.bodies: dict[str, set[bool]] | None = None
         self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
         self.closed = False  # names found nowhere above are unknown (no compile command)
 
@@ -339,8 +343,15 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
                     env.known[name.group(0)] = rest[name.end():].strip()
                 else:
                     env.known[name.group(0)] = "()"
+                if env.bodies is not None and word == "define":
+                    close_at = rest.find(")", name.end())
+                    env.bodies.setdefault(name.group(0), set()).add(
+                        rest[name.end():name.end() + 1] == "(" and close_at > 0
+                        and not rest[close_at + 1:].strip())
             elif now is None:
                 env.unknown.add(name.group(0))
+                if env.bodies is not None and word == "define":
+                    env.bodies.setdefault(name.group(0), set()).add(False)
             continue
         if word in ("if", "ifdef", "ifndef"):
             env.assumed = set()
@@ -441,6 +452,7 @@ class IncludeWalk:
         self.left = budget
         self.visits: dict[str, list[list[Region]]] = {}  # header → regions per unit
         self.guards: dict[str, str | None] = {}  # header → its include guard
+        self.bodies: dict[str, set[bool]] = {}
 
     def unit(self, path: str, defines: dict[str, str | None]) -> list[Region] | None:
         """The unit's inactive regions with its includes read (None: the walk gave up)."""
@@ -448,6 +460,7 @@ class IncludeWalk:
         if lines is None:
             return None
         env = _Env(defines, self.absent, self.present)
+        env.bodies = self.bodies
         seen: set[str] = set()
         visits: dict[str, list[Region]] = {}
 
@@ -479,6 +492,12 @@ class IncludeWalk:
         for header, found in visits.items():
             self.visits.setdefault(header, []).append(found)
         return regions
+
+    def empty_macros(self) -> frozenset[str]:
+        """Function-like macros every definition of which that the walks met in a branch
+        taken, or maybe taken, expands to nothing (`#define __contract__(x)` unless CBMC):
+        their arguments are never compiled."""
+        return frozenset(n for n, empty in self.bodies.items() if empty == {True})
 
     def headers(self) -> dict[str, list[Region]]:
         """Each header reached: the regions inactive for every unit that included it."""
@@ -520,3 +539,33 @@ def decode(text: str) -> list[Region]:
             out.append(Region(int(m.group(1)), int(m.group(2)), why,
                               tuple(n for n in names.split(",") if n)))
     return out
+
+
+def blank_arguments(data: bytes, names: Iterable[str]) -> bytes:
+    """`data` with the arguments of each invocation of `names` (macros that expand to
+    nothing) blanked: spaces for every byte but newlines, so lines and columns stay."""
+    wanted = [n for n in names if n]
+    if not wanted:
+        return data
+    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in wanted) +
+                         rb")\s*\(")
+    out = bytearray(data)
+    pos = 0
+    while (m := pattern.search(data, pos)) is not None:
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if data[line_start:m.start()].lstrip().startswith(b"#"):
+            pos = m.end()  # the macro's own `#define`, or a directive: kept
+            continue
+        depth, i = 1, m.end()
+        while i < len(data) and depth:
+            c = data[i]
+            depth += (c == 0x28) - (c == 0x29)
+            i += 1
+        if depth:
+            break  # unbalanced: left as it is
+        for j in range(m.end(), i - 1):
+            if out[j] != 0x0A:
+                out[j] = 0x20
+        pos = i
+    return bytes(out)
+

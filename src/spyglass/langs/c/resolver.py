@@ -152,7 +152,7 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     decided = _with_includes(family, commands, read)
     for path in listed:
         entry = commands.get(path)
-        walked = (((C.REGIONS, decided[path]),) if path in decided else ())
+        walked = decided.get(path, ())
         if entry is not None:
             text = ":".join(entry[0])
             out[path] = FileContext(path=path, module=path, settings=(
@@ -171,10 +171,12 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
 
 
 def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, str | None]]],
-                   read: Callable[[str], bytes | None]) -> dict[str, str]:
-    """Each unit's and reached header's inactive `#if` regions decided with the includes
-    read (syntax/conditionals.py IncludeWalk), encoded; {} when the walk gives up (the
-    worker then decides each file alone)."""
+                   read: Callable[[str], bytes | None]
+                   ) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each unit's and reached header's settings from the includes read (syntax/
+    conditionals.py IncludeWalk): its inactive `#if` regions, encoded, and the macros it
+    invokes that expand to nothing; {} when the walk gives up (the worker then decides
+    each file alone)."""
     if not commands:
         return {}
     from spyglass.syntax.langpack import all_packs
@@ -185,10 +187,13 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
                for k, v in dict(pack.manifest.get("preprocessor_present", {})).items()}
     absent = [str(n) for n in pack.manifest.get("preprocessor_absent", ())]
     cache: dict[str, list[C.Line] | None] = {}
+    texts: dict[str, bytes] = {}
 
     def lines_of(path: str) -> list[C.Line] | None:
         if path not in cache:
             data = read(path)
+            if data is not None:
+                texts[path] = data
             cache[path] = C.directives(data) if data is not None and b"#" in data else \
                 ([] if data is not None else None)
         return cache[path]
@@ -200,16 +205,22 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
         ctx = FileContext(path=includer, module=includer, settings=(("include_dirs", dirs),))
         return include_target(written, ctx)[0]
     walk = C.IncludeWalk(lines_of, resolve, absent, present)
-    out: dict[str, str] = {}
+    regions: dict[str, str] = {}
     for path, (unit_dirs, macros) in sorted(commands.items()):
         dirs = ":".join(unit_dirs)
         found = walk.unit(path, macros)
         if found is None:
             return {}
-        out[path] = C.encode(found)
+        regions[path] = C.encode(found)
     for header, found in walk.headers().items():
         if header not in commands:
-            out[header] = C.encode(found)
+            regions[header] = C.encode(found)
+    empty = sorted(walk.empty_macros())
+    out: dict[str, tuple[tuple[str, str], ...]] = {}
+    for path, text in regions.items():
+        data = texts.get(path, b"")
+        used = [n for n in empty if n.encode() + b"(" in data or n.encode() + b" (" in data]
+        out[path] = ((C.REGIONS, text),) + (((C.EMPTY_MACROS, ",".join(used)),) if used else ())
     return out
 
 
