@@ -155,3 +155,20 @@ def test_macros_that_expand_to_nothing_and_their_arguments_blanked() -> None:
     assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
     assert b"requires" not in out and b"#define __contract__(x)" in out
     assert out.split(b"\n")[2].startswith(b"__contract__(") and b");" in out
+
+
+def test_a_macro_whose_value_is_an_expression_is_read_as_one() -> None:
+    text = b"""#define BIG 0
+#define USE_BE (BIG || defined(FORCE_BE))
+#define LOOP LOOP
+#if USE_BE
+int be;
+#else
+int le;
+#endif
+#if LOOP
+int unknown;
+#endif
+"""
+    regions = C.inactive_regions(text, {})
+    assert [(r.start, r.end) for r in regions] == [(5, 5)]

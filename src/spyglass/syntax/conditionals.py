@@ -22,6 +22,7 @@ DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
 REGIONS = "inactive"  # the setting holding regions decided with the includes read (encoded)
 EMPTY_MACROS = "empty_macros"  # the setting naming macros that expand to nothing (comma list)
 MAX_DEPTH = 40  # nested #include levels followed
+MAX_EXPANSION = 8  # nested macro values read as expressions
 MAX_WALK = 2_000_000  # directive lines read by one include walk (then it gives up)
 MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
 MAX_DIRECTIVE = 512  # characters of a condition read (longer ones are unknown)
@@ -63,6 +64,8 @@ class _Env:
         self.known.update(present)
         self.known.update(defines)
         self.unknown: set[str] = set()
+        self.depth = 0  # object-like macro values being read as expressions
+        self.expanding: set[str] = set()
         # with an include walk: per macro name, whether each definition that may be
         # compiled is function-like with an empty body (`#define __contract__(x)`)
         self.bodies: dict[str, set[bool]] | None = None
@@ -196,7 +199,23 @@ class _Parser:
             return None
         if not defined:
             return 0  # an undefined name is 0 in `#if`
-        return _number(value or "") if value and re.fullmatch(r"\d\w*", value) else None
+        if value and re.fullmatch(r"\d\w*", value):
+            return _number(value)
+        return self._expanded(tok, value or "")
+
+    def _expanded(self, name: str, value: str) -> Value:
+        """An object-like macro's value read as an expression (`#define USE_BE
+        (ENDIANNESS_IS_BIG)`), at most MAX_EXPANSION levels deep, never itself."""
+        env = self.env
+        if not value or value == "()" or env.depth >= MAX_EXPANSION or name in env.expanding:
+            return None
+        env.depth += 1
+        env.expanding.add(name)
+        try:
+            return evaluate(value, env)
+        finally:
+            env.depth -= 1
+            env.expanding.discard(name)
 
 
 def _number(text: str) -> int:
