@@ -74,3 +74,101 @@ def test_unknown_names_never_make_a_branch_inactive() -> None:
 def test_encode_decode_round_trip() -> None:
     regions = C.inactive_regions(SOURCE, {}, ["__aarch64__"])
     assert C.decode(C.encode(regions)) == regions
+
+
+FILES = {
+    "config.h": b"#define HAVE_ZERO 1\n",
+    "port.h": b"""#ifndef _PORT_H
+#define _PORT_H
+#include "config.h"
+#define INCLUDE_wipe 0
+#if defined HAVE_ZERO
+int system_zero;
+#else
+#undef INCLUDE_wipe
+#define INCLUDE_wipe 1
+int fallback;
+#endif
+#ifdef OTHER
+int other;
+#endif
+#define __contract__(x)
+#endif
+""",
+    "a.c": b"""#include "port.h"
+#include "port.h"
+#if INCLUDE_wipe
+int wipe;
+#endif
+""",
+    "b.c": b"""#define OTHER 1
+#include "port.h"
+""",
+}
+
+
+def _walk() -> C.IncludeWalk:
+    return C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+                         lambda _includer, written: written.strip('"') if written.startswith('"')
+                         else None)
+
+
+def test_include_walk_decides_a_unit_by_its_headers_macros() -> None:
+    walk = _walk()
+    regions = walk.unit("a.c", {})
+    assert regions is not None
+    # INCLUDE_wipe is port.h's 0 (config.h defines HAVE_ZERO): known, not assumed
+    assert [(r.start, r.end, r.assumed) for r in regions] == [(4, 4, ())]
+
+
+def test_a_headers_branch_is_inactive_only_when_every_includer_leaves_it_out() -> None:
+    walk = _walk()
+    walk.unit("a.c", {})
+    only_a = {(r.start, r.end) for r in walk.headers()["port.h"]}
+    assert only_a == {(8, 10), (13, 13)}  # the fallback branch, and #ifdef OTHER
+    walk.unit("b.c", {})
+    both = {(r.start, r.end) for r in walk.headers()["port.h"]}
+    assert both == {(8, 10)}  # b.c defines OTHER: taken by one includer
+
+
+def test_a_guarded_header_included_twice_is_read_once_and_its_guard_found() -> None:
+    lines = C.directives(FILES["port.h"])
+    assert C.guard_name(lines) == "_PORT_H"
+    assert C.guard_name(C.directives(b"#ifndef A\n#define A\n#endif\n#if B\n#endif\n")) is None
+    walk = _walk()
+    walk.unit("a.c", {})
+    assert len(walk.visits["port.h"]) == 1
+
+
+def test_a_walk_over_its_budget_gives_up() -> None:
+    walk = C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+                         lambda _i, w: w.strip('"'), budget=5)
+    assert walk.unit("a.c", {}) is None
+
+
+def test_macros_that_expand_to_nothing_and_their_arguments_blanked() -> None:
+    walk = _walk()
+    walk.unit("a.c", {})
+    assert walk.empty_macros() == frozenset({"__contract__"})
+    text = b"#define __contract__(x)\nvoid f(int *p)\n__contract__(requires(p != (int *)0)\n  );\n"
+    out = C.blank_arguments(text, ["__contract__"])
+    assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
+    assert b"requires" not in out and b"#define __contract__(x)" in out
+    assert out.split(b"\n")[2].startswith(b"__contract__(") and b");" in out
+
+
+def test_a_macro_whose_value_is_an_expression_is_read_as_one() -> None:
+    text = b"""#define BIG 0
+#define USE_BE (BIG || defined(FORCE_BE))
+#define LOOP LOOP
+#if USE_BE
+int be;
+#else
+int le;
+#endif
+#if LOOP
+int unknown;
+#endif
+"""
+    regions = C.inactive_regions(text, {})
+    assert [(r.start, r.end) for r in regions] == [(5, 5)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import re
 import sqlite3
 from functools import cache
 from typing import cast
@@ -68,7 +69,10 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     """Parse and resolve one file: (path, bytes, language, context) → rows."""
     path, data, language, ctx = item
     pack = all_packs()[language]
-    facts = extract(pack, data)
+    empty = dict(ctx.settings).get(conditionals.EMPTY_MACROS)
+    # C: the arguments of macros that expand to nothing are not code (langs/c/resolver.py)
+    facts = extract(pack, conditionals.blank_arguments(data, empty.split(",")) if empty
+                    else data)
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs: list[tuple[object, ...]] = []
@@ -102,13 +106,18 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
 
 def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:
     """The file's `#if` branches that are not taken (manifest `preprocessor_conditions`):
-    under its compile command's `-D`/`-U` macros when it has an entry of its own in
-    compile_commands.json, else only those constant conditions (`#if 0`) and the file's
+    as the resolver decided them with the includes read (a unit of compile_commands.json
+    and the headers it includes), else under its compile command's `-D`/`-U` macros, else only those constant conditions (`#if 0`) and the file's
     own macros decide."""
     if not pack.manifest.get("preprocessor_conditions") or b"#" not in data:
         return []
     sure = conditionals.inactive_regions(data, {}, closed=True)
-    defines = dict(ctx.settings).get(conditionals.DEFINES)
+    settings = dict(ctx.settings)
+    walked = settings.get(conditionals.REGIONS)
+    if walked is not None:  # decided with the includes read (langs/c/resolver.py)
+        found = conditionals.decode(walked)
+        return found + [r for r in sure if r not in found]
+    defines = settings.get(conditionals.DEFINES)
     if defines is None:
         return sure
     present = {str(k): str(v)
@@ -125,9 +134,21 @@ def _live_aliases(facts: FileFacts, res: Resolution, regions: list[conditionals.
     """The resolution's aliases less those of macros defined in a branch surely not taken
     (`#if 0 … #define SET(n) (*(const T *)…)`: that SET's body names nothing the file uses)."""
     sure = [r for r in regions if not r.assumed]
-    dead = {full for d, full in zip(facts.definitions, res.def_full) if d.kind == "macro"
-            and any(r.start <= d.name_line <= r.end for r in sure)}
-    return [a for a in res.aliases if a[0] not in dead] if dead else list(res.aliases)
+    dead: set[str] = set()
+    live: dict[str, list[str]] = {}  # bodies of the same-named macros that may be compiled
+    for d, full in zip(facts.definitions, res.def_full):
+        if d.kind != "macro":
+            continue
+        if any(r.start <= d.name_line <= r.end for r in sure):
+            dead.add(full)
+        else:
+            live.setdefault(full, []).append(d.bases[-1] if d.bases else "")
+    if not dead:
+        return list(res.aliases)
+    # `#if 0 … #define SET(n) A #else #define SET(n) B`: SET keeps what B names
+    return [a for a in res.aliases if a[0] not in dead or any(
+        re.search(rf"(?<![\w]){re.escape(str(a[1]).rsplit('#', 1)[-1])}(?![\w])", body)
+        for body in live.get(str(a[0]), ()))]
 
 
 # Each fact table's columns in the store's order, as rows are inserted (from its schema).

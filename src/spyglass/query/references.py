@@ -17,7 +17,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import chunks, marks
+from spyglass.query.rows import chunks, defs_by_full, marks
 from spyglass.query.view import View
 from spyglass.syntax import conditionals
 from spyglass.syntax.langpack import all_packs
@@ -62,6 +62,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     declared = sym.declaration_sites(d.language, include_declaration)
     if "redefinition" not in declared:
         found += _outside_stubs(d, sym.redefinitions(view, d), include_declaration)
+    if not include_declaration:
+        found += _spelled_through_macro(view, d)
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
     arity = overloads.arity_rule(view, d)
@@ -164,9 +166,11 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
         found = sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
                       notes, reach)
         constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
+        inactive_def = _definition_inactive(view, d)
         for s in found:
             r, uncertain, evidence = s.ref, s.uncertain, s.evidence
             flag = constrained[r.unit].at(r.line) if r.unit in constrained else ""
+            flag = "; ".join(filter(None, (flag, inactive_def)))
             if flag:
                 if exact_only:
                     continue  # flagged, so not exact
@@ -245,6 +249,48 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
         out.update({u: Constraint(whole=why) for u, why in
                     _file_name_constraints(view, language, units - set(out)).items()})
     return out
+
+
+def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
+    """A C function or variable whose name a macro of the same full name renames
+    (`#define des_set_key _crypt_des_set_key` in a header, the linker sees the body's
+    name): its definition's name is an expansion of that macro, a use as clangd counts
+    it, so the definition site is listed (manifest `preprocessor_conditions` packs; the
+    macro in a branch its build leaves out renames nothing)."""
+    if d.kind not in ("func", "var") or not sym.manifest_value(d.language,
+                                                                "preprocessor_conditions"):
+        return []
+    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
+              and o.language == d.language]
+    if not macros:
+        return []
+    constrained = build_constraints(view, d.language, {o.unit for o in macros})
+    live = [o for o in macros if not (o.unit in constrained
+                                       and constrained[o.unit].at(o.name_line))]
+    return [sym.def_site(d)] if live else []
+
+
+def _definition_inactive(view: View, d: DefRow) -> str:
+    """Evidence when `d` itself lies in a preprocessor branch its build leaves out (C's
+    `#if INCLUDE_x … void f(…) {…}` with INCLUDE_x 0): the compiled program has no such
+    definition, so a use of its name means another one (a system library's), or none;
+    every site is flagged, unless another definition of the same name may be compiled
+    (docs/c.md "Preprocessor conditions")."""
+    same = [o for o in defs_by_full(view, [d.full]) if o.language == d.language] or [d]
+    constrained = build_constraints(view, d.language, {o.unit for o in same})
+    region: conditionals.Region | None = None
+    for o in same:  # every definition of the name is left out, or the name has one
+        c = constrained.get(o.unit)
+        found = next((r for r in c.regions if r.start <= o.name_line <= r.end), None) \
+            if c is not None and not c.whole else None
+        if found is None:
+            return ""
+        region = region or found
+    if region is None:
+        return ""
+    return (f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch inactive "
+            f"under the compile command, {region.why}: the name may mean another "
+            "library's definition")
 
 
 def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:

@@ -14,15 +14,22 @@ name too, so an inactive branch is a flag (the sites in it are uncertain), not a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
+REGIONS = "inactive"  # the setting holding regions decided with the includes read (encoded)
+EMPTY_MACROS = "empty_macros"  # the setting naming macros that expand to nothing (comma list)
+MAX_DEPTH = 40  # nested #include levels followed
+MAX_EXPANSION = 8  # nested macro values read as expressions
+MAX_WALK = 2_000_000  # directive lines read by one include walk (then it gives up)
 MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
 MAX_DIRECTIVE = 512  # characters of a condition read (longer ones are unknown)
 Value = int | None  # a condition's value; None: unknown
 
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef|include)\b"
+                        rb"(.*)$")
 _COMMENT = re.compile(r"/\*.*?\*/|//.*$")
 _TOKEN = re.compile(r"\s*(?:(\d[\w.]*|'(?:\\.|[^'])')|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>"
                     r"|[-+*/%<>!()~^&|?:,]))")
@@ -57,6 +64,11 @@ class _Env:
         self.known.update(present)
         self.known.update(defines)
         self.unknown: set[str] = set()
+        self.depth = 0  # object-like macro values being read as expressions
+        self.expanding: set[str] = set()
+        # with an include walk: per macro name, whether each definition that may be
+        # compiled is function-like with an empty body (`#define __contract__(x)`)
+        self.bodies: dict[str, set[bool]] | None = None
         self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
         self.closed = False  # names found nowhere above are unknown (no compile command)
 
@@ -73,22 +85,38 @@ class _Env:
         return False, None
 
 
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[tuple[str, str], ...] | None:
+    """The tokens of one condition (kind, text), or None when one is not C's."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        kind = "num" if m.group(1) else "id" if m.group(2) else "op"
+        out.append((kind, m.group(m.lastindex or 0)))
+        pos = m.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return tuple(out)
+
+
+_PRECEDENCE = {op: i for i, ops in enumerate(
+    (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
+     ("<<", ">>"), ("+", "-"), ("*", "/", "%"))) for op in ops}
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
 class _Parser:
     """A recursive-descent reader of one `#if` expression (C's precedence)."""
 
     def __init__(self, text: str, env: _Env) -> None:
-        self.tokens: list[tuple[str, str]] = []
-        pos = 0
-        text = text.strip()
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if m is None or m.end() == pos:
-                raise _Unknown
-            kind = "num" if m.group(1) else "id" if m.group(2) else "op"
-            self.tokens.append((kind, m.group(m.lastindex or 0)))
-            pos = m.end()
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
+        tokens = _tokens(text)
+        if tokens is None:
+            raise _Unknown
+        self.tokens = tokens
         self.i = 0
         self.env = env
 
@@ -120,18 +148,16 @@ class _Parser:
             return yes if yes == no else None
         return yes if cond else no
 
-    _LEVELS = (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
-               ("<<", ">>"), ("+", "-"), ("*", "/", "%"))
-
     def binary(self, level: int) -> Value:
-        if level == len(self._LEVELS):
-            return self.unary()
-        left = self.binary(level + 1)
-        while self.peek() in self._LEVELS[level]:
-            op = self.take()[1]
-            right = self.binary(level + 1)
-            left = _apply(op, left, right)
-        return left
+        """Operators of precedence `level` and tighter (precedence climbing, left to right)."""
+        left = self.unary()
+        while True:
+            op = self.peek()
+            at = _PRECEDENCE.get(op)
+            if at is None or at < level:
+                return left
+            self.take()
+            left = _apply(op, left, self.binary(at + 1))
 
     def unary(self) -> Value:
         tok = self.peek()
@@ -173,7 +199,23 @@ class _Parser:
             return None
         if not defined:
             return 0  # an undefined name is 0 in `#if`
-        return _number(value or "") if value and re.fullmatch(r"\d\w*", value) else None
+        if value and re.fullmatch(r"\d\w*", value):
+            return _number(value)
+        return self._expanded(tok, value or "")
+
+    def _expanded(self, name: str, value: str) -> Value:
+        """An object-like macro's value read as an expression (`#define USE_BE
+        (ENDIANNESS_IS_BIG)`), at most MAX_EXPANSION levels deep, never itself."""
+        env = self.env
+        if not value or value == "()" or env.depth >= MAX_EXPANSION or name in env.expanding:
+            return None
+        env.depth += 1
+        env.expanding.add(name)
+        try:
+            return evaluate(value, env)
+        finally:
+            env.depth -= 1
+            env.expanding.discard(name)
 
 
 def _number(text: str) -> int:
@@ -251,6 +293,23 @@ def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
             return
 
 
+Line = tuple[int, int, str, str]  # first and last line, directive word, the rest as read
+
+
+def directives(data: bytes) -> list[Line]:
+    """The directive lines of a file (continuations joined, comments removed), and last
+    an `eof` line numbered as the file's last line."""
+    out: list[Line] = []
+    for number, last, raw in _logical_lines(data):
+        m = _DIRECTIVE.match(raw)
+        if m is not None:
+            rest = _COMMENT.sub(" ", m.group(2).decode("utf-8", "replace")).strip()
+            out.append((number, last, m.group(1).decode(), rest))
+    total = data.count(b"\n") + 1
+    out.append((total, total, "eof", ""))  # where an unterminated `#if` ends
+    return out
+
+
 def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterable[str] = (),
                      present: dict[str, str] | None = None, closed: bool = False
                      ) -> list[Region]:
@@ -261,8 +320,16 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
     undefined (only constant conditions, `#if 0`, and the file's own macros decide)."""
     env = _Env(defines, absent, present or {})
     env.closed = closed
+    return _walk(directives(data), env)
+
+
+def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = None
+          ) -> list[Region]:
+    """The inactive regions of one file's directive lines under `env`, which its
+    `#define`s update; `include` is called with each `#include` in a taken branch."""
     stack: list[_Frame] = []
     out: list[Region] = []
+    end_line = lines[-1][1] if lines else 0
 
     def active() -> Value:
         if not stack:
@@ -275,14 +342,15 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
         if f.outer == 1 and f.current == 0 and end >= f.start and len(out) < MAX_REGIONS:
             out.append(Region(f.start, end, f.why, tuple(sorted(f.assumed))))
 
-    for number, last, raw in _logical_lines(data):
-        m = _DIRECTIVE.match(raw)
-        if m is None:
+    for at, (number, last, word, rest) in enumerate(lines):
+        if word == "eof":
             continue
-        word = m.group(1).decode()
-        rest = _COMMENT.sub(" ", m.group(2).decode("utf-8", "replace")).strip()
+        if word == "include":
+            if include is not None and active() == 1:
+                include(rest)
+            continue
         if word in ("define", "undef"):
-            name = re.match(r"[A-Za-z_]\w*", rest)
+            name = _NAME.match(rest)
             if name is None:
                 continue
             now = active()
@@ -294,16 +362,29 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
                     env.known[name.group(0)] = rest[name.end():].strip()
                 else:
                     env.known[name.group(0)] = "()"
+                if env.bodies is not None and word == "define":
+                    close_at = rest.find(")", name.end())
+                    env.bodies.setdefault(name.group(0), set()).add(
+                        rest[name.end():name.end() + 1] == "(" and close_at > 0
+                        and not rest[close_at + 1:].strip())
             elif now is None:
                 env.unknown.add(name.group(0))
+                if env.bodies is not None and word == "define":
+                    env.bodies.setdefault(name.group(0), set()).add(False)
             continue
         if word in ("if", "ifdef", "ifndef"):
             env.assumed = set()
+            if active() == 0:  # inside a branch not taken: nothing in it is decided
+                stack.append(_Frame(0, 0, 1, last + 1, "", ""))
+                continue
             if word == "if":
                 v = evaluate(rest, env)
             else:
-                token = re.match(r"[A-Za-z_]\w*", rest)
+                token = _NAME.match(rest)
                 v = evaluate(f"defined({token.group(0)})", env) if token else None
+                if v is None and token and word == "ifndef" and _guard(lines, at, token.group(0)) \
+                        and token.group(0) not in env.unknown:
+                    v = 0  # an include guard (`#ifndef _X_H` then `#define _X_H`): not yet
                 if v is not None and word == "ifndef":
                     v = int(not v)
             why = f"#{word} {rest}".strip()
@@ -315,6 +396,8 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
         f = stack[-1]
         if word == "endif":
             stack.pop()
+            continue
+        if f.outer == 0:
             continue
         env.assumed = set()
         v = 1 if word == "else" else evaluate(rest, env)
@@ -330,9 +413,133 @@ def inactive_regions(data: bytes, defines: dict[str, str | None], absent: Iterab
         f.start = last + 1
         f.why = f"#{word} of `{f.opener}`" if word == "else" else f"#elif {rest} (after `{f.opener}`)"
     while stack:  # an unterminated #if: up to the end of the file
-        close(data.count(b"\n") + 1)
+        close(max(end_line, stack[-1].start))
         stack.pop()
     return out
+
+
+def _guard(lines: list[Line], at: int, name: str) -> bool:
+    """Whether the `#ifndef name` at `at` is an include guard: the next directive
+    `#define`s the same name."""
+    nxt = lines[at + 1] if at + 1 < len(lines) else None
+    return nxt is not None and nxt[2] == "define" and re.match(
+        rf"{re.escape(name)}\b", nxt[3]) is not None
+
+
+def guard_name(lines: list[Line]) -> str | None:
+    """The include guard wrapping the whole file (`#ifndef X_H`, `#define X_H`, … and its
+    `#endif` the last directive), or None."""
+    if len(lines) < 2 or lines[0][2] != "ifndef":
+        return None
+    name = _NAME.match(lines[0][3])
+    if name is None or not _guard(lines, 0, name.group(0)):
+        return None
+    depth = 0
+    for i, (_, _, word, _) in enumerate(lines):
+        if word in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif word == "endif":
+            depth -= 1
+            if depth == 0:
+                return name.group(0) if all(w == "eof" for _, _, w, _ in lines[i + 1:]) \
+                    else None
+    return None
+
+
+class _Budget(Exception):
+    """The include walk read more directive lines than MAX_WALK."""
+
+
+class IncludeWalk:
+    """`#if` branches decided with the includes read (docs/c.md "Preprocessor conditions").
+
+    Each unit with a compile command is walked as its preprocessor would: its directives in
+    order, and at each `#include` in a taken branch that names a file of the repository,
+    that file's directives under the same macros (`#define`s of a header decide the
+    includer's later conditions: `config.h`'s `HAVE_X`). A unit's regions are then decided
+    by its headers' macros too; a header's regions are those inactive for every unit that
+    includes it (a branch some includer takes is not inactive). Only directives are read.
+    """
+
+    def __init__(self, lines_of: Callable[[str], list[Line] | None],
+                 resolve: Callable[[str, str], str | None], absent: Iterable[str] = (),
+                 present: dict[str, str] | None = None, budget: int = MAX_WALK) -> None:
+        self.lines_of = lines_of
+        self.resolve = resolve  # (including file, `#include` operand) → file or None
+        self.absent = tuple(absent)
+        self.present = dict(present or {})
+        self.left = budget
+        self.visits: dict[str, list[list[Region]]] = {}  # header → regions per unit
+        self.guards: dict[str, str | None] = {}  # header → its include guard
+        self.bodies: dict[str, set[bool]] = {}
+
+    def unit(self, path: str, defines: dict[str, str | None]) -> list[Region] | None:
+        """The unit's inactive regions with its includes read (None: the walk gave up)."""
+        lines = self.lines_of(path)
+        if lines is None:
+            return None
+        env = _Env(defines, self.absent, self.present)
+        env.bodies = self.bodies
+        seen: set[str] = set()
+        visits: dict[str, list[Region]] = {}
+
+        def include(written: str, includer: str, depth: int) -> None:
+            target = self.resolve(includer, written)
+            if target is None or depth > MAX_DEPTH or target == path:
+                return
+            body = self.lines_of(target)
+            if body is None:
+                return
+            self.left -= len(body)
+            if self.left < 0:
+                raise _Budget
+            first = target not in seen
+            if target not in self.guards:
+                self.guards[target] = guard_name(body)
+            guard = self.guards[target]
+            if not first and guard is not None and env.known.get(guard) is not None:
+                return  # included again, its guard defined: nothing in it is read
+            seen.add(target)
+            regions = _walk(body, env, lambda w: include(w, target, depth + 1))
+            if first:
+                visits[target] = regions
+        self.left -= len(lines)
+        try:
+            regions = _walk(lines, env, lambda w: include(w, path, 1))
+        except _Budget:
+            return None
+        for header, found in visits.items():
+            self.visits.setdefault(header, []).append(found)
+        return regions
+
+    def empty_macros(self) -> frozenset[str]:
+        """Function-like macros every definition of which that the walks met in a branch
+        taken, or maybe taken, expands to nothing (`#define __contract__(x)` unless CBMC):
+        their arguments are never compiled."""
+        return frozenset(n for n, empty in self.bodies.items() if empty == {True})
+
+    def headers(self) -> dict[str, list[Region]]:
+        """Each header reached: the regions inactive for every unit that included it."""
+        return {h: common(v) for h, v in self.visits.items()}
+
+
+def common(visits: list[list[Region]]) -> list[Region]:
+    """The lines inactive in every one of `visits` (each a file's regions), as regions:
+    the first visit's directive as the reason, the names assumed by any of them."""
+    if not visits:
+        return []
+    out = visits[0]
+    for other in visits[1:]:
+        cut: list[Region] = []
+        for a in out:
+            for b in other:
+                lo, hi = max(a.start, b.start), min(a.end, b.end)
+                if lo <= hi:
+                    cut.append(Region(lo, hi, a.why, tuple(sorted({*a.assumed, *b.assumed}))))
+        out = cut
+        if not out:
+            break
+    return out[:MAX_REGIONS]
 
 
 def encode(regions: list[Region]) -> str:
@@ -351,3 +558,33 @@ def decode(text: str) -> list[Region]:
             out.append(Region(int(m.group(1)), int(m.group(2)), why,
                               tuple(n for n in names.split(",") if n)))
     return out
+
+
+def blank_arguments(data: bytes, names: Iterable[str]) -> bytes:
+    """`data` with the arguments of each invocation of `names` (macros that expand to
+    nothing) blanked: spaces for every byte but newlines, so lines and columns stay."""
+    wanted = [n for n in names if n]
+    if not wanted:
+        return data
+    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in wanted) +
+                         rb")\s*\(")
+    out = bytearray(data)
+    pos = 0
+    while (m := pattern.search(data, pos)) is not None:
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if data[line_start:m.start()].lstrip().startswith(b"#"):
+            pos = m.end()  # the macro's own `#define`, or a directive: kept
+            continue
+        depth, i = 1, m.end()
+        while i < len(data) and depth:
+            c = data[i]
+            depth += (c == 0x28) - (c == 0x29)
+            i += 1
+        if depth:
+            break  # unbalanced: left as it is
+        for j in range(m.end(), i - 1):
+            if out[j] != 0x0A:
+                out[j] = 0x20
+        pos = i
+    return bytes(out)
+

@@ -27,6 +27,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable
 
+from spyglass.syntax import conditionals as C
 from spyglass.syntax import heads as H
 from spyglass.syntax.conditionals import DEFINES  # a file's -D/-U: its inactive `#if`s
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
@@ -148,13 +149,15 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     shared = list(dict.fromkeys(d for dirs, _ in commands.values() for d in dirs))
     out: dict[str, FileContext] = {}
     default_cache: dict[str, str] = {}
+    decided = _with_includes(family, commands, read)
     for path in listed:
         entry = commands.get(path)
+        walked = decided.get(path, ())
         if entry is not None:
             text = ":".join(entry[0])
             out[path] = FileContext(path=path, module=path, settings=(
                 ("include_dirs", text), ("includes_from", "compile_commands.json"),
-                (DEFINES, json.dumps(entry[1], sort_keys=True))))
+                (DEFINES, json.dumps(entry[1], sort_keys=True)), *walked))
             continue
         folder = path.rsplit("/", 1)[0] if "/" in path else ""
         text = default_cache.get(folder, "")
@@ -162,8 +165,62 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
             text = default_cache[folder] = ":".join(
                 dict.fromkeys([*_ancestor_includes(folder, folders), *shared]))
         source = "compile_commands.json" if commands else "include folders"
-        out[path] = FileContext(path=path, module=path,
-                                settings=(("include_dirs", text), ("includes_from", source)))
+        out[path] = FileContext(path=path, module=path, settings=(
+            ("include_dirs", text), ("includes_from", source), *walked))
+    return out
+
+
+def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, str | None]]],
+                   read: Callable[[str], bytes | None]
+                   ) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each unit's and reached header's settings from the includes read (syntax/
+    conditionals.py IncludeWalk): its inactive `#if` regions, encoded, and the macros it
+    invokes that expand to nothing; {} when the walk gives up (the worker then decides
+    each file alone)."""
+    if not commands:
+        return {}
+    from spyglass.syntax.langpack import all_packs
+    pack = all_packs().get(family)
+    if pack is None or not pack.manifest.get("preprocessor_conditions"):
+        return {}
+    present = {str(k): str(v)
+               for k, v in dict(pack.manifest.get("preprocessor_present", {})).items()}
+    absent = [str(n) for n in pack.manifest.get("preprocessor_absent", ())]
+    cache: dict[str, list[C.Line] | None] = {}
+    texts: dict[str, bytes] = {}
+
+    def lines_of(path: str) -> list[C.Line] | None:
+        if path not in cache:
+            data = read(path)
+            if data is not None:
+                texts[path] = data
+            cache[path] = C.directives(data) if data is not None and b"#" in data else \
+                ([] if data is not None else None)
+        return cache[path]
+    dirs = ""
+
+    def resolve(includer: str, written: str) -> str | None:
+        if not written[:1] in ('"', "<"):
+            return None  # a computed `#include MACRO`: not followed
+        ctx = FileContext(path=includer, module=includer, settings=(("include_dirs", dirs),))
+        return include_target(written, ctx)[0]
+    walk = C.IncludeWalk(lines_of, resolve, absent, present)
+    regions: dict[str, str] = {}
+    for path, (unit_dirs, macros) in sorted(commands.items()):
+        dirs = ":".join(unit_dirs)
+        found = walk.unit(path, macros)
+        if found is None:
+            return {}
+        regions[path] = C.encode(found)
+    for header, found in walk.headers().items():
+        if header not in commands:
+            regions[header] = C.encode(found)
+    empty = sorted(walk.empty_macros())
+    out: dict[str, tuple[tuple[str, str], ...]] = {}
+    for path, text in regions.items():
+        data = texts.get(path, b"")
+        used = [n for n in empty if n.encode() + b"(" in data or n.encode() + b" (" in data]
+        out[path] = ((C.REGIONS, text),) + (((C.EMPTY_MACROS, ",".join(used)),) if used else ())
     return out
 
 
