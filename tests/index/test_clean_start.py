@@ -120,3 +120,38 @@ def test_back_on_an_older_indexed_commit_starts_clean(tmp_path: Path) -> None:
     age(root)
     _, sites, clean = _fresh(root)
     assert not clean and sites == {("main.c", 5)}
+
+
+def test_the_first_process_after_an_index_starts_clean(tmp_path: Path) -> None:
+    """`spyglass index` of the checked-out commit opens the view on the new snapshot, so
+    the next process (the first question after it) starts clean and answers from it."""
+    root = tmp_path / "repo"
+    init(root, BASE)
+    age(root)
+    ci = CodeIntel(root)
+    snap = ci.index()
+    assert ci._view is not None and ci._view.snapshot is not None
+    assert ci._view.snapshot.id == snap.id and _sites(ci) == {("main.c", 5)}
+    _, sites, clean = _fresh(root)
+    assert clean and sites == {("main.c", 5)}
+    # a commit, indexed: the next process starts clean from the new snapshot
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    commit(root, "two calls")
+    age(root)
+    CodeIntel(root).index()
+    _, sites, clean = _fresh(root)
+    assert clean and sites == {("main.c", 5), ("main.c", 6)}
+    # indexed with a file changed on disk: nothing saved, the change is answered
+    write(root, {"main.c": BASE["main.c"]})
+    commit(root, "one call")
+    write(root, {"extra.c": "int extra(void)\n{\n\treturn shape(3);\n}\n"})
+    age(root)
+    CodeIntel(root).index()
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("extra.c", 3)}
+    # another ref indexed than the one checked out: the view is not opened for it
+    git(root, "tag", "old", "HEAD~1")
+    ci = CodeIntel(root)
+    ci.index("old")
+    assert ci._view is None

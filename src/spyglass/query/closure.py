@@ -149,6 +149,13 @@ class _Lookup(Mapping[str, tuple[str, ...]]):
             raise KeyError(key)
         return self.cache[key]
 
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        """As Mapping.get, without raising a KeyError for every prefix that has no alias
+        (most of the hundred thousand a large closure asks for)."""
+        if key not in self.cache:
+            self.prime((key,))
+        return self.cache[key] or default
+
     def prime(self, keys: Iterable[str]) -> None:
         """Look up the prefixes among `keys` not asked for yet, in one query per chunk
         (a closure's frontier asks for thousands: one query each was most of its time)."""
@@ -276,8 +283,9 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
         cuts = {name: _cuts(name) for name in frontier}
         if isinstance(wild.by_target, _Lookup):
             wild.by_target.prime(name[:i + 1] for name in frontier for i in cuts[name])
-        _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
-                                for alias in wild.by_target.get(name[:i + 1], ())})
+        if walk.inherits:
+            _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
+                                    for alias in wild.by_target.get(name[:i + 1], ())})
         for name in frontier:
             entry = walk.names[name]
             rules = [(i, name[:i + 1], a) for i in cuts[name]
@@ -369,6 +377,8 @@ def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
     """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
     or a method's result), the same member reached through subclasses that do not
     override it (``pkg.App.config.``)."""
+    if not walk.inherits:
+        return []
     _prime_inherited(walk, {alias})
     return walk.members[alias]
 
