@@ -5,10 +5,13 @@ it is unpacked once into the corpus cache and made a git repository of one commi
 Measured: a full `spyglass index` into a fresh store (wall time, peak RSS of the whole
 process tree sampled every 0.5 s), what was skipped and why, `refs` to kmalloc, printk and
 `struct file` (in-process median of three after one warm-up, and one CLI run each), and a
-re-index after a commit changing one file (time as a share of the full index). The machine's
-load average is recorded before and after each step (the machine is shared).
+re-index after a commit changing one file (time as a share of the full index), and the
+first `refs` processes after that new snapshot. CLI runs report wall and CPU seconds (user +
+sys, children included). The machine's load average is recorded before and after each step
+(the machine is shared).
 
     .venv/bin/python bench/kernel.py [--json-out docs/kernel.json] [--skip-full] [--skip-commit]
+        [--skip-refs] [--cli-runs N] [--commit-rounds N]
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -134,15 +138,41 @@ def _line_of(root: Path, path: str, text: str, name: str) -> tuple[int, int]:
     raise SystemExit(f"{text!r} not found in {path}")
 
 
-def refs(root: Path) -> dict[str, Any]:
-    """`refs` to kmalloc, printk and struct file: in-process and CLI wall times."""
-    from spyglass.query.facade import CodeIntel
+def asks(root: Path) -> dict[str, dict[str, Any]]:
+    """The three questions: kmalloc, printk (by name) and struct file (by position)."""
     line, col = _line_of(root, "include/linux/fs.h", "struct file {", "file")
-    asks: dict[str, dict[str, Any]] = {
-        "kmalloc": {"name": "kmalloc"}, "printk": {"name": "printk"},
-        "struct file": {"path": "include/linux/fs.h", "line": line, "column": col}}
+    return {"kmalloc": {"name": "kmalloc"}, "printk": {"name": "printk"},
+            "struct file": {"path": "include/linux/fs.h", "line": line, "column": col}}
+
+
+def cli_run(root: Path, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """One `spyglass refs` process: wall seconds, CPU seconds (user + sys of the process
+    and its children, e.g. git: the machine is shared, so wall depends on the load)."""
+    cli = [*SPYGLASS, "-C", str(root), "refs", "--lsp-budget-ms", "0", "--json"]
+    cli += ["--at", f"{kwargs['path']}:{kwargs['line']}:{kwargs['column']}"] \
+        if "path" in kwargs else [kwargs["name"]]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    proc = subprocess.run(cli, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return {"wall": round(wall, 2), "cpu": round(cpu, 2), "rc": proc.returncode}
+
+
+def _medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"cli_wall_median": round(statistics.median(r["wall"] for r in runs), 2),
+            "cli_cpu_median": round(statistics.median(r["cpu"] for r in runs), 2),
+            "cli_runs": runs}
+
+
+def refs(root: Path, cli_runs: int = 3) -> dict[str, Any]:
+    """`refs` to kmalloc, printk and struct file: in-process wall times (median of three
+    after one warm-up), then `cli_runs` CLI processes each (clean starts: the in-process
+    refresh saved the workspace's state), wall and CPU."""
+    from spyglass.query.facade import CodeIntel
     out: dict[str, Any] = {"load_before": load()}
-    for label, kwargs in asks.items():
+    for label, kwargs in asks(root).items():
         ci = CodeIntel(root)
         times: list[float] = []
         result = None
@@ -151,34 +181,47 @@ def refs(root: Path) -> dict[str, Any]:
             result = ci.references(lsp_budget_ms=0, **kwargs)
             times.append(time.monotonic() - t)
         assert result is not None
-        cli = [*SPYGLASS, "-C", str(root), "refs", "--lsp-budget-ms", "0", "--json"]
-        cli += ["--at", f"{kwargs['path']}:{line}:{col}"] if "path" in kwargs else [kwargs["name"]]
-        t = time.monotonic()
-        proc = subprocess.run(cli, capture_output=True, text=True, check=False)
-        cli_s = time.monotonic() - t
         out[label] = {"results": len(result.results),  # type: ignore[attr-defined]
                       "truncated": bool(getattr(result, "truncated", False)),
                       "seconds_median": round(statistics.median(times[1:]), 3),
-                      "seconds_first": round(times[0], 3), "cli_seconds": round(cli_s, 2),
-                      "cli_rc": proc.returncode}
+                      "seconds_first": round(times[0], 3),
+                      **_medians([cli_run(root, kwargs) for _ in range(cli_runs)])}
     out["load_after"] = load()
     return out
 
 
-def one_file_commit(root: Path) -> dict[str, Any]:
-    """Commit a change to one file on a side branch, re-index, then return to main."""
+def one_file_commit(root: Path, rounds: int = 1) -> dict[str, Any]:
+    """Commit a change to one file on a side branch, re-index, then ask each question in
+    one new process (the first processes after a new snapshot); `rounds` times (a new
+    commit each), then return to main."""
     git = ["git", "-C", str(root), "-c", "user.name=bench", "-c", "user.email=b@b.invalid",
            "-c", "commit.gpgsign=false"]
     subprocess.run([*git, "checkout", "-q", "-B", BRANCH, "main"], check=True)
     path = root / CHANGED_FILE
     original = path.read_bytes()
+    indexes: list[dict[str, Any]] = []
+    first: dict[str, list[dict[str, Any]]] = {}
     try:
-        path.write_bytes(original + b"\nint bench_one_file_marker(void)\n{\n\treturn 0;\n}\n")
-        subprocess.run([*git, "commit", "-q", "-am", "one-file change"], check=True)
-        result = timed_index(root)
+        for i in range(rounds):
+            marker = f"\nint bench_one_file_marker_{i}(void)\n{{\n\treturn {i};\n}}\n"
+            path.write_bytes(path.read_bytes() + marker.encode())
+            subprocess.run([*git, "commit", "-q", "-am", f"one-file change {i}"], check=True)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            indexes.append(timed_index(root))
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            indexes[-1]["cpu"] = round(after.ru_utime - before.ru_utime + after.ru_stime
+                                       - before.ru_stime, 2)
+            for label, kwargs in asks(root).items():
+                first.setdefault(label, []).append(cli_run(root, kwargs))
     finally:
+        path.write_bytes(original)
         subprocess.run([*git, "checkout", "-q", "-f", "main"], check=True)
         subprocess.run([*git, "branch", "-q", "-D", BRANCH], check=True)
+    result = dict(indexes[0])
+    result["seconds_median"] = round(statistics.median(x["seconds"] for x in indexes), 1)
+    result["cpu_median"] = round(statistics.median(x["cpu"] for x in indexes), 2)
+    result["runs"] = indexes
+    result["first_refs_after"] = {label: _medians(runs) for label, runs in first.items()}
     return result
 
 
@@ -189,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the existing store (refs and the 1-file commit only)")
     parser.add_argument("--skip-commit", action="store_true",
                         help="no 1-file commit re-index (refs only)")
+    parser.add_argument("--skip-refs", action="store_true",
+                        help="no refs on the existing snapshot (the 1-file commit only)")
+    parser.add_argument("--cli-runs", type=int, default=3,
+                        help="CLI processes per question on a clean start (medians)")
+    parser.add_argument("--commit-rounds", type=int, default=1,
+                        help="1-file commits, each re-indexed and then asked in new processes")
     args = parser.parse_args(argv)
     root = corpus()
     report: dict[str, Any] = {"corpus": NAME, "cpus": os.cpu_count()}
@@ -197,13 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         report["full"] = timed_index(root)
         print(json.dumps(report["full"]), flush=True)
     report["store"] = store_stats(root)
-    report["refs"] = refs(root)
-    print(json.dumps(report["refs"]), flush=True)
+    if not args.skip_refs:
+        report["refs"] = refs(root, args.cli_runs)
+        print(json.dumps(report["refs"]), flush=True)
     if not args.skip_commit:
-        report["one_file_commit"] = one_file_commit(root)
+        report["one_file_commit"] = one_file_commit(root, args.commit_rounds)
     if "full" in report and "one_file_commit" in report:
         report["one_file_commit"]["share_of_full"] = round(
-            report["one_file_commit"]["seconds"] / report["full"]["seconds"], 4)
+            report["one_file_commit"]["seconds_median"] / report["full"]["seconds"], 4)
     print(json.dumps(report, indent=2))
     if args.json_out:
         args.json_out.write_text(json.dumps(report, indent=2) + "\n")

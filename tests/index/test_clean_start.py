@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitutil import age, init, write
+from gitutil import age, commit, git, init, write
 
 from spyglass.query.facade import CodeIntel
 
@@ -80,3 +80,78 @@ def test_a_change_while_the_process_runs_is_seen(tmp_path: Path) -> None:
                                                   "shape(2);\n\treturn shape(1);")})
     age(root)
     assert _sites(ci) == {("main.c", 5), ("main.c", 6)}
+
+
+def test_back_on_an_older_indexed_commit_starts_clean(tmp_path: Path) -> None:
+    """A branch indexed after main (the newest snapshot), then main checked out again: the
+    view is pinned to main's older snapshot, and a new process starts clean from it."""
+    root = _indexed(tmp_path)
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    commit(root, "side change")
+    CodeIntel(root).index()
+    git(root, "checkout", "-q", "main")
+    age(root)
+    ci, first, clean = _fresh(root)  # the full refresh, pinned to main's snapshot
+    assert not clean and first == {("main.c", 5)}
+    view = ci._view
+    assert view is not None and view.snapshot is not None
+    pinned = view.snapshot.id
+    ci, again, clean = _fresh(root)
+    assert clean and again == first
+    assert ci._view is not None and ci._view.snapshot is not None
+    assert ci._view.snapshot.id == pinned
+    # HEAD moved to the newest snapshot's commit: no clean start from the saved state
+    git(root, "checkout", "-q", "side")
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("main.c", 6)}
+    # and a new snapshot: the pinned state saved before is not taken either
+    git(root, "checkout", "-q", "main")
+    age(root)
+    _fresh(root)
+    assert _fresh(root)[2]
+    git(root, "checkout", "-q", "side")
+    write(root, {"lib.c": BASE["lib.c"] + "\nint other(void)\n{\n\treturn shape(4);\n}\n"})
+    commit(root, "another")
+    CodeIntel(root).index()
+    git(root, "checkout", "-q", "main")
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5)}
+
+
+def test_the_first_process_after_an_index_starts_clean(tmp_path: Path) -> None:
+    """`spyglass index` of the checked-out commit opens the view on the new snapshot, so
+    the next process (the first question after it) starts clean and answers from it."""
+    root = tmp_path / "repo"
+    init(root, BASE)
+    age(root)
+    ci = CodeIntel(root)
+    snap = ci.index()
+    assert ci._view is not None and ci._view.snapshot is not None
+    assert ci._view.snapshot.id == snap.id and _sites(ci) == {("main.c", 5)}
+    _, sites, clean = _fresh(root)
+    assert clean and sites == {("main.c", 5)}
+    # a commit, indexed: the next process starts clean from the new snapshot
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    commit(root, "two calls")
+    age(root)
+    CodeIntel(root).index()
+    _, sites, clean = _fresh(root)
+    assert clean and sites == {("main.c", 5), ("main.c", 6)}
+    # indexed with a file changed on disk: nothing saved, the change is answered
+    write(root, {"main.c": BASE["main.c"]})
+    commit(root, "one call")
+    write(root, {"extra.c": "int extra(void)\n{\n\treturn shape(3);\n}\n"})
+    age(root)
+    CodeIntel(root).index()
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("extra.c", 3)}
+    # another ref indexed than the one checked out: the view is not opened for it
+    git(root, "tag", "old", "HEAD~1")
+    ci = CodeIntel(root)
+    ci.index("old")
+    assert ci._view is None

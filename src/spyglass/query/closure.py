@@ -107,6 +107,8 @@ class _Memo:
     modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
     closures: dict[tuple[bool, frozenset[Key], int, int, int], Closure] = field(
         default_factory=dict)
+    sites: dict[tuple[object, ...], tuple[tuple[tuple[RefRow, str], ...], tuple[str, ...]]] = \
+        field(default_factory=dict)  # _site_rows by closure names, probes, label and limit
 
 
 CACHED = 64  # closures kept per view state
@@ -142,21 +144,35 @@ class _Lookup(Mapping[str, tuple[str, ...]]):
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
         if key not in self.cache:
-            found = set()
-            if key.endswith(("#", ".")):
-                for (v,) in self.view.each(
-                        f"SELECT DISTINCT a.{self.other} FROM {{aliases}} a JOIN temp.vfiles f "
-                        f"ON f.unit = a.unit WHERE a.{self.column} = ?", (key + "*",)):
-                    text = str(v)
-                    if text.endswith("*") and text[:-1] != key:
-                        other = text[:-1]
-                        alias = other if self.column == "target" else key
-                        if alias.endswith(("#", ".")):
-                            found.add(other)
-            self.cache[key] = tuple(sorted(found))
+            self.prime((key,))
         if not self.cache[key]:
             raise KeyError(key)
         return self.cache[key]
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        """As Mapping.get, without raising a KeyError for every prefix that has no alias
+        (most of the hundred thousand a large closure asks for)."""
+        if key not in self.cache:
+            self.prime((key,))
+        return self.cache[key] or default
+
+    def prime(self, keys: Iterable[str]) -> None:
+        """Look up the prefixes among `keys` not asked for yet, in one query per chunk
+        (a closure's frontier asks for thousands: one query each was most of its time)."""
+        todo = [k for k in dict.fromkeys(keys) if k not in self.cache]
+        found: dict[str, set[str]] = {k: set() for k in todo}
+        for chunk in chunks([k + "*" for k in todo if k.endswith(("#", "."))]):
+            for k, v in self.view.each(
+                    f"SELECT DISTINCT a.{self.column}, a.{self.other} FROM {{aliases}} a JOIN "
+                    f"temp.vfiles f ON f.unit = a.unit WHERE a.{self.column} IN "
+                    f"({marks(chunk)})", tuple(chunk)):
+                key, text = str(k)[:-1], str(v)
+                if text.endswith("*") and text[:-1] != key:
+                    other = text[:-1]
+                    alias = other if self.column == "target" else key
+                    if alias.endswith(("#", ".")):
+                        found[key].add(other)
+        self.cache.update((k, tuple(sorted(v))) for k, v in found.items())
 
     def __iter__(self) -> Iterator[str]:
         return iter(k for k, v in self.cache.items() if v)
@@ -265,8 +281,11 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                     exact.setdefault(name, []).append((str(a), str(t)))
         modules = _modules(view, {t for rows in exact.values() for _, t in rows})
         cuts = {name: _cuts(name) for name in frontier}
-        _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
-                                for alias in wild.by_target.get(name[:i + 1], ())})
+        if isinstance(wild.by_target, _Lookup):
+            wild.by_target.prime(name[:i + 1] for name in frontier for i in cuts[name])
+        if walk.inherits:
+            _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
+                                    for alias in wild.by_target.get(name[:i + 1], ())})
         for name in frontier:
             entry = walk.names[name]
             rules = [(i, name[:i + 1], a) for i in cuts[name]
@@ -364,6 +383,8 @@ def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
     """For an instance alias on a class member (``pkg.Base.config.*``: the type of a field
     or a method's result), the same member reached through subclasses that do not
     override it (``pkg.App.config.``)."""
+    if not walk.inherits:
+        return []
     _prime_inherited(walk, {alias})
     return walk.members[alias]
 
@@ -440,7 +461,22 @@ def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
     """Sites whose target is a name of `c`, and sites its probes find whose target
     normalises to one (a chain through a self-extending alias: ``New.With.With.Push``).
     With `limit`, at most that many of the first kind (exact ones first, then in file
-    order), and a limitation saying so when more exist."""
+    order), and a limitation saying so when more exist. Closures of the same names (the
+    same-named definitions of a macro in several headers: one seed name) share one read,
+    kept per view state."""
+    memo = _memo(view).sites
+    k = (frozenset(c.names), c.probes, c.label, c.limitations, limit)
+    if k not in memo:
+        if len(memo) >= CACHED:
+            memo.pop(next(iter(memo)))
+        memo[k] = _site_rows(view, c, limit)
+    found, notes = memo[k]
+    return Sites(tuple(_literal_keys([(r, c.names[name]) for r, name in found])), notes)
+
+
+def _site_rows(view: View, c: Closure, limit: int | None
+               ) -> tuple[tuple[tuple[RefRow, str], ...], tuple[str, ...]]:
+    """The sites of `sites`, each with the closure name it means, and the notes."""
     found = refs_to(view, c.names, limit)
     notes = list(c.limitations)
     if limit is not None and len(found) > limit:
@@ -448,7 +484,7 @@ def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
         found = [r for r in sorted(found, key=lambda r: (r.conf != "exact", r.path, r.line,
                                                          r.col))[:limit]]
         found.sort(key=lambda r: (r.path, r.line, r.col))
-    out = [(r, c.names[str(r.target)]) for r in found]
+    out = [(r, str(r.target)) for r in found]
     if c.probes:
         seen = {(r.unit, r.line, r.col) for r, _ in out}
         candidates: list[RefRow] = []
@@ -477,9 +513,9 @@ def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
             hit = meant.get(str(r.target))
             if hit is not None and (r.unit, r.line, r.col) not in seen:
                 seen.add((r.unit, r.line, r.col))
-                out.append((r, c.names[hit]))
+                out.append((r, hit))
     out.sort(key=lambda s: (s[0].path, s[0].line, s[0].col))
-    return Sites(tuple(_literal_keys(out)), tuple(notes))
+    return tuple(out), tuple(notes)
 
 
 LITERAL_KEY = "{}."  # a Go composite-literal key's target: `pkg#T{}.k` (langs/go/resolver.py)

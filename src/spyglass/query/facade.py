@@ -11,8 +11,9 @@ from typing import Self
 
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
-from spyglass.errors import BadInput, IndexUnavailable
+from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
 from spyglass.index import gitcall
+from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import (
@@ -319,12 +320,33 @@ class CodeIntel:
             if not (self.store_root / STORE_DIR).is_dir():
                 raise IndexUnavailable(f"the index store {self.store_root / STORE_DIR} was "
                                        "deleted while indexing; run the index again")
-            return snap
         finally:
             with self.lock:
                 if self._conn is not None:
                     self._conn.close()
                 self._conn = None
+                self._view = None
+        self._open_view_of(snap)
+        return snap
+
+    def _open_view_of(self, snap: SnapshotRow) -> None:
+        """After indexing the commit the workspace has checked out: open the view on the
+        new snapshot now, while the index command runs (the full refresh: listing, stats,
+        resolution contexts). It saves the workspace's stats, so the next process —
+        a CLI question after `spyglass index` — starts clean (query/view.py) instead of
+        paying that refresh itself, and a server keeps this view for its next answer
+        (docs/kernel.md). Another ref indexed, or a failure here, changes nothing: the
+        next answer refreshes as it would have."""
+        if snap.state != "completed" or snap.commit is None:
+            return
+        try:
+            if src.head(self.root).sha != snap.commit:
+                return
+            with self.lock:
+                self.view()
+                self._end_read()
+        except (OSError, sqlite3.Error, SpyglassError):
+            with self.lock:
                 self._view = None
 
     def import_scip(self, scip_file: Path) -> tuple[str, int, list[str]]:

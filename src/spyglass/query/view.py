@@ -120,6 +120,7 @@ class View:
         self._wholesale = False  # temp.vfiles holds the snapshot's files as they are (clean start)
         self._saved: tuple[int, ...] | None = None
         self._clean: tuple[object, ...] | None = None  # the saved state a clean start checked
+        self._clean_newest: int | None = None  # the newest snapshot when it was saved
         self.changes = Changes()
         self.live_skipped: dict[str, str] = {}
         self.head = src.Head(None, None)
@@ -160,7 +161,7 @@ class View:
             "(SELECT state FROM snapshots WHERE id=?)",
             (self.snapshot.id if self.snapshot else -1,)).fetchone()
         if self._wholesale and self._clean is not None and self.snapshot is not None \
-                and newest == self.snapshot.id and self.probe.unchanged_since(self._clean):
+                and newest == self._clean_newest and self.probe.unchanged_since(self._clean):
             return  # still the clean start's workspace
         if self._key is None and self._projected is None and self._clean_start(newest):
             return
@@ -174,19 +175,25 @@ class View:
 
     def _clean_start(self, newest: int | None) -> bool:
         """A process's first refresh, when an earlier refresh (of this or another process)
-        saved the workspace as exactly the newest snapshot — nothing overlaid — and the
+        saved the workspace as exactly its baseline snapshot — nothing overlaid — and the
         workspace's stats say nothing changed since (Probe.unchanged_since): the view is the
         snapshot's files, taken in one SQL statement, without listing, hashing or resolving
-        the workspace's files (docs/kernel.md). The next refresh probes as usual."""
-        snap = snapshot_by_id(self.conn, newest) if newest else None
-        if snap is None or snap.commit is None or not self.probe.is_git:
+        the workspace's files (docs/kernel.md). The baseline is the newest snapshot or,
+        pinned, an older one of HEAD's commit (HEAD an ancestor of the newest's commit, e.g.
+        back on main after indexing a branch): with the same newest snapshot and the same
+        HEAD the merge-base is the same commit, so the saved choice stands. The next refresh
+        probes as usual."""
+        if not newest or not self.probe.is_git:
             return False
         try:
             saved = marshal.loads(self._state_path().read_bytes())
         except (OSError, ValueError, EOFError, TypeError):
             return False
-        if not isinstance(saved, tuple) or len(saved) != 3 or saved[0] != snap.id \
-                or saved[1] != snap.commit or not self.probe.unchanged_since(saved[2]):
+        if not isinstance(saved, tuple) or len(saved) != 4 or saved[0] != newest:
+            return False
+        snap = snapshot_by_id(self.conn, saved[1]) if isinstance(saved[1], int) else None
+        if snap is None or snap.state != "completed" or snap.commit is None \
+                or saved[2] != snap.commit or not self.probe.unchanged_since(saved[3]):
             return False
         self.snapshot, self.base = snap, snap.commit
         self.head = src.head(self.root)
@@ -203,7 +210,8 @@ class View:
             "NOT NULL AND language IS NOT NULL AND skipped IS NULL", (snap.id,))
         self._rows = {}
         self._wholesale = True
-        self._clean = saved[2]
+        self._clean = saved[3]
+        self._clean_newest = newest
         return True
 
     def _state_path(self) -> Path:
@@ -217,11 +225,14 @@ class View:
                 or self.base != snap.commit or self.changes.paths or self.changes.recontext \
                 or self.live_skipped or self.head.sha != snap.commit:
             return
-        key = (snap.id, self.probe.listed, self.probe.generation, self.probe.hashed)
+        newest = self._key[0] if self._key is not None else None
+        if not isinstance(newest, int):
+            return
+        key = (newest, snap.id, self.probe.listed, self.probe.generation, self.probe.hashed)
         if key == self._saved:
             return
         self._saved = key
-        data = marshal.dumps((snap.id, snap.commit, self.probe.saved_state()))
+        data = marshal.dumps((newest, snap.id, snap.commit, self.probe.saved_state()))
         path = self._state_path()
         try:
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -236,6 +247,7 @@ class View:
             self._rows = {}
             self._wholesale = False
             self._clean = None
+            self._clean_newest = None
         self.probe.refresh()
         key = (newest, self.probe.git_state)
         if key != self._key or (self.snapshot is not None and state != "completed"):
@@ -432,10 +444,11 @@ class View:
     # -- reading ---------------------------------------------------------------------------
     def each(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         """Run a fact query (written with {units}, {defs}, … placeholders) over baseline and
-        overlay, joined to the view's files as alias `f`."""
-        out: list[tuple[object, ...]] = []
-        for tables in (BASELINE, OVERLAY):
-            out.extend(self.conn.execute(sql.format(**tables), params).fetchall())
+        overlay, joined to the view's files as alias `f` (the overlay's tables are skipped
+        while no file was parsed live: they are empty)."""
+        out = self.conn.execute(sql.format(**BASELINE), params).fetchall()
+        if self._next_unit != -1:  # the overlay's tables hold rows only once a unit was stored
+            out.extend(self.conn.execute(sql.format(**OVERLAY), params).fetchall())
         return out
 
     def listed_files(self) -> tuple[list[tuple[str, str | None]], bool]:
