@@ -8,10 +8,12 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
     python bench/bridge_accuracy.py pycryptodome         # C: clangd (compile_commands.json)
     python bench/bridge_accuracy.py nanobind             # C++: the same clangd
+    python bench/bridge_accuracy.py --warm-up both idna  # without / with the warm-up
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
-server launched, initialised and done indexing); how many answers fell back to the index."""
+server launched, initialised, done indexing and warmed up); how many answers fell back to the
+index."""
 
 from __future__ import annotations
 
@@ -253,6 +255,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--max-matches", type=int, default=Limits().max_matches_per_request,
                         help="max_matches_per_request (idna: one target has 11,932 sites)")
+    parser.add_argument("--warm-up", choices=("on", "off", "both"), default="on",
+                        help="the bridge's warm-up before `ready` (both: each corpus "
+                        "without, then with, in the same run)")
     parser.add_argument("--scip", action="store_true", help="Python: a scip-python import "
                         "instead of a server")
     args = parser.parse_args()
@@ -260,10 +265,14 @@ def main() -> int:
         print(json.dumps([run_scip(n) for n in args.names], indent=1))
         return 0
     rows = []
+    variants = ("off", "on") if args.warm_up == "both" else (args.warm_up,)
     for name in args.names:
-        rows.append(run(name, args.budget, args.execution, args.max_matches))
-        print(json.dumps(rows[-1]) if args.json else f"{name} done", file=sys.stderr,
-              flush=True)
+        for warm in variants:
+            manager.WARM_UP = warm == "on"
+            rows.append(run(name, args.budget, args.execution, args.max_matches) |
+                        {"warm_up": warm})
+            print(json.dumps(rows[-1]) if args.json else f"{name} done", file=sys.stderr,
+                  flush=True)
     print(json.dumps(rows, indent=1) if args.json else render(rows))
     return 0
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, host_config, python, server
 
-from spyglass.bridge.lsp import LspTimeout, settle
+from spyglass.bridge import manager
+from spyglass.bridge.lsp import WARM_UP_QUERY, LspTimeout, settle
 from spyglass.config import Config, LspServer
 from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
@@ -82,6 +83,23 @@ def test_status_lists_the_bridge(repo: Path) -> None:
     assert (b.state, b.version, b.language, b.last_error) == ("ready", "fake-lsp 1.0",
                                                                "python", None)
     assert b.pid is not None and alive(b.pid) and b.uptime_s is not None
+
+
+def test_a_server_reads_the_workspace_before_it_is_ready(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up: one workspace/symbol request (a query nothing matches) before the
+    bridge is `ready`, before any document is opened; off, the server is not asked."""
+    monkeypatch.setattr(manager, "WARM_UP", False)
+    cold = CodeIntel(repo, config=Config(lsp=(server(),)))
+    cold.escalator.bridges()[0].client(10.0)
+    assert not (repo / ".fake_warmed").exists()
+    manager.stop_all()
+    monkeypatch.setattr(manager, "WARM_UP", True)
+    ci = CodeIntel(repo, config=Config(lsp=(server("crash"),)))
+    bridge = ci.escalator.bridges()[0]
+    bridge.client(10.0)
+    assert bridge.state == "ready"  # crash mode: the warm-up is no question
+    assert (repo / ".fake_warmed").read_text() == f"{WARM_UP_QUERY} 0\n"
 
 
 def test_budget_zero_never_starts_a_server(repo: Path) -> None:
