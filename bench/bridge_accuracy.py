@@ -8,10 +8,12 @@ with the language-server bridge off (index only) and on, against the stored orac
     python bench/bridge_accuracy.py --scip flask         # a scip-python import, no server
     python bench/bridge_accuracy.py pycryptodome         # C: clangd (compile_commands.json)
     python bench/bridge_accuracy.py nanobind             # C++: the same clangd
+    python bench/bridge_accuracy.py --warm-up both idna  # without / with the warm-up
 
 Per corpus: P/R of the default answer (`all`) and of the certain results (`exact`), bridge off
 vs on; p50/p95 latency per question (index only vs bridged, warm server); the cold start (the
-server launched, initialised and done indexing); how many answers fell back to the index."""
+server launched, initialised, done indexing and warmed up); how many answers fell back to the
+index."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ from accuracy.corpora import CORPORA, fetch_module
 from accuracy.oracle import GOPLS_HOME, TOOLS
 
 from spyglass.bridge import manager
+from spyglass.bridge.lsp import LspClient
 from spyglass.config import Config, Limits, LspServer
 from spyglass.query.facade import CodeIntel
 from spyglass.query.view import View
@@ -87,6 +91,7 @@ class Timed:
         self.ci, self.budget = ci, budget
         self.times: list[float] = []
         self.fallbacks = 0
+        self.why: dict[str, int] = {}  # fallbacks by reason
         self.kept = 0  # the server found nothing while the index had certain sites
         self.doubted = 0  # the server denied most certain sites (the doubt rule)
         self.odd: list[str] = []  # which questions those were
@@ -98,7 +103,12 @@ class Timed:
         out: ToolResult = fn(**kw, lsp_budget_ms=self.budget)
         self.times.append((time.perf_counter() - start) * 1000)
         notes = out.coverage.limitations
-        self.fallbacks += any(" not used: " in n for n in notes)
+        down = [n for n in notes if " not used: " in n]
+        self.fallbacks += bool(down)
+        for n in down[:1]:  # why: past the budget, busy with an earlier question, starting
+            why = n.split(" not used: ", 1)[1].split(";", 1)[0]
+            why = "no answer within the budget" if why.startswith("no answer within") else why
+            self.why[why] = self.why.get(why, 0) + 1
         odd = [n for n in notes if "found no sites for the target" in n
                or "its view of the workspace looks incomplete" in n]
         self.kept += any("found no sites for the target" in n for n in odd)
@@ -166,12 +176,14 @@ def run_scip(name: str) -> dict[str, Any]:
     return out
 
 
-def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, Any]:
+def run(name: str, budget: int, execution: str, max_matches: int,
+        settings: str = "{}") -> dict[str, Any]:
     corpus = CORPORA[name]
     doc = load_oracle(name)
     root, work, env, binds = prepare(name)
     try:
-        server = server_for(corpus.language, execution, env, binds)
+        server = replace(server_for(corpus.language, execution, env, binds),
+                         settings=settings)
         limits = Limits(max_matches_per_request=max_matches)
         ci = CodeIntel(root, config=Config(lsp=(server,), lsp_budget_ms=budget,
                                            limits=limits))
@@ -181,8 +193,11 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
         scores_off = _score(off, corpus, doc, lines)  # type: ignore[arg-type]
         bridge = ci.escalator.bridges()[0]
         start = time.perf_counter()
-        bridge.client(600.0)
+        client = bridge.client(600.0)
         cold = time.perf_counter() - start
+        if settings != "{}" and isinstance(client, LspClient):  # a background analysis
+            client.wait_idle(quiet=15.0, limit=900.0)  # (diagnosticMode = "workspace")
+        analysed = time.perf_counter() - start
         on = Timed(ci, budget)
         scores_on = _score(on, corpus, doc, lines)  # type: ignore[arg-type]
         status = bridge.status()
@@ -206,7 +221,9 @@ def run(name: str, budget: int, execution: str, max_matches: int) -> dict[str, A
                            "server": status.version, "execution": execution, "budget_ms": budget,
                            "max_matches": max_matches,
                            "targets": len(doc["targets"]), "cold_start_s": round(cold, 2),
+                           "analysed_s": round(analysed, 2),
                            "questions": len(on.times), "fallbacks": on.fallbacks,
+                           "fallback_why": on.why,
                            "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
                            "fp_sites": fp_all, "fp_sites_kept_as_index": fp_kept,
                            "fp_other": fp_other,
@@ -253,6 +270,12 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--max-matches", type=int, default=Limits().max_matches_per_request,
                         help="max_matches_per_request (idna: one target has 11,932 sites)")
+    parser.add_argument("--warm-up", choices=("on", "off", "both"), default="on",
+                        help="the bridge's warm-up before `ready` (both: each corpus "
+                        "without, then with, in the same run)")
+    parser.add_argument("--settings", default="{}", help="the server's settings as JSON, "
+                        "by section, e.g. '{\"basedpyright\": {\"analysis\": "
+                        "{\"diagnosticMode\": \"workspace\"}}}'")
     parser.add_argument("--scip", action="store_true", help="Python: a scip-python import "
                         "instead of a server")
     args = parser.parse_args()
@@ -260,10 +283,14 @@ def main() -> int:
         print(json.dumps([run_scip(n) for n in args.names], indent=1))
         return 0
     rows = []
+    variants = ("off", "on") if args.warm_up == "both" else (args.warm_up,)
     for name in args.names:
-        rows.append(run(name, args.budget, args.execution, args.max_matches))
-        print(json.dumps(rows[-1]) if args.json else f"{name} done", file=sys.stderr,
-              flush=True)
+        for warm in variants:
+            manager.WARM_UP = warm == "on"
+            rows.append(run(name, args.budget, args.execution, args.max_matches,
+                            args.settings) | {"warm_up": warm, "settings": args.settings})
+            print(json.dumps(rows[-1]) if args.json else f"{name} done", file=sys.stderr,
+                  flush=True)
     print(json.dumps(rows, indent=1) if args.json else render(rows))
     return 0
 

@@ -3,7 +3,8 @@
 ok: answers from `.fake_answers.json` in its working directory ({"refs": [[path, line0]],
 "calls": [[path, line0, caller]], "no_hierarchy": true to answer prepareCallHierarchy with
 null}) plus every line holding LIVE_USE in the documents the
-client synced (never read from disk); fail-start: exits at once; crash: exits on the first
+client synced (never read from disk); workspace/symbol (the bridge's warm-up) is answered
+[] in every mode and noted in `.fake_warmed`; fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
 partial: the first answer to a question is empty, later ones complete; slow: the first
 question is answered after 1.5 s (a server analysing the workspace); indexing: the first
@@ -126,7 +127,7 @@ def main() -> None:
         method = msg.get("method", "")
         if method == "initialize":
             send({"jsonrpc": "2.0", "id": msg["id"], "result": {
-                "capabilities": {"referencesProvider": True},
+                "capabilities": {"referencesProvider": True, "workspaceSymbolProvider": True},
                 "serverInfo": {"name": "fake-lsp", "version": "1.0"}}})
             send({"jsonrpc": "2.0", "method": "$/progress",
                   "params": {"token": 1, "value": {"kind": "begin", "title": "index"}}})
@@ -142,6 +143,13 @@ def main() -> None:
         elif method == "$/cancelRequest":  # noted in the working directory (host tests)
             with open(".fake_cancelled", "a", encoding="utf-8") as fh:
                 fh.write(f"{msg['params']['id']}\n")
+        elif method == "workspace/symbol":  # the bridge's warm-up, in every mode
+            try:  # noted in the working directory (host tests; read-only in the sandbox)
+                with open(".fake_warmed", "a", encoding="utf-8") as fh:
+                    fh.write(f"{msg['params']['query']} {len(DOCS)}\n")
+            except OSError:
+                pass
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": []})
         elif method == "shutdown":
             send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         elif method == "exit":

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from helpers import CORE, HERE, NEEDS_BWRAP, USE, alive, has_bwrap, host_config, python, server
 
-from spyglass.bridge.lsp import LspTimeout, settle
+from spyglass.bridge import manager
+from spyglass.bridge.lsp import WARM_UP_QUERY, LspTimeout, settle
 from spyglass.config import Config, LspServer
 from spyglass.query import escalate
 from spyglass.query.facade import CodeIntel
@@ -82,6 +83,23 @@ def test_status_lists_the_bridge(repo: Path) -> None:
     assert (b.state, b.version, b.language, b.last_error) == ("ready", "fake-lsp 1.0",
                                                                "python", None)
     assert b.pid is not None and alive(b.pid) and b.uptime_s is not None
+
+
+def test_a_server_reads_the_workspace_before_it_is_ready(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up: one workspace/symbol request (a query nothing matches) before the
+    bridge is `ready`, before any document is opened; off, the server is not asked."""
+    monkeypatch.setattr(manager, "WARM_UP", False)
+    cold = CodeIntel(repo, config=Config(lsp=(server(),)))
+    cold.escalator.bridges()[0].client(10.0)
+    assert not (repo / ".fake_warmed").exists()
+    manager.stop_all()
+    monkeypatch.setattr(manager, "WARM_UP", True)
+    ci = CodeIntel(repo, config=Config(lsp=(server("crash"),)))
+    bridge = ci.escalator.bridges()[0]
+    bridge.client(10.0)
+    assert bridge.state == "ready"  # crash mode: the warm-up is no question
+    assert (repo / ".fake_warmed").read_text() == f"{WARM_UP_QUERY} 0\n"
 
 
 def test_budget_zero_never_starts_a_server(repo: Path) -> None:
@@ -207,13 +225,40 @@ def test_callers_without_a_call_hierarchy_are_checked_against_references(repo: P
 
 def test_a_call_hierarchy_with_no_incoming_calls_refutes(repo: Path) -> None:
     """An item with no incoming calls is the server's answer "no callers" (unlike no
-    item): with certain index callers it is the empty-answer rule that keeps them."""
+    item): the index's certain callers are refuted, not kept by the empty-answer rule."""
     (repo / ".fake_answers.json").write_text(json.dumps({"refs": [], "calls": []}))
     ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    index = ci.callers("target", lsp_budget_ms=0)
+    assert [(c.start_line, c.uncertain) for c in index.results] == [(5, False), (9, False)]
     out = ci.callers("target", lsp_budget_ms=10000)
-    assert [c.start_line for c in out.results] == [5, 9]
-    assert any("found no sites for the target" in n for n in out.coverage.limitations)
-    assert not any("checked against its references" in n for n in out.coverage.limitations)
+    assert list(out.results) == []
+    note = next(n for n in out.coverage.limitations if "language server fake" in n)
+    assert "2 index site(s) refuted" in note
+    assert not any("found no sites for the target" in n for n in out.coverage.limitations)
+    # References are the other question: an empty answer there still keeps the index's.
+    refs = ci.references("target", lsp_budget_ms=10000)
+    assert [c.start_line for c in refs.results] == [1, 5, 9]
+    assert any("found no sites for the target" in n for n in refs.coverage.limitations)
+
+
+@pytest.mark.parametrize("no_hierarchy", [False, True])
+def test_the_call_hierarchy_decides_callers_over_references(repo: Path,
+                                                            no_hierarchy: bool) -> None:
+    """References and incoming calls disagree: the server's references list caller_b's
+    call (0-based line 8), its call hierarchy does not. With an item for the target the
+    call hierarchy decides, so caller_b is refuted; references only stand in (confirm,
+    never add) when the server has no item at all."""
+    answers = {"refs": [["pkg/use.py", 0], ["pkg/use.py", 4], ["pkg/use.py", 8]],
+               "calls": [["pkg/use.py", 4, "caller_a"]], "no_hierarchy": no_hierarchy}
+    (repo / ".fake_answers.json").write_text(json.dumps(answers))
+    ci = CodeIntel(repo, config=Config(lsp=(server(),)))
+    out = ci.callers("target", lsp_budget_ms=10000)
+    got = [(c.start_line, c.symbol, c.source) for c in out.results]
+    kept = [(9, "pkg.use.caller_b", "live-lsp")] if no_hierarchy else []
+    assert got == [(5, "pkg.use.caller_a", "live-lsp"), *kept]
+    note = next(n for n in out.coverage.limitations if "language server fake" in n)
+    assert ("0 index site(s) refuted" if no_hierarchy else "1 index site(s) refuted") in note
+    assert ("checked against its references" in note) is no_hierarchy
 
 
 def test_answers_while_the_server_indexes_are_not_trusted(repo: Path) -> None:

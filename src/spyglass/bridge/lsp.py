@@ -19,6 +19,7 @@ LANGUAGE_IDS = {".py": "python", ".pyi": "python", ".go": "go", ".ts": "typescri
                 ".cts": "typescript", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
                 ".cxx": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".ipp": "cpp"}
 MAX_ASKS = 6
+WARM_UP_QUERY = "zzspyglasswarmup"  # a workspace/symbol query that matches nothing
 
 
 LspError = RpcError
@@ -51,6 +52,7 @@ class LspClient(RpcClient):
         self.synced: dict[Path, tuple[int, str]] = {}  # open documents: version, text
         self.progress_active = 0
         self.server_info = ""
+        self.capabilities: dict[str, Any] = {}  # the server's, from its initialize answer
         self.last_logged = ""  # the server's last error message (window/logMessage)
         super().__init__(stdin, stdout)
 
@@ -126,6 +128,8 @@ class LspClient(RpcClient):
         }, timeout=timeout)
         if not isinstance(result, dict):
             raise LspError("initialize: malformed reply")
+        caps_of = result.get("capabilities")
+        self.capabilities = caps_of if isinstance(caps_of, dict) else {}
         info = result.get("serverInfo")
         if isinstance(info, dict):
             version = str(info.get("version", ""))
@@ -158,6 +162,20 @@ class LspClient(RpcClient):
             "textDocument": {"uri": uri(path), "version": version},
             "contentChanges": [{"text": text}]})
         self.synced[path] = (version, text)
+
+    def warm_up(self, timeout: float) -> None:
+        """Have the server read the whole workspace before the first question: one
+        workspace/symbol request (a query nothing matches) makes basedpyright parse and
+        bind every file, which its first references and call hierarchy otherwise pay
+        (idna under load: 5.3 s and 3.8 s without it, 0.7 s and 0.5 s after). Best effort:
+        a server without workspace symbols is not asked; an error or a timeout (the
+        request is cancelled) changes nothing."""
+        if not self.capabilities.get("workspaceSymbolProvider"):
+            return
+        try:
+            self.request("workspace/symbol", {"query": WARM_UP_QUERY}, timeout)
+        except RpcError:
+            pass
 
     def open(self, path: Path) -> None:
         """didOpen a file with its content on disk, once."""

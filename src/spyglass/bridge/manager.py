@@ -21,6 +21,8 @@ BACKOFF_MAX = 60.0
 START_LIMIT = 180.0  # initialize + the first indexing pass
 QUIET = 0.5  # no work-done progress for this long = indexed
 UNRESPONSIVE = 3  # questions in a row past their budget: the server is restarted
+WARM_UP = True  # a language server reads the workspace before it counts as ready
+WARM_UP_LIMIT = 60.0  # seconds the warm-up may take at most
 
 
 class BridgeDown(SpyglassError):
@@ -88,6 +90,8 @@ class Bridge:
                 client.initialize(timeout=60.0, process_id=None if self.server.execution
                                   == "sandbox" else -1)
                 client.wait_idle(quiet=QUIET, limit=START_LIMIT)
+                if WARM_UP:
+                    client.warm_up(WARM_UP_LIMIT)
             if client.broken:
                 raise LspError(client.broken)
         except LspError as exc:

@@ -67,6 +67,10 @@ class Verdict:
     # Files the server could not be given their live content (an MCP tool that takes no
     # `overlay`): its sites there are not its verdict; the index's stand.
     blind: frozenset[str] = frozenset()
+    # A language server's call hierarchy answered a callers question for a target (it has
+    # an item for it): its incoming calls, none included, are its verdict on the callers,
+    # so the empty-answer rule ("it may not analyse this file") does not keep the index's.
+    decided: bool = False
 
     def calls(self) -> frozenset[Site]:
         """The sites the server itself answered as the question's (calls or references)."""
@@ -78,6 +82,7 @@ class Verdict:
 
     def used(self, i: int) -> bool:
         return i < len(self.uses) and self.uses[i]
+
 
 
 NONE = Verdict(())
@@ -373,7 +378,7 @@ class Escalator:
                 found, used = self._sites(client, q, self.root / path, line, col, deadline)
             sites.append(frozenset(found))
             uses.append(used)
-        return Verdict(tuple(sites), tuple(uses))
+        return Verdict(tuple(sites), tuple(uses), decided=q.calls and not all(uses))
 
     @staticmethod
     def _indexed(client: LspClient, deadline: float) -> None:
@@ -460,7 +465,8 @@ class Escalator:
             return served(path, server) and path not in blind
         own, uses = verdict.calls(), verdict.referenced()
         sites = own | uses
-        if not sites and any(not loc.uncertain and judged(loc.path) for loc in locations):
+        if not sites and not verdict.decided and \
+                any(not loc.uncertain and judged(loc.path) for loc in locations):
             why = (f"{label} found no sites for the target (it may not analyse this file); "
                    "the answer is the index's")
             return locations, notes + (why,)
