@@ -143,7 +143,7 @@ class _Extractor:
         self._operators: dict[str, str] = dict(pack.manifest.get("type_operators", {}))
         # Declared container types (manifest `element_containers`, `value_containers`): a
         # member's base marked with what it holds (syntax/composite.py, container_mark).
-        self._elements = [re.compile(p) for p in pack.manifest.get("element_containers", ())]
+        self._containers = [re.compile(p) for p in pack.manifest.get("element_containers", ())]
         self._values = [re.compile(p) for p in pack.manifest.get("value_containers", ())]
         # Parameters typed by context (manifest `contextual_parameters`): a function's declared
         # parameter types as ``$i=Type`` bases; an untyped parameter of a function whose
@@ -251,7 +251,7 @@ class _Extractor:
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
             bases = tuple(t for t in (self._base_text(b) for b in caps.get("base", ())) if t)
-            if self._elements and kind in _CONTAINER_KINDS:
+            if self._containers and kind in _CONTAINER_KINDS:
                 bases += self._container_marks(caps.get("base", []))
             if self._contextual:
                 bases += self._parameter_marks(node)
@@ -362,7 +362,7 @@ class _Extractor:
                 node = node.parent
             elif node.type != "generic_type":
                 continue
-            mark = container_mark(_SPACE.sub("", _text(node)), self._elements, self._values,
+            mark = container_mark(_SPACE.sub("", _text(node)), self._containers, self._values,
                                   lambda t: unwrap_type(t, self._unwrap))
             if mark:
                 out.append(mark)
@@ -466,7 +466,7 @@ class _Extractor:
                 continue
             bases = []
             for base in d.bases:
-                mark, base = split_mark(base) if self._elements else ("", base)  # `T[]`
+                mark, base = split_mark(base) if self._containers else ("", base)  # `T[]`
                 first, dot, rest = base.partition(".")
                 owner = self._binding_scope(first, si, scopes)
                 found = self._constraints.get((owner, first)) if owner is not None else None
