@@ -71,7 +71,13 @@ def test_only_fds_0_to_2_are_inherited(execution: str, tmp_path: Path,
         os.close(leak)
     started.append(child)
     server = leaf(child.pid)
-    assert sorted(int(fd) for fd in os.listdir(f"/proc/{server}/fd")) == [0, 1, 2]
+    # The dynamic loader of a just-exec'd server opens its libraries for a moment (fd 3),
+    # so look until the server has started; an inherited descriptor would stay forever.
+    end = time.monotonic() + 10
+    while (fds := sorted(int(fd) for fd in os.listdir(f"/proc/{server}/fd"))) != [0, 1, 2] \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert fds == [0, 1, 2]
     assert os.getpgid(child.pid) == child.pid != os.getpgid(0)  # its own process group
     assert Path(os.readlink(f"/proc/{server}/cwd")) == tmp_path.resolve()
 
