@@ -317,7 +317,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = None  # the first name of a package path (`java` of `java.util.X`)
             elif first in f.builtins:
                 target = None  # a builtin's member (`System.arraycopy`, `java.io.File`)
-            elif ref.qualifier and first in f.package_roots and first[:1].islower():
+            elif ref.qualifier and _package_path(f, ref.qualifier, ref.name):
                 # a name written with its full package path (`jawn.ast.JParser.parse`)
                 # from a package the file does not import: the path is the full name
                 target = f"{ref.qualifier}.{ref.name}"
@@ -355,6 +355,17 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if held and held != full:
             aliases.append((f"{full}.*", f"{held}.*"))  # what a field holds, a method returns
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _package_path(f: _File, qualifier: str, name: str) -> bool:
+    """Whether `qualifier.name` reads as a package path to a type or its member: it
+    starts at the lowercase root of a package the file sees and names a type (a
+    capitalised part after the root), so an inherited field `app` of a class in package
+    `app.x` keeps `app.config.load()` a chain of members."""
+    first, _, rest = qualifier.partition(".")
+    if first not in f.package_roots or not first[:1].islower():
+        return False
+    return any(part[:1].isupper() for part in [*rest.split("."), name] if part)
 
 
 def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:
