@@ -219,6 +219,12 @@ def test_json4s_relative_wildcard_import_and_specs2(json4s: CodeIntel) -> None:
     describe = _sites(json4s.references(
         path=f"{J4}/reflect/Reflector.scala", line=40, column=7))
     assert {(spec, 28), (spec, 36), (spec, 46)} <= describe
+    # ast/…/Diff.scala (package org.json4s) `import JsonAST._`: the object's members
+    # before the package object's aliases of the same names, so `JString(y)` (line 64)
+    # is JsonAST.scala:180 `case class JString` itself
+    jstring = _sites(json4s.references(
+        path="ast/src/main/scala/org/json4s/JsonAST.scala", line=180, column=14))
+    assert ("ast/src/main/scala/org/json4s/Diff.scala", 64) in jstring
     # JsonAstSpec.scala:25 `object JsonAstSpec extends Specification with JValueGen …`:
     # a specs2 suite by its base
     assert (25, "test", "org.json4s.JsonAstSpec") in _outline(

@@ -107,8 +107,13 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
         data = read(path) or b""
         scans[path] = scanned = _scan(path, data)
         declared.setdefault(scanned[0], set()).update(scanned[2])
-        if path.endswith((".scala", ".sc")) and (held := _package_object(scanned[0], data)):
-            declared.setdefault(held[0], set()).update(held[1])
+        if path.endswith((".scala", ".sc")):
+            if held := _package_object(scanned[0], data):
+                declared.setdefault(held[0], set()).update(held[1])
+                scanned[1].insert(0, held[0])  # its body sees the package it stands for
+            for owner, held_names in _object_members(scanned[0], data).items():
+                statics.setdefault(owner, set()).update(held_names)
+            static_wild[path] = scanned[1]  # `import a.b.Obj._`: an object's members
         if path.endswith(".java"):
             static_wild[path] = [w.decode() for w in re.findall(_STATIC_WILD, data)]
             members = {m.decode() for m in re.findall(_STATIC_MEMBER, data)}
@@ -130,6 +135,8 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
             if names:
                 settings.append((_NAMES + pkg, ",".join(sorted(names))))
         for owner in static_wild.get(path, ()):
+            if path.endswith((".scala", ".sc")):
+                owner = _relative_package(owner, package, statics)
             brought = statics.get(owner)
             if brought:
                 settings.append((_STATICS + owner, ",".join(sorted(brought))))
@@ -137,10 +144,45 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
     return out
 
 
+# A Scala file's top-level objects and the members their bodies declare (`object JsonAST
+# { case class JString … }`): what `import JsonAST._` brings. Strings and comments are
+# skipped; members inherited from the object's bases are not read.
+_OBJECT_TOKENS = re.compile(
+    rb'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])\'|//[^\n]*|/\*(?:.|\n)*?\*/'
+    rb"|[{}]|\bobject\s+([A-Za-z_]\w*)"
+    rb"|\b(?:def|val|var|type|class|trait|object)\s+([A-Za-z_]\w*)")
+
+
+def _object_members(package: str, data: bytes) -> dict[str, set[str]]:
+    """{full name of a top-level object: the names its body declares} of one file."""
+    out: dict[str, set[str]] = {}
+    depth, pending, current = 0, "", ""
+    for m in _OBJECT_TOKENS.finditer(data):
+        token = m.group(0)
+        if token == b"{":
+            depth += 1
+            if depth == 1 and pending:
+                current, pending = pending, ""
+                out.setdefault(current, set())
+        elif token == b"}":
+            depth = max(0, depth - 1)
+            if depth == 0:
+                current = ""
+        elif m.group(1) and depth == 0:
+            name = m.group(1).decode()
+            pending = f"{package}.{name}" if package else name
+        elif m.group(1) or m.group(2):
+            if depth == 1 and current:
+                out[current].add((m.group(1) or m.group(2)).decode())
+            elif depth == 0:
+                pending = ""  # a class or trait of the file: not an object's body
+    return out
+
+
 def _relative_package(name: str, package: str, declared: dict[str, set[str]]) -> str:
-    """A Scala wildcard import's package: `import reflect._` in package org.json4s is
-    org.json4s.reflect when the project declares that package (the innermost enclosing
-    package holding it), else the path as written."""
+    """A Scala wildcard import's package (or object): `import reflect._` in package
+    org.json4s is org.json4s.reflect when the project declares that package (the
+    innermost enclosing package holding it), else the path as written."""
     if name in declared:
         return name
     parts = package.split(".") if package else []
@@ -165,6 +207,7 @@ class _File:
             (key[len(_STATICS):], frozenset(value.split(","))) for key, value in ctx.settings
             if key.startswith(_STATICS)]
         self.mixed = facts.language in _MIXED
+        self.language = facts.language
         self.builtins = _builtins(facts.language)
         self.packages = dict(self.visible)
         self.package_roots = {p.split(".", 1)[0] for p in self.packages}
@@ -299,8 +342,12 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = ".".join([base, *ref.qualifier.split(".")[inst.consumed:], ref.name])
         elif head == H.FREE:
             first = ref.qualifier.split(".", 1)[0] if ref.qualifier else ref.name
-            member = f.package_member(first)
-            static = None if member else f.static_member(first)
+            if f.language in _RELATIVE_IMPORTS:  # Scala: an import beats other files'
+                static = f.static_member(first)  # definitions of the package
+                member = None if static else f.package_member(first)
+            else:
+                member = f.package_member(first)
+                static = None if member else f.static_member(first)
             owner_type = f.enclosing_type(ref.scope)
             if member is not None:  # a type of a package the file sees bare
                 target = member + (f".{tail}" if ref.qualifier else "")
@@ -317,7 +364,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = None  # the first name of a package path (`java` of `java.util.X`)
             elif first in f.builtins:
                 target = None  # a builtin's member (`System.arraycopy`, `java.io.File`)
-            elif ref.qualifier and first in f.package_roots and first[:1].islower():
+            elif ref.qualifier and _package_path(f, ref.qualifier, ref.name):
                 # a name written with its full package path (`jawn.ast.JParser.parse`)
                 # from a package the file does not import: the path is the full name
                 target = f"{ref.qualifier}.{ref.name}"
@@ -355,6 +402,17 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if held and held != full:
             aliases.append((f"{full}.*", f"{held}.*"))  # what a field holds, a method returns
     return Resolution(tuple(targets), tuple(confidence), def_full, tuple(bases), tuple(aliases))
+
+
+def _package_path(f: _File, qualifier: str, name: str) -> bool:
+    """Whether `qualifier.name` reads as a package path to a type or its member: it
+    starts at the lowercase root of a package the file sees and names a type (a
+    capitalised part after the root), so an inherited field `app` of a class in package
+    `app.x` keeps `app.config.load()` a chain of members."""
+    first, _, rest = qualifier.partition(".")
+    if first not in f.package_roots or not first[:1].islower():
+        return False
+    return any(part[:1].isupper() for part in [*rest.split("."), name] if part)
 
 
 def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:

@@ -15,6 +15,10 @@
 (enum_definition name: (identifier) @name) @definition.enum
 (simple_enum_case name: (identifier) @name) @definition.const
 (full_enum_case name: (identifier) @name) @definition.const
+; a type alias's base is the type it names (`type JString = JsonAST.JString`: members
+; of the alias are the type's)
+(type_definition name: (type_identifier) @name
+  type: [(type_identifier) (generic_type) (stable_type_identifier)] @base) @definition.type
 (type_definition name: (type_identifier) @name) @definition.type
 
 (function_definition name: (identifier) @name return_type: (_) @base) @definition.func
