@@ -92,6 +92,7 @@ class Timed:
         self.times: list[float] = []
         self.fallbacks = 0
         self.why: dict[str, int] = {}  # fallbacks by reason
+        self.emptied: list[str] = []  # questions where the server refuted every index site
         self.kept = 0  # the server found nothing while the index had certain sites
         self.doubted = 0  # the server denied most certain sites (the doubt rule)
         self.odd: list[str] = []  # which questions those were
@@ -118,6 +119,9 @@ class Timed:
             self.kept_targets.add((question, str(kw.get("path")), int(kw.get("line") or 0)))
         if odd and len(self.odd) < 20:
             self.odd.append(f"{fn.__name__} {kw.get('path')}:{kw.get('line')}: {odd[0]}")
+        if any(": 0 site(s) confirmed (live-lsp), " in n and ", 0 index site(s) refuted" not in n
+               for n in notes) and len(self.emptied) < 40:  # the server denied every site
+            self.emptied.append(f"{fn.__name__} {kw.get('path')}:{kw.get('line')}")
         self.total += len(out.results)
         self.live += sum(1 for r in out.results if getattr(r, "source", "") == "live-lsp")
         return out
@@ -203,8 +207,11 @@ def run(name: str, budget: int, execution: str, max_matches: int,
         status = bridge.status()
         fp_kept = fp_all = 0  # false positives (default answer), and those the bridge kept
         fp_other: list[str] = []  # the others, for reading
+        fn_other: list[str] = []  # the false negatives, for reading
         for example in scores_on.examples:
             q, miss, rest = example.split(" ", 2)
+            if miss == "fn" and len(fn_other) < 40:
+                fn_other.append(example)
             if miss != "fp":
                 continue
             fp_all += 1
@@ -226,7 +233,8 @@ def run(name: str, budget: int, execution: str, max_matches: int,
                            "fallback_why": on.why,
                            "kept_empty": on.kept, "doubted": on.doubted, "kept_why": on.odd,
                            "fp_sites": fp_all, "fp_sites_kept_as_index": fp_kept,
-                           "fp_other": fp_other,
+                           "fp_other": fp_other, "fn_other": fn_other,
+                           "all_refuted": on.emptied,
                            "live_lsp_share": round(on.live / on.total, 3) if on.total else 0.0,
                            "latency_ms": {k: {"p50": round(pct(t.times, 0.5), 1),
                                               "p95": round(pct(t.times, 0.95), 1)}
