@@ -172,3 +172,14 @@ int unknown;
 """
     regions = C.inactive_regions(text, {})
     assert [(r.start, r.end) for r in regions] == [(5, 5)]
+
+
+def test_an_if_not_defined_guard_counts_as_a_guard() -> None:
+    header = b"#if !defined(_LIB_H)\n#define _LIB_H\n#ifdef _LIB_H\nint in;\n#else\nint out;\n#endif\n#endif\n"
+    lines = C.directives(header)
+    assert C.guard_name(lines) == "_LIB_H"
+    files = {"lib.h": header, "u.c": b'#include "lib.h"\n#include "lib.h"\n'}
+    walk = C.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    assert walk.unit("u.c", {}) == []
+    assert [(r.start, r.end) for r in walk.headers()["lib.h"]] == [(6, 6)]

@@ -107,8 +107,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
 def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:
     """The file's `#if` branches that are not taken (manifest `preprocessor_conditions`):
     as the resolver decided them with the includes read (a unit of compile_commands.json
-    and the headers it includes), else under its compile command's `-D`/`-U` macros, else only those constant conditions (`#if 0`) and the file's
-    own macros decide."""
+    and the headers it includes), else under its compile command's `-D`/`-U` macros, else
+    only constant conditions (`#if 0`) and the file's own macros decide."""
     if not pack.manifest.get("preprocessor_conditions") or b"#" not in data:
         return []
     sure = conditionals.inactive_regions(data, {}, closed=True)

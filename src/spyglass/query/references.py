@@ -117,7 +117,27 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
                     why = f"receiver type unknown (the guess {r.target} reaches no definition)"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
                                 f"named {d.name!r}"))
+    shared = _tag_shared_with_typedef(view, d)
+    if shared:  # C: `typedef struct X {…} X;` — a bare `X` is the typedef's
+        out = [] if exact_only else [
+            Site(s.ref, True, "; ".join(filter(None, (s.evidence, shared)))) for s in out]
     return out if arity is None else _overload_flags(out, arity, exact_only)
+
+
+def _tag_shared_with_typedef(view: View, d: DefRow) -> str:
+    """Evidence when `d` is a struct, union or enum tag (manifest `tag_namespace`) whose
+    name a typedef also defines: the tag and the typedef are two names to the compiler
+    (`struct X` and `X`), one to spyglass, and the uses written bare, the typedef's, are
+    not told from the tag's."""
+    if d.kind not in ("struct", "enum") or not sym.manifest_value(d.language, "tag_namespace"):
+        return ""
+    typedef = next((o for o in defs_by_full(view, [d.full]) if o.kind == "type"
+                    and o.language == d.language), None)
+    if typedef is None:
+        return ""
+    return (f"the typedef {typedef.name} ({typedef.path}:{typedef.name_line}) shares the tag's "
+            f"name: a bare `{d.name}` is the typedef's, `struct {d.name}` the tag's (not told "
+            "apart)")
 
 
 def _overload_flags(found: list[Site], arity: overloads.Rule, exact_only: bool) -> list[Site]:

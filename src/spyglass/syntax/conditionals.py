@@ -107,6 +107,7 @@ _PRECEDENCE = {op: i for i, ops in enumerate(
     (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
      ("<<", ">>"), ("+", "-"), ("*", "/", "%"))) for op in ops}
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_NOT_DEFINED = re.compile(r"!\s*defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 
 
 class _Parser:
@@ -379,6 +380,10 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
                 continue
             if word == "if":
                 v = evaluate(rest, env)
+                guarded = _not_defined(rest)
+                if v is None and guarded and _guard(lines, at, guarded) \
+                        and guarded not in env.unknown:
+                    v = 1  # `#if !defined(_X_H)` then `#define _X_H`: an include guard
             else:
                 token = _NAME.match(rest)
                 v = evaluate(f"defined({token.group(0)})", env) if token else None
@@ -426,12 +431,19 @@ def _guard(lines: list[Line], at: int, name: str) -> bool:
         rf"{re.escape(name)}\b", nxt[3]) is not None
 
 
+def _not_defined(condition: str) -> str | None:
+    """X of a condition `!defined(X)` or `!defined X`, else None."""
+    m = _NOT_DEFINED.fullmatch(condition.strip())
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def guard_name(lines: list[Line]) -> str | None:
     """The include guard wrapping the whole file (`#ifndef X_H`, `#define X_H`, … and its
     `#endif` the last directive), or None."""
-    if len(lines) < 2 or lines[0][2] != "ifndef":
+    if len(lines) < 2 or lines[0][2] not in ("ifndef", "if"):
         return None
-    name = _NAME.match(lines[0][3])
+    name = _NAME.match(lines[0][3] if lines[0][2] == "ifndef" else
+                       _not_defined(lines[0][3]) or "")
     if name is None or not _guard(lines, 0, name.group(0)):
         return None
     depth = 0

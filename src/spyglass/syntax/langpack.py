@@ -106,7 +106,7 @@ MANIFEST: Schema = {
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
-    "preprocessor_present": ("map", str), "file_scoped_kinds": STRS,
+    "preprocessor_present": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
     "inherited_members": bool, "external_guesses_dropped": bool,
     # queries
     "callers_include_value_uses": bool, "callers_include_member_uses": bool,

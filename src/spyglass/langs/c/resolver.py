@@ -17,6 +17,11 @@ then along the include directories (``-I``/``-iquote``/``-isystem`` of the file'
 path, that file (inferred). Which files exist is taken from the paths the resolution
 contexts were computed for (the same list every build and view passes), so a header added
 later changes an include's file only when the including file is parsed again.
+
+With a ``compile_commands.json``, each unit's includes are followed through the
+preprocessor's directives (syntax/conditionals.py ``IncludeWalk``): the `#if` branches of
+units and of the headers they include are decided with what the headers define, and the
+macros that expand to nothing are found (docs/c.md "Preprocessor conditions").
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ _KEYWORDS = frozenset({
     "_Bool", "bool", "true", "false", "NULL", "defined", "__VA_ARGS__", "asm",
     "__asm__", "__attribute__", "nullptr", "this", "new", "delete", "class", "template"})
 MAX_MACRO_NAMES = 16  # names of one macro's body followed (a bound per definition)
+MAX_TEXT_BYTES = 64 << 20  # file text the include walk keeps to find empty macros' uses
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 _CPP_LANGUAGES = frozenset({"cpp"})
@@ -188,12 +194,14 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
     absent = [str(n) for n in pack.manifest.get("preprocessor_absent", ())]
     cache: dict[str, list[C.Line] | None] = {}
     texts: dict[str, bytes] = {}
+    kept = [0]
 
     def lines_of(path: str) -> list[C.Line] | None:
         if path not in cache:
             data = read(path)
-            if data is not None:
-                texts[path] = data
+            if data is not None and kept[0] + len(data) <= MAX_TEXT_BYTES:
+                texts[path] = data  # to find the empty macros it invokes
+                kept[0] += len(data)
             cache[path] = C.directives(data) if data is not None and b"#" in data else \
                 ([] if data is not None else None)
         return cache[path]
