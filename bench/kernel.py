@@ -191,9 +191,9 @@ def refs(root: Path, cli_runs: int = 3) -> dict[str, Any]:
 
 
 def one_file_commit(root: Path, rounds: int = 1) -> dict[str, Any]:
-    """Commit a change to one file on a side branch, re-index, then ask each question in
-    one new process (the first processes after a new snapshot); `rounds` times (a new
-    commit each), then return to main."""
+    """Commit a change to one file on a side branch, re-index, then ask one question in a
+    new process (the first process after a new snapshot); for each question, `rounds`
+    times (a new commit each), then return to main."""
     git = ["git", "-C", str(root), "-c", "user.name=bench", "-c", "user.email=b@b.invalid",
            "-c", "commit.gpgsign=false"]
     subprocess.run([*git, "checkout", "-q", "-B", BRANCH, "main"], check=True)
@@ -203,15 +203,17 @@ def one_file_commit(root: Path, rounds: int = 1) -> dict[str, Any]:
     first: dict[str, list[dict[str, Any]]] = {}
     try:
         for i in range(rounds):
-            marker = f"\nint bench_one_file_marker_{i}(void)\n{{\n\treturn {i};\n}}\n"
-            path.write_bytes(path.read_bytes() + marker.encode())
-            subprocess.run([*git, "commit", "-q", "-am", f"one-file change {i}"], check=True)
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            indexes.append(timed_index(root))
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            indexes[-1]["cpu"] = round(after.ru_utime - before.ru_utime + after.ru_stime
-                                       - before.ru_stime, 2)
             for label, kwargs in asks(root).items():
+                n = len(indexes)
+                marker = f"\nint bench_one_file_marker_{n}(void)\n{{\n\treturn {n};\n}}\n"
+                path.write_bytes(path.read_bytes() + marker.encode())
+                subprocess.run([*git, "commit", "-q", "-am", f"one-file change {n}"],
+                               check=True)
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                indexes.append(timed_index(root))
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                indexes[-1]["cpu"] = round(after.ru_utime - before.ru_utime + after.ru_stime
+                                           - before.ru_stime, 2)
                 first.setdefault(label, []).append(cli_run(root, kwargs))
     finally:
         path.write_bytes(original)

@@ -195,10 +195,10 @@ class View:
         if snap is None or snap.state != "completed" or snap.commit is None \
                 or saved[2] != snap.commit or not self.probe.unchanged_since(saved[3]):
             return False
-        self.snapshot, self.base = snap, snap.commit
-        self.head = src.head(self.root)
-        if self.head.sha != snap.commit:
-            return False
+        head = src.head(self.root)
+        if head.sha != snap.commit:
+            return False  # nothing taken: the full refresh starts from scratch
+        self.snapshot, self.base, self.head = snap, snap.commit, head
         self._members = None
         self.mismatch = self._mismatch()
         self.changes = Changes(snapshot=snap.id)
