@@ -108,12 +108,16 @@ class CorpusResult:
     # answers longer than one page], and the default view scored on first pages only.
     pages: dict[str, list[int]] = field(default_factory=dict)
     first_page: dict[str, Score] = field(default_factory=dict)
+    # Callable targets the oracle has no call hierarchy item for (`calls: null`): it
+    # cannot say who calls them, so their callers are not scored.
+    no_call_item: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
                 "targets": self.targets,
                 "scores": {f"{q}/{v}": s.to_json() for (q, v), s in self.scores.items()},
                 "misses": {k: dict(c.most_common()) for k, c in self.misses.items()},
+                "callers_not_scored_no_call_item": self.no_call_item,
                 "build_constrained": {q: {"flagged": n, "in_oracle": k}
                                       for q, (n, k) in self.constrained.items()},
                 "scores_with_flagged": {f"{q}/{v}": s.to_json()
@@ -281,6 +285,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
     constrained = {"refs": [0, 0], "calls": [0, 0]}
     paging = {"refs": [0, 0, 0], "calls": [0, 0, 0]}
     first_page = {"refs": Score(), "calls": Score()}
+    no_call_item = 0
     for t in doc["targets"]:
         where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
         full = {"refs": _pages(ci.references, where, follow),
@@ -292,6 +297,9 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
         for q in ("refs", "calls"):
             if q == "calls" and t["kind"] not in CALLABLE:
                 continue  # servers disagree on what calling a class or type means
+            if q == "calls" and t["calls"] is None:
+                no_call_item += 1
+                continue
             oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
             asked = full[q]
             assert asked is not None
@@ -330,7 +338,8 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples, constrained, inclusive, paging, first_page)
+                        scores, misses, examples, constrained, inclusive, paging, first_page,
+                        no_call_item)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
@@ -362,6 +371,9 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         out.append(f"\n{r.name} ({r.oracle}, {r.targets} targets): misses by category")
         out += ["  " + line for line in _constrained_lines(r)]
         out += ["  " + line for line in _paging_lines(r)]
+        if r.no_call_item:
+            out.append(f"  callers not scored for {r.no_call_item} target(s): the oracle has "
+                       "no call hierarchy item for them")
         for key, counter in sorted(r.misses.items()):
             if "/all" not in key:
                 continue

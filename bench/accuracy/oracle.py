@@ -138,7 +138,9 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
             try:
                 client.open(path)
                 refs = _stable(client.references, path, t.line - 1, t.col)
-                calls = _stable(client.incoming_calls, path, t.line - 1, t.col)
+                # None: the server has no call hierarchy item for the target, so it
+                # cannot say who calls it ("no item" is not "no callers"): not scored.
+                calls = _stable(client.call_hierarchy, path, t.line - 1, t.col)
             except (LspError, OSError) as exc:
                 log(f"  {t.path}:{t.line} {t.name}: dropped, oracle error {exc}")
                 dropped.append(f"{t.path}:{t.line} {t.name}")
@@ -146,16 +148,46 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                     client.close()
                     client = _start(cmd, root, env)
                 continue
-            sites = [[p, ln, c] for p, ln, c, _ in calls]
+            sites = None if calls is None else [[p, ln, c] for p, ln, c, _ in calls]
             rows.append({"path": t.path, "line": t.line, "col": t.col, "name": t.name,
                          "kind": t.kind, "group": t.group,
                          "refs": [list(r) for r in refs],
                          "calls": place_calls([list(r) for r in refs], sites)
-                         if corpus.language == "c" else sites})
+                         if corpus.language == "c" and sites is not None else sites})
             log(f"  [{i + 1}/{len(targets)}] {t.path}:{t.line} {t.name}: "
-                f"{len(refs)} refs, {len(calls)} calls")
+                f"{len(refs)} refs, {'no call item' if calls is None else len(calls)} calls")
     finally:
         client.close()
+    return _document(corpus, version, dropped, rows)
+
+
+def _document(corpus: AccuracyCorpus, version: str, dropped: list[str],
+              rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"corpus": corpus.name, "language": corpus.language, "oracle": version,
             "date": dt.date.today().isoformat(), "sample_rule": f"bench/accuracy/sample.py v1 "
             f"seed {SEED}", "dropped": dropped, "targets": rows}
+
+
+def mark_call_items(corpus: AccuracyCorpus, source: Path, doc: dict[str, Any],
+                    log: Any = print) -> int:
+    """Ask the oracle again, for each stored target with no incoming calls, whether it has
+    a call hierarchy item at all; a target without one gets ``calls: null`` (the server
+    cannot say who calls it). For answers stored before the oracle told the two apart.
+    Returns how many targets were marked."""
+    empty = [t for t in doc["targets"] if t.get("calls") == []]
+    if corpus.language == "java" or not empty:
+        return 0
+    root, cmd, env, _ = prepare(corpus, source)
+    client = _start(cmd, root, env)
+    marked = 0
+    try:
+        for t in empty:
+            path = root / t["path"]
+            client.open(path)
+            if _stable(client.call_hierarchy, path, t["line"] - 1, t["col"]) is None:
+                t["calls"] = None
+                marked += 1
+                log(f"  {t['path']}:{t['line']} {t['name']}: no call hierarchy item")
+    finally:
+        client.close()
+    return marked

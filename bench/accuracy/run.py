@@ -46,6 +46,20 @@ def cmd_oracle(names: list[str]) -> int:
     return 0
 
 
+def cmd_call_items(names: list[str]) -> int:
+    from accuracy.oracle import mark_call_items
+
+    for name in names:
+        out = ORACLE_DIR / f"{name}.json"
+        doc = json.loads(out.read_text())
+        marked = mark_call_items(CORPORA[name], fetch_corpus(name), doc,
+                                 log=lambda m: print(m, flush=True))
+        if marked:
+            out.write_text(dump_oracle(doc))
+        print(f"{name}: {marked} target(s) without a call hierarchy item", flush=True)
+    return 0
+
+
 GROUPS = (("heldout", "held-out corpora (picked by the README's rule, never tuned on)"),
           ("tune", "tune corpora (the resolution rules were developed on these)"))
 
@@ -89,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     p_oracle = sub.add_parser("oracle", help="ask the oracle; write tests/accuracy/oracle/*.json")
     p_oracle.add_argument("names", nargs="+", choices=sorted(CORPORA))
+    p_items = sub.add_parser("call-items", help="mark stored targets the oracle has no call "
+                             "hierarchy item for (calls: null; answers stored before the "
+                             "oracle told 'no item' from 'no callers')")
+    p_items.add_argument("names", nargs="+", choices=sorted(CORPORA))
     p_report = sub.add_parser("report", help="compare spyglass with the stored oracle answers")
     p_report.add_argument("names", nargs="*", default=None)
     p_report.add_argument("--json", action="store_true")
@@ -107,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cmd == "oracle":
         return cmd_oracle(args.names)
+    if args.cmd == "call-items":
+        return cmd_call_items(args.names)
     names = args.names or sorted((p.stem for p in ORACLE_DIR.glob("*.json")
                                   if p.stem in CORPORA),
                                  key=lambda n: (CORPORA[n].group != "heldout", n))
