@@ -53,6 +53,7 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
+_WORD = re.compile(rb"\w+")
 _LITERAL_MEMBER = re.compile(rb"[\"')]\s*\.\s*\w+$")  # a member of a literal: `",".join`
 
 
@@ -121,6 +122,8 @@ class _Extractor:
         self._elements = ElementRules.of(pack.manifest)
         self._declared: dict[tuple[int, str], str] = {}
         self._declared_members: dict[str, dict[str, str]] = {}
+        self._undeclared: tuple[list[tuple[int, dict[str, list[Node]]]], list[_Scope],
+                                list[Definition]] | None = None
 
     def run(self) -> FileFacts:
         # One traversal for the structural queries (definitions, imports, scopes) together.
@@ -389,15 +392,22 @@ class _Extractor:
         by an untyped assignment in its scope keeps what it had."""
         rules = self._elements
         assert rules is not None
-        self._record_declared(typed, scopes, defs, rules.declared)
-        self._appended_lists([c for c in matches if "local.appended" in c], typed, scopes)
+        self._undeclared = (typed, scopes, defs)  # read when first needed (_declared_text)
+        appends = [c for c in matches if "local.appended" in c]
+        if appends:
+            self._appended_lists(appends, typed, scopes)
         loops = [c for c in matches if "local.element" in c]
         if not loops:
             return
         found: dict[tuple[int, str], list[str]] = {}
         targets = [c["local.element.target"][0] for c in loops]
         where = innermost(self._scope_segments, [t.start_byte for t in targets])
+        data = self.data
         for caps, target, si in zip(loops, targets, where):
+            start, end = (scopes[si].start, scopes[si].end) if si >= 0 else (0, len(data))
+            if not any(data.find(name + b".", start, end) >= 0
+                       for name in _WORD.findall(target.text or b"")):
+                continue  # no member of a name it binds is used in its scope: nothing to type
             text, param = self._iterable_element(caps["local.element"][0], si, scopes, defs)
             for name_node, typ in self._unpacked(target, text, param):
                 found.setdefault((si, _text(name_node)), []).append(typ)
@@ -420,11 +430,14 @@ class _Extractor:
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
-    def _record_declared(self, typed: list[tuple[int, dict[str, list[Node]]]],
-                         scopes: list[_Scope], defs: list[Definition],
-                         declared: frozenset[str]) -> None:
+    def _record_declared(self) -> None:
         """Declared types as written (`list[Item]`), of names and of self members; several
-        different declarations of one name: unknown."""
+        different declarations of one name: unknown. Once, when first needed."""
+        if self._undeclared is None or self._elements is None:
+            return
+        typed, scopes, defs = self._undeclared
+        self._undeclared = None
+        declared = self._elements.declared
         rows = [(caps["local.type"][0], caps) for _, caps in typed
                 if caps["local.type"][0].type in declared]
         nodes = [(n, t, m) for t, caps in rows
@@ -454,10 +467,12 @@ class _Extractor:
         rules = self._elements
         assert rules is not None
         lists: dict[tuple[int, str], list[str]] = {}
+        appended = {_text(c["local.appended"][0]) for c in appends}
         rows = [(caps["local.type"][0], n) for _, caps in typed
                 for n in caps.get("local.definition", ())
                 if self._literals.get(caps["local.type"][0].type) in rules.sequences
-                and "comprehension" not in caps["local.type"][0].type]
+                and "comprehension" not in caps["local.type"][0].type
+                and _text(n) in appended]
         where = innermost(self._scope_segments, [n.start_byte for _, n in rows])
         for (literal, node), si in zip(rows, where):
             name = _text(node)
@@ -475,6 +490,7 @@ class _Extractor:
             seen = lists.get((owner, _text(node))) if owner is not None else None
             if seen is not None:
                 seen.append(self._value_type(caps["local.appended.value"][0]))
+        self._record_declared()
         for key, texts in lists.items():
             if texts and texts[0] and all(t == texts[0] for t in texts) and \
                     key not in self._declared:
@@ -549,6 +565,7 @@ class _Extractor:
         first, _, member = path.partition(".")
         if not first:
             return ""
+        self._record_declared()
         if not member:
             owner = self._binding_scope(first, si, scopes)
             return self._declared.get((owner, first), "") if owner is not None else ""
