@@ -606,7 +606,8 @@ class _Extractor:
         rules = self._elements
         assert rules is not None
         if target.named_child_count == 0:
-            return [(target, text if param else unwrap_type(text, self._unwrap) if text else "")]
+            wrapped = any(c in text for c in "[|'\"")  # else already one dotted name
+            return [(target, unwrap_type(text, self._unwrap) if wrapped and not param else text)]
         parts = target.named_children
         out: list[tuple[Node, str]] = []
         for i, part in enumerate(parts):
