@@ -133,6 +133,7 @@ class _Extractor:
         typed: list[tuple[int, dict[str, list[Node]]]] = []
         narrows: list[dict[str, list[Node]]] = []
         elements: list[dict[str, list[Node]]] = []
+        reads: list[dict[str, list[Node]]] = []  # `x = self.m`: typed by the member
         first_import, first_scope = self.pack.structure_offsets
         for pattern, caps in self.budget.matches(self.pack.structure, self.root):
             if pattern < first_import:
@@ -143,6 +144,8 @@ class _Extractor:
                 narrows.append(caps)
             elif "local.element" in caps or "local.appended" in caps:
                 elements.append(caps)
+            elif "local.read" in caps:
+                reads.append(caps)
             else:
                 if "local.type" in caps:
                     typed.append((pattern, caps))
@@ -156,6 +159,8 @@ class _Extractor:
             self._typed_bindings(typed, scopes, defs)
             if self._constraints:
                 self._constrained_bases(defs, def_nodes, scopes)
+        if reads and self._member_types:
+            self._member_reads(reads, scopes, defs)
         if elements and self._elements is not None:
             self._element_bindings(elements, typed, scopes, defs,
                                    scope_caps.get("local.definition", []))
@@ -379,6 +384,26 @@ class _Extractor:
             parent = node.parent
             if not member and text and parent is not None and parent.type == "type_parameter":
                 self._constraints[(si, name)] = text
+
+    def _member_reads(self, reads: list[dict[str, list[Node]]], scopes: list[_Scope],
+                      defs: list[Definition]) -> None:
+        """A local set from a self member (`c = self.client`) has the member's type where
+        this file gives it one (`self.client: Client`, `self.client = Client()`); else it
+        stays untyped (a name-matched receiver)."""
+        names = [c["local.read.name"][0] for c in reads]
+        where = innermost(self._scope_segments, [n.start_byte for n in names])
+        for caps, node, si in zip(reads, names, where):
+            head = self._self_head(si, scopes, defs)
+            found = self._member_types.get(head, {}).get(_text(caps["local.read"][0]))
+            if not found or not found[0] or si < 0:
+                continue
+            name = _text(node)
+            if name in self.pack.self_names:
+                continue
+            self._bound[node.start_byte] = found[0]
+            seen = scopes[si].types.get(name)
+            scopes[si].types[name] = found if seen is None or seen[0] == found[0] \
+                else ("", si)
 
     # -- element types of containers (syntax/elements.py) -------------------------------
     def _element_bindings(self, matches: list[dict[str, list[Node]]],

@@ -104,3 +104,8 @@
   function: (attribute object: (identifier) @local.appended attribute: (identifier) @_append)
   arguments: (argument_list . (_) @local.appended.value .))
   (#eq? @_append "append"))
+; A local set from a self member (`c = self.client`): the member's type in this file.
+(assignment
+  left: (identifier) @local.read.name
+  right: (attribute object: (identifier) @_self attribute: (identifier) @local.read)
+  (#eq? @_self "self"))
