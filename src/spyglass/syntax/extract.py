@@ -99,6 +99,7 @@ class _Scope:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
+_WORD = re.compile(rb"\w+")
 _LITERAL_MEMBER = re.compile(rb"[\"')]\s*\.\s*\w+$")  # a member of a literal: `",".join`
 
 
@@ -175,6 +176,8 @@ class _Extractor:
         self._elements = ElementRules.of(pack.manifest)
         self._declared: dict[tuple[int, str], str] = {}
         self._declared_members: dict[str, dict[str, str]] = {}
+        self._undeclared: tuple[list[tuple[int, dict[str, list[Node]]]], list[_Scope],
+                                list[Definition]] | None = None
 
     def run(self) -> FileFacts:
         # One traversal for the structural queries (definitions, imports, scopes) together.
@@ -184,6 +187,7 @@ class _Extractor:
         typed: list[tuple[int, dict[str, list[Node]]]] = []
         narrows: list[dict[str, list[Node]]] = []
         elements: list[dict[str, list[Node]]] = []
+        reads: list[dict[str, list[Node]]] = []  # `x = self.m`: typed by the member
         first_import, first_scope = self.pack.structure_offsets
         for pattern, caps in self.budget.matches(self.pack.structure, self.root):
             if pattern < first_import:
@@ -194,6 +198,8 @@ class _Extractor:
                 narrows.append(caps)
             elif "local.element" in caps or "local.appended" in caps:
                 elements.append(caps)
+            elif "local.read" in caps:
+                reads.append(caps)
             else:
                 if "local.type" in caps:
                     typed.append((pattern, caps))
@@ -207,6 +213,8 @@ class _Extractor:
             self._typed_bindings(typed, scopes, defs)
             if self._constraints:
                 self._constrained_bases(defs, def_nodes, scopes)
+        if reads and self._member_types:
+            self._member_reads(reads, scopes, defs)
         if elements and self._elements is not None:
             self._element_bindings(elements, typed, scopes, defs,
                                    scope_caps.get("local.definition", []))
@@ -522,6 +530,26 @@ class _Extractor:
             if not member and text and parent is not None and parent.type == "type_parameter":
                 self._constraints[(si, name)] = text
 
+    def _member_reads(self, reads: list[dict[str, list[Node]]], scopes: list[_Scope],
+                      defs: list[Definition]) -> None:
+        """A local set from a self member (`c = self.client`) has the member's type where
+        this file gives it one (`self.client: Client`, `self.client = Client()`); else it
+        stays untyped (a name-matched receiver)."""
+        names = [c["local.read.name"][0] for c in reads]
+        where = innermost(self._scope_segments, [n.start_byte for n in names])
+        for caps, node, si in zip(reads, names, where):
+            head = self._self_head(si, scopes, defs)
+            found = self._member_types.get(head, {}).get(_text(caps["local.read"][0]))
+            if not found or not found[0] or si < 0:
+                continue
+            name = _text(node)
+            if name in self.pack.self_names:
+                continue
+            self._bound[node.start_byte] = found[0]
+            seen = scopes[si].types.get(name)
+            scopes[si].types[name] = found if seen is None or seen[0] == found[0] \
+                else ("", si)
+
     # -- element types of containers (syntax/elements.py) -------------------------------
     def _element_bindings(self, matches: list[dict[str, list[Node]]],
                           typed: list[tuple[int, dict[str, list[Node]]]],
@@ -534,15 +562,22 @@ class _Extractor:
         by an untyped assignment in its scope keeps what it had."""
         rules = self._elements
         assert rules is not None
-        self._record_declared(typed, scopes, defs, rules.declared)
-        self._appended_lists([c for c in matches if "local.appended" in c], typed, scopes)
+        self._undeclared = (typed, scopes, defs)  # read when first needed (_declared_text)
+        appends = [c for c in matches if "local.appended" in c]
+        if appends:
+            self._appended_lists(appends, typed, scopes)
         loops = [c for c in matches if "local.element" in c]
         if not loops:
             return
         found: dict[tuple[int, str], list[str]] = {}
         targets = [c["local.element.target"][0] for c in loops]
         where = innermost(self._scope_segments, [t.start_byte for t in targets])
+        data = self.data
         for caps, target, si in zip(loops, targets, where):
+            start, end = (scopes[si].start, scopes[si].end) if si >= 0 else (0, len(data))
+            if not any(data.find(name + b".", start, end) >= 0
+                       for name in _WORD.findall(target.text or b"")):
+                continue  # no member of a name it binds is used in its scope: nothing to type
             text, param = self._iterable_element(caps["local.element"][0], si, scopes, defs)
             for name_node, typ in self._unpacked(target, text, param):
                 found.setdefault((si, _text(name_node)), []).append(typ)
@@ -565,11 +600,14 @@ class _Extractor:
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
 
-    def _record_declared(self, typed: list[tuple[int, dict[str, list[Node]]]],
-                         scopes: list[_Scope], defs: list[Definition],
-                         declared: frozenset[str]) -> None:
+    def _record_declared(self) -> None:
         """Declared types as written (`list[Item]`), of names and of self members; several
-        different declarations of one name: unknown."""
+        different declarations of one name: unknown. Once, when first needed."""
+        if self._undeclared is None or self._elements is None:
+            return
+        typed, scopes, defs = self._undeclared
+        self._undeclared = None
+        declared = self._elements.declared
         rows = [(caps["local.type"][0], caps) for _, caps in typed
                 if caps["local.type"][0].type in declared]
         nodes = [(n, t, m) for t, caps in rows
@@ -599,10 +637,12 @@ class _Extractor:
         rules = self._elements
         assert rules is not None
         lists: dict[tuple[int, str], list[str]] = {}
+        appended = {_text(c["local.appended"][0]) for c in appends}
         rows = [(caps["local.type"][0], n) for _, caps in typed
                 for n in caps.get("local.definition", ())
                 if self._literals.get(caps["local.type"][0].type) in rules.sequences
-                and "comprehension" not in caps["local.type"][0].type]
+                and "comprehension" not in caps["local.type"][0].type
+                and _text(n) in appended]
         where = innermost(self._scope_segments, [n.start_byte for _, n in rows])
         for (literal, node), si in zip(rows, where):
             name = _text(node)
@@ -620,6 +660,7 @@ class _Extractor:
             seen = lists.get((owner, _text(node))) if owner is not None else None
             if seen is not None:
                 seen.append(self._value_type(caps["local.appended.value"][0]))
+        self._record_declared()
         for key, texts in lists.items():
             if texts and texts[0] and all(t == texts[0] for t in texts) and \
                     key not in self._declared:
@@ -694,6 +735,7 @@ class _Extractor:
         first, _, member = path.partition(".")
         if not first:
             return ""
+        self._record_declared()
         if not member:
             owner = self._binding_scope(first, si, scopes)
             return self._declared.get((owner, first), "") if owner is not None else ""
@@ -734,7 +776,8 @@ class _Extractor:
         rules = self._elements
         assert rules is not None
         if target.named_child_count == 0:
-            return [(target, text if param else unwrap_type(text, self._unwrap) if text else "")]
+            wrapped = any(c in text for c in "[|'\"")  # else already one dotted name
+            return [(target, unwrap_type(text, self._unwrap) if wrapped and not param else text)]
         parts = target.named_children
         out: list[tuple[Node, str]] = []
         for i, part in enumerate(parts):

@@ -53,7 +53,7 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
         {"scope", "scope.class", "scope.self", "local.definition", "local.global", "local.self",
          "local.type", "local.member", "local.nonlocal", "local.parameter", "local.narrow",
          "local.narrow.block", "local.element", "local.element.target", "local.appended",
-         "local.appended.value"}
+         "local.appended.value", "local.read", "local.read.name"}
     ),
 }
 

@@ -100,6 +100,12 @@
 ; of what its iterable yields; a local list's element type is what it is given by append.
 (for_statement left: (_) @local.element.target right: (_) @local.element)
 (for_in_clause left: (_) @local.element.target right: (_) @local.element)
-(call function: (attribute object: (identifier) @local.appended attribute: (identifier) @_append)
-  arguments: (argument_list . (_) @local.appended.value .)
+(expression_statement (call
+  function: (attribute object: (identifier) @local.appended attribute: (identifier) @_append)
+  arguments: (argument_list . (_) @local.appended.value .))
   (#eq? @_append "append"))
+; A local set from a self member (`c = self.client`): the member's type in this file.
+(assignment
+  left: (identifier) @local.read.name
+  right: (attribute object: (identifier) @_self attribute: (identifier) @local.read)
+  (#eq? @_self "self"))
