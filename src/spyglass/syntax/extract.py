@@ -238,7 +238,8 @@ class _Extractor:
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
             written = caps.get("base", [])
-            literal = [b for b in written if b.parent is not None and b.parent.type == "array"]
+            literal = [b for b in written if b.parent is not None and b.parent.type == "array"
+                       ] if self._elements else []
             if literal:  # an array literal's named elements (composite.LITERAL)
                 written = [b for b in written if b not in literal]
             bases = tuple(t for t in (self._base_text(b) for b in written) if t)
