@@ -56,6 +56,8 @@ def operands(text: str) -> list[str]:
 # `value_containers`): ``[]E`` holds elements E (`Array<E>`, `E[]`, `Set<E>`), ``[:]V`` a
 # map's values V (`Map<K, V>`); nested as written (`Map<K, E[]>` is ``[:][]E``).
 ELEMENTS, VALUES = "[]", "[:]"
+# An array literal of the values named (`[json, form]`): ``[=]json`` per element.
+LITERAL = "[=]"
 # A declared parameter type as a base, ``$i=Type`` (syntax/extract.py, contextual types).
 PARAM_MARK = "$"
 
@@ -81,6 +83,8 @@ def container_mark(text: str, elements: Sequence[re.Pattern[str]],
 def split_mark(base: str) -> tuple[str, str]:
     """(marks, held type) of a base: ("[:][]", "Job") for ``[:][]Job``; ("", base) for a
     base without a container mark."""
+    if base.startswith(LITERAL):
+        return LITERAL, base[len(LITERAL):]
     i = 0
     while base.startswith(VALUES, i) or base.startswith(ELEMENTS, i):
         i += len(VALUES) if base.startswith(VALUES, i) else len(ELEMENTS)
@@ -100,6 +104,8 @@ def container_aliases(full: str, mark: str, held: str, element_members: Sequence
             out += container_aliases(f"{full}.{m}", mark[len(VALUES):], held,
                                      element_members, value_members)
         return out
+    if mark == LITERAL:  # the literal stands for its elements, like a declared container
+        mark = ELEMENTS
     if mark.startswith(ELEMENTS):
         inner = mark[len(ELEMENTS):]
         if inner:  # an array of arrays, of maps: not followed

@@ -14,7 +14,7 @@ from spyglass.syntax import elements
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import PARAM_MARK, composite, container_mark, split_mark
+from spyglass.syntax.composite import LITERAL, PARAM_MARK, composite, container_mark, split_mark
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.elements import ElementRules
@@ -258,9 +258,15 @@ class _Extractor:
                 continue
             node = caps[f"definition.{kind}"][0]
             receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
-            bases = tuple(t for t in (self._base_text(b) for b in caps.get("base", ())) if t)
+            written = caps.get("base", [])
+            literal = [b for b in written if b.parent is not None and b.parent.type == "array"
+                       ] if self._containers else []
+            if literal:  # an array literal's named elements (composite.LITERAL)
+                written = [b for b in written if b not in literal]
+            bases = tuple(t for t in (self._base_text(b) for b in written) if t)
+            bases += tuple(LITERAL + _text(b) for b in literal)
             if self._containers and kind in _CONTAINER_KINDS:
-                bases += self._container_marks(caps.get("base", []))
+                bases += self._container_marks(written)
             if self._contextual:
                 bases += self._parameter_marks(node)
             for name_node in names:

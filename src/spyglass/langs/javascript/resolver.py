@@ -16,7 +16,13 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
-from spyglass.syntax.composite import PARAM_MARK, container_aliases, operands, split_mark
+from spyglass.syntax.composite import (
+    LITERAL,
+    PARAM_MARK,
+    container_aliases,
+    operands,
+    split_mark,
+)
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import Definition, FileContext, FileFacts, Import, Resolution
 
@@ -219,11 +225,13 @@ def _guessed_result(arg: str, facts: FileFacts) -> bool:
 
 
 def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
-                       builtins: frozenset[str], top_alias: dict[str, int], language: str
-                       ) -> list[tuple[str, str]]:
+                       builtins: frozenset[str], top_alias: dict[str, int], language: str,
+                       typed_values: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The aliases of a member declared with a container type (a base marked by
     syntax/composite.py): its element-keeping members (manifest `element_members`) and a
-    map's value-returning ones (`value_members`) reach what it holds."""
+    map's value-returning ones (`value_members`) reach what it holds. An array literal's
+    elements count only where they are `typed_values` (the file's module-level constants
+    with a declared type: never a function, whose members would be its result's)."""
     manifest = all_packs()[language].manifest
     elements = tuple(str(m) for m in manifest.get("element_members", ()))
     values = tuple(str(m) for m in manifest.get("value_members", ()))
@@ -232,6 +240,8 @@ def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
         mark, held = split_mark(base)
         if not mark or (held.split(".", 1)[0] in builtins and held not in top_alias):
             continue
+        if mark == LITERAL and held not in typed_values:
+            continue  # an element that is not the file's own typed constant
         target = local(held)
         if "#" in target:
             out += container_aliases(full, mark, target, elements, values)
@@ -383,6 +393,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         return f"{key}#{owner.qualname}" if owner is not None else ""
 
     builtins = _builtins(facts.language)
+    typed_values = frozenset(d.qualname for d in facts.definitions
+                             if d.kind in ("var", "const") and d.parent < 0 and _plain(d.bases))
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for text in sorted(composites):  # `(A|B).*` → `A.*`, `B.*`: a member of either
@@ -399,7 +411,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             aliases.extend((f"{full}.*", f"{t}.*") for t in types if "#" in t)
             if len(plain) < len(d.bases):
                 aliases.extend(a for a in _container_aliases(
-                    full, d.bases, local, builtins, top_alias, facts.language) if a not in aliases)
+                    full, d.bases, local, builtins, top_alias, facts.language, typed_values)
+                    if a not in aliases)
             bases.append(())
         else:
             bases.append(tuple(local(b) for b in plain))

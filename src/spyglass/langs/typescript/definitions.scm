@@ -125,6 +125,16 @@
   (export_statement declaration: (lexical_declaration
     (variable_declarator name: (identifier) @name value: (new_expression constructor: [(identifier) (member_expression)] @base)) @definition.var))])
 
+; A module-level array literal of names (`const handlers = [json, form]`): its elements
+; are its @base, marked (syntax/composite.py `[=]`) — the resolver follows them only to
+; the file's own typed constants, so that `handlers.find((h) => h.isMatch(r))` reaches
+; their declared type's member.
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name value: (array (identifier) @base)) @definition.var)
+  (variable_declaration (variable_declarator name: (identifier) @name value: (array (identifier) @base)) @definition.var)
+  (export_statement declaration: (lexical_declaration
+    (variable_declarator name: (identifier) @name value: (array (identifier) @base)) @definition.var))])
+
 ; Typed object literals in function bodies (`const self: Observable<T> = { … }`) define
 ; f.self: their members implement the declared type's members, as at module level.
 (statement_block [
