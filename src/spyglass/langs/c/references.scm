@@ -8,6 +8,11 @@
 (call_expression function: (parenthesized_expression (identifier) @reference.call))
 
 (type_identifier) @reference.type
+; A name written after `struct`, `union` or `enum` is in the tag name space (manifest
+; `tag_namespace`: a typedef of the same name is another symbol).
+(struct_specifier name: (type_identifier) @tag)
+(union_specifier name: (type_identifier) @tag)
+(enum_specifier name: (type_identifier) @tag)
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (field_expression field: (field_identifier) @reference.write))
