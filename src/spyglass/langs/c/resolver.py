@@ -31,6 +31,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from spyglass.syntax import conditionals as C
 from spyglass.syntax import heads as H
@@ -220,7 +221,11 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
         found = walk.unit(path, macros)
         if found is None:
             return {}
-        regions[path] = C.encode(found)
+        # a unit's own branches are decided by its own command, with what it includes
+        # read: a name nothing above defines is undefined there, even when another unit
+        # including this file defines it (`#define EKS` then `#include "blowfish.c"`):
+        # clangd indexes the file once, under its own command
+        regions[path] = C.encode([replace(r, assumed=()) for r in found])
     for header, found in walk.headers().items():
         if header not in commands:
             regions[header] = C.encode(found)
