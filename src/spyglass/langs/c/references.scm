@@ -27,7 +27,7 @@
 (preproc_include path: (system_lib_string) @reference.import)
 
 ; Declarations are not uses: prototypes, `extern` variables, parameters of prototypes and
-; of macros, forward declarations (`struct fwd;`).
+; of macros, forward declarations (`struct fwd;`, also inside an include guard).
 (declaration declarator: (function_declarator declarator: (identifier) @ignore))
 (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @ignore)))
 (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @ignore))))
@@ -40,5 +40,13 @@
   (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @ignore))
   (array_declarator declarator: (identifier) @ignore)])
 (preproc_params (identifier) @ignore)
-(translation_unit (struct_specifier name: (type_identifier) @ignore !body))
-(translation_unit (union_specifier name: (type_identifier) @ignore !body))
+(translation_unit [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_ifdef [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_if [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_else [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_elif [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
