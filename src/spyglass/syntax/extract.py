@@ -580,7 +580,8 @@ class _Extractor:
         caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
-        tags = {n.start_byte for n in caps.get("tag", ())}  # `struct X`: the tag name space
+        tags = {n.start_byte for n in caps.get("tag", ())} if self.pack.manifest.get(
+            "tag_namespace") else set()  # `struct X` in C's tag name space (not C++'s)
         line_starts = self._lines()
         skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
         # Nested qualified nodes ending at one name (C++ `a::b::c` holds `b::c`): the
