@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spyglass.query import (
@@ -20,6 +21,7 @@ from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import chunks, defs_by_full, marks
 from spyglass.query.view import View
 from spyglass.syntax import conditionals
+from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import CodeLocation
 
@@ -69,9 +71,10 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     arity = overloads.arity_rule(view, d)
     base = overloads.narrowed(sym.site_filter(view, d, declared), arity)
     scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
+    spaced = _name_space_filter(view, d)  # C: `struct X` is the tag's, a bare `X` not
 
     def keep(r: RefRow) -> bool:
-        return base(r) and (scoped is None or scoped(r))
+        return base(r) and (scoped is None or scoped(r)) and (spaced is None or spaced(r))
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
@@ -87,7 +90,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             out.append(Site(r, several, f"{len(targets)} candidate definitions: {cands}"
                             if several else ""))
         elif not exact_only:
-            why = f"inferred ({r.head.split(':')[0]} binding): resolved to {r.target}"
+            why = f"inferred ({H.untagged(r.head)[0].split(':')[0]} binding): resolved to " \
+                  f"{r.target}"
             out.append(Site(r, True, why))
     out += [Site(r, True, why) for r, why in linked]
     if not exact_only:
@@ -107,6 +111,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             n_same = len(sym.find_defs(view, d.name))
             inherits = inherited_names.inheriting(view, d)
             for r in loose:
+                if spaced is not None and not spaced(r):
+                    continue
                 if arity is not None and arity(r) == overloads.DROP:
                     continue
                 if inherits is not None and (why := inherits(r) or ""):
@@ -117,27 +123,23 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
                     why = f"receiver type unknown (the guess {r.target} reaches no definition)"
                 out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
                                 f"named {d.name!r}"))
-    shared = _tag_shared_with_typedef(view, d)
-    if shared:  # C: `typedef struct X {…} X;` — a bare `X` is the typedef's
-        out = [] if exact_only else [
-            Site(s.ref, True, "; ".join(filter(None, (s.evidence, shared)))) for s in out]
     return out if arity is None else _overload_flags(out, arity, exact_only)
 
 
-def _tag_shared_with_typedef(view: View, d: DefRow) -> str:
-    """Evidence when `d` is a struct, union or enum tag (manifest `tag_namespace`) whose
-    name a typedef also defines: the tag and the typedef are two names to the compiler
-    (`struct X` and `X`), one to spyglass, and the uses written bare, the typedef's, are
-    not told from the tag's."""
-    if d.kind not in ("struct", "enum") or not sym.manifest_value(d.language, "tag_namespace"):
-        return ""
-    typedef = next((o for o in defs_by_full(view, [d.full]) if o.kind == "type"
-                    and o.language == d.language), None)
-    if typedef is None:
-        return ""
-    return (f"the typedef {typedef.name} ({typedef.path}:{typedef.name_line}) shares the tag's "
-            f"name: a bare `{d.name}` is the typedef's, `struct {d.name}` the tag's (not told "
-            "apart)")
+def _name_space_filter(view: View, d: DefRow) -> Callable[[RefRow], bool] | None:
+    """Which sites are `d`'s when its pack keeps tags apart (manifest `tag_namespace`, C):
+    a use written `struct X`/`union X`/`enum X` (a ``tag:`` head, syntax/heads.py) names
+    the tag, never a typedef; a tag's uses are only those when a typedef shares its name
+    (`typedef struct X {…} X;`: a bare `X` is the typedef's). None when nothing is told
+    apart."""
+    if not sym.manifest_value(d.language, "tag_namespace"):
+        return None
+    if d.kind == "type":
+        return lambda r: not H.untagged(r.head)[1]
+    if d.kind not in ("struct", "enum") or not any(
+            o.kind == "type" and o.language == d.language for o in defs_by_full(view, [d.full])):
+        return None
+    return lambda r: H.untagged(r.head)[1]
 
 
 def _overload_flags(found: list[Site], arity: overloads.Rule, exact_only: bool) -> list[Site]:

@@ -1012,6 +1012,8 @@ class _Extractor:
         caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
         skip = {n.start_byte for n in caps.get("ignore", ())}
+        tags = {n.start_byte for n in caps.get("tag", ())} if self.pack.manifest.get(
+            "tag_namespace") else set()  # `struct X` in C's tag name space (not C++'s)
         line_starts = self._lines()
         skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
         # Nested qualified nodes ending at one name (C++ `a::b::c` holds `b::c`): the
@@ -1159,6 +1161,8 @@ class _Extractor:
             if sources is not None:
                 counts.append(A.call_count(data, end, sources) if role == "call"
                               else A.UNKNOWN)
+            if key in tags:
+                head = H.make(H.TAG, head)
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
                                   enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
         return refs

@@ -15,6 +15,8 @@ their arguments (docs/languages.md, "Reference heads"):
 ``free``             no binding in the file
 ``expr``             the receiver is not a plain name (a call result, an index, …)
 ``extern``           a receiver of a builtin type: never a project member
+``tag:<head>``       a name written after `struct`/`union`/`enum` (a pack's @tag capture):
+                     the tag name space, `head` being the name's own head (docs/c.md)
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ PARAM = "param"
 FREE = "free"
 EXPR = "expr"
 EXTERN = "extern"
+TAG = "tag"
 
 # Heads of names bound inside a function: never a project definition when bare.
 LOCAL_KINDS = frozenset({LOCAL, PARAM})
@@ -51,6 +54,12 @@ def split(head: str) -> tuple[str, str]:
     """(kind, argument) of a head; the argument is "" for a bare kind."""
     kind, _, arg = head.partition(":")
     return kind, arg
+
+
+def untagged(head: str) -> tuple[str, bool]:
+    """The head under a ``tag:`` marker, and whether there was one."""
+    tagged = head.startswith(prefix(TAG))
+    return (head[len(TAG) + 1:], True) if tagged else (head, False)
 
 
 def prefix(kind: str) -> str:

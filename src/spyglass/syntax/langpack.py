@@ -41,10 +41,11 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @key: a key of a composite literal (Go `T{k: v}`): role `ref`, the literal's type as
     # its qualifier (the resolver reads it as a field of T or, for a map type, a value).
     # @arguments: a call's bracketed argument list (its items counted); @argument: one
-    # argument outside it (a trailing lambda). Definitions' @parameters: a parameter list.
+    # argument outside it (a trailing lambda). @tag: a name in the tag name space (C's
+    # `struct X`): its head is marked ``tag:`` (syntax/heads.py). Definitions' @parameters: a parameter list.
     "references": frozenset({f"reference.{r}" for r in ROLES}
                             | {"qualified", "receiver", "ignore", "doc", "key",
-                               "arguments", "argument"}),
+                               "arguments", "argument", "tag"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",
          "import.reexport"}

@@ -8,6 +8,11 @@
 (call_expression function: (parenthesized_expression (identifier) @reference.call))
 
 (type_identifier) @reference.type
+; A name written after `struct`, `union` or `enum` is in the tag name space (manifest
+; `tag_namespace`: a typedef of the same name is another symbol).
+(struct_specifier name: (type_identifier) @tag)
+(union_specifier name: (type_identifier) @tag)
+(enum_specifier name: (type_identifier) @tag)
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (field_expression field: (field_identifier) @reference.write))
@@ -22,7 +27,7 @@
 (preproc_include path: (system_lib_string) @reference.import)
 
 ; Declarations are not uses: prototypes, `extern` variables, parameters of prototypes and
-; of macros, forward declarations (`struct fwd;`).
+; of macros, forward declarations (`struct fwd;`, also inside an include guard).
 (declaration declarator: (function_declarator declarator: (identifier) @ignore))
 (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @ignore)))
 (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @ignore))))
@@ -35,5 +40,13 @@
   (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @ignore))
   (array_declarator declarator: (identifier) @ignore)])
 (preproc_params (identifier) @ignore)
-(translation_unit (struct_specifier name: (type_identifier) @ignore !body))
-(translation_unit (union_specifier name: (type_identifier) @ignore !body))
+(translation_unit [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_ifdef [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_if [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_else [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
+(preproc_elif [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])

@@ -31,6 +31,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from spyglass.syntax import conditionals as C
 from spyglass.syntax import heads as H
@@ -47,6 +48,7 @@ _SCOPING_KINDS = frozenset({"struct", "class", "module", "interface"})  # C++ na
 # file); struct, union and enum tags and enumerators are one name across files, as clangd
 # (and the linker's view of types) has them.
 _LOCAL_IN_SOURCE = frozenset({"type", "macro"})
+_TAG_KINDS = frozenset({"struct", "enum"})  # C struct, union and enum tags
 # Names a macro's body uses (not members after `.`/`->`, not pasted with `##`).
 _BODY_NAME = re.compile(r"(?<![\w.#>$])(?<!->)([A-Za-z_]\w*)(?![\w#$])")
 _KEYWORDS = frozenset({
@@ -219,7 +221,11 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
         found = walk.unit(path, macros)
         if found is None:
             return {}
-        regions[path] = C.encode(found)
+        # a unit's own branches are decided by its own command, with what it includes
+        # read: a name nothing above defines is undefined there, even when another unit
+        # including this file defines it (`#define EKS` then `#include "blowfish.c"`):
+        # clangd indexes the file once, under its own command
+        regions[path] = C.encode([replace(r, assumed=()) for r in found])
     for header, found in walk.headers().items():
         if header not in commands:
             regions[header] = C.encode(found)
@@ -288,6 +294,13 @@ class _Names:
         self.by_qual: dict[str, str] = {}
         for d, full in zip(defs, self.full):
             self.by_qual.setdefault(d.qualname, full)
+        # C: `struct X` names the tag, a bare `X` the typedef (two name spaces)
+        self.tags: dict[str, str] = {}
+        self.plain: dict[str, str] = {}
+        if not self.cpp:
+            for d, full in zip(defs, self.full):
+                into = self.tags if d.kind in _TAG_KINDS else self.plain
+                into.setdefault(d.qualname, full)
         self.types: dict[str, str] = {}
         for d, full in zip(defs, self.full):
             if d.kind in _TYPE_KINDS:
@@ -324,13 +337,15 @@ class _Names:
             index = d.parent
         return ".".join(reversed(parts))
 
-    def def_target(self, qual: str, role: str) -> str:
+    def def_target(self, qual: str, role: str, tag: bool = False) -> str:
         """What a name bound to this file's definition `qual` means: a constructor's name
-        in a type or call position is its class (`Circle c` in a class with `Circle()`)."""
+        in a type or call position is its class (`Circle c` in a class with `Circle()`);
+        in C, `struct X` (`tag`) the tag and a bare `X` the typedef when both are here."""
         parts = qual.split(".")
         if len(parts) > 1 and parts[-1] == parts[-2] and role in ("type", "call"):
             qual = ".".join(parts[:-1])
-        return self.by_qual.get(qual, _dotted(qual))
+        found = (self.tags if tag else self.plain).get(qual)
+        return found or self.by_qual.get(qual, _dotted(qual))
 
     def type_full(self, text: str) -> str:
         """A type named in this file as a full name (its own definition, else global)."""
@@ -348,7 +363,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     targets: list[str | None] = []
     confidence: list[str] = []
     for ref in facts.references:
-        head, arg = H.split(ref.head)
+        raw, tagged = H.untagged(ref.head)  # `struct X`: the tag name space
+        head, arg = H.split(raw)
         rest = ref.qualifier.split(".")[1:] if ref.qualifier else []
         chain = ".".join([*rest, ref.name])
         target: str | None = None
@@ -356,7 +372,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         if head == H.IMPORT:
             target, conf = include_target(facts.imports[int(arg)].module, ctx)
         elif head == H.DEF:
-            base = names.def_target(arg, ref.role)
+            base = names.def_target(arg, ref.role, tagged)
             target = f"{base}.{chain}" if ref.qualifier else base
             conf = "exact" if not ref.qualifier else "inferred"
         elif head == H.SELF:
