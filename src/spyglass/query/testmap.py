@@ -262,8 +262,8 @@ def swapped_imports(ans: Answer, path: str) -> list[tuple[str, str]]:
         (view.snapshot.id, path)).fetchall()
     before = {str(a): str(m) for m, a in old if a}
     after = {str(a): str(m) for m, a in new if a}
-    def nested(a: str, b: str) -> bool:
-        return a.startswith(b + ".") or b.startswith(a + ".")
+    def nested(a: str, b: str) -> bool:  # dotted module names (`gopkg.in/yaml.v2` is none)
+        return "/" not in a + b and (a.startswith(b + ".") or b.startswith(a + "."))
     return sorted({(before[a], after[a]) for a in before.keys() & after.keys()
                    if before[a] != after[a] and not nested(before[a], after[a])})
 
