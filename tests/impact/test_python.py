@@ -216,6 +216,46 @@ tests/test_headers.py name ? | file names share the word 'headers': lib/http_hea
 tests/test_headers_extra.py name ?
 $ pytest tests/test_header.py tests/test_headers.py tests/test_headers_extra.py
 ''',
+    # A module import swapped for another bound to the same name is a dependency swap:
+    # the tests importing either package rank first; `from a import x` becoming
+    # `from b import x` moves a name, not a package, and says nothing of a's importers.
+    "a swapped module import, and a moved name that is none": '''
+#- lib/codec.py
+import json
+from lib.old_helpers import quote
+
+
+def dump(v):
+    return quote(json.dumps(v))
+#- lib/old_helpers.py
+def quote(s):
+    return s
+#- lib/new_helpers.py
+def quote(s):
+    return s
+#- tests/test_config.py
+import simplejson
+
+
+def test_load():
+    assert simplejson.loads("1") == 1
+#- tests/test_helpers.py
+from lib.old_helpers import quote
+
+
+def test_quote():
+    assert quote("a") == "a"
+#~ lib/codec.py
+import simplejson as json
+from lib.new_helpers import quote
+
+
+def dump(v):
+    return quote(json.dumps(v))
+#? tests lib/codec.py
+tests/test_config.py import ? | lib/codec.py swaps its import of 'json' for 'simplejson'
+$ pytest tests/test_config.py
+''',
     "pytest fixtures in conftest reach tests by parameter name": '''
 #- app.py
 def make():

@@ -247,21 +247,25 @@ def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
 
 
 def swapped_imports(ans: Answer, path: str) -> list[tuple[str, str]]:
-    """(old, new) module pairs of `path`'s imports that the workspace replaced: an import
-    the snapshot's version has and the file on disk binds the same name to another module."""
+    """(old, new) module pairs of `path`'s imports that the workspace replaced: a module
+    import (Go's `import "p"`, Python's `import p as n`; never `from p import n`, which
+    moves a name rather than a package) that the snapshot's version has and the file on
+    disk binds the same name to another module (not one inside the other: `os.path`, `os`)."""
     view = ans.view()
     if view.snapshot is None:
         return []
     new = view.each("SELECT i.module, i.alias FROM {imports} i JOIN temp.vfiles f "
-                    "ON f.unit = i.unit WHERE f.path = ?", (path,))
+                    "ON f.unit = i.unit WHERE f.path = ? AND i.name IS NULL", (path,))
     old = view.conn.execute(
         "SELECT i.module, i.alias FROM main.imports i JOIN main.snapshot_files s "
-        "ON s.unit = i.unit WHERE s.snapshot = ? AND s.path = ?",
+        "ON s.unit = i.unit WHERE s.snapshot = ? AND s.path = ? AND i.name IS NULL",
         (view.snapshot.id, path)).fetchall()
     before = {str(a): str(m) for m, a in old if a}
     after = {str(a): str(m) for m, a in new if a}
+    def nested(a: str, b: str) -> bool:  # dotted module names (`gopkg.in/yaml.v2` is none)
+        return "/" not in a + b and (a.startswith(b + ".") or b.startswith(a + "."))
     return sorted({(before[a], after[a]) for a in before.keys() & after.keys()
-                   if before[a] != after[a]})
+                   if before[a] != after[a] and not nested(before[a], after[a])})
 
 
 def _by_swapped_imports(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
