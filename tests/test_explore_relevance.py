@@ -75,9 +75,8 @@ def test_files_interleave_rather_than_one_file_filling_the_answer(tmp_path: Path
     ci = _intel(tmp_path)
     ranked = _ranked(ci, "render")
     # six name matches in one file, one docstring match in another: the other file's
-    # definition comes before the first file's last ones, not after all six (the first
-    # file holds the word six times, so its term mass puts it first: query/terms.py)
-    assert ranked.index("paint.frame.draw") < ranked.index("paint.many.render_f"), ranked
+    # definition comes before the first file's last ones, not after all six
+    assert "paint.frame.draw" in ranked[:5], ranked
     assert sum(1 for s in ranked if s.startswith("paint.many.")) == 6, ranked
 
 
@@ -97,23 +96,3 @@ def test_the_answer_stays_within_its_budget(tmp_path: Path) -> None:
     # what fits comes in the same order as in the whole answer
     assert [r.symbol for r in _locs(small)] == \
         [r.symbol for r in _locs(whole)][:len(small.results)]
-
-
-def test_a_vague_question_puts_the_file_holding_most_of_its_words_first(
-        tmp_path: Path) -> None:
-    big = "".join(f"def report_{i}(event):\n    return event.method + ' new ' + str({i})"
-                  "\n\n\n" for i in range(40))
-    files = {"report/__init__.py": "", "report/default.py": big, "tools/__init__.py": "",
-             "tools/new_method.py": "def new_method():\n    \"\"\"The new method, if need be.\"\"\"\n"}
-    files.update({f"tools/{w}.py": f"def {w}(method):\n    return method.new()\n"
-                  for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")})
-    write_files(tmp_path, files)
-    commit_all(tmp_path)
-    ci = CodeIntel(tmp_path)
-    ci.index()
-    result = ci.explore("No need for a new method.", budget=4000)
-    ranked_files = dict(result.extra)["files"]
-    assert isinstance(ranked_files, tuple) and ranked_files[0] == "report/default.py", \
-        ranked_files
-    # a specific question in the same repository still finds its one file first
-    assert _ranked(ci, "charlie")[0] == "tools.charlie.charlie"

@@ -67,39 +67,3 @@ def test_stems_of_the_query_match_other_forms() -> None:
 def test_nothing_to_score() -> None:
     assert FileTerms().scores(["x"]) == {}
     assert _terms({"a.py": "alpha"}).scores(["beta"]) == {}
-
-
-def _vague_corpus() -> FileTerms:
-    """One long file holding the common words many times, a short file named after them,
-    and small files that each have them once."""
-    files = {"report/default.py": " ".join(["need new method"] * 10 + ["filler"] * 570),
-             "tools/new_method.py": "need new method"}
-    files.update({f"pkg/{w}.py": f"need new method {w}"
-                  for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")})
-    return _terms(files)
-
-
-def test_vagueness_is_high_for_common_words_and_zero_for_a_word_in_one_file() -> None:
-    t = _vague_corpus()
-    assert t.vagueness(["need", "new", "method"]) > 0.8
-    assert t.vagueness(["charlie"]) == 0.0
-    assert t.vagueness(["charlie"]) < t.vagueness(["charlie", "method"]) < \
-        t.vagueness(["need", "method"])
-    assert t.vagueness(["absent"]) == 0.0  # words in no file are left out
-
-
-def test_a_vague_question_ranks_the_file_with_the_most_of_its_words_first() -> None:
-    t = _vague_corpus()
-    query = ["need", "new", "method"]
-    bm25 = t.scores(query)
-    assert max(bm25, key=lambda p: bm25[p]) == "tools/new_method.py", bm25  # length-normalised
-    fused = t.normalised(query)
-    assert max(fused, key=lambda p: fused[p]) == "report/default.py", fused
-    assert t.mass(query)["report/default.py"] > t.mass(query)["tools/new_method.py"]
-
-
-def test_a_specific_question_is_ranked_by_bm25_alone() -> None:
-    t = _vague_corpus()
-    bm25 = t.scores(["charlie"])
-    top = max(bm25.values())
-    assert t.normalised(["charlie"]) == {p: v / top for p, v in bm25.items()}
