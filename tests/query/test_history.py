@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fixture import commit_all, write_files
 
+from spyglass.errors import GitRefused
+from spyglass.query import history
 from spyglass.query.facade import CodeIntel
 from spyglass.query.history import change_prior
 
@@ -32,3 +35,18 @@ def test_no_history_no_prior(tmp_path: Path) -> None:
     ci = CodeIntel(tmp_path)
     ci.index()
     assert change_prior(ci.answer().view()) == {}
+
+
+def test_a_git_failure_gives_no_prior_and_explore_still_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_files(tmp_path, {"a.py": "def parse_config():\n    return 1\n"})
+    commit_all(tmp_path)
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    history._CACHE.clear()
+
+    def refuse(*_args: object, **_kw: object) -> object:
+        raise GitRefused("refused for the test")
+    monkeypatch.setattr(history, "_read", refuse)  # git refusing the history read
+    assert change_prior(ci.answer().view()) == {}
+    assert ci.explore("where is the config parsed", budget=2000).results

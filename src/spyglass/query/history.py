@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from spyglass.errors import GitRefused, IndexUnavailable
 from spyglass.index import gitcall
 from spyglass.query.view import View
 
@@ -23,7 +24,10 @@ def change_prior(view: View) -> dict[str, float]:
     cache_key = (str(view.root), commit)
     if cache_key not in _CACHE:
         _CACHE.clear()  # one commit at a time: a new snapshot replaces the old prior
-        _CACHE[cache_key] = _read(view.root, commit)
+        try:
+            _CACHE[cache_key] = _read(view.root, commit)
+        except (GitRefused, IndexUnavailable, OSError):  # no prior rather than no answer
+            _CACHE[cache_key] = {}
     return _CACHE[cache_key]
 
 
