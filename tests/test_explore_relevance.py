@@ -96,3 +96,27 @@ def test_the_answer_stays_within_its_budget(tmp_path: Path) -> None:
     # what fits comes in the same order as in the whole answer
     assert [r.symbol for r in _locs(small)] == \
         [r.symbol for r in _locs(whole)][:len(small.results)]
+
+
+def test_a_vague_question_leans_on_the_file_the_history_changes_most(tmp_path: Path) -> None:
+    report = "def report_{i}(event):\n    return event.method + ' new ' + str({i})\n\n\n"
+    files = {"report/__init__.py": "", "report/default.py": report.format(i=0),
+             "tools/__init__.py": "",
+             "tools/new_method.py": "def new_method():\n    return 'need'\n"}
+    files.update({f"tools/{w}.py": f"def {w}(method, need):\n    return method.new(need)\n"
+                  for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")})
+    write_files(tmp_path, files)
+    commit_all(tmp_path, "start")
+    body = report.format(i=0)
+    for i in range(1, 6):  # the repository keeps changing its reporter
+        body += report.format(i=i)
+        write_files(tmp_path, {"report/default.py": body})
+        commit_all(tmp_path, f"report {i}")
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    vague = [r.path for r in _locs(ci.explore("No need for a new method.", budget=4000))]
+    assert vague[0] == "report/default.py", vague
+    # a specific question is answered by its words, whatever the history
+    assert _ranked(ci, "charlie")[0] == "tools.charlie.charlie"
+    specific = [r.path for r in _locs(ci.explore("the foxtrot helper", budget=4000))]
+    assert specific[0] == "tools/foxtrot.py", specific

@@ -67,3 +67,16 @@ def test_stems_of_the_query_match_other_forms() -> None:
 def test_nothing_to_score() -> None:
     assert FileTerms().scores(["x"]) == {}
     assert _terms({"a.py": "alpha"}).scores(["beta"]) == {}
+
+
+def test_vagueness_is_high_for_words_in_every_file_and_zero_for_a_word_in_one() -> None:
+    files = {"report/default.py": "need new method " * 10,
+             "tools/new_method.py": "need new method"}
+    files.update({f"pkg/{w}.py": f"need new method {w}"
+                  for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")})
+    t = _terms(files)
+    assert t.vagueness(["need", "new", "method"]) > 0.8
+    assert t.vagueness(["charlie"]) == 0.0
+    assert 0.0 < t.vagueness(["charlie", "method"]) < t.vagueness(["need", "method"])
+    assert t.vagueness(["absent"]) == 0.0  # words in no file are left out
+    assert FileTerms().vagueness(["need"]) == 0.0

@@ -1,6 +1,7 @@
 """Files and definitions by relevance to a free-text question: the definitions' match scores
-joined with each file's term score, and a representative definition for a file found by its
-words alone (explore; docs/explore.md)."""
+joined with each file's term score and, as far as the question is vague, how often the file
+changed; a representative definition for a file found by its words alone (explore;
+docs/explore.md)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ FILE_SHARE = 0.8  # a definition's rank: this share from its file's, the rest it
 FILLED = 10  # files represented in the ranking when the terms find them
 DECAY = 0.85  # the k-th definition of a file (best first) counts DECAY**k: files interleave
 MAX_READ = 1024 * 1024  # bytes of a file read to choose its representative
+# A vague question's words are in most files; the files the repository changes most are
+# then the better bet. A file's change prior (0..1, query/history.py) adds this share of the
+# best file's relevance, times the question's vagueness (0..1, query/terms.py).
+PRIOR_WEIGHT = 1.0
 
 
 def file_scores(scored: list[tuple[DefRow, float]], terms: dict[str, float]
@@ -32,15 +37,26 @@ def file_scores(scored: list[tuple[DefRow, float]], terms: dict[str, float]
     return total
 
 
+def with_prior(files: dict[str, float], prior: dict[str, float], weight: float
+               ) -> dict[str, float]:
+    """Each file's relevance plus `weight` × its prior × the best file's relevance."""
+    if weight <= 0 or not prior or not files:
+        return files
+    top = max(files.values())
+    return {p: v + weight * top * prior.get(p, 0.0) for p, v in files.items()}
+
+
 def by_file(view: View, scored: list[tuple[DefRow, float]], terms: dict[str, float],
-            query: list[str]) -> tuple[list[tuple[DefRow, float]], set[Key]]:
+            query: list[str], prior: dict[str, float] | None = None, vagueness: float = 0.0
+            ) -> tuple[list[tuple[DefRow, float]], set[Key]]:
     """The definitions again, each ranked by FILE_SHARE of its file's relevance and the rest
-    its own score; a file among the FILLED most relevant with no definition in the ranking
-    gets its representative (the definition whose lines hold the most query words; their
-    keys returned beside the ranking)."""
+    its own score; a file's relevance gains PRIOR_WEIGHT × `vagueness` × its change `prior`
+    (a share of the best file's); a file among the FILLED most relevant with no definition
+    in the ranking gets its representative (the definition whose lines hold the most query
+    words; their keys returned beside the ranking)."""
     if not terms:
         return scored, set()
-    files = file_scores(scored, terms)
+    files = with_prior(file_scores(scored, terms), prior or {}, PRIOR_WEIGHT * vagueness)
     top = max(files.values(), default=0.0) or 1.0
     have = {d.path for d, _ in scored}
     best = sorted(files, key=lambda p: (-files[p], p))[:FILLED]

@@ -102,14 +102,33 @@ class FileTerms:
                     tf[p] = tf.get(p, 0.0) + PATH_TF
             if not tf:
                 continue
-            idf = math.log(1 + (n - len(tf) + 0.5) / (len(tf) + 0.5))
+            idf = _idf(n, len(tf))
             for p, f in tf.items():
                 norm = K1 * (1 - B + B * self.lengths.get(p, 0) / avg)
                 out[p] = out.get(p, 0.0) + idf * f * (K1 + 1) / (f + norm)
         return out
+
+    def vagueness(self, query: list[str]) -> float:
+        """How little the query's words single out files: 1 − the mean idf of its stems (of
+        those in any file) as a share of the idf of a stem in one file. 0: every word is in
+        one file; near 1: every word is in every file; 0 when no word is found."""
+        n = len(self.lengths)
+        if n < 2:
+            return 0.0
+        top = _idf(n, 1)
+        found = [len(self.counts[s]) for s in dict.fromkeys(stem(w) for w in query)
+                 if s in self.counts]
+        if not found:
+            return 0.0
+        return 1.0 - sum(min(1.0, _idf(n, df) / top) for df in found) / len(found)
 
     def normalised(self, query: list[str]) -> dict[str, float]:
         """`scores` scaled so the best file has 1."""
         raw = self.scores(query)
         top = max(raw.values(), default=0.0) or 1.0
         return {p: v / top for p, v in raw.items()}
+
+
+def _idf(n: int, df: int) -> float:
+    """BM25's idf of a stem found in `df` of `n` files."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
