@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,10 @@ def test_every_http_endpoint_answers(repo: Path) -> None:
         assert r.status_code == 200, r.text
         r = client.post(base + "/index", headers={"Origin": sf.ORIGIN})
         assert r.status_code == 202, r.text
+        job = base + "/jobs/" + r.json()["job_id"]
+        end = time.monotonic() + 120  # the index runs in the background: let it finish
+        while not client.get(job).json()["job"]["done"] and time.monotonic() < end:
+            time.sleep(0.1)
         summary = client.get(base).json()
         text = json.dumps(summary)
         assert all(json.dumps(name)[1:-1] in text for name in ("bad\\xff.py", "new\\xfe.py"))
