@@ -252,6 +252,41 @@ func Valid(s string) bool { return re.MatchString(strings.ToLower(s)) }
 names/names_test.go::TestValid reference | distance 1
 $ go test ./names -run '^TestValid$'
 ''',
+    # The test file named for the changed file in its folder (`set.go` ↔ `set_test.go`)
+    # ranks with the tests using a changed symbol through an uncertain edge (here a call
+    # on a value of an interface written in place: a name-matched candidate), by relevance: the naming
+    # convention weighs more than one uncertain use.
+    "the same-folder test file of the changed file ranks with uncertain direct users": '''
+#- go.mod
+module example.com/c
+
+go 1.21
+#- lib/set.go
+package lib
+
+type Set struct{ n int }
+
+func (s *Set) Put() int { return s.n }
+#- lib/set_test.go
+package lib
+
+import "testing"
+
+func TestSet(t *testing.T) {}
+#- lib/put_test.go
+package lib
+
+import "testing"
+
+func TestPut(t *testing.T) {
+	m := map[string]any{}
+	_ = m["a"].(interface{ Put() int }).Put()
+}
+#? tests lib/set.go
+lib/set_test.go convention ? | naming convention: lib/set.go ↔ lib/set_test.go
+lib/put_test.go::TestPut reference ?
+$ go test ./lib -run '^(TestSet|TestPut)$'
+''',
     "explore a Go symbol": MODULE + '''
 #? explore F --budget 300
 util.F

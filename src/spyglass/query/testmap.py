@@ -137,7 +137,8 @@ class _Collector:
 
 def _tier(e: _Evidence) -> int:
     """Files with tests that use the changed symbol directly rank first (those changed
-    themselves, then those resolved exactly, then the uncertain ones); the rest
+    themselves, then those resolved exactly, then the uncertain ones together with the
+    test file named for the changed file in its own folder); the rest
     (transitive users, fixtures, naming conventions, same package) by relevance. Within a
     file, tests reaching the changed symbol at all come before tests of the changed
     file's other definitions and before the file's convention and package matches."""
@@ -145,6 +146,8 @@ def _tier(e: _Evidence) -> int:
         return 0
     if e.reason == "reference" and e.distance == 1:
         return 2 if e.uncertain else 1
+    if e.reason == "convention" and e.weight == CONVENTION:  # `set.go` ↔ `set_test.go`
+        return 2
     return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
