@@ -28,6 +28,7 @@ class ElementRules:
     passthrough: frozenset[str]  # calls yielding their argument's elements: `sorted(xs)`
     enumerate: frozenset[str]  # calls yielding (index, element) pairs
     declared: frozenset[str]  # grammar nodes of a declared type (an annotation)
+    comprehensions: frozenset[str] = frozenset()  # literal nodes never appended to
     member: str = ""  # the segment naming an element in a type path (`f.__element__`)
     none: str = "None"
 
@@ -45,7 +46,7 @@ class ElementRules:
             names("sequences"), names("mappings"), names("tuples"), names("wrappers"),
             {str(k): str(v) for k, v in views.items()} if isinstance(views, Mapping) else {},
             names("passthrough"), names("enumerate"), names("declared"),
-            str(raw.get("member", "")))
+            names("comprehensions"), str(raw.get("member", "")))
 
 
 def split_generic(text: str) -> tuple[str, list[str]]:

@@ -82,6 +82,11 @@ COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, co
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
     "limitations": str,
 }
+CONTEXTUAL: Schema = {  # grammar nodes of parameters typed by context (syntax/contextual.py)
+    "functions": STRS, "arrow": str, "method": str, "object": str, "parameters": STRS,
+    "receiver": str, "name": str, "annotation": str, "typed": STRS, "function_types": STRS,
+    "return_statement": str, "return_wrappers": STRS,
+}
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
     "grammar_function": str, "extends": str, "resolver": str, "replaces": str,
@@ -94,7 +99,8 @@ MANIFEST: Schema = {
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
-    "value_members": STRS, "contextual_parameters": bool,
+    "value_members": STRS, "contextual_parameters": CONTEXTUAL,
+    "container_nodes": {"generic": str, "array": str, "literal": str},
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
@@ -103,7 +109,7 @@ MANIFEST: Schema = {
                    "parameters": STRS},
     "element_types": {"sequences": STRS, "mappings": STRS, "tuples": STRS, "wrappers": STRS,
                       "passthrough": STRS, "enumerate": STRS, "declared": STRS,
-                      "member": str, "views": ("map", str)},
+                      "comprehensions": STRS, "member": str, "views": ("map", str)},
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
