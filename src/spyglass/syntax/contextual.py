@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from spyglass.syntax.chains import unwrap_type
 from spyglass.syntax.composite import PARAM_MARK, container_mark
+from spyglass.syntax.langpack import names_in
 from spyglass.syntax.scope import SPACE, Scope, node_text
 from spyglass.types import Definition
 
@@ -43,8 +44,7 @@ class ContextRules:
             return None
 
         def names(key: str) -> frozenset[str]:
-            value = raw.get(key, ())
-            return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
+            return names_in(raw, key)
 
         def one(key: str) -> str:
             return str(raw.get(key, ""))

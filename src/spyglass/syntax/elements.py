@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from spyglass.syntax.langpack import names_in
+
 
 @dataclass(frozen=True, slots=True)
 class ElementRules:
@@ -39,8 +41,7 @@ class ElementRules:
             return None
 
         def names(key: str) -> frozenset[str]:
-            value = raw.get(key, ())
-            return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
+            return names_in(raw, key)
         views = raw.get("views", {})
         return ElementRules(
             names("sequences"), names("mappings"), names("tuples"), names("wrappers"),

@@ -9,6 +9,7 @@ import importlib.metadata
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
@@ -160,6 +161,12 @@ def _valid(value: Any, spec: TypeSpec) -> bool:
     if spec[0] == "list":
         return isinstance(value, list) and all(_valid(v, spec[1]) for v in value)
     return isinstance(value, dict) and all(_valid(v, spec[1]) for v in value.values())
+
+
+def names_in(table: Mapping[str, object], key: str) -> frozenset[str]:
+    """A manifest table's list of strings under `key` as a set (empty when absent)."""
+    value = table.get(key, ())
+    return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
 
 
 def check_table(path: Path, where: str, table: dict[str, Any], schema: Schema) -> None:
