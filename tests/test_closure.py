@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fixture import Fixture, parse_fixture
 
-from spyglass.query import closure
+from spyglass.query import aliases, closure
 from spyglass.query import symbols as sym
 from spyglass.query.facade import CodeIntel
 from spyglass.syntax.langpack import pack_for_path
@@ -204,9 +204,9 @@ def test_inherited_members_followed_one_by_one(tmp_path: Path) -> None:
     assert len(names) < 4 * len(want), len(names)
 
 
-def _finishes_value(call: Callable[[], closure.Closure]) -> closure.Closure:
+def _finishes_value(call: Callable[[], aliases.Closure]) -> aliases.Closure:
     """`call`'s closure, failing (not hanging the suite) when it does not come in time."""
-    box: list[closure.Closure] = []
+    box: list[aliases.Closure] = []
     worker = threading.Thread(target=lambda: box.append(call()), daemon=True)
     worker.start()
     worker.join(DEADLINE)

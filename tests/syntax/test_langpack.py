@@ -110,6 +110,12 @@ def _manifest_with(tmp_path: Path, extra: str) -> Path:
     ('[frameworks.x]\ndetect = [{ file = 1 }]',
      r"'frameworks\.x\.detect\[0\]\.file' must be a string"),
     ('[frameworks.x]\nroot = "here"', r"'frameworks\.x\.root' must be one of 'config'"),
+    ("contextual_parameters = true", r"'contextual_parameters' must be a table"),
+    ('[contextual_parameters]\nfuncions = ["f"]', r"unknown key 'contextual_parameters\.funcions'"),
+    ('[contextual_parameters]\narrow = ["a"]', r"'contextual_parameters\.arrow' must be a string"),
+    ("container_nodes = { generic = 1 }", r"'container_nodes\.generic' must be a string"),
+    ('[element_types]\ncomprehensions = "c"',
+     r"'element_types\.comprehensions' must be a list of strings"),
 ])
 def test_manifest_keys_are_checked_against_the_schema(tmp_path: Path, extra: str,
                                                       message: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spyglass.query import closure, dispatch, overloads, related
+from spyglass.query import aliases, dispatch, overloads, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -89,7 +89,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
 
     for t in targets:
         rows = _calls_in(ans, t)
-        resolved = closure.resolve(view, {str(r.target) for r in rows if r.target
+        resolved = aliases.resolve(view, {str(r.target) for r in rows if r.target
                                           and r.role != "import"})
         resolved.update(_inherited(ans, {str(r.target) for r in rows if r.target
                                          and r.role == "call"} - set(resolved)))
@@ -102,7 +102,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             if r.target and not hits and r.conf != "ambiguous":
                 if r.role == "call":
                     owner = r.target.rsplit(".", 1)[0]
-                    if "." in r.target and closure.resolve(view, [owner]):
+                    if "." in r.target and aliases.resolve(view, [owner]):
                         unknown.append(r)  # a member of a value whose type is unknown
                     else:
                         outside[r.target] = outside.get(r.target, 0) + 1
@@ -188,7 +188,7 @@ def _inherited(ans: Answer, targets: set[str]) -> dict[str, list[DefRow]]:
     method): the inherited definition (query/hierarchy.py's supertypes)."""
     from spyglass.query.hierarchy import inherited_member
     view = ans.view()
-    owners = closure.resolve(view, {t.rsplit(".", 1)[0] for t in targets if "." in t})
+    owners = aliases.resolve(view, {t.rsplit(".", 1)[0] for t in targets if "." in t})
     out: dict[str, list[DefRow]] = {}
     for t in sorted(targets):
         owner, _, name = t.rpartition(".")

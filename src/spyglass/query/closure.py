@@ -28,14 +28,22 @@ per view state (wildcard aliases, normalising steps, the most recent closures).
 
 from __future__ import annotations
 
-import bisect
-import os.path
-import re
 import threading
-import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from spyglass.query.aliases import (
+    CACHED,
+    MAX_DEPTH,
+    Closure,
+    Lookup,
+    Rule,
+    cut_points,
+    dotted_prefixes,
+    normalise,
+    view_memo,
+    wildcards,
+)
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
     REF_COLS,
@@ -51,11 +59,9 @@ from spyglass.query.rows import (
 )
 from spyglass.query.view import View
 
-MAX_DEPTH = 16  # alias hops along one chain (a re-export chain through 16 modules)
 MAX_NAMES = 5000  # names in one closure
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
 PROBES_PER_QUERY = 50
-MAX_NORMALISE = 32  # names visited while normalising one target (best first)
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
 # `inherited` expands classes, whose member aliases ask `inherited` again: classes whose
 # fields hold each other (Java `A.b: B`, `B.a: A`) would recurse without end. Past this
@@ -66,156 +72,7 @@ MEMBER_KINDS = frozenset({"method", "field"})
 VALUE_CALLABLE = frozenset({"func", "method", "test"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "type", "enum"})
 
-Rule = tuple[str, str]  # (alias, target) of one alias row: wildcard rows without their "*"
 
-
-@dataclass(frozen=True, slots=True)
-class Closure:
-    """Target strings meaning some definitions (`names`: string → the definitions it means),
-    the probes that find the names a self-extending alias opens, and what the bounds cut."""
-
-    names: Mapping[str, tuple[DefRow, ...]]
-    probes: tuple[tuple[str, str], ...] = ()  # (prefix, suffix) of the targets to read
-    limitations: tuple[str, ...] = ()
-    label: str = ""  # what the closure is of, for notes
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.names
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names)
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-
-@dataclass(frozen=True, slots=True)
-class Wildcards:
-    """The view's wildcard aliases, by target prefix (forward) and by alias prefix (back)."""
-
-    by_target: Mapping[str, tuple[str, ...]]
-    by_alias: Mapping[str, tuple[str, ...]]
-
-
-@dataclass
-class _Memo:
-    """What one view state's closures share: its wildcard aliases, normalising steps, and
-    the closures of the most recent definition sets."""
-
-    wildcards: Wildcards | None = None
-    steps: dict[str, frozenset[str]] = field(default_factory=dict)
-    modules: dict[str, bool] = field(default_factory=dict)  # name → is a module
-    closures: dict[tuple[bool, frozenset[Key], int, int, int], Closure] = field(
-        default_factory=dict)
-    sites: dict[tuple[object, ...], tuple[tuple[tuple[RefRow, str], ...], tuple[str, ...]]] = \
-        field(default_factory=dict)  # _site_rows by closure names, probes, label and limit
-
-
-CACHED = 64  # closures kept per view state
-MAX_STEPS_KEPT = 100_000  # normalising steps kept per view state
-_MEMO: weakref.WeakKeyDictionary[View, tuple[object, _Memo]] = weakref.WeakKeyDictionary()
-
-
-def _state(view: View) -> object:
-    return (view.snapshot.id if view.snapshot else None, view.changes.digest())
-
-
-def _memo(view: View) -> _Memo:
-    cached = _MEMO.get(view)
-    state = _state(view)
-    if cached is None or cached[0] != state:
-        cached = (state, _Memo())
-        _MEMO[view] = cached
-    return cached[1]
-
-
-EAGER_WILDCARD_FILES = 5_000  # views of more files look wildcard aliases up one by one
-
-
-class _Lookup(Mapping[str, tuple[str, ...]]):
-    """Wildcard aliases by one end's prefix, each looked up in SQL when first asked for
-    (an indexed equality: a large repository's hundreds of thousands are never all read)."""
-
-    def __init__(self, view: View, column: str) -> None:
-        self.view = view
-        self.column = column  # "target": forward (target prefix → aliases); "alias": back
-        self.other = "alias" if column == "target" else "target"
-        self.cache: dict[str, tuple[str, ...]] = {}
-
-    def __getitem__(self, key: str) -> tuple[str, ...]:
-        if key not in self.cache:
-            self.prime((key,))
-        if not self.cache[key]:
-            raise KeyError(key)
-        return self.cache[key]
-
-    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
-        """As Mapping.get, without raising a KeyError for every prefix that has no alias
-        (most of the hundred thousand a large closure asks for)."""
-        if key not in self.cache:
-            self.prime((key,))
-        return self.cache[key] or default
-
-    def prime(self, keys: Iterable[str]) -> None:
-        """Look up the prefixes among `keys` not asked for yet, in one query per chunk
-        (a closure's frontier asks for thousands: one query each was most of its time)."""
-        todo = [k for k in dict.fromkeys(keys) if k not in self.cache]
-        found: dict[str, set[str]] = {k: set() for k in todo}
-        for chunk in chunks([k + "*" for k in todo if k.endswith(("#", "."))]):
-            for k, v in self.view.each(
-                    f"SELECT DISTINCT a.{self.column}, a.{self.other} FROM {{aliases}} a JOIN "
-                    f"temp.vfiles f ON f.unit = a.unit WHERE a.{self.column} IN "
-                    f"({marks(chunk)})", tuple(chunk)):
-                key, text = str(k)[:-1], str(v)
-                if text.endswith("*") and text[:-1] != key:
-                    other = text[:-1]
-                    alias = other if self.column == "target" else key
-                    if alias.endswith(("#", ".")):
-                        found[key].add(other)
-        self.cache.update((k, tuple(sorted(v))) for k, v in found.items())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(k for k, v in self.cache.items() if v)
-
-    def __len__(self) -> int:
-        return sum(1 for v in self.cache.values() if v)
-
-
-def wildcards(view: View) -> Wildcards:
-    """Wildcard aliases (``a.*`` → ``t.*``) of the view, read once per view state (all at
-    once for a small view, one prefix at a time for a large one)."""
-    memo = _memo(view)
-    if memo.wildcards is not None:
-        return memo.wildcards
-    files = view.conn.execute("SELECT COUNT(*) FROM temp.vfiles").fetchone()[0]
-    if files > EAGER_WILDCARD_FILES:
-        memo.wildcards = Wildcards(_Lookup(view, "target"), _Lookup(view, "alias"))
-        return memo.wildcards
-    fwd: dict[str, list[str]] = {}
-    back: dict[str, list[str]] = {}
-    for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN temp.vfiles "
-                          "f ON f.unit = a.unit WHERE a.target LIKE '%*'"):
-        alias, target = str(a)[:-1], str(t)[:-1]
-        if alias.endswith(("#", ".")) and alias != target:
-            fwd.setdefault(target, []).append(alias)
-            back.setdefault(alias, []).append(target)
-    memo.wildcards = Wildcards({k: tuple(sorted(set(v))) for k, v in fwd.items()},
-                               {k: tuple(sorted(set(v))) for k, v in back.items()})
-    return memo.wildcards
-
-
-_SEPARATOR = re.compile(r"[.#]")
-_DOT = re.compile(r"\.")
-
-
-def _cuts(name: str) -> list[int]:
-    """Positions of the separators a wildcard prefix may end at (``#`` and ``.`` after it)."""
-    return [m.start() for m in _SEPARATOR.finditer(name, max(name.find("#"), 0))]
-
-
-def _dotted(name: str) -> list[str]:
-    """`name` and its dotted prefixes after the module part: the keys exact aliases rename."""
-    return [name] + [name[:m.start()] for m in _DOT.finditer(name, name.find("#") + 1)]
 
 
 @dataclass
@@ -270,7 +127,7 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
         fresh: list[str] = []
         wanted: dict[str, list[str]] = {}  # exact alias target → names equal to or below it
         for name in frontier:
-            for k in _dotted(name):
+            for k in dotted_prefixes(name):
                 wanted.setdefault(k, []).append(name)
         exact: dict[str, list[tuple[str, str]]] = {}  # name → (alias, target) rows
         for chunk in chunks(sorted(wanted)):
@@ -280,8 +137,8 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
                 for name in wanted[str(t)]:
                     exact.setdefault(name, []).append((str(a), str(t)))
         modules = _modules(view, {t for rows in exact.values() for _, t in rows})
-        cuts = {name: _cuts(name) for name in frontier}
-        if isinstance(wild.by_target, _Lookup):
+        cuts = {name: cut_points(name) for name in frontier}
+        if isinstance(wild.by_target, Lookup):
             wild.by_target.prime(name[:i + 1] for name in frontier for i in cuts[name])
         if walk.inherits:
             _prime_inherited(walk, {alias for name in frontier for i in cuts[name]
@@ -354,7 +211,7 @@ def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
 
 def _modules(view: View, names: set[str]) -> set[str]:
     """Those of `names` that are modules of the view (a unit's module key), memoised."""
-    memo = _memo(view).modules
+    memo = view_memo(view).modules
     todo = sorted(n for n in names if n not in memo)
     for chunk in chunks(todo):
         found = {str(m) for (m,) in view.each(
@@ -428,7 +285,7 @@ def of(view: View, defs: Iterable[DefRow], members: bool = True,
     CACHED most recent sets of definitions (one answer often asks twice). `site_budget`:
     see expand."""
     ds = list(defs)
-    memo = _memo(view).closures
+    memo = view_memo(view).closures
     k = (members, frozenset(key(d) for d in ds), MAX_DEPTH, MAX_NAMES, site_budget or 0)
     if k not in memo:
         if len(memo) >= CACHED:
@@ -464,7 +321,7 @@ def sites(view: View, c: Closure, limit: int | None = None) -> Sites:
     order), and a limitation saying so when more exist. Closures of the same names (the
     same-named definitions of a macro in several headers: one seed name) share one read,
     kept per view state."""
-    memo = _memo(view).sites
+    memo = view_memo(view).sites
     k = (frozenset(c.names), c.probes, c.label, c.limitations, limit)
     if k not in memo:
         if len(memo) >= CACHED:
@@ -541,124 +398,6 @@ def _capped_note(label: str, limit: int) -> str:
             "in file order) are considered, the rest are not listed")
 
 
-# -- the other way: what a target string means ---------------------------------------------
-def through_wildcards(view: View, name: str) -> list[str]:
-    """`name` with one wildcard alias followed from alias to target at a cut after its
-    module part (``m#obj.f`` → ``m#Type.f`` for the instance alias ``m#obj.*`` → ``m#Type.*``)."""
-    wild = wildcards(view).by_alias
-    start = name.find("#")
-    return [t + name[i + 1:] for i in range(start + 1, len(name)) if name[i] == "."
-            for t in wild.get(name[:i + 1], ())]
-
-
-def _steps(view: View, current: set[str]) -> dict[str, frozenset[str]]:
-    """One normalising step for each name: aliases followed from alias to target, exact ones
-    on the name or a dotted prefix, wildcard ones at any cut (kept per view state)."""
-    known = _memo(view).steps
-    todo = {n for n in current if n not in known}
-    if len(known) + len(todo) > MAX_STEPS_KEPT:
-        known.clear()
-    if todo:
-        known.update((n, frozenset(s)) for n, s in _step(view, todo).items())
-    return {n: known[n] for n in current}
-
-
-def _step(view: View, current: set[str]) -> dict[str, set[str]]:
-    wild = wildcards(view)
-    out: dict[str, set[str]] = {n: set() for n in current}
-    prefixes: dict[str, list[str]] = {}
-    for n in current:
-        for k in _dotted(n):
-            prefixes.setdefault(k, []).append(n)
-        for i in _cuts(n):
-            for prefix in wild.by_alias.get(n[:i + 1], ()):
-                out[n].add(prefix + n[i + 1:])
-    for chunk in chunks(sorted(prefixes)):
-        for a, t in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN "
-                              "temp.vfiles f ON f.unit = a.unit WHERE a.alias IN "
-                              f"({marks(chunk)})", tuple(chunk)):
-            alias, target = str(a), str(t)
-            if target.endswith("*"):
-                continue
-            for n in prefixes[alias]:
-                out[n].add(target + n[len(alias):])
-    return out
-
-
-def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
-    """For each target that aliases followed from alias to target lead to a name of
-    `goal`, that name: breadth first, at most MAX_NORMALISE names visited per target, those
-    sharing the longest prefix with a name of `goal` first (a package's wildcard
-    re-exports offer many ways, most of them dead ends)."""
-    found: dict[str, str] = {t: t for t in targets if t in goal}
-    states = {t: {t} for t in targets if t not in found}  # target → names visited
-    frontier = {t: {t} for t in states}
-    ordered: list[str] = []  # `goal` sorted, when a rank is first needed
-    ranks: dict[str, tuple[int, int, str]] = {}
-
-    def rank(name: str) -> tuple[int, int, str]:
-        """Longest prefix shared with a name of `goal` first (in a sorted list, the longest
-        is shared with a neighbour of the name's place), then shorter names."""
-        if not ordered:
-            ordered.extend(sorted(goal))
-        if name not in ranks:
-            at = bisect.bisect_left(ordered, name)
-            near = ordered[max(at - 1, 0):at + 1]
-            ranks[name] = (-max((len(os.path.commonprefix([name, g])) for g in near),
-                                default=0), len(name), name)
-        return ranks[name]
-
-    for _ in range(2 * MAX_DEPTH):
-        if not frontier:
-            break
-        steps = _steps(view, set().union(*frontier.values()))
-        nxt: dict[str, set[str]] = {}
-        for t, current in frontier.items():
-            new = {s for c in current for s in steps.get(c, ()) if s not in states[t]}
-            room = max(MAX_NORMALISE - len(states[t]), 0)
-            if len(new) > room:
-                new = set(sorted(new, key=rank)[:room])
-            hit = sorted(new & goal)
-            if hit:
-                found[t] = hit[0]
-            elif new:
-                states[t] |= new
-                nxt[t] = new
-        frontier = nxt
-    return found
-
-
-def resolve(view: View, targets: Iterable[str]) -> dict[str, list[DefRow]]:
-    """Reference targets → the definitions they mean: the target's own definitions, else
-    those of the nearest names aliases (followed from alias to target) lead to (at most
-    MAX_NORMALISE names visited per target, shorter ones first: wildcard re-exports of a
-    package offer many ways, most of them dead ends and longer)."""
-    wanted = set(targets)
-    out: dict[str, list[DefRow]] = {}
-    for d in defs_by_full(view, wanted):
-        out.setdefault(d.full, []).append(d)
-    states = {t: {t} for t in wanted if t not in out}
-    frontier = {t: {t} for t in states}
-    for _ in range(2 * MAX_DEPTH):
-        if not frontier:
-            break
-        steps = _steps(view, set().union(*frontier.values()))
-        new_of = {t: {s for c in cur for s in steps.get(c, ()) if s not in states[t]}
-                  for t, cur in frontier.items()}
-        new_of = {t: set(sorted(n, key=lambda x: (len(x), x))[
-            :max(MAX_NORMALISE - len(states[t]), 0)]) for t, n in new_of.items() if n}
-        by_full: dict[str, list[DefRow]] = {}
-        for d in defs_by_full(view, set().union(*new_of.values()) if new_of else ()):
-            by_full.setdefault(d.full, []).append(d)
-        frontier = {}
-        for t, new in new_of.items():
-            hits = [d for n in sorted(new) for d in by_full.get(n, ())]
-            if hits:
-                out[t] = hits
-            else:
-                states[t] |= new
-                frontier[t] = new
-    return out
 
 
 # -- inheritance ------------------------------------------------------------------------------

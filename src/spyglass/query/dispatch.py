@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spyglass.query import closure
+from spyglass.query import aliases, closure
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
     DEF_COLS,
@@ -142,7 +142,7 @@ def dispatched(view: View, d: DefRow, notes: list[str]) -> list[tuple[RefRow, st
     out = _external_sites(view, d, owner, mine, notes)
     if not names:
         return out
-    found = closure.sites(view, closure.Closure(names, tuple(sorted(probes)), tuple(cut),
+    found = closure.sites(view, aliases.Closure(names, tuple(sorted(probes)), tuple(cut),
                                                 d.qualname))
     notes += [n for n in found.limitations if n not in notes]
     return out + [(r, next((whys[key(x)] for x in ds if key(x) in whys),
@@ -228,7 +228,7 @@ def predeclared_sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
 def _unbound_project_member(view: View, target: str) -> bool:
     """A target that names no definition but starts at a project definition (its package
     part and first name exist): the member of a value whose type the index does not know."""
-    if closure.resolve(view, [target]):
+    if aliases.resolve(view, [target]):
         return False
     package, sep, path = target.partition("#")
     if not sep or "." not in path:

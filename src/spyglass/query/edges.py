@@ -6,7 +6,7 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from spyglass.query import closure
+from spyglass.query import aliases
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
@@ -119,7 +119,7 @@ def callees(view: View, defs: list[DefRow], limit: int = 2000) -> list[tuple[Def
                                 "JOIN {refs} r ON r.unit = k.u AND r.scope = k.s "
                                 "JOIN temp.vfiles f ON f.unit = r.unit "
                                 f"WHERE r.target IS NOT NULL LIMIT {limit}", params))
-    found = closure.resolve(view, {str(r.target) for r in rows if r.role != "import"})
+    found = aliases.resolve(view, {str(r.target) for r in rows if r.role != "import"})
     out: list[tuple[DefRow, RefRow, DefRow]] = []
     for r in rows:
         for callee in found.get(str(r.target), [])[:1]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from spyglass.errors import BadInput
-from spyglass.query import closure, dispatch
+from spyglass.query import aliases, closure, dispatch
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS
@@ -52,7 +52,7 @@ def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str],
         nxt: list[tuple[DefRow, list[str]]] = []
         for x, path in frontier:
             names = _bases(view, x)
-            found = closure.resolve(view, names)
+            found = aliases.resolve(view, names)
             for b in names:
                 hits = [h for h in found.get(b, []) if h.kind in CLASS_KINDS]
                 if not hits:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.query import closure
+from spyglass.query import aliases, closure
 from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import defs_by_full, refs_to
@@ -49,7 +49,7 @@ def implemented(view: View, d: DefRow) -> list[str]:
 
 def _declared(view: View, name: str) -> list[str]:
     """``m#obj.f`` → ``m#Type.f`` for each instance alias ``m#obj.*`` → ``m#Type.*``."""
-    return closure.through_wildcards(view, name)
+    return aliases.through_wildcards(view, name)
 
 
 def _through_bases(view: View, name: str) -> list[str]:

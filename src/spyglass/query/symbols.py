@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spyglass.errors import BadInput
-from spyglass.query import closure
+from spyglass.query import aliases, closure
 from spyglass.query import paths as client_paths
 from spyglass.query.closure import MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.display import display
@@ -121,7 +121,7 @@ def targets_at(view: View, path: str, line: int, column: int | None) -> list[Def
         here = [r for r in here if r.col <= col0 < r.end_col]
     for ref in here:
         if ref.target:
-            hits = closure.resolve(view, [ref.target]).get(ref.target)
+            hits = aliases.resolve(view, [ref.target]).get(ref.target)
             if hits:
                 return hits
         named = [d for d in find_defs(view, ref.name)]
@@ -319,7 +319,7 @@ def unresolved_refs(view: View, d: DefRow) -> list[RefRow]:
     rows = [r for r in rows if name_matched(r, member)]
     guessed = {r.target for r in rows if r.target is not None}
     if guessed:  # a guess that reaches a definition is a binding, not a candidate
-        bound = closure.resolve(view, guessed)
+        bound = aliases.resolve(view, guessed)
         rows = [r for r in rows if r.target is None or r.target not in bound]
         outside = _outside_guesses(view, [r for r in rows if r.target is not None])
         if outside:

@@ -58,7 +58,7 @@ def operands(text: str) -> list[str]:
 ELEMENTS, VALUES = "[]", "[:]"
 # An array literal of the values named (`[json, form]`): ``[=]json`` per element.
 LITERAL = "[=]"
-# A declared parameter type as a base, ``$i=Type`` (syntax/extract.py, contextual types).
+# A declared parameter type as a base, ``$i=Type`` (syntax/contextual.py).
 PARAM_MARK = "$"
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from spyglass.syntax.langpack import names_in
+
 
 @dataclass(frozen=True, slots=True)
 class ElementRules:
@@ -28,6 +30,7 @@ class ElementRules:
     passthrough: frozenset[str]  # calls yielding their argument's elements: `sorted(xs)`
     enumerate: frozenset[str]  # calls yielding (index, element) pairs
     declared: frozenset[str]  # grammar nodes of a declared type (an annotation)
+    comprehensions: frozenset[str] = frozenset()  # literal nodes never appended to
     member: str = ""  # the segment naming an element in a type path (`f.__element__`)
     none: str = "None"
 
@@ -38,14 +41,13 @@ class ElementRules:
             return None
 
         def names(key: str) -> frozenset[str]:
-            value = raw.get(key, ())
-            return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
+            return names_in(raw, key)
         views = raw.get("views", {})
         return ElementRules(
             names("sequences"), names("mappings"), names("tuples"), names("wrappers"),
             {str(k): str(v) for k, v in views.items()} if isinstance(views, Mapping) else {},
             names("passthrough"), names("enumerate"), names("declared"),
-            str(raw.get("member", "")))
+            names("comprehensions"), str(raw.get("member", "")))
 
 
 def split_generic(text: str) -> tuple[str, list[str]]:

@@ -5,23 +5,26 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from spyglass.syntax import arity as A
-from spyglass.syntax import elements
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import LITERAL, PARAM_MARK, composite, container_mark, split_mark
+from spyglass.syntax.composite import LITERAL, composite
 from spyglass.syntax.constraints import build_constraint
+from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
 from spyglass.syntax.flow import FlowRules, FlowTypes
+from spyglass.syntax.import_bindings import ImportBindings
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
 from spyglass.syntax.parsing import not_analysed, parse, prepared
+from spyglass.syntax.scope import SEPARATORS, SPACE, Scope, node_text
+from spyglass.syntax.typed_bindings import TypedBindings
 from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
 
 # Roles from weakest to strongest: a node captured with several roles keeps the strongest.
@@ -32,83 +35,11 @@ ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "
 MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
 # Definitions whose declared type (or result) may be a container (composite.container_mark).
 _CONTAINER_KINDS = frozenset({"func", "method", "field", "var", "const"})
-# Contextual parameter types (_contextual_params): the mark of a parameter position, the
-# nodes of functions, of typed annotations, and what may stand between `return` and a
-# returned function.
-_FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function",
-                             "method_definition", "function_declaration",
-                             "generator_function_declaration", "generator_function"})
-_TYPED = frozenset({"type_identifier", "nested_type_identifier", "generic_type", "union_type",
-                    "intersection_type", "parenthesized_type", "array_type"})
-_RETURN_WRAPPERS = frozenset({"parenthesized_expression", "await_expression"})
-
-
-def _parameters_of(node: Node) -> Node | None:
-    """The parameter list of a function node, a function-typed member or type alias
-    (`parse: (opts: Opts) => R`, `type Fn = (ctx: Ctx) => R`), or a variable or field
-    holding a function; an arrow's single bare parameter is its own list."""
-    if node.type == "arrow_function" and node.child_by_field_name("parameter") is not None:
-        return node
-    params = node.child_by_field_name("parameters")
-    if params is not None:
-        return params
-    for field_name in ("type", "value"):
-        child = node.child_by_field_name(field_name)
-        if child is not None and child.type == "type_annotation" and child.named_children:
-            child = child.named_children[0]
-        if child is not None and child.type in ("function_type", "arrow_function",
-                                                 "function_expression"):
-            return _parameters_of(child)
-    return None
-
-
-def _positional(params: Node) -> list[Node]:
-    """The parameters of a list in order (an arrow's bare one alone), `this` left out."""
-    if params.type == "arrow_function":
-        bare = params.child_by_field_name("parameter")
-        return [bare] if bare is not None else []
-    out = []
-    for p in params.named_children:
-        if p.type not in ("required_parameter", "optional_parameter"):
-            continue
-        pattern = p.child_by_field_name("pattern")
-        if pattern is not None and pattern.type == "this":
-            continue
-        out.append(p)
-    return out
-_SPACE = re.compile(r"\s+")
-_SEPARATORS = b" \t\r\n.?:->"
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
-# Grammar nodes of a destructured name (`{ a }`, `{ k: a }`): its type is the value's
-# member of that key (ECMAScript grammars; a pack's @local.type pattern selects them).
-_DESTRUCTURING = frozenset({"object_pattern", "pair_pattern"})
-# Heads a receiver's type may have for an ``inst:`` head (a free name: another file's).
-_TYPE_HEADS = (H.prefix(H.DEF), H.prefix(H.IMPORT), _SELF, H.FREE)
-
-@dataclass
-class _Scope:
-    start: int
-    end: int
-    kind: str  # "func" | "class"
-    parent: int = -1
-    owner: int = -1  # definition index whose node is this scope
-    bindings: dict[str, str] = field(default_factory=dict)
-    globals: set[str] = field(default_factory=set)
-    nonlocals: set[str] = field(default_factory=set)  # bound in an enclosing function
-    types: dict[str, tuple[str, int]] = field(default_factory=dict)  # name → (type, scope)
 
 
-_WORD = re.compile(rb"\w+")
-_LITERAL_MEMBER = re.compile(rb"[\"')]\s*\.\s*\w+$")  # a member of a literal: `",".join`
-
-
-def _text(node: Node) -> str:
-    raw = node.text
-    return raw.decode("utf-8", "replace") if raw is not None else ""
-
-
-class _Extractor:
+class _Extractor(TypedBindings, ElementBindings, ImportBindings, ContextualTypes):
     """State for one extraction; the public entry point is `extract`."""
 
     def __init__(self, pack: LanguagePack, data: bytes, budget: Budget) -> None:
@@ -146,10 +77,13 @@ class _Extractor:
         # member's base marked with what it holds (syntax/composite.py, container_mark).
         self._containers = [re.compile(p) for p in pack.manifest.get("element_containers", ())]
         self._values = [re.compile(p) for p in pack.manifest.get("value_containers", ())]
+        # Their grammar nodes (manifest `container_nodes`: generic, array type, literal).
+        self._container_nodes: dict[str, str] = dict(pack.manifest.get("container_nodes", {}))
+        self._array_literal = self._container_nodes.get("literal", "")
         # Parameters typed by context (manifest `contextual_parameters`): a function's declared
         # parameter types as ``$i=Type`` bases; an untyped parameter of a function whose
         # type its place declares has the type ``Place.$i`` (_contextual_params).
-        self._contextual = bool(pack.manifest.get("contextual_parameters"))
+        self._context = ContextRules.of(pack.manifest)
         self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
         # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
         self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
@@ -176,7 +110,7 @@ class _Extractor:
         self._elements = ElementRules.of(pack.manifest)
         self._declared: dict[tuple[int, str], str] = {}
         self._declared_members: dict[str, dict[str, str]] = {}
-        self._undeclared: tuple[list[tuple[int, dict[str, list[Node]]]], list[_Scope],
+        self._undeclared: tuple[list[tuple[int, dict[str, list[Node]]]], list[Scope],
                                 list[Definition]] | None = None
 
     def run(self) -> FileFacts:
@@ -218,7 +152,7 @@ class _Extractor:
         if elements and self._elements is not None:
             self._element_bindings(elements, typed, scopes, defs,
                                    scope_caps.get("local.definition", []))
-        if self._contextual:
+        if self._context is not None:
             self._contextual_params(scope_caps.get("scope", []), scopes, defs, def_nodes)
         if self._flow is not None:
             self._flow_bindings(scope_caps.get("local.definition", []), narrows, scopes)
@@ -245,7 +179,7 @@ class _Extractor:
         package = ""
         for pattern, caps in matches:
             if "package" in caps:
-                package = _text(caps["package"][0])
+                package = node_text(caps["package"][0])
             names = caps.get("name")
             if not names:
                 continue
@@ -257,17 +191,17 @@ class _Extractor:
             if kind is None:
                 continue
             node = caps[f"definition.{kind}"][0]
-            receiver = _text(caps["receiver"][0]) if "receiver" in caps else ""
+            receiver = node_text(caps["receiver"][0]) if "receiver" in caps else ""
             written = caps.get("base", [])
-            literal = [b for b in written if b.parent is not None and b.parent.type == "array"
+            literal = [b for b in written if b.parent is not None and b.parent.type == self._array_literal
                        ] if self._containers else []
             if literal:  # an array literal's named elements (composite.LITERAL)
                 written = [b for b in written if b not in literal]
             bases = tuple(t for t in (self._base_text(b) for b in written) if t)
-            bases += tuple(LITERAL + _text(b) for b in literal)
+            bases += tuple(LITERAL + node_text(b) for b in literal)
             if self._containers and kind in _CONTAINER_KINDS:
                 bases += self._container_marks(written)
-            if self._contextual:
+            if self._context is not None:
                 bases += self._parameter_marks(node)
             for name_node in names:
                 key = name_node.start_byte
@@ -285,7 +219,7 @@ class _Extractor:
         defs: list[Definition] = []
         const_re = self.pack.manifest.get("const_pattern")
         for i, (_, kind, node, name_node, receiver, bases) in enumerate(rows):
-            name = _text(name_node)
+            name = node_text(name_node)
             parent = parent_of[i]
             pkind = defs[parent].kind if parent >= 0 else ""
             if kind == "func" and pkind in MEMBER_PARENTS:
@@ -315,11 +249,11 @@ class _Extractor:
 
     # -- scopes ------------------------------------------------------------------------
     def _scopes(self, def_nodes: list[tuple[int, int]], caps: dict[str, list[Node]]
-                ) -> tuple[list[_Scope], dict[int, int]]:
+                ) -> tuple[list[Scope], dict[int, int]]:
         raw = [(n.start_byte, n.end_byte, "func") for n in caps.get("scope", [])]
         raw += [(n.start_byte, n.end_byte, "class") for n in caps.get("scope.class", [])]
         raw = sorted(set(raw), key=lambda s: (s[0], -s[1]))
-        scopes = [_Scope(s, e, k) for s, e, k in raw]
+        scopes = [Scope(s, e, k) for s, e, k in raw]
         intervals = [(s.start, s.end) for s in scopes]
         for i, parent in enumerate(parents(intervals)):
             scopes[i].parent = parent
@@ -337,7 +271,7 @@ class _Extractor:
             nodes = caps.get(kind, [])
             where = innermost(scope_segs, [n.start_byte for n in nodes])
             for node, si in zip(nodes, where):
-                name = _text(node)
+                name = node_text(node)
                 if si < 0:
                     if kind in ("local.definition", "local.parameter"):
                         self._module_bindings().setdefault(name, H.LOCAL)
@@ -362,94 +296,10 @@ class _Extractor:
         `Builder<T>`) reduced by the pack's ``type_unwrap`` patterns to the type whose
         members it has."""
         if node.type == "generic_type":
-            return self.type_text(node) or _text(node)
+            return self.type_text(node) or node_text(node)
         if node.type in self._operators:  # `A | null`, `A & B`: "" for an unknown operand
             return self.type_text(node)
-        return _text(node)
-
-    def _container_marks(self, nodes: list[Node]) -> tuple[str, ...]:
-        """The container marks of declared types (`Array<Job>`, `Job[]`: the pattern
-        captures an array's element, whose parent is the array type)."""
-        out: list[str] = []
-        for node in nodes:
-            if node.parent is not None and node.parent.type == "array_type":
-                node = node.parent
-            elif node.type != "generic_type":
-                continue
-            mark = container_mark(_SPACE.sub("", _text(node)), self._containers, self._values,
-                                  lambda t: unwrap_type(t, self._unwrap))
-            if mark:
-                out.append(mark)
-        return tuple(out)
-
-    def _parameter_marks(self, node: Node) -> tuple[str, ...]:
-        """A function's, method's or function-typed member's declared parameter types as
-        ``$i=Type`` (i counts the parameters, a `this` parameter left out)."""
-        params = _parameters_of(node)
-        if params is None:
-            return ()
-        out: list[str] = []
-        for i, p in enumerate(_positional(params)):
-            ann = p.child_by_field_name("type")
-            inner = ann.named_children[0] if ann is not None and ann.named_children else None
-            text = self.type_text(inner) if inner is not None and inner.type in _TYPED else ""
-            if text:
-                out.append(f"{PARAM_MARK}{i}={text}")
-        return tuple(out)
-
-    def _contextual_params(self, nodes: list[Node], scopes: list[_Scope],
-                           defs: list[Definition], def_nodes: list[tuple[int, int]]) -> None:
-        """Untyped parameters of a function whose place declares its type, as tsc types
-        them by context: the value of a definition (an object literal's method or arrow
-        member, a typed variable or field: ``obj.m.$0``, the definition's type reaching the
-        declared one), or a function returned by a function that declares its result
-        (``f.$0``). The type stays a guess where it reaches no definition (the resolver)."""
-        by_range = {(s.start, s.end): i for i, s in enumerate(scopes)}
-        def_at = {rng: i for i, rng in enumerate(def_nodes)}
-        for node in nodes:
-            if node.type not in _FUNCTION_NODES:
-                continue
-            si = by_range.get((node.start_byte, node.end_byte))
-            params = _parameters_of(node)
-            if si is None or params is None:
-                continue
-            untyped = [(i, p) for i, p in enumerate(_positional(params))
-                       if p.type == "identifier" or p.child_by_field_name("type") is None]
-            if not untyped:
-                continue
-            place = self._context_of(node, defs, def_at)
-            if not place:
-                continue
-            scope = scopes[si]
-            for i, p in untyped:
-                name_node = p if p.type == "identifier" else p.child_by_field_name("pattern")
-                if name_node is None or name_node.type != "identifier":
-                    continue
-                name = _text(name_node)
-                if name not in scope.types:
-                    scope.types[name] = (f"{place}.{PARAM_MARK}{i}", scope.parent)
-
-    def _context_of(self, node: Node, defs: list[Definition],
-                    def_at: dict[tuple[int, int], int]) -> str:
-        """The qualname whose declared type types `node`'s parameters, or ""."""
-        parent = node.parent
-        holder = node if node.type == "method_definition" else parent
-        d = def_at.get((holder.start_byte, holder.end_byte)) if holder is not None else None
-        if d is not None and holder is not None and (
-                node.type != "method_definition" or (
-                    holder.parent is not None and holder.parent.type == "object")):
-            return defs[d].qualname  # a member of a definition's object, a typed value
-        while parent is not None and parent.type in _RETURN_WRAPPERS:
-            parent = parent.parent
-        if parent is None or parent.type != "return_statement":
-            return ""
-        outer = parent.parent
-        while outer is not None and outer.type not in _FUNCTION_NODES:
-            outer = outer.parent
-        d = def_at.get((outer.start_byte, outer.end_byte)) if outer is not None else None
-        if d is None or not any(not b.startswith(PARAM_MARK) for b in defs[d].bases):
-            return ""
-        return defs[d].qualname
+        return node_text(node)
 
     def type_text(self, node: Node) -> str:
         """A declared or constructed type as a dotted name, unwrapped by the manifest's
@@ -459,7 +309,7 @@ class _Extractor:
             return literal
         if node.type in self._operators:
             return composite(node, self._operators, self._skipped, self.type_text)
-        text = _SPACE.sub("", _text(node))
+        text = SPACE.sub("", node_text(node))
         for token in self._optional:  # `a.b?.c` is the path `a.b.c`
             text = text.replace(token, ".")
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
@@ -469,530 +319,13 @@ class _Extractor:
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
 
-    def _constrained_bases(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
-                           scopes: list[_Scope]) -> None:
-        """A definition's base naming a type parameter in scope (`schema: S` in a class
-        `Holder<S extends Schema>`, a method returning `T`) stands for its constraint, as a
-        local typed with it does."""
-        where = innermost(self._scope_segments, [s for s, _ in def_nodes])
-        for i, (d, si) in enumerate(zip(defs, where)):
-            if not d.bases:
-                continue
-            bases = []
-            for base in d.bases:
-                mark, base = split_mark(base) if self._containers else ("", base)  # `T[]`
-                first, dot, rest = base.partition(".")
-                owner = self._binding_scope(first, si, scopes)
-                found = self._constraints.get((owner, first)) if owner is not None else None
-                bases.append(f"{mark}{found}{dot}{rest}" if found else mark + base)
-            if tuple(bases) != d.bases:
-                defs[i] = d._replace(bases=tuple(bases))
-
-    def _typed_bindings(self, matches: list[tuple[int, dict[str, list[Node]]]],
-                        scopes: list[_Scope], defs: list[Definition]) -> None:
-        """Record @local.type for names (@local.definition) and members set through a self
-        name (@local.member). At one binding site the earliest pattern wins (a declared type
-        before a constructor); different types at different sites mean "unknown"."""
-        best: dict[int, tuple[int, Node, Node, bool]] = {}
-        for pattern, caps in matches:
-            type_node = caps["local.type"][0]
-            for cap, member in (("local.definition", False), ("local.member", True)):
-                for node in caps.get(cap, ()):
-                    prev = best.get(node.start_byte)
-                    if prev is None or pattern < prev[0]:
-                        best[node.start_byte] = (pattern, node, type_node, member)
-        items = [(n, t, m) for _, n, t, m in sorted(best.values(), key=lambda b: b[1].start_byte)]
-        where = innermost(self._scope_segments, [n.start_byte for n, _, _ in items])
-        for (node, type_node, member), si in zip(items, where):
-            text = self.type_text(type_node)
-            if member:
-                head = self._self_head(si, scopes, defs)
-                if not head.startswith(_SELF):
-                    continue
-                table = self._member_types.setdefault(head, {})
-            else:
-                table = scopes[si].types if si >= 0 else self._modtypes
-            name = _text(node)
-            anon = self._anonymous(type_node) if not member and self._anon else None
-            if anon is not None:
-                self._fields[(si, name)] = self._struct_fields(anon, si)
-                text = ""  # no type name: `x.f.M()` goes through the field's type
-            written = type_node.text or b""
-            if not member and self._literal_receiver is not None and \
-                    self._literal_receiver.match(written) and _LITERAL_MEMBER.search(written):
-                text = "str"  # `x = ",".join(xs)`: a builtin literal's member gives a builtin
-            if not member and text and node.parent is not None and \
-                    node.parent.type in _DESTRUCTURING:  # `const { a: x } = opts`: opts.a
-                key_node = node.parent.child_by_field_name("key")
-                text = f"{text}.{_text(key_node) if key_node is not None else name}"
-            if not member and text.startswith(f"{name}."):
-                self._bound[node.start_byte] = None
-                continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
-            if not member:
-                self._bound[node.start_byte] = text
-            seen = table.get(name)
-            table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
-            parent = node.parent
-            if not member and text and parent is not None and parent.type == "type_parameter":
-                self._constraints[(si, name)] = text
-
-    def _member_reads(self, reads: list[dict[str, list[Node]]], scopes: list[_Scope],
-                      defs: list[Definition]) -> None:
-        """A local set from a self member (`c = self.client`) has the member's type where
-        this file gives it one (`self.client: Client`, `self.client = Client()`); else it
-        stays untyped (a name-matched receiver)."""
-        names = [c["local.read.name"][0] for c in reads]
-        where = innermost(self._scope_segments, [n.start_byte for n in names])
-        for caps, node, si in zip(reads, names, where):
-            head = self._self_head(si, scopes, defs)
-            found = self._member_types.get(head, {}).get(_text(caps["local.read"][0]))
-            if not found or not found[0] or si < 0:
-                continue
-            name = _text(node)
-            if name in self.pack.self_names:
-                continue
-            self._bound[node.start_byte] = found[0]
-            seen = scopes[si].types.get(name)
-            scopes[si].types[name] = found if seen is None or seen[0] == found[0] \
-                else ("", si)
-
-    # -- element types of containers (syntax/elements.py) -------------------------------
-    def _element_bindings(self, matches: list[dict[str, list[Node]]],
-                          typed: list[tuple[int, dict[str, list[Node]]]],
-                          scopes: list[_Scope], defs: list[Definition],
-                          definitions: list[Node]) -> None:
-        """Loop and comprehension targets typed by what their iterable yields: the element
-        type of the container's declared type (or of a local list's appended values); a
-        target over a container reached from an untyped parameter is set from that
-        parameter (its members are not listed, as for `c = p.m()`). A target also bound
-        by an untyped assignment in its scope keeps what it had."""
-        rules = self._elements
-        assert rules is not None
-        self._undeclared = (typed, scopes, defs)  # read when first needed (_declared_text)
-        appends = [c for c in matches if "local.appended" in c]
-        if appends:
-            self._appended_lists(appends, typed, scopes)
-        loops = [c for c in matches if "local.element" in c]
-        if not loops:
-            return
-        found: dict[tuple[int, str], list[str]] = {}
-        targets = [c["local.element.target"][0] for c in loops]
-        where = innermost(self._scope_segments, [t.start_byte for t in targets])
-        data = self.data
-        for caps, target, si in zip(loops, targets, where):
-            start, end = (scopes[si].start, scopes[si].end) if si >= 0 else (0, len(data))
-            if not any(data.find(name + b".", start, end) >= 0
-                       for name in _WORD.findall(target.text or b"")):
-                continue  # no member of a name it binds is used in its scope: nothing to type
-            text, param = self._iterable_element(caps["local.element"][0], si, scopes, defs)
-            for name_node, typ in self._unpacked(target, text, param):
-                found.setdefault((si, _text(name_node)), []).append(typ)
-        typed_names = {name for (_, name), texts in found.items() if texts[0]}
-        if not typed_names:
-            return
-        untyped: dict[tuple[int, str], int] = {}  # bindings without a type, by scope and name
-        nodes = [n for n in {n.start_byte: n for n in definitions}.values()
-                 if n.start_byte not in self._bound and _text(n) in typed_names]
-        for node, si in zip(nodes, innermost(self._scope_segments,
-                                             [n.start_byte for n in nodes])):
-            key = (si, _text(node))
-            untyped[key] = untyped.get(key, 0) + 1
-        for (si, name), texts in found.items():
-            text = texts[0]
-            if not text or any(t != text for t in texts) or name in self.pack.self_names or \
-                    untyped.get((si, name), 0) > len(texts):
-                continue  # unknown, or bound otherwise too: left as it was
-            table = scopes[si].types if si >= 0 else self._modtypes
-            seen = table.get(name)
-            table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
-
-    def _record_declared(self) -> None:
-        """Declared types as written (`list[Item]`), of names and of self members; several
-        different declarations of one name: unknown. Once, when first needed."""
-        if self._undeclared is None or self._elements is None:
-            return
-        typed, scopes, defs = self._undeclared
-        self._undeclared = None
-        declared = self._elements.declared
-        rows = [(caps["local.type"][0], caps) for _, caps in typed
-                if caps["local.type"][0].type in declared]
-        nodes = [(n, t, m) for t, caps in rows
-                 for cap, m in (("local.definition", False), ("local.member", True))
-                 for n in caps.get(cap, ())]
-        where = innermost(self._scope_segments, [n.start_byte for n, _, _ in nodes])
-        for (node, type_node, member), si in zip(nodes, where):
-            raw = _SPACE.sub("", _text(type_node))
-            if member:
-                head = self._self_head(si, scopes, defs)
-                if not head.startswith(_SELF):
-                    continue
-                table = self._declared_members.setdefault(head, {})
-                key: str = _text(node)
-                seen = table.get(key)
-                table[key] = raw if seen is None or seen == raw else ""
-            else:
-                k = (si, _text(node))
-                was = self._declared.get(k)
-                self._declared[k] = raw if was is None or was == raw else ""
-
-    def _appended_lists(self, appends: list[dict[str, list[Node]]],
-                        typed: list[tuple[int, dict[str, list[Node]]]],
-                        scopes: list[_Scope]) -> None:
-        """A local bound once to a list literal (`xs = []`) and given only values of one
-        constructed or called type (`xs.append(Item(…))`) declares `list[Item]`."""
-        rules = self._elements
-        assert rules is not None
-        lists: dict[tuple[int, str], list[str]] = {}
-        appended = {_text(c["local.appended"][0]) for c in appends}
-        rows = [(caps["local.type"][0], n) for _, caps in typed
-                for n in caps.get("local.definition", ())
-                if self._literals.get(caps["local.type"][0].type) in rules.sequences
-                and "comprehension" not in caps["local.type"][0].type
-                and _text(n) in appended]
-        where = innermost(self._scope_segments, [n.start_byte for _, n in rows])
-        for (literal, node), si in zip(rows, where):
-            name = _text(node)
-            table = scopes[si].types if si >= 0 else self._modtypes
-            if table.get(name, ("", si))[0] != self._literals.get(literal.type):
-                continue  # bound to something else too
-            lists.setdefault((si, name), []).extend(
-                self._value_type(v) for v in literal.named_children)
-        if not lists:
-            return
-        names = [c["local.appended"][0] for c in appends]
-        at = innermost(self._scope_segments, [n.start_byte for n in names])
-        for caps, node, si in zip(appends, names, at):
-            owner = self._binding_scope(_text(node), si, scopes)
-            seen = lists.get((owner, _text(node))) if owner is not None else None
-            if seen is not None:
-                seen.append(self._value_type(caps["local.appended.value"][0]))
-        self._record_declared()
-        for key, texts in lists.items():
-            if texts and texts[0] and all(t == texts[0] for t in texts) and \
-                    key not in self._declared:
-                self._declared[key] = f"list[{texts[0]}]"
-
-    def _value_type(self, node: Node) -> str:
-        """The type of a value put in a container: a call's callee (`Item(…)`: an Item, `f()`:
-        what f returns, as for `x = f()`); "" for anything else."""
-        func = node.child_by_field_name("function")
-        if func is None or func.child_by_field_name("function") is not None:
-            return ""
-        return self.type_text(func) if func.named_child_count == 0 or \
-            func.child_by_field_name("attribute") is not None else ""
-
-    def _iterable_element(self, node: Node, si: int, scopes: list[_Scope],
-                          defs: list[Definition]) -> tuple[str, bool]:
-        """What iterating `node` yields, as a type text ("" unknown), and whether it is
-        an untyped parameter's name (a container reached from one: `p.items()`)."""
-        rules = self._elements
-        assert rules is not None
-        view, container = "", node
-        func = node.child_by_field_name("function")
-        if func is not None:
-            args = node.child_by_field_name("arguments")
-            argv = args.named_children if args is not None else []
-            method = func.child_by_field_name("attribute")
-            called = _text(func)
-            if method is not None and _text(method) in rules.views and not argv:
-                view = rules.views[_text(method)]
-                container = func.child_by_field_name("object") or func
-            elif called in rules.passthrough or called in rules.enumerate:
-                view = "enumerate" if called in rules.enumerate else ""
-                container = argv[0] if len(argv) == 1 else func
-        if container is not func:
-            declared = self._declared_text(self._path(container), si, scopes, defs)
-            text = elements.element(rules, declared, "" if view == "enumerate" else view) \
-                if declared else ""
-            if text:
-                return (f"tuple[int,{text}]" if view == "enumerate" else text), False
-        if not view and rules.member and container is not func:
-            # declared elsewhere (another file, a call's result): `P.__element__`, a guess
-            # the resolver's element aliases answer; not through a builtin (`map(f, xs)`)
-            raw = _SPACE.sub("", _text(container.child_by_field_name("function") or container))
-            if DOTTED.match(raw.encode()) and raw.split(".", 1)[0] not in self._builtins:
-                return f"{raw}.{rules.member}", False
-        root = container
-        while root.named_child_count:
-            inner = root.child_by_field_name("object") or root.child_by_field_name("function") \
-                or root.child_by_field_name("value")
-            if inner is None:
-                return "", False
-            root = inner
-        name = _text(root)
-        if name not in self.pack.self_names and \
-                self._lookup(name, si, scopes, self._module_bindings()) == H.PARAM:
-            return name, True
-        return "", False
-
-    def _path(self, node: Node) -> str:
-        """A name or a member of a self name (`self.items`) as text; "" otherwise."""
-        if node.named_child_count == 0:
-            return _text(node)
-        obj = node.child_by_field_name("object")
-        attr = node.child_by_field_name("attribute")
-        if obj is not None and attr is not None and obj.named_child_count == 0:
-            return f"{_text(obj)}.{_text(attr)}"
-        return ""
-
-    def _declared_text(self, path: str, si: int, scopes: list[_Scope],
-                       defs: list[Definition]) -> str:
-        """The declared type, as written, of a name or a self member (`self.items`)."""
-        first, _, member = path.partition(".")
-        if not first:
-            return ""
-        self._record_declared()
-        if not member:
-            owner = self._binding_scope(first, si, scopes)
-            return self._declared.get((owner, first), "") if owner is not None else ""
-        if first in self.pack.self_names and "." not in member:
-            head = self._self_head(si, scopes, defs)
-            return self._declared_members.get(head, {}).get(member, "")
-        return ""
-
-    _SUBSCRIPT = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*\[[^\[\]]*\]")
-
-    def _subscript_head(self, raw: bytes, si: int, scopes: list[_Scope],
-                        defs: list[Definition], modbind: dict[str, str]
-                        ) -> tuple[str, str] | None:
-        """A member of a subscripted container (`xs[0].m`, `self.by_key[k].m`) whose
-        declared element type is known: (the container's path, the element's head)."""
-        rules = self._elements
-        m = self._SUBSCRIPT.fullmatch(raw.rstrip(_SEPARATORS)) if rules is not None else None
-        if rules is None or m is None:
-            return None
-        path = m.group(1).decode("utf-8", "replace")
-        declared = self._declared_text(path, si, scopes, defs)
-        text = unwrap_type(elements.element(rules, declared, "subscript"), self._unwrap) \
-            if declared else ""
-        if not text:
-            return None
-        first = path.split(".", 1)[0]
-        head = self._instance_head(first, path, H.EXPR, si, scopes, modbind, known=(text, si))
-        if head.startswith(_INST):
-            _, type_head, type_text = H.parse_instance(H.split(head)[1])
-            head = H.instance(path.count(".") + 1, type_head, type_text)
-        return (path, head) if head != H.EXPR else None
-
-    def _unpacked(self, target: Node, text: str, param: bool = False
-                  ) -> list[tuple[Node, str]]:
-        """The names a loop target binds, each with its type text ("" unknown): one name
-        has the element's type, a pattern (`k, v`) the element's components by position
-        (each the parameter's name when the container is reached from an untyped one)."""
-        rules = self._elements
-        assert rules is not None
-        if target.named_child_count == 0:
-            wrapped = any(c in text for c in "[|'\"")  # else already one dotted name
-            return [(target, unwrap_type(text, self._unwrap) if wrapped and not param else text)]
-        parts = target.named_children
-        out: list[tuple[Node, str]] = []
-        for i, part in enumerate(parts):
-            sub = text if param else elements.component(rules, text, i, len(parts)) \
-                if text else ""
-            out.extend(self._unpacked(part, sub, param))
-        return out
-
-    def _anonymous(self, node: Node) -> Node | None:
-        """The struct written in place that `node` is, or wraps in a way the pack's
-        `type_unwrap` reads through (a pointer `*struct{…}`)."""
-        while node.type not in self._anon:
-            text = _SPACE.sub("", _text(node))
-            if node.named_child_count != 1 or not any(p.fullmatch(text) for p in self._unwrap):
-                return None
-            node = node.named_children[0]
-        return node
-
-    def _struct_fields(self, node: Node, si: int) -> dict[str, tuple[str, int]]:
-        """The fields of a struct type written in place (`struct{ a *Alert; Rule }`), each
-        with its declared type's text (an embedded field is named after its type)."""
-        field_type = self._anon[node.type]
-        out: dict[str, tuple[str, int]] = {}
-        stack = list(node.named_children)
-        while stack:
-            child = stack.pop()
-            if child.type != field_type:
-                if child.type not in self._anon:  # not a nested struct's fields
-                    stack.extend(child.named_children)
-                continue
-            type_node = child.child_by_field_name("type")
-            if type_node is None or type_node.type in self._anon:
-                continue
-            text = self.type_text(type_node)
-            names = [_text(n) for n in child.children_by_field_name("name")]
-            for fname in names or [text.rsplit(".", 1)[-1]]:
-                out[fname] = (text, si)
-        return out
-
-    def _flow_bindings(self, nodes: list[Node], narrows: list[dict[str, list[Node]]],
-                       scopes: list[_Scope]) -> None:
-        """Each binding of a local and each type test guarding a block, in order, for the
-        type at a use (syntax/flow.py). A test of several types (`isinstance(x, (str,
-        bytes))`) narrows only when they agree or are all builtins."""
-        flow = self._flow
-        assert flow is not None
-        nodes = list({n.start_byte: n for n in nodes}.values())  # several patterns bind one
-        where = innermost(self._scope_segments, [n.start_byte for n in nodes])
-        for node, si in zip(nodes, where):
-            name = _text(node)
-            if si < 0 or name in scopes[si].globals or name in scopes[si].nonlocals:
-                continue
-            flow.bind(si, name, node, self._bound.get(node.start_byte, ""))
-        tests: dict[tuple[int, str], tuple[Node, int, list[str]]] = {}
-        for caps in narrows:
-            name_node, block = caps["local.narrow"][0], caps["local.narrow.block"][0]
-            texts = [self.type_text(t) for t in caps.get("local.type", ())]
-            seen = tests.setdefault((block.start_byte, _text(name_node)),
-                                    (block, name_node.start_byte, []))
-            seen[2].extend(texts)
-        at = innermost(self._scope_segments, [pos for _, pos, _ in tests.values()])
-        for ((_, name), (block, _, texts)), si in zip(tests.items(), at):
-            owner = self._binding_scope(name, si, scopes)
-            if owner is None or not texts or not all(texts):
-                continue
-            if len(set(texts)) == 1 or all(t.split(".")[0] in self._builtins for t in texts):
-                flow.narrow(owner, name, block, texts[0])
-        flow.done()
-
-    def _instance_head(self, first: str, qualifier: str, head: str, si: int,
-                       scopes: list[_Scope], modbind: dict[str, str], depth: int = 0,
-                       known: tuple[str, int] | None = None) -> str:
-        """``inst:<parts consumed>|<head of the type>|<type>`` when the receiver of a member
-        access has a known type (a typed or constructed variable, a typed self member; with
-        the manifest's `typed_member_paths`, a local set from a typed local or its member:
-        `const s = opts.signal` has the type ``Options.signal``)."""
-        parts = qualifier.split(".")
-        if head.startswith(_SELF):
-            if len(parts) < 2:
-                return head
-            found = self._member_types.get(head, {}).get(parts[1])
-            consumed = 2
-        elif known is not None:  # the type at this very use (syntax/flow.py)
-            found, consumed = known, 1
-        else:
-            owner = self._binding_scope(first, si, scopes)
-            if owner is None:
-                return head
-            found = (scopes[owner].types if owner >= 0 else self._modtypes).get(first)
-            consumed = 1
-            fields = self._fields.get((owner, first))
-            if fields is None and found and found[0].isidentifier():
-                # An element of a local container of a struct written in place (`for _, c
-                # := range cases` with `cases := []struct{…}{…}`): the same fields.
-                elem_owner = self._binding_scope(found[0], found[1], scopes)
-                if elem_owner is not None:
-                    fields = self._fields.get((elem_owner, found[0]))
-            if fields is not None:  # `c.alert.M()`: the field's declared type
-                found, consumed = fields.get(parts[1]) if len(parts) > 1 else None, 2
-        if not found or not found[0]:
-            return head
-        text, at = found
-        type_first = text.split(".", 1)[0]
-        type_head = self._lookup(type_first, at, scopes, modbind)
-        element = self._elements is not None and bool(self._elements.member) and \
-            f".{self._elements.member}" in text
-        if type_head == H.FREE and type_first in self._builtins:
-            if element:
-                return head  # an element of a builtin container: unknown
-            return H.EXTERN if self._extern else head  # never a project member
-        # A call on the receiver (`x = self.m()`, Go `u := r.client.URL()`): its class.
-        if type_head == H.SELF or (type_first in self.pack.self_names and "." in text):
-            type_head = self._self_head(at, scopes, self._defs)
-        if type_head == H.LOCAL and self._paths and depth < 3:
-            inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
-                                        depth + 1)
-            if inner == H.EXTERN or not inner.startswith(_INST):
-                return inner if inner == H.EXTERN and not element else head
-            used, inner_head, inner_type = H.parse_instance(H.split(inner)[1])
-            path = ".".join([inner_type, *text.split(".")[used:]])
-            return H.instance(consumed, inner_head, path)
-        if type_head == H.PARAM:
-            return H.PARAM  # set from a parameter of unknown type (`c = app.test_client()`)
-        if not type_head.startswith(_TYPE_HEADS):
-            return head
-        return H.instance(consumed, type_head, text)
-
-    def _binding_scope(self, name: str, si: int, scopes: list[_Scope]) -> int | None:
-        """The scope whose binding `_lookup` would use (-1: module level, None: free)."""
-        first = True
-        while si >= 0:
-            scope = scopes[si]
-            if scope.kind == "class" and not first and not self._encloses:
-                si = scope.parent
-                continue
-            if name in scope.globals:
-                break
-            if name in scope.bindings and name not in scope.nonlocals:
-                return si
-            first = False
-            si = scope.parent
-        return -1 if name in self._module_bindings() else None
-
-    # -- imports -----------------------------------------------------------------------
-    def _imports(self, scopes: list[_Scope], matches: list[dict[str, list[Node]]]
-                 ) -> tuple[list[Import], dict[int, int]]:
-        found: list[tuple[Node, Import, int]] = []
-        for caps in matches:
-            mod_node = caps["import.module"][0] if "import.module" in caps else None
-            if mod_node is None and "import.reexport" not in caps:
-                continue
-            module = _text(mod_node) if mod_node is not None else ""  # "": this very module
-            name_node = caps["import.name"][0] if "import.name" in caps else None
-            name: str | None = _text(name_node) if name_node is not None else None
-            if "import.wildcard" in caps:
-                name = "*"
-            alias_node = caps["import.alias"][0] if "import.alias" in caps else None
-            if "import.default" in caps:
-                alias_node, name = caps["import.default"][0], "default"
-            if alias_node is not None:
-                alias = _text(alias_node)
-            elif name is not None and name != "*":
-                alias = name
-            else:
-                alias = self._default_alias(module)
-            anchor = name_node or alias_node or mod_node
-            if anchor is None:
-                continue
-            imp = Import(module=module, name=name, alias=alias,
-                         line=anchor.start_point[0] + 1, col=anchor.start_point[1],
-                         reexport="import.reexport" in caps)
-            found.append((anchor, imp, name_node.start_byte if name_node is not None else -1))
-        found.sort(key=lambda f: f[0].start_byte)
-        where = innermost(self._scope_segments, [f[0].start_byte for f in found])
-        imports: list[Import] = []
-        import_at: dict[int, int] = {}
-        for (anchor, imp, name_start), si in zip(found, where):
-            owner = scopes[si].owner if si >= 0 else -1
-            idx = len(imports)
-            imports.append(Import(imp.module, imp.name, imp.alias, imp.line, imp.col,
-                                  owner, imp.reexport))
-            if name_start >= 0:
-                import_at[name_start] = idx
-            if imp.name != "*" and not imp.reexport:
-                bindings = scopes[si].bindings if si >= 0 else self._module_bindings()
-                bindings[imp.alias] = H.make(H.IMPORT, idx)
-        return imports, import_at
-
-    def _default_alias(self, module: str) -> str:
-        """The name a whole-module import binds when it names none: the manifest's
-        `import_binds` says "head" (first dotted segment: ``import a.b`` binds ``a``) or
-        "tail" (last path segment, skipping one that matches the manifest's
-        `import_tail_skip`: Go's ``v2``-style major-version suffix)."""
-        if self.pack.manifest.get("import_binds", "tail") == "head":
-            return module.split(".")[0]
-        parts = module.rstrip("/").split("/")
-        tail = parts[-1]
-        skip = self.pack.manifest.get("import_tail_skip")
-        if len(parts) > 1 and skip and re.fullmatch(str(skip), tail):
-            tail = parts[-2]
-        return re.sub(r"[^\w$]", "_", tail.split(".")[0])
-
     def _module_bindings(self) -> dict[str, str]:
         if not hasattr(self, "_modbind"):
             self._modbind: dict[str, str] = {}
         return self._modbind
 
     def _bind_definitions(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
-                          scopes: list[_Scope], scope_of_def: dict[int, int]) -> None:
+                          scopes: list[Scope], scope_of_def: dict[int, int]) -> None:
         where = innermost(self._scope_segments, [s for s, _ in def_nodes])
         for d, si in enumerate(where):
             if scope_of_def.get(d) == si and si >= 0:
@@ -1007,7 +340,7 @@ class _Extractor:
 
     # -- references --------------------------------------------------------------------
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
-                    scopes: list[_Scope], imports: list[Import],
+                    scopes: list[Scope], imports: list[Import],
                     import_at: dict[int, int]) -> list[Reference]:
         caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
@@ -1086,7 +419,7 @@ class _Extractor:
                 raw = data[qs:key]
                 for token in self._optional:  # `a?.b.m()`, `f()!.m()`: the path `a.b`
                     raw = raw.replace(token.encode(), b".")
-                raw = raw.rstrip(_SEPARATORS)
+                raw = raw.rstrip(SEPARATORS)
                 if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
                     raw = raw.rstrip(b"#").replace(b"#", b".")
                 if self._seps:  # `a::b` is the qualifier `a.b`; a leading or trailing
@@ -1099,7 +432,7 @@ class _Extractor:
                     if self._marked:  # match with the path, store it with its `()` marks
                         stored, raw = raw, raw.replace(b"()", b"")
                 if DOTTED.match(raw):
-                    qualifier = _SPACE.sub("", raw.decode("utf-8", "replace"))
+                    qualifier = SPACE.sub("", raw.decode("utf-8", "replace"))
                 else:
                     qualifier = "?"
             if key in literal_types:
@@ -1115,7 +448,7 @@ class _Extractor:
                 stored = b""
             elif qualifier == "?":
                 head = H.EXPR
-                if self._supers and data[qs:key].rstrip(_SEPARATORS) in self._supers:  # `super().m`
+                if self._supers and data[qs:key].rstrip(SEPARATORS) in self._supers:  # `super().m`
                     owner = self._self_head(si, scopes, defs)
                     if owner.startswith(_SELF):
                         head = H.make(H.SUPER, H.split(owner)[1])
@@ -1157,7 +490,7 @@ class _Extractor:
             line = bisect_right(line_starts, key) - 1
             col = key - line_starts[line]
             if stored and qualifier != "?":
-                qualifier = _SPACE.sub("", stored.decode("utf-8", "replace"))
+                qualifier = SPACE.sub("", stored.decode("utf-8", "replace"))
             if sources is not None:
                 counts.append(A.call_count(data, end, sources) if role == "call"
                               else A.UNKNOWN)
@@ -1211,7 +544,7 @@ class _Extractor:
             self._line_starts = starts
         return self._line_starts
 
-    def _lookup(self, name: str, si: int, scopes: list[_Scope], modbind: dict[str, str]) -> str:
+    def _lookup(self, name: str, si: int, scopes: list[Scope], modbind: dict[str, str]) -> str:
         first = True
         encloses = self._encloses
         while si >= 0:
@@ -1231,7 +564,7 @@ class _Extractor:
             return H.FREE
         return binding
 
-    def _self_head(self, si: int, scopes: list[_Scope], defs: list[Definition]) -> str:
+    def _self_head(self, si: int, scopes: list[Scope], defs: list[Definition]) -> str:
         """The class (or object) the self name means at scope `si`: the nearest method's or
         class's; ``expr`` (unknown) at a scope binding it that is neither (@scope.self: a
         method of an object literal passed as an argument, a plain function), never the

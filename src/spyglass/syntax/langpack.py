@@ -9,6 +9,7 @@ import importlib.metadata
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
@@ -82,6 +83,11 @@ COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, co
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
     "limitations": str,
 }
+CONTEXTUAL: Schema = {  # grammar nodes of parameters typed by context (syntax/contextual.py)
+    "functions": STRS, "arrow": str, "method": str, "object": str, "parameters": STRS,
+    "receiver": str, "name": str, "annotation": str, "typed": STRS, "function_types": STRS,
+    "return_statement": str, "return_wrappers": STRS,
+}
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
     "grammar_function": str, "extends": str, "resolver": str, "replaces": str,
@@ -94,7 +100,8 @@ MANIFEST: Schema = {
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
-    "value_members": STRS, "contextual_parameters": bool,
+    "value_members": STRS, "contextual_parameters": CONTEXTUAL,
+    "container_nodes": {"generic": str, "array": str, "literal": str},
     "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
@@ -103,7 +110,7 @@ MANIFEST: Schema = {
                    "parameters": STRS},
     "element_types": {"sequences": STRS, "mappings": STRS, "tuples": STRS, "wrappers": STRS,
                       "passthrough": STRS, "enumerate": STRS, "declared": STRS,
-                      "member": str, "views": ("map", str)},
+                      "comprehensions": STRS, "member": str, "views": ("map", str)},
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
@@ -154,6 +161,12 @@ def _valid(value: Any, spec: TypeSpec) -> bool:
     if spec[0] == "list":
         return isinstance(value, list) and all(_valid(v, spec[1]) for v in value)
     return isinstance(value, dict) and all(_valid(v, spec[1]) for v in value.values())
+
+
+def names_in(table: Mapping[str, object], key: str) -> frozenset[str]:
+    """A manifest table's list of strings under `key` as a set (empty when absent)."""
+    value = table.get(key, ())
+    return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
 
 
 def check_table(path: Path, where: str, table: dict[str, Any], schema: Schema) -> None:

@@ -262,7 +262,7 @@ def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
 def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
                        builtins: frozenset[str], top_alias: dict[str, int]
                        ) -> list[tuple[str, str]]:
-    """A function's declared parameter types (bases ``$i=Type``, syntax/extract.py) as
+    """A function's declared parameter types (bases ``$i=Type``, syntax/contextual.py) as
     aliases ``full.$i.*`` → ``Type.*``: what a parameter typed by context reaches."""
     out: list[tuple[str, str]] = []
     for base in bases:
