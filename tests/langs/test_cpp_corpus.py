@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from corpora import reads
-from fixture import commit_all
-from test_lang_corpora import defs_by_full, run
+from test_lang_corpora import call_sites as _callers
+from test_lang_corpora import defs_by_full, indexed_copy, run
+from test_lang_corpora import sites as _sites
 
 from spyglass.query.facade import CodeIntel
 
@@ -20,20 +20,7 @@ Corpus = Callable[[str], Path]
 @pytest.fixture(scope="module")
 def cli11(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus) -> CodeIntel:
     """The CLI11 headers (`CLI/*.hpp`) as a git repository of their own, indexed once."""
-    root = tmp_path_factory.mktemp("cli11") / "cli11"
-    shutil.copytree(corpus("cli11"), root)
-    commit_all(root)
-    ci = CodeIntel(root)
-    ci.index()
-    return ci
-
-
-def _sites(result: object) -> set[tuple[str, int]]:
-    return {(r.path, r.start_line) for r in result.results}  # type: ignore[attr-defined]
-
-
-def _callers(result: object) -> set[tuple[str, int, str]]:
-    return {(r.path, r.start_line, r.symbol) for r in result.results}  # type: ignore[attr-defined]
+    return indexed_copy(tmp_path_factory, corpus, "cli11")
 
 
 @reads("cli11")

@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from corpora import params, reads
+from fixture import commit_all
 
 from spyglass.index.worker import process, resolver_for
+from spyglass.query.facade import CodeIntel
 from spyglass.syntax.langpack import pack_for_path
 
 Rows = dict[str, tuple[object, ...]]
 
+
+
+def indexed_copy(tmp_path_factory: pytest.TempPathFactory, corpus: Callable[[str], Path],
+                 name: str) -> CodeIntel:
+    """A fetched corpus copied as a git repository of its own, indexed once."""
+    root = tmp_path_factory.mktemp(name) / name
+    shutil.copytree(corpus(name), root)
+    commit_all(root)
+    ci = CodeIntel(root)
+    ci.index()
+    return ci
+
+
+def sites(result: object) -> set[tuple[str, int]]:
+    """(path, line) of an answer's results."""
+    return {(r.path, r.start_line) for r in result.results}  # type: ignore[attr-defined]
+
+
+def call_sites(result: object) -> set[tuple[str, int, str]]:
+    """(path, line, enclosing symbol) of a callers answer's results."""
+    return {(r.path, r.start_line, r.symbol) for r in result.results}  # type: ignore[attr-defined]
 
 def run(root: Path, suffixes: tuple[str, ...]) -> Rows:
     """Process every matching file under root as the builder would; return rows by path."""

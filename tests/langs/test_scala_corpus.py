@@ -7,14 +7,14 @@ source package `jawn`, pinned by its SHA-256 and fetched by `scripts/bootstrap.s
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from corpora import reads
-from fixture import commit_all
-from test_lang_corpora import defs_by_full, run, targets
+from test_lang_corpora import call_sites as _callers
+from test_lang_corpora import defs_by_full, indexed_copy, run, targets
+from test_lang_corpora import sites as _sites
 
 from spyglass.query.facade import CodeIntel
 
@@ -29,20 +29,7 @@ BENCH = "benchmark/src/main/scala/jawn/AdHocBenchmarks.scala"
 @pytest.fixture(scope="module")
 def jawn(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus) -> CodeIntel:
     """The unpacked tarball as a git repository of its own, indexed once."""
-    root = tmp_path_factory.mktemp("jawn") / "jawn"
-    shutil.copytree(corpus("jawn"), root)
-    commit_all(root)
-    ci = CodeIntel(root)
-    ci.index()
-    return ci
-
-
-def _sites(result: object) -> set[tuple[str, int]]:
-    return {(r.path, r.start_line) for r in result.results}  # type: ignore[attr-defined]
-
-
-def _callers(result: object) -> set[tuple[str, int, str]]:
-    return {(r.path, r.start_line, r.symbol) for r in result.results}  # type: ignore[attr-defined]
+    return indexed_copy(tmp_path_factory, corpus, "jawn")
 
 
 def _outline(ci: CodeIntel, path: str) -> set[tuple[int, str, str]]:
@@ -180,12 +167,7 @@ J4 = "core/src/main/scala/org/json4s"
 @pytest.fixture(scope="module")
 def json4s(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus) -> CodeIntel:
     """json4s 3.2.10 (Debian's `json4s` source package) as a git repository, indexed once."""
-    root = tmp_path_factory.mktemp("json4s") / "json4s"
-    shutil.copytree(corpus("json4s"), root)
-    commit_all(root)
-    ci = CodeIntel(root)
-    ci.index()
-    return ci
+    return indexed_copy(tmp_path_factory, corpus, "json4s")
 
 
 @reads("json4s")
