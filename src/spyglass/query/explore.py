@@ -244,6 +244,12 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
     return out
 
 
+def _uses(summary: RefSummary) -> str:
+    """The evidence's count of uses; name-matched candidates have no file counted."""
+    where = f"; the resolved ones in {summary.files} file(s)" if summary.files else ""
+    return f"; {summary.total} reference(s), {summary.uncertain} uncertain{where}"
+
+
 def _summary(sites: list[RefRow], loose: int) -> RefSummary:
     roles: dict[str, int] = {}
     for r in sites:
@@ -314,9 +320,7 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
         summary = summaries.get(k) or RefSummary(0, 0, 0, ())
         why = (f"score {score}: {mode} match" if k in cands else
                f"score {score}: the words of its file" if k in by_words else
-               f"score {score}: central neighbour of the matches") + (f"; {summary.total} reference(s) in "
-                                               f"{summary.files} file(s), {summary.uncertain} "
-                                               "uncertain")
+               f"score {score}: central neighbour of the matches") + _uses(summary)
         loc = ans.def_location(d, False, why)
         for n in (LISTED, 2, 0):
             item = ExploreItem(display(d), score, _cite(callers.get(k, []), n),
