@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
-from spyglass.index import confined
+from spyglass.index import confined, gitcall
 from spyglass.index import source as src
 from spyglass.index.lifeline import bind_to_parent
 from spyglass.index.store import (
@@ -109,18 +109,18 @@ class SnapshotBuilder:
         commit = src.resolve_commit(self.root, ref, origin)
         return commit, src.git_files(self.root, commit, max_bytes, self.config.index)
 
-    def _reader(self, commit: str | None, files: list[src.SourceFile]
-                ) -> Callable[[str], bytes | None]:
-        blobs = {f.path: f.blob for f in files}
+    def _reader(self, commit: str | None, files: list[src.SourceFile],
+                blobs: gitcall.BlobReader | None = None) -> Callable[[str], bytes | None]:
+        """A file's bytes: from disk, or from the commit's blobs through `blobs` (one git
+        process for every read)."""
+        shas = {f.path: f.blob for f in files}
 
         def read(path: str) -> bytes | None:
             if commit is None:
                 return confined.read_or_none(self.root, path,
                                              self.config.limits.max_file_bytes)
-            sha = blobs.get(path)
-            if not sha:
-                return None
-            return next((d for _, d in src.read_blobs(self.root, [sha])), None)
+            sha = shas.get(path)
+            return blobs.read(sha) if sha and blobs is not None else None
         return read
 
     def _claim(self, commit: str | None, files: list[src.SourceFile],
@@ -292,7 +292,11 @@ class SnapshotBuilder:
                 lang = unsupported_language(f.path)
                 skipped[f.path] = f"unsupported language: {lang}" if lang else "not source code"
         self._claim(commit, files, packs)
-        ctxs = contexts(files, packs, self._reader(commit, files))
+        blobs = gitcall.BlobReader(self.root)
+        try:
+            ctxs = contexts(files, packs, self._reader(commit, files, blobs))
+        finally:
+            blobs.close()
         # Disk sources have no blob ids yet: hash the supported files now.
         contents: dict[str, bytes] = {}
         if commit is None:

@@ -299,6 +299,41 @@ def batch(root: Path, *args: str) -> subprocess.Popen[bytes]:
                             stderr=subprocess.DEVNULL)
 
 
+class BlobReader:
+    """Blobs asked one at a time (the include walk reads headers as it meets them) from
+    one long-running `git cat-file --batch` process, started at the first ask; `close`
+    ends it. git flushes each object as it is written (no `--buffer`)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def read(self, sha: str) -> bytes | None:
+        """The blob's bytes, or None when git has no such blob."""
+        if self._proc is None:
+            self._proc = batch(self.root, "cat-file", "--batch")
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        try:
+            self._proc.stdin.write(sha.encode() + b"\n")
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            return None
+        parts = self._proc.stdout.readline().split()
+        if len(parts) < 3 or parts[1] != b"blob":
+            return None
+        data = self._proc.stdout.read(int(parts[2]))
+        self._proc.stdout.read(1)
+        return data
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.close()
+            proc.stdout.close()
+            proc.wait()
+
+
 def missing_objects(root: Path, commit: str) -> set[str]:
     """Objects of `commit`'s tree a partial clone does not hold (never fetched); empty
     for a repository that is not a partial clone."""
