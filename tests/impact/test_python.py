@@ -387,6 +387,37 @@ LIMIT = 3
 0 conf
 1 reader ? | module-level change
 ''',
+    "same-file rule: the other definitions of a changed file are said to share it, not to change": '''
+#- calc/__init__.py
+#- calc/ops.py
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+#- tests/test_calc.py
+from calc.ops import add, mul
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+#~ calc/ops.py
+def add(a, b):
+    return b + a
+
+
+def mul(a, b):
+    return a * b
+#? tests
+tests/test_calc.py::test_add reference | calc.ops.add changed
+tests/test_calc.py::test_mul same-file | calc.ops.mul is in a changed file (calc/ops.py
+$ pytest tests/test_calc.py::test_add tests/test_calc.py::test_mul
+''',
     "bad input": LIBRARY + '''
 #? blast-radius nosuch_symbol
 error: no definition named 'nosuch_symbol'

@@ -68,9 +68,17 @@ class Hit:
     def evidence(self) -> str:
         seed = self.seed
         hops = "; ".join(h.text() for h in self.chain)
+        widened = self.origin.startswith(WIDENED)
+        verb = "is in a changed file" if widened else "changed"
+        why = self.origin.removeprefix(WIDENED)
         if not hops:
-            return f"distance 0: changed ({self.origin})"
-        return f"distance {self.distance}: {hops}; {seed} changed ({self.origin})"
+            return f"distance 0: {verb} ({why})"
+        return f"distance {self.distance}: {hops}; {seed} {verb} ({why})"
+
+
+# A seed's reason starting with this was not changed itself: a rule widened the change to it
+# (test suggestions' same-file rule takes every definition of a partly changed file).
+WIDENED = "widened: "
 
 
 @dataclass

@@ -12,7 +12,7 @@ from spyglass.query import edges
 from spyglass.query.changeset import ChangeSet, Seed, changed_defs
 from spyglass.query.display import display
 from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
-from spyglass.query.impact import Hit, Radius, walk
+from spyglass.query.impact import WIDENED, Hit, Radius, walk
 from spyglass.query.results import ChangeSummary, DefRow, Framework, RefRow, TestCommand, TestTarget
 from spyglass.query.rows import REF_COLS, REF_FROM, chunks, defs_by_keys, marks, refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
@@ -416,7 +416,7 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True
     if radius.change.partial and same_file:
         whole = ChangeSet(origin=f"whole files of {radius.change.origin}")
         for path in radius.change.partial:
-            changed_defs(ans, whole, path, None, "in a changed file")
+            changed_defs(ans, whole, path, None, f"{WIDENED}{path}, same-file rule")
         wide = walk(ans, whole, min(radius.depth, SAME_FILE_DEPTH), resolved_only=True)
         _by_reference(ans, wide, out, SAME_FILE)
     notes = _by_reach(ans, radius, out) if reach else []
