@@ -22,6 +22,7 @@ from spyglass.syntax.flow import FlowRules, FlowTypes
 from spyglass.syntax.import_bindings import ImportBindings
 from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
+from spyglass.syntax.name_lookup import MEMBER_PARENTS, NameLookup
 from spyglass.syntax.parsing import not_analysed, parse, prepared
 from spyglass.syntax.scope import SEPARATORS, SPACE, Scope, node_text
 from spyglass.syntax.typed_bindings import TypedBindings
@@ -32,14 +33,13 @@ ROLES_ASCENDING = ("ref", "read", "write", "type", "call", "import")
 # Kinds whose body counts as "the enclosing symbol" of a call or reference.
 ENCLOSING_KINDS = frozenset({"func", "method", "class", "struct", "interface", "type", "enum",
                              "test"})
-MEMBER_PARENTS = frozenset({"class", "struct", "interface"})
 # Definitions whose declared type (or result) may be a container (composite.container_mark).
 _CONTAINER_KINDS = frozenset({"func", "method", "field", "var", "const"})
 
 _SELF, _INST = H.prefix(H.SELF), H.prefix(H.INST)
 
 
-class _Extractor(TypedBindings, ElementBindings, ImportBindings, ContextualTypes):
+class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, ContextualTypes):
     """State for one extraction; the public entry point is `extract`."""
 
     def __init__(self, pack: LanguagePack, data: bytes, budget: Budget) -> None:
@@ -319,25 +319,6 @@ class _Extractor(TypedBindings, ElementBindings, ImportBindings, ContextualTypes
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)
 
-    def _module_bindings(self) -> dict[str, str]:
-        if not hasattr(self, "_modbind"):
-            self._modbind: dict[str, str] = {}
-        return self._modbind
-
-    def _bind_definitions(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
-                          scopes: list[Scope], scope_of_def: dict[int, int]) -> None:
-        where = innermost(self._scope_segments, [s for s, _ in def_nodes])
-        for d, si in enumerate(where):
-            if scope_of_def.get(d) == si and si >= 0:
-                si = scopes[si].parent
-            definition = defs[d]
-            parent = definition.parent
-            nested = f"{defs[parent].qualname}.{definition.name}" if parent >= 0 else definition.name
-            if definition.qualname != nested:
-                continue  # placed by @receiver (Go methods, `this.x` fields): no plain name
-            target = self._module_bindings() if si < 0 else scopes[si].bindings
-            target[definition.name] = H.make(H.DEF, definition.qualname)
-
     # -- references --------------------------------------------------------------------
     def _references(self, defs: list[Definition], def_nodes: list[tuple[int, int]],
                     scopes: list[Scope], imports: list[Import],
@@ -520,73 +501,6 @@ class _Extractor(TypedBindings, ElementBindings, ImportBindings, ContextualTypes
                 end_at[n.start_byte] = n.end_byte
         return out
 
-    def _after_separators(self, pos: int) -> int:
-        """The first byte after `pos` that is not whitespace or a qualifier separator."""
-        data, end = self.data, len(self.data)
-        while pos < end:
-            if data[pos] in b" \t\r\n.":
-                pos += 1
-                continue
-            sep = next((s for s in self._seps if data.startswith(s, pos)), None)
-            if sep is None:
-                break
-            pos += len(sep)
-        return pos
-
-    def _lines(self) -> list[int]:
-        if not hasattr(self, "_line_starts"):
-            starts = [0]
-            find = self.data.find
-            pos = find(b"\n")
-            while pos >= 0:
-                starts.append(pos + 1)
-                pos = find(b"\n", pos + 1)
-            self._line_starts = starts
-        return self._line_starts
-
-    def _lookup(self, name: str, si: int, scopes: list[Scope], modbind: dict[str, str]) -> str:
-        first = True
-        encloses = self._encloses
-        while si >= 0:
-            scope = scopes[si]
-            if scope.kind == "class" and not first and not encloses:
-                si = scope.parent
-                continue
-            if name in scope.globals:
-                break
-            binding = scope.bindings.get(name)
-            if binding is not None and name not in scope.nonlocals:
-                return binding
-            first = False
-            si = scope.parent
-        binding = modbind.get(name)
-        if binding is None:
-            return H.FREE
-        return binding
-
-    def _self_head(self, si: int, scopes: list[Scope], defs: list[Definition]) -> str:
-        """The class (or object) the self name means at scope `si`: the nearest method's or
-        class's; ``expr`` (unknown) at a scope binding it that is neither (@scope.self: a
-        method of an object literal passed as an argument, a plain function), never the
-        class around it; ``local`` where a parameter declares its type (TypeScript
-        `this: T`), which the receiver's typed binding then gives."""
-        binders = self._binders
-        while si >= 0:
-            scope = scopes[si]
-            if scope.types and any(n in scope.types and scope.bindings.get(n) == H.LOCAL
-                                   for n in self.pack.self_names):
-                return H.LOCAL  # a declared `this` parameter: a typed local (_instance_head)
-            owner = scope.owner
-            if owner >= 0:
-                d = defs[owner]
-                if d.kind == "method" and "." in d.qualname:
-                    return H.make(H.SELF, d.qualname.rsplit(".", 1)[0])
-                if d.kind in MEMBER_PARENTS:
-                    return H.make(H.SELF, d.qualname)
-            if (scope.start, scope.end) in binders:
-                return H.EXPR
-            si = scope.parent
-        return H.LOCAL
 
 
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:
