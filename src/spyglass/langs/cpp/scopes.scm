@@ -33,53 +33,18 @@
 ; `size_t n = 0`, a pack `Args &&...args`): the C pack binds those of `f(…)` and `*f(…)`
 ; only. (Prototypes' parameters bind nothing.)
 (function_definition declarator: [
-  (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (optional_parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
-     (variadic_declarator (identifier) @local.definition)])]))
-  (pointer_declarator declarator: (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (optional_parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
-     (variadic_declarator (identifier) @local.definition)])])))
-  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (optional_parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
-     (variadic_declarator (identifier) @local.definition)])]))))
-  (reference_declarator (function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (optional_parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
-     (variadic_declarator (identifier) @local.definition)])])))])
-(lambda_expression declarator: (abstract_function_declarator parameters: (parameter_list [(parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (optional_parameter_declaration declarator: [(identifier) @local.definition
-     (pointer_declarator declarator: (identifier) @local.definition)
-     (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
-     (reference_declarator (identifier) @local.definition)])
-    (variadic_parameter_declaration declarator: [(reference_declarator (variadic_declarator (identifier) @local.definition))
-     (variadic_declarator (identifier) @local.definition)])])))
+  (function_declarator parameters: (parameter_list [
+; include: _cpp/parameters
+    ]))
+  (pointer_declarator declarator: (function_declarator parameters: (parameter_list [
+; include: _cpp/parameters
+    ])))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator parameters: (parameter_list [
+; include: _cpp/parameters
+    ]))))
+  (reference_declarator (function_declarator parameters: (parameter_list [
+; include: _cpp/parameters
+    ])))])
+(lambda_expression declarator: (abstract_function_declarator parameters: (parameter_list [
+; include: _cpp/parameters
+  ])))
