@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spyglass.query import aliases, dispatch, overloads, related
+from spyglass.query import aliases, dispatch, overloads, references, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -27,6 +27,9 @@ from spyglass.types import CodeLocation, ToolResult
 MAX_NAME_MATCHES = 5  # candidate definitions listed for one unresolved call
 MAX_DISPATCH = 20  # implementations listed for one call through an interface
 LINES_SHOWN = 6  # call lines named in one result's evidence
+# Definitions sharing a called name whose callers are read (the converse check below): each
+# is a callers answer, so a bound.
+MAX_CONVERSE = 30
 
 
 @dataclass
@@ -77,8 +80,24 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     several = bool(ambiguous)
     if ambiguous:
         notes.append(ambiguous)
+    converse = Converse(ans, exact_only)
+    inactive_cache: dict[Key, str] = {}
+    site: list[references.Constraint] = []  # what restricts the build of the target's lines
+
+    def built(line: int) -> str:
+        return site[0].at(line) if site else ""
+
+    def inactive(d: DefRow) -> str:
+        if key(d) not in inactive_cache:
+            inactive_cache[key(d)] = references._definition_inactive(view, d)
+        return inactive_cache[key(d)]
 
     def add(d: DefRow, line: int, certain: bool, why: str) -> None:
+        flag = "; ".join(f for f in (built(line), inactive(d)) if f and f not in why)
+        if flag:  # the callers' flags: a call or a callee the build may leave out
+            if exact_only:
+                return
+            certain, why = False, "; ".join(filter(None, (why, flag)))
         c = found.setdefault(key(d), Callee(d))
         if line not in c.lines:
             c.lines.append(line)
@@ -88,7 +107,10 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             c.why = why
 
     for t in targets:
+        site[:] = [c for c in [references.build_constraints(view, t.language, {t.unit}).get(
+            t.unit)] if c is not None]
         rows = _calls_in(ans, t)
+        capped: set[tuple[int, int]] = set()
         resolved = aliases.resolve(view, {str(r.target) for r in rows if r.target
                                           and r.role != "import"})
         resolved.update(_inherited(ans, {str(r.target) for r in rows if r.target
@@ -108,7 +130,9 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         outside[r.target] = outside.get(r.target, 0) + 1
                 continue
             if hits:
-                hits, undecided = overloads.among(hits, r)
+                judged = overloads.among(view, hits, r)
+                hits = [h for h, _ in judged]
+                undecided = {key(h): why for h, why in judged if why}
                 hit = next((h for h in hits if not _is_stub(h)), hits[0])
                 how = sym.call_filter(view, hit)(r)
                 if how is None:
@@ -126,10 +150,12 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         add(h, r.line, False, f"{len(fulls)} candidate definitions: "
                             + ", ".join(fulls[:5]))
                 elif undecided:  # overloads the argument count does not tell apart
-                    if exact_only:
-                        continue
                     for h in hits:
-                        add(h, r.line, False, undecided)
+                        why = undecided.get(key(h), "")
+                        if why and not exact_only:
+                            add(h, r.line, False, why)
+                        elif not why and (r.conf == "exact" or not exact_only):
+                            add(h, r.line, r.conf == "exact" and not several, "")
                 elif r.conf == "exact":
                     add(hit, r.line, not several, f"called by one of {len(targets)} "
                         "candidate definitions (see limitations)" if several else "")
@@ -148,6 +174,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                 continue
             if r.head == sym.PARAM:
                 unlisted.append(r)
+                capped.add((r.line, r.col))  # counted, not listed: as callers do
                 continue
             if not sym.name_matched(r, bool(r.qualifier)):
                 continue
@@ -157,12 +184,22 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                 outside[name] = outside.get(name, 0) + 1
                 continue
             if total > len(cands):
+                capped.add((r.line, r.col))
                 notes.append(f"{total} definitions named {r.name!r} match the call at line "
                              f"{r.line}: the nearest {len(cands)} listed")
             why = "receiver type unknown" if r.qualifier else "unresolved name"
             for c in cands:
                 add(c, r.line, False, f"{why}; matched by name: {total} definition(s) named "
                     f"{r.name!r}")
+        assigned = [sym.def_site(f) for f in defs(view.each(
+            f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.parent = ? AND d.kind = ?",
+            (t.unit, t.idx, "field")))]  # `self.x = v` sets a property x: its setter runs
+        for d, line, certain, why in converse.calls(
+                t, [r for r in rows if (r.line, r.col) not in capped] + assigned, set(found)):
+            add(d, line, certain and not several, why)
+    if converse.unchecked:
+        notes.append(f"{converse.unchecked} definition(s) sharing a called name not checked "
+                     f"for calls from here (the first {MAX_CONVERSE} were)")
     out = [_location(ans, c) for c in sorted(found.values(), key=lambda c: (
         not c.certain, min(c.lines), c.d.path, c.d.start_line))]
     if outside:
@@ -181,6 +218,52 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                      + ", ".join(f"line {r.line} .{r.name}" for r in unlisted[:5])
                      + (", ..." if len(unlisted) > 5 else ""))
     return ans.envelope(list(out), notes=tuple(notes))
+
+
+class Converse:
+    """Calls the rules above do not bind, found the callers' way: a definition sharing a
+    called name is a callee when its callers answer (query/references.py, the one
+    algorithm) lists the call, with that answer's certainty and evidence (interface
+    dispatch, related members, types of literals, `new(T)`, a property's write…)."""
+
+    def __init__(self, ans: Answer, exact_only: bool) -> None:
+        self.ans, self.exact_only = ans, exact_only
+        self.read: dict[Key, list[CodeLocation]] = {}
+        self.unchecked = 0
+
+    def calls(self, t: DefRow, rows: list[RefRow], found: set[Key]
+              ) -> list[tuple[DefRow, int, bool, str]]:
+        """(callee, call line, certain, evidence) for definitions not in `found` whose
+        callers include one of `rows` (the sites in `t`'s own scope)."""
+        view = self.ans.view()
+        by_name: dict[str, list[RefRow]] = {}
+        for r in rows:
+            if r.role != "import":
+                by_name.setdefault(r.name, []).append(r)
+        out: list[tuple[DefRow, int, bool, str]] = []
+        for name, sites in by_name.items():
+            cands = [d for d in defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name = ?",
+                                               (name,)))
+                     if d.language == t.language and key(d) not in found
+                     and d.kind not in ("module", "package")]
+            cands.sort(key=lambda d: (d.path != t.path, d.path, d.start_line))
+            for d in cands:
+                is_call = sym.call_filter(view, d)
+                lines = {r.line for r in sites if is_call(r) is not None}
+                if not lines:
+                    continue  # no use here the callers of `d` would count
+                k = key(d)
+                if k not in self.read:
+                    if len(self.read) >= MAX_CONVERSE:
+                        self.unchecked += 1
+                        continue
+                    self.read[k] = references.locations(self.ans, [d], exact_only=self.exact_only,
+                                             calls_only=True)[0]
+                shown = display(t)
+                for loc in self.read[k]:
+                    if loc.path == t.path and loc.symbol == shown and loc.start_line in lines:
+                        out.append((d, loc.start_line, not loc.uncertain, loc.evidence))
+        return out
 
 
 def _inherited(ans: Answer, targets: set[str]) -> dict[str, list[DefRow]]:
