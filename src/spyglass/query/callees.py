@@ -72,7 +72,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     both uncertain. Calls to names outside the project are counted in limitations."""
     view = ans.view()
     found: dict[Key, Callee] = {}
-    outside: dict[str, int] = {}
+    outside: list[tuple[str, RefRow]] = []  # (the name shown, the call)
     unlisted: list[RefRow] = []
     unknown: list[RefRow] = []
     notes: list[str] = []
@@ -81,6 +81,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     if ambiguous:
         notes.append(ambiguous)
     converse = Converse(ans, exact_only)
+    bound: set[tuple[int, int, str]] = set()  # (unit, line, name) of calls it bound
     inactive_cache: dict[Key, str] = {}
     site: list[references.Constraint] = []  # what restricts the build of the target's lines
 
@@ -127,7 +128,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                     if "." in r.target and aliases.resolve(view, [owner]):
                         unknown.append(r)  # a member of a value whose type is unknown
                     else:
-                        outside[r.target] = outside.get(r.target, 0) + 1
+                        outside.append((r.target, r))
                 continue
             if hits:
                 judged = overloads.among(view, hits, r)
@@ -181,7 +182,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             cands, total = _named(ans, r)
             if not cands:
                 name = (r.qualifier + "." if r.qualifier else "") + r.name
-                outside[name] = outside.get(name, 0) + 1
+                outside.append((name, r))
                 continue
             if total > len(cands):
                 capped.add((r.line, r.col))
@@ -197,14 +198,21 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         for d, line, certain, why in converse.calls(
                 t, [r for r in rows if (r.line, r.col) not in capped] + assigned, set(found)):
             add(d, line, certain and not several, why)
+            bound.add((t.unit, line, d.name))
+    # calls the converse check bound are neither outside the index nor of unknown type
+    outside = [(n, r) for n, r in outside if (r.unit, r.line, r.name) not in bound]
+    unknown = [r for r in unknown if (r.unit, r.line, r.name) not in bound]
+    counts: dict[str, int] = {}
+    for n, _ in outside:
+        counts[n] = counts.get(n, 0) + 1
     if converse.unchecked:
         notes.append(f"{converse.unchecked} definition(s) sharing a called name not checked "
                      f"for calls from here (the first {MAX_CONVERSE} were)")
     out = [_location(ans, c) for c in sorted(found.values(), key=lambda c: (
         not c.certain, min(c.lines), c.d.path, c.d.start_line))]
-    if outside:
-        names = sorted(outside, key=lambda n: (-outside[n], n))
-        notes.append(f"{sum(outside.values())} call(s) to {len(names)} name(s) outside the "
+    if counts:
+        names = sorted(counts, key=lambda n: (-counts[n], n))
+        notes.append(f"{len(outside)} call(s) to {len(names)} name(s) outside the "
                      f"project's index (libraries, builtins): {', '.join(names[:8])}"
                      + (", ..." if len(names) > 8 else ""))
     if unknown:
