@@ -254,7 +254,9 @@ class Converse:
                                                (name,)))
                      if d.language == t.language and key(d) not in found
                      and d.kind not in ("module", "package")]
-            cands.sort(key=lambda d: (d.path != t.path, d.path, d.start_line))
+            here = t.path.rpartition("/")[0]
+            cands.sort(key=lambda d: (d.path != t.path, d.path.rpartition("/")[0] != here,
+                                      d.path, d.start_line))  # nearest first
             for d in cands:
                 is_call = sym.call_filter(view, d)
                 lines = {r.line for r in sites if is_call(r) is not None}
