@@ -22,6 +22,7 @@ from spyglass.query.rows import (
     key,
     refs,
 )
+from spyglass.query.view import View
 from spyglass.types import CodeLocation, ToolResult
 
 MAX_NAME_MATCHES = 5  # candidate definitions listed for one unresolved call
@@ -69,7 +70,9 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     call lines in the evidence. A call bound by the resolver is certain; one bound by a
     guessed rule is `inferred`; a call through an interface also lists the project types'
     methods it may dispatch to, and an unresolved call lists the definitions of its name:
-    both uncertain. Calls to names outside the project are counted in limitations."""
+    both uncertain. Every other callers rule is reached by `Converse` (the callers answer
+    of each definition sharing a called name); the callers' build flags apply. Calls to
+    names outside the project are counted in limitations."""
     view = ans.view()
     found: dict[Key, Callee] = {}
     outside: list[tuple[str, RefRow]] = []  # (the name shown, the call)
@@ -82,19 +85,10 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         notes.append(ambiguous)
     converse = Converse(ans, exact_only)
     bound: set[tuple[int, int, str]] = set()  # (unit, line, name) of calls it bound
-    inactive_cache: dict[Key, str] = {}
-    site: list[references.Constraint] = []  # what restricts the build of the target's lines
-
-    def built(line: int) -> str:
-        return site[0].at(line) if site else ""
-
-    def inactive(d: DefRow) -> str:
-        if key(d) not in inactive_cache:
-            inactive_cache[key(d)] = references._definition_inactive(view, d)
-        return inactive_cache[key(d)]
+    flags = BuildFlags(view)
 
     def add(d: DefRow, line: int, certain: bool, why: str) -> None:
-        flag = "; ".join(f for f in (built(line), inactive(d)) if f and f not in why)
+        flag = flags.at(line, d, why)
         if flag:  # the callers' flags: a call or a callee the build may leave out
             if exact_only:
                 return
@@ -108,8 +102,7 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             c.why = why
 
     for t in targets:
-        site[:] = [c for c in [references.build_constraints(view, t.language, {t.unit}).get(
-            t.unit)] if c is not None]
+        flags.enter(t)
         rows = _calls_in(ans, t)
         capped: set[tuple[int, int]] = set()
         resolved = aliases.resolve(view, {str(r.target) for r in rows if r.target
@@ -205,8 +198,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     counts: dict[str, int] = {}
     for n, _ in outside:
         counts[n] = counts.get(n, 0) + 1
-    if converse.unchecked:
-        notes.append(f"{converse.unchecked} definition(s) sharing a called name not checked "
+    if converse.skipped:
+        notes.append(f"{len(converse.skipped)} definition(s) sharing a called name not checked "
                      f"for calls from here (the first {MAX_CONVERSE} were)")
     out = [_location(ans, c) for c in sorted(found.values(), key=lambda c: (
         not c.certain, min(c.lines), c.d.path, c.d.start_line))]
@@ -228,6 +221,27 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     return ans.envelope(list(out), notes=tuple(notes))
 
 
+class BuildFlags:
+    """The callers' build flags seen from a caller (query/references.py): its lines in a
+    file with a build constraint or an inactive `#if` branch, a callee defined in one."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.lines: references.Constraint | None = None
+        self.inactive: dict[Key, str] = {}
+
+    def enter(self, t: DefRow) -> None:
+        """Read what restricts the build of `t`'s lines (the calls looked at next)."""
+        self.lines = references.build_constraints(self.view, t.language, {t.unit}).get(t.unit)
+
+    def at(self, line: int, d: DefRow, why: str) -> str:
+        """The evidence flagging a call at `line` of callee `d`, less what `why` says."""
+        if key(d) not in self.inactive:
+            self.inactive[key(d)] = references._definition_inactive(self.view, d)
+        found = (self.lines.at(line) if self.lines is not None else "", self.inactive[key(d)])
+        return "; ".join(f for f in found if f and f not in why)
+
+
 class Converse:
     """Calls the rules above do not bind, found the callers' way: a definition sharing a
     called name is a callee when its callers answer (query/references.py, the one
@@ -237,7 +251,7 @@ class Converse:
     def __init__(self, ans: Answer, exact_only: bool) -> None:
         self.ans, self.exact_only = ans, exact_only
         self.read: dict[Key, list[CodeLocation]] = {}
-        self.unchecked = 0
+        self.skipped: set[Key] = set()
 
     def calls(self, t: DefRow, rows: list[RefRow], found: set[Key]
               ) -> list[tuple[DefRow, int, bool, str]]:
@@ -265,7 +279,7 @@ class Converse:
                 k = key(d)
                 if k not in self.read:
                     if len(self.read) >= MAX_CONVERSE:
-                        self.unchecked += 1
+                        self.skipped.add(k)
                         continue
                     self.read[k] = references.locations(self.ans, [d], exact_only=self.exact_only,
                                              calls_only=True)[0]
