@@ -188,8 +188,11 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         assigned = [sym.def_site(f) for f in defs(view.each(
             f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.parent = ? AND d.kind = ?",
             (t.unit, t.idx, "field")))]  # `self.x = v` sets a property x: its setter runs
-        for d, line, certain, why in converse.calls(
-                t, [r for r in rows if (r.line, r.col) not in capped] + assigned, set(found)):
+        unbound = {(r.line, r.col) for r in [*unknown, *(r for _, r in outside)]
+                   if r.unit == t.unit}
+        asked = sorted([r for r in rows if (r.line, r.col) not in capped] + assigned,
+                       key=lambda r: (r.line, r.col) not in unbound)  # unbound calls first
+        for d, line, certain, why in converse.calls(t, asked, set(found)):
             add(d, line, certain and not several, why)
             bound.add((t.unit, line, d.name))
     # calls the converse check bound are neither outside the index nor of unknown type
