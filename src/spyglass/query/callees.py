@@ -336,11 +336,14 @@ def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, st
     out: list[tuple[DefRow, str]] = []
     owner = sym.owner_class(view, d)
     if owner is not None and dispatch.is_structural(view, owner):
-        for other, why in dispatch.partners(view, owner, notes)[:MAX_DISPATCH]:
-            for m in sym.find_defs(view, d.name, kind="method"):
-                o = sym.owner_class(view, m)
-                if o is not None and key(o) == key(other):
-                    out.append((m, f"interface dispatch: {why}"))
+        partners = dispatch.partners(view, owner, notes)[:MAX_DISPATCH]
+        by_owner: dict[Key, list[DefRow]] = {}  # the same-named methods, by their type
+        for m in sym.find_defs(view, d.name, kind="method") if partners else []:
+            o = sym.owner_class(view, m)
+            if o is not None:
+                by_owner.setdefault(key(o), []).append(m)
+        for other, why in partners:
+            out += [(m, f"interface dispatch: {why}") for m in by_owner.get(key(other), [])]
     if related.applies(d.language):
         for m in related.overriders(view, d)[:MAX_DISPATCH]:
             out.append((m, f"may dispatch here: overrides or implements {display(d)}"))
