@@ -20,6 +20,8 @@ from spyglass.types import CodeLocation, ToolResult
 
 FIXTURES = [p for p in sorted((Path(__file__).parent / "fixtures").rglob("*.fixture"))
             if "callers" in parse_fixture(p.read_text(encoding="utf-8")).checks]
+
+
 def _locations(res: ToolResult) -> list[CodeLocation]:
     return [r for r in res.results if isinstance(r, CodeLocation)]
 
