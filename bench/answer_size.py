@@ -28,19 +28,23 @@ from spyglass.render import render
 from spyglass.types import ToolResult
 from spyglass.wire import result_json
 
-# Per corpus: a central definition, a whole file, and a line inside a function body of
-# that file (the one-line change).
+# Per corpus: a central definition, a central function (its callees), a whole file, and a
+# line inside a function body of that file (the one-line change).
 CASES: dict[str, dict[str, str]] = {
-    "cobra": {"symbol": "Command", "file": "command.go", "line_after": "func (c *Command) Name() string {"},
-    "client_golang": {"symbol": "Registry", "file": "prometheus/registry.go",
+    "cobra": {"symbol": "Command", "function": "Command.ExecuteC", "file": "command.go",
+              "line_after": "func (c *Command) Name() string {"},
+    "client_golang": {"symbol": "Registry", "function": "Registry.Gather",
+                      "file": "prometheus/registry.go",
                       "line_after": "func (r *Registry) Register(c Collector) error {"},
-    "flask": {"symbol": "Flask", "file": "src/flask/helpers.py",
+    "flask": {"symbol": "Flask", "function": "Flask.wsgi_app", "file": "src/flask/helpers.py",
               "line_after": "def get_debug_flag() -> bool:"},
-    "requests": {"symbol": "Session", "file": "src/requests/models.py",
+    "requests": {"symbol": "Session", "function": "Session.send",
+                 "file": "src/requests/models.py",
                  "line_after": "    def prepare_method(self, method: str | None) -> None:"},
-    "httpx": {"symbol": "Client", "file": "httpx/_models.py",
+    "httpx": {"symbol": "Client", "function": "Client.send", "file": "httpx/_models.py",
               "line_after": "    def raise_for_status(self) -> Response:"},
-    "trpc": {"symbol": "TRPCError", "file": "src/unstable-core-do-not-import/error/TRPCError.ts",
+    "trpc": {"symbol": "TRPCError", "function": "resolveResponse",
+             "file": "src/unstable-core-do-not-import/error/TRPCError.ts",
              "line_after": "export function getTRPCErrorFromUnknown(cause: unknown): TRPCError {"},
 }
 
@@ -81,6 +85,8 @@ def questions(case: dict[str, str], line: int) -> list[tuple[str, dict[str, Any]
         ("code_suggest_tests", {"targets": [file], "depth": 3}),
         ("code_references", {"name": symbol}),
         ("code_callers", {"path": file, "line": line - 1}),
+        ("code_callees", {"name": case["function"]}),
+        ("code_type_hierarchy", {"name": symbol}),
         ("code_find_symbol", {"name": symbol, "path": "."}),
         ("code_structure", {"path": file}),
         ("code_context", {"spans": [(file, 1, 100_000)]}),

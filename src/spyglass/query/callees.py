@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spyglass.query import aliases, dispatch, overloads, related
+from spyglass.query import aliases, dispatch, overloads, references, related
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -22,11 +22,15 @@ from spyglass.query.rows import (
     key,
     refs,
 )
+from spyglass.query.view import View
 from spyglass.types import CodeLocation, ToolResult
 
 MAX_NAME_MATCHES = 5  # candidate definitions listed for one unresolved call
 MAX_DISPATCH = 20  # implementations listed for one call through an interface
 LINES_SHOWN = 6  # call lines named in one result's evidence
+# Definitions sharing a called name whose callers are read (the converse check below): each
+# is a callers answer, so a bound.
+MAX_CONVERSE = 30
 
 
 @dataclass
@@ -66,10 +70,12 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     call lines in the evidence. A call bound by the resolver is certain; one bound by a
     guessed rule is `inferred`; a call through an interface also lists the project types'
     methods it may dispatch to, and an unresolved call lists the definitions of its name:
-    both uncertain. Calls to names outside the project are counted in limitations."""
+    both uncertain. Every other callers rule is reached by `Converse` (the callers answer
+    of each definition sharing a called name); the callers' build flags apply. Calls to
+    names outside the project are counted in limitations."""
     view = ans.view()
     found: dict[Key, Callee] = {}
-    outside: dict[str, int] = {}
+    outside: list[tuple[str, RefRow]] = []  # (the name shown, the call)
     unlisted: list[RefRow] = []
     unknown: list[RefRow] = []
     notes: list[str] = []
@@ -77,8 +83,16 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
     several = bool(ambiguous)
     if ambiguous:
         notes.append(ambiguous)
+    converse = Converse(ans, exact_only)
+    bound: set[tuple[int, int, str]] = set()  # (unit, line, name) of calls it bound
+    flags = BuildFlags(view)
 
     def add(d: DefRow, line: int, certain: bool, why: str) -> None:
+        flag = flags.at(line, d, why)
+        if flag:  # the callers' flags: a call or a callee the build may leave out
+            if exact_only:
+                return
+            certain, why = False, "; ".join(filter(None, (why, flag)))
         c = found.setdefault(key(d), Callee(d))
         if line not in c.lines:
             c.lines.append(line)
@@ -88,7 +102,9 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             c.why = why
 
     for t in targets:
+        flags.enter(t)
         rows = _calls_in(ans, t)
+        capped: set[tuple[int, int]] = set()
         resolved = aliases.resolve(view, {str(r.target) for r in rows if r.target
                                           and r.role != "import"})
         resolved.update(_inherited(ans, {str(r.target) for r in rows if r.target
@@ -105,10 +121,12 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                     if "." in r.target and aliases.resolve(view, [owner]):
                         unknown.append(r)  # a member of a value whose type is unknown
                     else:
-                        outside[r.target] = outside.get(r.target, 0) + 1
+                        outside.append((r.target, r))
                 continue
             if hits:
-                hits, undecided = overloads.among(hits, r)
+                judged = overloads.among(view, hits, r)
+                hits = [h for h, _ in judged]
+                undecided = {key(h): why for h, why in judged if why}
                 hit = next((h for h in hits if not _is_stub(h)), hits[0])
                 how = sym.call_filter(view, hit)(r)
                 if how is None:
@@ -126,10 +144,12 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         add(h, r.line, False, f"{len(fulls)} candidate definitions: "
                             + ", ".join(fulls[:5]))
                 elif undecided:  # overloads the argument count does not tell apart
-                    if exact_only:
-                        continue
                     for h in hits:
-                        add(h, r.line, False, undecided)
+                        why = undecided.get(key(h), "")
+                        if why and not exact_only:
+                            add(h, r.line, False, why)
+                        elif not why and (r.conf == "exact" or not exact_only):
+                            add(h, r.line, r.conf == "exact" and not several, "")
                 elif r.conf == "exact":
                     add(hit, r.line, not several, f"called by one of {len(targets)} "
                         "candidate definitions (see limitations)" if several else "")
@@ -148,26 +168,47 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                 continue
             if r.head == sym.PARAM:
                 unlisted.append(r)
+                capped.add((r.line, r.col))  # counted, not listed: as callers do
                 continue
             if not sym.name_matched(r, bool(r.qualifier)):
                 continue
             cands, total = _named(ans, r)
             if not cands:
                 name = (r.qualifier + "." if r.qualifier else "") + r.name
-                outside[name] = outside.get(name, 0) + 1
+                outside.append((name, r))
                 continue
             if total > len(cands):
+                capped.add((r.line, r.col))
                 notes.append(f"{total} definitions named {r.name!r} match the call at line "
                              f"{r.line}: the nearest {len(cands)} listed")
             why = "receiver type unknown" if r.qualifier else "unresolved name"
             for c in cands:
                 add(c, r.line, False, f"{why}; matched by name: {total} definition(s) named "
                     f"{r.name!r}")
+        assigned = [sym.def_site(f) for f in defs(view.each(
+            f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.unit = ? AND d.parent = ? AND d.kind = ?",
+            (t.unit, t.idx, "field")))]  # `self.x = v` sets a property x: its setter runs
+        unbound = {(r.line, r.col) for r in [*unknown, *(r for _, r in outside)]
+                   if r.unit == t.unit}
+        asked = sorted([r for r in rows if (r.line, r.col) not in capped] + assigned,
+                       key=lambda r: (r.line, r.col) not in unbound)  # unbound calls first
+        for d, line, certain, why in converse.calls(t, asked, set(found)):
+            add(d, line, certain and not several, why)
+            bound.add((t.unit, line, d.name))
+    # calls the converse check bound are neither outside the index nor of unknown type
+    outside = [(n, r) for n, r in outside if (r.unit, r.line, r.name) not in bound]
+    unknown = [r for r in unknown if (r.unit, r.line, r.name) not in bound]
+    counts: dict[str, int] = {}
+    for n, _ in outside:
+        counts[n] = counts.get(n, 0) + 1
+    if converse.skipped:
+        notes.append(f"{len(converse.skipped)} definition(s) sharing a called name not checked "
+                     f"for calls from here (the first {MAX_CONVERSE} were)")
     out = [_location(ans, c) for c in sorted(found.values(), key=lambda c: (
         not c.certain, min(c.lines), c.d.path, c.d.start_line))]
-    if outside:
-        names = sorted(outside, key=lambda n: (-outside[n], n))
-        notes.append(f"{sum(outside.values())} call(s) to {len(names)} name(s) outside the "
+    if counts:
+        names = sorted(counts, key=lambda n: (-counts[n], n))
+        notes.append(f"{len(outside)} call(s) to {len(names)} name(s) outside the "
                      f"project's index (libraries, builtins): {', '.join(names[:8])}"
                      + (", ..." if len(names) > 8 else ""))
     if unknown:
@@ -181,6 +222,75 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                      + ", ".join(f"line {r.line} .{r.name}" for r in unlisted[:5])
                      + (", ..." if len(unlisted) > 5 else ""))
     return ans.envelope(list(out), notes=tuple(notes))
+
+
+class BuildFlags:
+    """The callers' build flags seen from a caller (query/references.py): its lines in a
+    file with a build constraint or an inactive `#if` branch, a callee defined in one."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.lines: references.Constraint | None = None
+        self.inactive: dict[Key, str] = {}
+
+    def enter(self, t: DefRow) -> None:
+        """Read what restricts the build of `t`'s lines (the calls looked at next)."""
+        self.lines = references.build_constraints(self.view, t.language, {t.unit}).get(t.unit)
+
+    def at(self, line: int, d: DefRow, why: str) -> str:
+        """The evidence flagging a call at `line` of callee `d`, less what `why` says."""
+        if key(d) not in self.inactive:
+            self.inactive[key(d)] = references._definition_inactive(self.view, d)
+        found = (self.lines.at(line) if self.lines is not None else "", self.inactive[key(d)])
+        return "; ".join(f for f in found if f and f not in why)
+
+
+class Converse:
+    """Calls the rules above do not bind, found the callers' way: a definition sharing a
+    called name is a callee when its callers answer (query/references.py, the one
+    algorithm) lists the call, with that answer's certainty and evidence (interface
+    dispatch, related members, types of literals, `new(T)`, a property's write…)."""
+
+    def __init__(self, ans: Answer, exact_only: bool) -> None:
+        self.ans, self.exact_only = ans, exact_only
+        self.read: dict[Key, list[CodeLocation]] = {}
+        self.skipped: set[Key] = set()
+
+    def calls(self, t: DefRow, rows: list[RefRow], found: set[Key]
+              ) -> list[tuple[DefRow, int, bool, str]]:
+        """(callee, call line, certain, evidence) for definitions not in `found` whose
+        callers include one of `rows` (the sites in `t`'s own scope)."""
+        view = self.ans.view()
+        by_name: dict[str, list[RefRow]] = {}
+        for r in rows:
+            if r.role != "import":
+                by_name.setdefault(r.name, []).append(r)
+        out: list[tuple[DefRow, int, bool, str]] = []
+        for name, sites in by_name.items():
+            cands = [d for d in defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name = ?",
+                                               (name,)))
+                     if d.language == t.language and key(d) not in found
+                     and d.kind not in ("module", "package")]
+            here = t.path.rpartition("/")[0]
+            cands.sort(key=lambda d: (d.path != t.path, d.path.rpartition("/")[0] != here,
+                                      d.path, d.start_line))  # nearest first
+            for d in cands:
+                is_call = sym.call_filter(view, d)
+                lines = {r.line for r in sites if is_call(r) is not None}
+                if not lines:
+                    continue  # no use here the callers of `d` would count
+                k = key(d)
+                if k not in self.read:
+                    if len(self.read) >= MAX_CONVERSE:
+                        self.skipped.add(k)
+                        continue
+                    self.read[k] = references.locations(self.ans, [d], exact_only=self.exact_only,
+                                             calls_only=True)[0]
+                shown = display(t)
+                for loc in self.read[k]:
+                    if loc.path == t.path and loc.symbol == shown and loc.start_line in lines:
+                        out.append((d, loc.start_line, not loc.uncertain, loc.evidence))
+        return out
 
 
 def _inherited(ans: Answer, targets: set[str]) -> dict[str, list[DefRow]]:
@@ -226,11 +336,14 @@ def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, st
     out: list[tuple[DefRow, str]] = []
     owner = sym.owner_class(view, d)
     if owner is not None and dispatch.is_structural(view, owner):
-        for other, why in dispatch.partners(view, owner, notes)[:MAX_DISPATCH]:
-            for m in sym.find_defs(view, d.name, kind="method"):
-                o = sym.owner_class(view, m)
-                if o is not None and key(o) == key(other):
-                    out.append((m, f"interface dispatch: {why}"))
+        partners = dispatch.partners(view, owner, notes)[:MAX_DISPATCH]
+        by_owner: dict[Key, list[DefRow]] = {}  # the same-named methods, by their type
+        for m in sym.find_defs(view, d.name, kind="method") if partners else []:
+            o = sym.owner_class(view, m)
+            if o is not None:
+                by_owner.setdefault(key(o), []).append(m)
+        for other, why in partners:
+            out += [(m, f"interface dispatch: {why}") for m in by_owner.get(key(other), [])]
     if related.applies(d.language):
         for m in related.overriders(view, d)[:MAX_DISPATCH]:
             out.append((m, f"may dispatch here: overrides or implements {display(d)}"))

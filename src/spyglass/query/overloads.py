@@ -73,22 +73,17 @@ def narrowed(keep: Callable[[RefRow], bool], rule: Rule | None) -> Callable[[Ref
     return lambda r: keep(r) and rule(r) != DROP
 
 
-def among(hits: list[DefRow], r: RefRow) -> tuple[list[DefRow], str]:
+def among(view: View, hits: list[DefRow], r: RefRow) -> list[tuple[DefRow, str]]:
     """The definitions among `hits` (those of the target a call `r` names) that its argument
-    count admits, and evidence when the count does not decide: several overloads take as
-    many, none does, or the call's arguments are not counted."""
-    counted = [h for h in hits if h.params_min != UNKNOWN]
-    if r.role != "call" or len(counted) < 1 or (len(hits) < 2 and r.args == UNKNOWN):
-        return hits, ""
-    name = hits[0].name
-    if r.args == UNKNOWN:
-        return hits, f"{len(hits)} overloads of {name!r}; the call's arguments are not counted"
-    fit = [h for h in hits if h.params_min == UNKNOWN or _admits(h, r.args)]
-    if not fit:
-        kept = [h for h in hits if _too_few_kept(h, r.args, hits)]
-        if kept:
-            return kept, _defaults_note(kept[0], r.args)
-        return hits, f"no overload of {name!r} takes {r.args} argument(s)"
-    if len(fit) > 1:
-        return fit, f"{len(fit)} overloads of {name!r} take {r.args} argument(s)"
-    return fit, ""
+    count admits, each with the evidence when the count does not decide: each judged by its
+    own `arity_rule` (the callers' rule, so callees and callers agree). When the count
+    rules every one out, all of them, with that evidence."""
+    judged: list[tuple[DefRow, str]] = []
+    for h in hits:
+        rule = arity_rule(view, h)
+        verdict = rule(r) if rule is not None else None
+        if verdict != DROP:
+            judged.append((h, verdict or ""))
+    if judged or not hits:
+        return judged
+    return [(h, f"no overload of {h.name!r} takes {r.args} argument(s)") for h in hits]
