@@ -93,3 +93,12 @@ def test_a_sweeping_commit_says_nothing_about_each_file(tmp_path: Path) -> None:
     ci = CodeIntel(tmp_path)
     ci.index()
     assert message_scores(ci.answer().view(), ["reformat"]) == {}
+
+
+def test_a_path_git_would_quote_is_read_as_it_is(tmp_path: Path) -> None:
+    _files_with_messages(tmp_path, {"café.py": "Brew the coffee", "plain.py": "Tidy"})
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    view = ci.answer().view()
+    assert message_scores(view, ["coffee"]) == {"café.py": 1.0}
+    assert change_prior(view)["café.py"] == 1.0

@@ -82,15 +82,15 @@ def _read(root: Path, commit: str) -> History:
     listed = gitcall.call(root, "rev-list", "--no-merges", f"--max-count={COMMITS}", commit)
     if listed.returncode != 0 or not listed.stdout.strip():
         return History()
-    changed = gitcall.call(root, "diff-tree", "--stdin", "-r", "--name-only", "--no-renames",
-                           f"--format={_START}%s{_END}", input=listed.stdout)
+    changed = gitcall.call(root, "diff-tree", "--stdin", "-r", "-z", "--name-only",
+                           "--no-renames", f"--format={_START}%s{_END}", input=listed.stdout)
     if changed.returncode != 0:
         return History()
     counts: Counter[str] = Counter()
     commits: list[tuple[Counter[str], tuple[str, ...]]] = []
     for record in changed.stdout.decode("utf-8", "replace").split(_START)[1:]:
         message, _, listing = record.partition(_END)
-        files = tuple(f for f in listing.splitlines() if f.strip())
+        files = tuple(f for f in listing.lstrip("\0\n").split("\0") if f)  # -z: unquoted
         counts.update(files)
         if not files or len(files) > MAX_FILES:
             continue
