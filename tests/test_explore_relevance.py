@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
+import pytest
 from fixture import commit_all, write_files
 
+from spyglass.query import relevance
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation, ToolResult
 
@@ -120,3 +122,24 @@ def test_a_vague_question_leans_on_the_file_the_history_changes_most(tmp_path: P
     assert _ranked(ci, "charlie")[0] == "tools.charlie.charlie"
     specific = [r.path for r in _locs(ci.explore("the foxtrot helper", budget=4000))]
     assert specific[0] == "tools/foxtrot.py", specific
+
+
+def test_a_question_is_answered_by_the_file_whose_commit_messages_say_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "def {w}(lines, width):\n    return [line[:width] for line in lines]  # wide\n"
+    names = ("alpha", "bravo", "charlie", "delta", "printer")
+    write_files(tmp_path, {"tools/__init__.py": "", "view/__init__.py": "",
+                           **{f"tools/{w}.py": body.format(w=w) for w in names[:-1]},
+                           "view/printer.py": body.format(w="printer")})
+    commit_all(tmp_path, "start")
+    for w in names:  # every file changed as often: only the messages tell them apart
+        path = "view/printer.py" if w == "printer" else f"tools/{w}.py"
+        write_files(tmp_path, {path: body.format(w=w) + "\n# " + w + "\n"})
+        commit_all(tmp_path, "Cut wide lines so the output never wraps" if w == "printer"
+                   else f"Rename {w}'s helpers")
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    question = "Wide lines wrap the output"
+    assert _locs(ci.explore(question, budget=4000))[0].path == "view/printer.py"
+    monkeypatch.setattr(relevance, "HISTORY_WEIGHT", 0.0)  # without the messages: by words
+    assert _locs(ci.explore(question, budget=4000))[0].path != "view/printer.py"

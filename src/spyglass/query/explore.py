@@ -14,7 +14,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
-from spyglass.query.history import change_prior
+from spyglass.query.history import change_prior, message_scores
 from spyglass.query.names import name_index, used_names, words
 from spyglass.query.pagerank import Graph, pagerank
 from spyglass.query.relevance import by_file, file_scores
@@ -302,7 +302,8 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     if text:  # a question in words: definitions ranked with their files' relevance
         qwords = query_words(query)
         scored, by_words = by_file(view, scored, text, qwords, change_prior(view),
-                                   comment_index(view).terms.vagueness(qwords))
+                                   comment_index(view).terms.vagueness(qwords),
+                                   message_scores(view, qwords))
         added = [d for d, _ in scored if key(d) not in summaries]
         if added:  # representatives found by their file's words: their neighbours too
             more = neighbourhood(view, added)

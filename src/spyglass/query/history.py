@@ -1,47 +1,102 @@
-"""Files by how often the repository's recent commits changed them: a prior for vague
-free-text questions (explore; docs/explore.md)."""
+"""The repository's recent history for free-text questions: how often commits changed each
+file (a prior for vague questions) and the words of the commit messages that changed it
+(document expansion; explore, docs/explore.md)."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.errors import GitRefused, IndexUnavailable
 from spyglass.index import gitcall
+from spyglass.query.names import words
+from spyglass.query.terms import bm25_idf, stem
 from spyglass.query.view import View
 
 COMMITS = 300  # newest non-merge commits read (at the view's snapshot commit)
-_CACHE: dict[tuple[str, str], dict[str, float]] = {}
+MAX_FILES = 20  # a commit changing more files than this says little about each: not read
+K1 = 1.2  # BM25 saturation of a stem's count in a commit message
+B = 0.75  # BM25 length normalisation of commit messages
+_START, _END = "\x01", "\x02"  # around each commit's message in diff-tree's output
+_CACHE: dict[tuple[str, str], History] = {}
+
+
+@dataclass(frozen=True)
+class History:
+    """The change prior per file, and each read commit's message stems with its files."""
+
+    prior: dict[str, float] = field(default_factory=dict)
+    commits: tuple[tuple[Counter[str], tuple[str, ...]], ...] = ()
+
+
+def history(view: View) -> History:
+    """The newest COMMITS non-merge commits of the view's snapshot commit (never later
+    ones); empty without a commit or git history. Kept per repository and commit."""
+    commit = view.snapshot.commit if view.snapshot is not None else None
+    if not commit:
+        return History()
+    cache_key = (str(view.root), commit)
+    if cache_key not in _CACHE:
+        _CACHE.clear()  # one commit at a time: a new snapshot replaces the old history
+        try:
+            _CACHE[cache_key] = _read(view.root, commit)
+        except (GitRefused, IndexUnavailable, OSError):  # no history rather than no answer
+            _CACHE[cache_key] = History()
+    return _CACHE[cache_key]
 
 
 def change_prior(view: View) -> dict[str, float]:
     """log(1 + commits changing the file) among the newest COMMITS non-merge commits of the
-    view's snapshot, scaled so the most changed file has 1; empty without a commit or git
-    history. Kept per repository and commit."""
-    commit = view.snapshot.commit if view.snapshot is not None else None
-    if not commit:
+    view's snapshot, scaled so the most changed file has 1."""
+    return history(view).prior
+
+
+def message_scores(view: View, query: list[str]) -> dict[str, float]:
+    """Files by the commit messages that changed them: BM25 of the query's stems against
+    each commit's message (stems weighted by how few messages have them), each commit's
+    score shared among the files it changed, summed per file; the best file has 1."""
+    commits = history(view).commits
+    if not commits:
         return {}
-    cache_key = (str(view.root), commit)
-    if cache_key not in _CACHE:
-        _CACHE.clear()  # one commit at a time: a new snapshot replaces the old prior
-        try:
-            _CACHE[cache_key] = _read(view.root, commit)
-        except (GitRefused, IndexUnavailable, OSError):  # no prior rather than no answer
-            _CACHE[cache_key] = {}
-    return _CACHE[cache_key]
+    lengths = [sum(c.values()) for c, _ in commits]
+    avg = (sum(lengths) / len(lengths)) or 1.0
+    stems = list(dict.fromkeys(stem(w) for w in query))
+    df = {s: sum(1 for c, _ in commits if s in c) for s in stems}
+    out: dict[str, float] = {}
+    for (c, files), n in zip(commits, lengths):
+        score = 0.0
+        for s in stems:
+            tf = c.get(s, 0)
+            if tf:
+                norm = K1 * (1 - B + B * n / avg)
+                score += bm25_idf(len(commits), df[s]) * tf * (K1 + 1) / (tf + norm)
+        for f in files if score else ():
+            out[f] = out.get(f, 0.0) + score / len(files)
+    top = max(out.values(), default=0.0) or 1.0
+    return {f: v / top for f, v in out.items()}
 
 
-def _read(root: Path, commit: str) -> dict[str, float]:
+def _read(root: Path, commit: str) -> History:
     listed = gitcall.call(root, "rev-list", "--no-merges", f"--max-count={COMMITS}", commit)
     if listed.returncode != 0 or not listed.stdout.strip():
-        return {}
-    changed = gitcall.call(root, "diff-tree", "--stdin", "-r", "--name-only",
-                           "--no-commit-id", "--no-renames", input=listed.stdout)
+        return History()
+    changed = gitcall.call(root, "diff-tree", "--stdin", "-r", "-z", "--name-only",
+                           "--no-renames", f"--format={_START}%s{_END}", input=listed.stdout)
     if changed.returncode != 0:
-        return {}
-    counts: dict[str, int] = {}
-    for line in changed.stdout.decode("utf-8", "replace").splitlines():
-        if line.strip():
-            counts[line] = counts.get(line, 0) + 1
+        return History()
+    counts: Counter[str] = Counter()
+    commits: list[tuple[Counter[str], tuple[str, ...]]] = []
+    for record in changed.stdout.decode("utf-8", "replace").split(_START)[1:]:
+        message, _, listing = record.partition(_END)
+        files = tuple(f for f in listing.lstrip("\0\n").split("\0") if f)  # -z: unquoted
+        counts.update(files)
+        if not files or len(files) > MAX_FILES:
+            continue
+        subject = message.partition("\n")[0]  # bodies were tried: no gain (docs/explore.md)
+        stems = Counter(stem(w) for w in words(subject) if not w.isdigit())
+        if stems:
+            commits.append((stems, files))
     top = math.log1p(max(counts.values(), default=0)) or 1.0
-    return {p: math.log1p(c) / top for p, c in counts.items()}
+    return History({p: math.log1p(c) / top for p, c in counts.items()}, tuple(commits))

@@ -1,7 +1,7 @@
 """Files and definitions by relevance to a free-text question: the definitions' match scores
-joined with each file's term score and, as far as the question is vague, how often the file
-changed; a representative definition for a file found by its words alone (explore;
-docs/explore.md)."""
+joined with each file's term score, the words of the commit subjects that changed it and, as
+far as the question is vague, how often it changed; a representative definition for a file
+found by its words alone (explore; docs/explore.md)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ MAX_READ = 1024 * 1024  # bytes of a file read to choose its representative
 # then the better bet. A file's change prior (0..1, query/history.py) adds this share of the
 # best file's relevance, times the question's vagueness (0..1, query/terms.py).
 PRIOR_WEIGHT = 1.0
+# How well the subjects of the commits that changed a file match the question (0..1,
+# query/history.py `message_scores`: document expansion) adds this share of the best
+# file's relevance, whatever the question's vagueness.
+HISTORY_WEIGHT = 0.5
 
 
 def file_scores(scored: list[tuple[DefRow, float]], terms: dict[str, float]
@@ -47,16 +51,19 @@ def with_prior(files: dict[str, float], prior: dict[str, float], weight: float
 
 
 def by_file(view: View, scored: list[tuple[DefRow, float]], terms: dict[str, float],
-            query: list[str], prior: dict[str, float] | None = None, vagueness: float = 0.0
+            query: list[str], prior: dict[str, float] | None = None, vagueness: float = 0.0,
+            messages: dict[str, float] | None = None
             ) -> tuple[list[tuple[DefRow, float]], set[Key]]:
     """The definitions again, each ranked by FILE_SHARE of its file's relevance and the rest
     its own score; a file's relevance gains PRIOR_WEIGHT × `vagueness` × its change `prior`
-    (a share of the best file's); a file among the FILLED most relevant with no definition
-    in the ranking gets its representative (the definition whose lines hold the most query
-    words; their keys returned beside the ranking)."""
+    and HISTORY_WEIGHT × its commit `messages` score (shares of the best file's); a file
+    among the FILLED most relevant with no definition in the ranking gets its representative
+    (the definition whose lines hold the most query words; their keys returned beside the
+    ranking)."""
     if not terms:
         return scored, set()
     files = with_prior(file_scores(scored, terms), prior or {}, PRIOR_WEIGHT * vagueness)
+    files = with_prior(files, messages or {}, HISTORY_WEIGHT)
     top = max(files.values(), default=0.0) or 1.0
     have = {d.path for d, _ in scored}
     best = sorted(files, key=lambda p: (-files[p], p))[:FILLED]

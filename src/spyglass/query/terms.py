@@ -102,7 +102,7 @@ class FileTerms:
                     tf[p] = tf.get(p, 0.0) + PATH_TF
             if not tf:
                 continue
-            idf = _idf(n, len(tf))
+            idf = bm25_idf(n, len(tf))
             for p, f in tf.items():
                 norm = K1 * (1 - B + B * self.lengths.get(p, 0) / avg)
                 out[p] = out.get(p, 0.0) + idf * f * (K1 + 1) / (f + norm)
@@ -115,12 +115,12 @@ class FileTerms:
         n = len(self.lengths)
         if n < 2:
             return 0.0
-        top = _idf(n, 1)
+        top = bm25_idf(n, 1)
         found = [len(self.counts[s]) for s in dict.fromkeys(stem(w) for w in query)
                  if s in self.counts]
         if not found:
             return 0.0
-        return 1.0 - sum(min(1.0, _idf(n, df) / top) for df in found) / len(found)
+        return 1.0 - sum(min(1.0, bm25_idf(n, df) / top) for df in found) / len(found)
 
     def normalised(self, query: list[str]) -> dict[str, float]:
         """`scores` scaled so the best file has 1."""
@@ -129,6 +129,6 @@ class FileTerms:
         return {p: v / top for p, v in raw.items()}
 
 
-def _idf(n: int, df: int) -> float:
+def bm25_idf(n: int, df: int) -> float:
     """BM25's idf of a stem found in `df` of `n` files."""
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
