@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from spyglass.syntax import conditionals as C
+from spyglass.syntax import expansions as E
+from spyglass.syntax import include_walk as W
 
 SOURCE = b"""#ifdef EKS
 int a;
@@ -107,8 +109,8 @@ int wipe;
 }
 
 
-def _walk() -> C.IncludeWalk:
-    return C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+def _walk() -> W.IncludeWalk:
+    return W.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
                          lambda _includer, written: written.strip('"') if written.startswith('"')
                          else None)
 
@@ -141,7 +143,7 @@ def test_a_guarded_header_included_twice_is_read_once_and_its_guard_found() -> N
 
 
 def test_a_walk_over_its_budget_gives_up() -> None:
-    walk = C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+    walk = W.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
                          lambda _i, w: w.strip('"'), budget=5)
     assert walk.unit("a.c", {}) is None
 
@@ -151,7 +153,7 @@ def test_macros_that_expand_to_nothing_and_their_arguments_blanked() -> None:
     walk.unit("a.c", {})
     assert walk.empty_macros() == frozenset({"__contract__"})
     text = b"#define __contract__(x)\nvoid f(int *p)\n__contract__(requires(p != (int *)0)\n  );\n"
-    out = C.blank_arguments(text, ["__contract__"])
+    out = E.blank_arguments(text, ["__contract__"])
     assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
     assert b"requires" not in out and b"#define __contract__(x)" in out
     assert out.split(b"\n")[2].startswith(b"__contract__(") and b");" in out
@@ -179,7 +181,7 @@ def test_an_if_not_defined_guard_counts_as_a_guard() -> None:
     lines = C.directives(header)
     assert C.guard_name(lines) == "_LIB_H"
     files = {"lib.h": header, "u.c": b'#include "lib.h"\n#include "lib.h"\n'}
-    walk = C.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
                          lambda _i, w: w.strip('"'))
     assert walk.unit("u.c", {}) == []
     assert [(r.start, r.end) for r in walk.headers()["lib.h"]] == [(6, 6)]

@@ -32,11 +32,18 @@ import re
 import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from spyglass.langs.c import specifiers as S
 from spyglass.syntax import conditionals as C
+from spyglass.syntax import expansions as E
 from spyglass.syntax import heads as H
+from spyglass.syntax import include_walk as W
 from spyglass.syntax.conditionals import DEFINES  # a file's -D/-U: its inactive `#if`s
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
+
+if TYPE_CHECKING:
+    from spyglass.syntax.langpack import LanguagePack
 
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".ipp", ".tcc")
 COMPILE_COMMANDS = ("compile_commands.json", "build/compile_commands.json")
@@ -63,6 +70,9 @@ MAX_TEXT_BYTES = 64 << 20  # file text the include walk keeps to find empty macr
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 _CPP_LANGUAGES = frozenset({"cpp"})
+# The setting naming, per source file a unit includes, its file-local names (a unit's
+# unresolved uses of them are that file's: `source.c:name,name;…`).
+INCLUDED_LOCALS = "included_locals"
 
 # The repository's files as the latest `module_keys` call of each file family saw them
 # (paths of C and C++ files: a C++ source includes `.h` headers of the C pack).
@@ -214,7 +224,8 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
             return None  # a computed `#include MACRO`: not followed
         ctx = FileContext(path=includer, module=includer, settings=(("include_dirs", dirs),))
         return include_target(written, ctx)[0]
-    walk = C.IncludeWalk(lines_of, resolve, absent, present)
+    walk = W.IncludeWalk(lines_of, resolve, absent, present,
+                         is_source=lambda p: not is_header(p))
     regions: dict[str, str] = {}
     for path, (unit_dirs, macros) in sorted(commands.items()):
         dirs = ":".join(unit_dirs)
@@ -230,11 +241,56 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
         if header not in commands:
             regions[header] = C.encode(found)
     empty = sorted(walk.empty_macros())
+    specifiers = S.specifier_macros(walk.object_bodies())
     out: dict[str, tuple[tuple[str, str], ...]] = {}
     for path, text in regions.items():
         data = texts.get(path, b"")
         used = [n for n in empty if n.encode() + b"(" in data or n.encode() + b" (" in data]
-        out[path] = ((C.REGIONS, text),) + (((C.EMPTY_MACROS, ",".join(used)),) if used else ())
+        spelled = S.used(data, specifiers)
+        locals_ = _included_locals(pack, walk, path, specifiers, read, empty)
+        out[path] = ((C.REGIONS, text),) + \
+            (((E.EMPTY_MACROS, ",".join(used)),) if used else ()) + \
+            (((E.SPECIFIER_MACROS, ",".join(spelled)),) if spelled else ()) + \
+            (((INCLUDED_LOCALS, locals_),) if locals_ else ())
+    return out
+
+
+def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
+                     specifiers: dict[str, bool], read: Callable[[str], bytes | None],
+                     empty: list[str]) -> str:
+    """The INCLUDED_LOCALS setting of `unit`: for each source file its own text includes
+    (`#include "mod25519.c"`), the names file-local to that source as the unit compiles
+    it (its `static` functions and variables, typedefs and macros: `mod25519.c`'s `static
+    add32`, and `keccak.c`'s `KECCAK_API` functions once `KECCAK_EMBEDDED` makes that
+    `static inline`), as `source:name,name;…`; "" when it includes none."""
+    from spyglass.syntax.extract import extract
+    parts: list[str] = []
+    for source in dict.fromkeys(walk.sources.get(unit, ())):
+        data = read(source)
+        if data is None:
+            continue
+        settings = ((E.EMPTY_MACROS, ",".join(n for n in empty if n.encode() in data)),
+                    (E.SPECIFIER_MACROS, ",".join(S.used(data, specifiers,
+                                                         walk.values.get(unit, {})))))
+        facts = extract(pack, E.prepared(data, settings))
+        names = _Names(facts, FileContext(path=source, module=source))
+        local = [d.name for d, full in zip(facts.definitions, names.full)
+                 if d.parent < 0 and names.local_prefix and full.startswith(names.local_prefix)]
+        if local:
+            parts.append(f"{source}:{','.join(dict.fromkeys(local))}")
+    return ";".join(parts)
+
+
+def included_locals(ctx: FileContext) -> dict[str, str]:
+    """Name → full name of the file-local names of the sources a unit includes (the
+    INCLUDED_LOCALS setting; the first source naming one wins)."""
+    text = dict(ctx.settings).get(INCLUDED_LOCALS)
+    out: dict[str, str] = {}
+    for part in text.split(";") if text else ():
+        source, _, names = part.rpartition(":")
+        stem = source.rsplit(".", 1)[0]
+        for n in names.split(","):
+            out.setdefault(n, f"{stem}#{n}")
     return out
 
 
@@ -287,6 +343,7 @@ class _Names:
         self.cpp = facts.language in _CPP_LANGUAGES
         stem = ctx.path.rsplit(".", 1)[0] if "." in ctx.path.rsplit("/", 1)[-1] else ctx.path
         self.local_prefix = "" if is_header(ctx.path) else f"{stem}#"
+        self.included = included_locals(ctx)  # file-local names of sources it includes
         defs = facts.definitions
         self.full: list[str] = []
         for d in defs:
@@ -348,9 +405,10 @@ class _Names:
         return found or self.by_qual.get(qual, _dotted(qual))
 
     def type_full(self, text: str) -> str:
-        """A type named in this file as a full name (its own definition, else global)."""
+        """A type named in this file as a full name (its own definition, an included
+        source's typedef, else global)."""
         text = _dotted(text)
-        return self.types.get(text, text)
+        return self.types.get(text) or self.included.get(text, text)
 
 
 def _dotted(text: str) -> str:
@@ -389,7 +447,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 if not names.cpp and not tail:  # a declared C type: no dispatch, no bases
                     conf = "exact"
         elif head == H.FREE:
-            target = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+            target = f"{ref.qualifier}.{ref.name}" if ref.qualifier else \
+                (ref.name if tagged else names.included.get(ref.name, ref.name))
             target = _dotted(target)
             conf = "inferred" if ref.qualifier else "exact"  # the linker binds by name
         targets.append(target)
