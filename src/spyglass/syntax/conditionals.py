@@ -367,7 +367,7 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
                 if env.bodies is not None and word == "define":
                     shape = _shape(rest, name.end())
                     env.bodies.setdefault(name.group(0), set()).add(
-                        FUNCTION_BODY if shape == EMPTY_FUNCTION else shape)
+                        KEPT if shape.startswith(FUNCTION) else shape)
             continue
         if word in ("if", "ifdef", "ifndef"):
             env.assumed = set()
@@ -419,20 +419,28 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
     return out
 
 
-EMPTY_FUNCTION = "()"  # the shape of a function-like macro with an empty body
-FUNCTION_BODY = "(...)"  # the shape of any other function-like macro (or one maybe taken)
-MAX_BODY = 80  # characters of an object-like macro's body kept (longer: FUNCTION_BODY)
+FUNCTION = "\0"  # the prefix of a function-like macro's shape: `\0<params>:<used,…>`
+KEPT = FUNCTION + "*"  # a function-like macro whose every argument may be compiled
+MAX_BODY = 80  # characters of an object-like macro's body kept (longer: KEPT)
 
 
 def _shape(rest: str, at: int) -> str:
-    """A `#define`'s shape from the text after `#define` (`at`: the name's end): EMPTY_FUNCTION,
-    FUNCTION_BODY, or an object-like macro's body as written (at most MAX_BODY characters)."""
+    """A `#define`'s shape from the text after `#define` (`at`: the name's end): for a
+    function-like macro FUNCTION, its parameter count and the positions of those its body
+    names (`#define MLD_FREE(v, T, N, ctx)` naming v, N and ctx: `\04:0,2,3`; a variadic
+    one's `...` counts as named), else an object-like macro's body as written (at most
+    MAX_BODY characters)."""
     if rest[at:at + 1] == "(":
         close_at = rest.find(")", at)
-        return EMPTY_FUNCTION if close_at > 0 and not rest[close_at + 1:].strip() \
-            else FUNCTION_BODY
+        if close_at < 0:
+            return KEPT
+        params = [p.strip() for p in rest[at + 1:close_at].split(",")]
+        body = rest[close_at + 1:]
+        used = [str(i) for i, p in enumerate(params) if not _NAME.fullmatch(p)
+                or re.search(rf"(?<!\w){p}(?!\w)", body)]
+        return f"{FUNCTION}{len(params)}:{','.join(used)}"
     body = rest[at:].strip()
-    return body if len(body) <= MAX_BODY else FUNCTION_BODY
+    return body if len(body) <= MAX_BODY else KEPT
 
 
 def _guard(lines: list[Line], at: int, name: str) -> bool:

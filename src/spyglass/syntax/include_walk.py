@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax.conditionals import (
-    EMPTY_FUNCTION,
-    FUNCTION_BODY,
+    FUNCTION,
+    KEPT,
     MAX_REGIONS,
     Line,
     Region,
@@ -99,18 +99,37 @@ class IncludeWalk:
             self.values[path] = env.known
         return regions
 
+    def unused_arguments(self) -> dict[str, tuple[int, ...]]:
+        """Function-like macros that leave arguments out of their expansion in every
+        definition the walks met in a branch taken, or maybe taken, with the positions of
+        those arguments (`#define __contract__(x)` unless CBMC: (0,); `MLD_FREE(v, T, N,
+        ctx)`, whose body never names T: (1,)): those arguments are never compiled. A
+        definition in a branch that may be taken keeps every argument."""
+        out: dict[str, tuple[int, ...]] = {}
+        for name, shapes in self.bodies.items():
+            counts = {s[len(FUNCTION):].partition(":")[0] for s in shapes}
+            if KEPT in shapes or not all(s.startswith(FUNCTION) for s in shapes) \
+                    or len(counts) != 1:
+                continue
+            unused = set(range(int(counts.pop())))
+            for s in shapes:
+                unused -= {int(i) for i in s.partition(":")[2].split(",") if i}
+            if unused:
+                out[name] = tuple(sorted(unused))
+        return out
+
     def empty_macros(self) -> frozenset[str]:
-        """Function-like macros every definition of which that the walks met in a branch
-        taken, or maybe taken, expands to nothing (`#define __contract__(x)` unless CBMC):
-        their arguments are never compiled."""
-        return frozenset(n for n, shapes in self.bodies.items() if shapes == {EMPTY_FUNCTION})
+        """Function-like macros that expand to nothing in every definition met (their
+        arguments are all left out: unused_arguments)."""
+        return frozenset(n for n, unused in self.unused_arguments().items()
+                         if all(f"{FUNCTION}{len(unused)}:" == s for s in self.bodies[n]))
 
     def object_bodies(self) -> dict[str, frozenset[str]]:
         """Object-like macros and the bodies of every definition of each that the walks met
         in a branch taken, or maybe taken (`STATIC` → {`static inline`}); a macro also
         defined function-like, or with a long body, is left out."""
         return {n: frozenset(shapes) for n, shapes in self.bodies.items()
-                if EMPTY_FUNCTION not in shapes and FUNCTION_BODY not in shapes}
+                if not any(s.startswith(FUNCTION) for s in shapes)}
 
     def headers(self) -> dict[str, list[Region]]:
         """Each header reached: the regions inactive for every unit that included it."""

@@ -32,6 +32,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING
 
 from spyglass.langs.c import specifiers as S
@@ -43,6 +44,8 @@ from spyglass.syntax.conditionals import DEFINES  # a file's -D/-U: its inactive
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
 
 if TYPE_CHECKING:
+    from tree_sitter import Language, Query
+
     from spyglass.syntax.langpack import LanguagePack
 
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".ipp", ".tcc")
@@ -240,16 +243,17 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
     for header, found in walk.headers().items():
         if header not in commands:
             regions[header] = C.encode(found)
-    empty = sorted(walk.empty_macros())
+    unused = walk.unused_arguments()
+    empty = [f"{n}:{','.join(map(str, at))}" for n, at in sorted(unused.items())]
     specifiers = S.specifier_macros(walk.object_bodies())
     out: dict[str, tuple[tuple[str, str], ...]] = {}
     for path, text in regions.items():
         data = texts.get(path, b"")
-        used = [n for n in empty if n.encode() + b"(" in data or n.encode() + b" (" in data]
+        used = [e for e in empty if _invoked(e.partition(":")[0], data)]
         spelled = S.used(data, specifiers)
         locals_ = _included_locals(pack, walk, path, specifiers, read, empty)
         out[path] = ((C.REGIONS, text),) + \
-            (((E.EMPTY_MACROS, ",".join(used)),) if used else ()) + \
+            (((E.EMPTY_MACROS, ";".join(used)),) if used else ()) + \
             (((E.SPECIFIER_MACROS, ",".join(spelled)),) if spelled else ()) + \
             (((INCLUDED_LOCALS, locals_),) if locals_ else ())
     return out
@@ -263,22 +267,69 @@ def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
     it (its `static` functions and variables, typedefs and macros: `mod25519.c`'s `static
     add32`, and `keccak.c`'s `KECCAK_API` functions once `KECCAK_EMBEDDED` makes that
     `static inline`), as `source:name,name;…`; "" when it includes none."""
-    from spyglass.syntax.extract import extract
     parts: list[str] = []
     for source in dict.fromkeys(walk.sources.get(unit, ())):
         data = read(source)
         if data is None:
             continue
-        settings = ((E.EMPTY_MACROS, ",".join(n for n in empty if n.encode() in data)),
+        settings = ((E.EMPTY_MACROS, ";".join(e for e in empty
+                                                if _invoked(e.partition(":")[0], data))),
                     (E.SPECIFIER_MACROS, ",".join(S.used(data, specifiers,
                                                          walk.values.get(unit, {})))))
-        facts = extract(pack, E.prepared(data, settings))
-        names = _Names(facts, FileContext(path=source, module=source))
-        local = [d.name for d, full in zip(facts.definitions, names.full)
-                 if d.parent < 0 and names.local_prefix and full.startswith(names.local_prefix)]
+        key = (source, settings)
+        if key not in _LOCALS_SEEN:
+            _LOCALS_SEEN.clear() if len(_LOCALS_SEEN) > 4096 else None
+            _LOCALS_SEEN[key] = _file_locals(pack, E.prepared(data, settings))
+        local = _LOCALS_SEEN[key]
         if local:
-            parts.append(f"{source}:{','.join(dict.fromkeys(local))}")
+            parts.append(f"{source}:{','.join(local)}")
     return ";".join(parts)
+
+
+_LOCALS_SEEN: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+_LOCAL_KINDS = frozenset({"definition.type", "definition.macro"})
+_NESTING = frozenset({"function_definition", "field_declaration_list", "compound_statement"})
+
+
+def _file_locals(pack: LanguagePack, data: bytes) -> list[str]:
+    """The file-local names of a source file's text (a `static` function or variable at
+    file level, a typedef, a macro: `_Names`' local ones), from its definitions query
+    alone (the rest of the extraction is not needed)."""
+    from tree_sitter import QueryCursor
+
+    from spyglass.syntax.parsing import parse, prepared
+    tree = parse(pack, prepared(pack, data))
+    out: dict[str, None] = {}
+    for _, caps in QueryCursor(_definitions_query(pack)).matches(tree.root_node):
+        kind = next((k for k in caps if k.startswith("definition.")), None)
+        names = caps.get("name")
+        if kind is None or not names:
+            continue
+        static = any(b.text == b"static" for b in caps.get("base", ()))
+        if kind not in _LOCAL_KINDS and not (static and kind in ("definition.func",
+                                                                 "definition.var")):
+            continue
+        node = caps[kind][0].parent
+        while node is not None and node.type not in _NESTING:
+            node = node.parent
+        if node is None:  # at file level (or in `#if` blocks)
+            out.update((n.text.decode("utf-8", "replace"), None) for n in names if n.text)
+    return list(out)
+
+
+def _definitions_query(pack: LanguagePack) -> Query:
+    """The pack's definitions query alone (compiling all of its queries takes longer)."""
+    return _query(pack.language, pack.texts["definitions"])
+
+
+@cache
+def _query(language: Language, text: str) -> Query:
+    from tree_sitter import Query
+    return Query(language, text)
+
+
+def _invoked(name: str, data: bytes) -> bool:
+    return name.encode() + b"(" in data or name.encode() + b" (" in data
 
 
 def included_locals(ctx: FileContext) -> dict[str, str]:
