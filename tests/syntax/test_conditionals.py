@@ -185,3 +185,56 @@ def test_an_if_not_defined_guard_counts_as_a_guard() -> None:
                          lambda _i, w: w.strip('"'))
     assert walk.unit("u.c", {}) == []
     assert [(r.start, r.end) for r in walk.headers()["lib.h"]] == [(6, 6)]
+
+
+def test_arguments_no_live_body_names_are_found_and_blanked() -> None:
+    files = {
+        "common.h": b"""#if !defined(CUSTOM_FREE)
+#define FREE(v, T, N) do { zero(alloc_##v, (N)); (v) = 0; } while (0)
+#else
+#define FREE(v, T, N) custom(v, sizeof(T) * (N))
+#endif
+#define KEEP(a, b) ((a) + (b))
+#define LOG(fmt, ...) printf(fmt, __VA_ARGS__)
+""",
+        "u.c": b'#include "common.h"\n',
+    }
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    walk.unit("u.c", {})
+    # T is never named by the live FREE (the custom one is in a branch not taken)
+    assert walk.unused_arguments() == {"FREE": (1,)}
+    assert walk.empty_macros() == frozenset()
+    text = b'FREE(s2, polyveck, f(1, ","));\n'
+    out = E.blank_arguments(text, ["FREE:1"])
+    assert out == b'FREE(s2,' + b' ' * 9 + b', f(1, ","));\n'
+
+
+def test_a_definition_in_a_branch_that_may_be_taken_keeps_every_argument() -> None:
+    files = {"h.h": b"#if __clang__\n#define F(x) x\n#else\n#define F(x)\n#endif\n",
+             "u.c": b'#include "h.h"\n'}
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    walk.unit("u.c", {})
+    assert walk.unused_arguments() == {}
+
+
+def test_specifier_macros_are_expanded_in_place_outside_directives() -> None:
+    text = b"#ifndef STATIC\n#define STATIC static inline\n#endif\nSTATIC int f(void);\nAPI\nvoid g(void);\n"
+    out = E.expand_specifiers(text, ["STATIC=static", "API"])
+    assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
+    lines = out.split(b"\n")
+    assert lines[0] == b"#ifndef STATIC" and lines[1] == b"#define STATIC static inline"
+    assert lines[3] == b"static int f(void);" and lines[4] == b"   "
+
+
+def test_the_walk_records_the_sources_a_unit_includes_and_its_macros() -> None:
+    files = {"keccak.c": b"#ifdef EMBED\n#define API static inline\n#else\n#define API\n#endif\n",
+             "k12.c": b'#define EMBED\n#include "keccak.c"\n#include "k12.h"\n', "k12.h": b""}
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'), is_source=lambda p: p.endswith(".c"))
+    walk.unit("k12.c", {})
+    walk.unit("keccak.c", {})
+    assert walk.sources == {"k12.c": ["keccak.c"]}
+    assert walk.values["k12.c"]["API"] == "static inline"
+    assert walk.object_bodies()["API"] == frozenset({"static inline", ""})

@@ -1,0 +1,58 @@
+"""C macros read by the include walk: the declaration-specifier ones, and the file-local
+names of the sources a unit includes (langs/c/specifiers.py, langs/c/resolver.py)."""
+
+from __future__ import annotations
+
+import json
+
+from spyglass.langs.c import resolver as R
+from spyglass.langs.c import specifiers as S
+from spyglass.syntax import expansions as E
+
+
+def test_macros_of_declaration_specifiers_only_are_told_apart() -> None:
+    found = S.specifier_macros({
+        "STATIC": frozenset({"static inline"}),
+        "EXPORT_SYM": frozenset({""}),
+        "API": frozenset({'__attribute__((visibility("default")))'}),
+        "KECCAK_API": frozenset({"static inline", "EXPORT_SYM"}),  # static for one unit
+        "LOCAL": frozenset({"EXPORT_SYM static"}),
+        "SIZE": frozenset({"16"}),
+        "RESTRICT": frozenset({"restrict", ""}),
+        "lower": frozenset({""}),
+    })
+    assert found == {"STATIC": True, "EXPORT_SYM": False, "API": False,
+                     "KECCAK_API": False, "LOCAL": True}
+    assert S.static_under("KECCAK_API", {"KECCAK_API": "static inline"})
+    assert not S.static_under("KECCAK_API", {"KECCAK_API": "EXPORT_SYM", "EXPORT_SYM": ""})
+
+
+def test_a_unit_gets_the_file_local_names_of_the_sources_it_includes() -> None:
+    files = {
+        "compile_commands.json": json.dumps([
+            {"directory": "/r", "file": f, "arguments": ["cc", "-c", f]}
+            for f in ("keccak.c", "k12.c", "aes.c")]).encode(),
+        "keccak.c": b"""#ifdef KECCAK_EMBEDDED
+#define KECCAK_API static inline
+#else
+#define KECCAK_API
+#endif
+typedef struct { int rate; } keccak_state;
+static int rol(int x) { return x; }
+KECCAK_API int keccak_absorb(keccak_state *s) { return rol(s->rate); }
+int keccak_public(void) { return 0; }
+""",
+        "k12.c": b'#define KECCAK_EMBEDDED\n#include "keccak.c"\nint k12(void) { return 0; }\n',
+        "common.h": b"#ifndef STATIC\n#define STATIC static inline\n#endif\n",
+        "aes.c": b'#include "common.h"\nSTATIC int expand_key(int n) { return n; }\n',
+    }
+    keys = R.module_keys([p for p in files if p.endswith((".c", ".h"))], files.get)
+    k12 = R.included_locals(keys["k12.c"])
+    # KECCAK_API is `static inline` in k12.c's unit: keccak.c's functions are its copies
+    assert k12 == {n: f"keccak#{n}" for n in ("KECCAK_API", "keccak_state", "rol",
+                                               "keccak_absorb")}
+    assert R.included_locals(keys["keccak.c"]) == {}
+    aes = dict(keys["aes.c"].settings)
+    assert aes[E.SPECIFIER_MACROS] == "STATIC=static"
+    prepared = E.prepared(files["aes.c"], keys["aes.c"].settings)
+    assert b"\nstatic int expand_key" in prepared and len(prepared) == len(files["aes.c"])
