@@ -270,13 +270,18 @@ _HASH_LINE = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 
 
 def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
-    """(first and last line number, text) of each directive line, continuations joined."""
+    """(first and last line number, text) of each directive line, continuations joined;
+    a line inside a block comment (`/* #define X … */`, a configuration's example) is none."""
     line, counted = 1, 0
     pos = 0
+    comments = _Comments(data)
     while True:
         m = _HASH_LINE.search(data, pos)
         if m is None:
             return
+        if comments.inside(m.start()):
+            pos = m.end() + 1
+            continue
         line += data.count(b"\n", counted, m.start())
         counted = m.start()
         text, end, last = m.group(0), m.end(), line
@@ -289,6 +294,39 @@ def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
         pos = end + 1 if end < len(data) else len(data) + 1
         if pos > len(data):
             return
+
+
+class _Comments:
+    """Whether offsets of one text, asked in increasing order, are inside a `/* … */`
+    comment (one forward scan; a `/*` after `//` or inside a string on its line opens
+    none)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0  # scanned up to here
+        self.open = False  # `at` is inside a comment
+        self.none = b"/*" not in data
+
+    def inside(self, offset: int) -> bool:
+        if self.none:
+            return False
+        data = self.data
+        while self.at < offset:
+            if self.open:
+                j = data.find(b"*/", self.at, offset)
+                if j < 0:
+                    self.at = max(self.at, offset - 1)  # a `*/` may straddle `offset - 1`
+                    return True
+                self.at, self.open = j + 2, False
+                continue
+            j = data.find(b"/*", self.at, offset)
+            if j < 0:
+                self.at = max(self.at, offset - 1)
+                return False
+            before = data[data.rfind(b"\n", 0, j) + 1:j]
+            self.at = j + 2
+            self.open = b"//" not in before and before.count(b'"') % 2 == 0
+        return self.open
 
 
 Line = tuple[int, int, str, str]  # first and last line, directive word, the rest as read
