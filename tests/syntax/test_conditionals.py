@@ -238,3 +238,19 @@ def test_the_walk_records_the_sources_a_unit_includes_and_its_macros() -> None:
     assert walk.sources == {"k12.c": ["keccak.c"]}
     assert walk.values["k12.c"]["API"] == "static inline"
     assert walk.object_bodies()["API"] == frozenset({"static inline", ""})
+
+
+def test_directive_lines_inside_block_comments_are_not_directives() -> None:
+    text = b"""/* #define CUSTOM_FREE
+   #if !defined(__ASSEMBLER__)
+   #define FREE(v) free(v)
+   #endif
+*/
+#define A /* an opening
+#define B */
+// a path: src/*.c
+#define C
+const char *s = "/*";
+#define D
+"""
+    assert [rest for _, _, _, rest in C.directives(text)] == ["A /* an opening", "C", "D", ""]
