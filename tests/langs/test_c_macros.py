@@ -56,3 +56,20 @@ int keccak_public(void) { return 0; }
     assert aes[E.SPECIFIER_MACROS] == "STATIC=static"
     prepared = E.prepared(files["aes.c"], keys["aes.c"].settings)
     assert b"\nstatic int expand_key" in prepared and len(prepared) == len(files["aes.c"])
+
+
+def test_a_macro_is_expanded_only_in_files_that_a_unit_reading_it_reads() -> None:
+    files = {
+        "compile_commands.json": json.dumps([
+            {"directory": "/r", "file": f, "arguments": ["cc", "-c", f]}
+            for f in ("lib/a.c", "app/b.c")]).encode(),
+        "lib/api.h": b"#define API\n#define CHECK(x)\n",
+        "lib/a.c": b'#include "api.h"\nAPI int a(int n) { CHECK(n > 0); return n; }\n',
+        "app/b.c": b"enum { API = 1 };\nint CHECK(int x) { return x; }\n"
+                   b"int b(void) { return CHECK(API); }\n",
+    }
+    keys = R.module_keys([p for p in files if p.endswith((".c", ".h"))], files.get)
+    a = dict(keys["lib/a.c"].settings)
+    assert a[E.SPECIFIER_MACROS] == "API" and a[E.EMPTY_MACROS] == "CHECK:0"
+    b = dict(keys["app/b.c"].settings)  # app/ never includes lib/api.h
+    assert E.SPECIFIER_MACROS not in b and E.EMPTY_MACROS not in b

@@ -66,6 +66,8 @@ class _Env:
         # with an include walk: per macro name, the shape of each definition that may be
         # compiled (`_shape`: an object-like macro's body, an empty function-like one)
         self.bodies: dict[str, set[str]] | None = None
+        self.sites: dict[str, set[str]] = {}  # with bodies: macro → files defining it
+        self.file = ""  # the file whose directives are being read (with bodies)
         self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
         self.closed = False  # names found nowhere above are unknown (no compile command)
 
@@ -400,12 +402,14 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
                     env.known[name.group(0)] = "()"
                 if env.bodies is not None and word == "define":
                     env.bodies.setdefault(name.group(0), set()).add(_shape(rest, name.end()))
+                    env.sites.setdefault(name.group(0), set()).add(env.file)
             elif now is None:
                 env.unknown.add(name.group(0))
                 if env.bodies is not None and word == "define":
                     shape = _shape(rest, name.end())
                     env.bodies.setdefault(name.group(0), set()).add(
                         KEPT if shape.startswith(FUNCTION) else shape)
+                    env.sites.setdefault(name.group(0), set()).add(env.file)
             continue
         if word in ("if", "ifdef", "ifndef"):
             env.assumed = set()

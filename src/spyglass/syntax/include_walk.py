@@ -50,6 +50,8 @@ class IncludeWalk:
         self.visits: dict[str, list[list[Region]]] = {}  # header → regions per unit
         self.guards: dict[str, str | None] = {}  # header → its include guard
         self.bodies: dict[str, set[str]] = {}
+        self.sites: dict[str, set[str]] = {}  # macro → the files defining it
+        self.reached: dict[str, set[str]] = {}  # file → the units that read it
         self.is_source = is_source  # a file compiled on its own (`.c`), not a header
         # unit → the source files its own text includes (`#include "keccak.c"`), and the
         # macros as they stand at the unit's end (its object-like macros' values)
@@ -63,6 +65,8 @@ class IncludeWalk:
             return None
         env = _Env(defines, self.absent, self.present)
         env.bodies = self.bodies
+        env.sites = self.sites
+        env.file = path
         seen: set[str] = set()
         visits: dict[str, list[Region]] = {}
 
@@ -85,7 +89,9 @@ class IncludeWalk:
             seen.add(target)
             if depth == 1 and self.is_source(target):
                 self.sources.setdefault(path, []).append(target)
+            env.file = target
             regions = _walk(body, env, lambda w: include(w, target, depth + 1))
+            env.file = includer
             if first:
                 visits[target] = regions
         self.left -= len(lines)
@@ -95,6 +101,8 @@ class IncludeWalk:
             return None
         for header, found in visits.items():
             self.visits.setdefault(header, []).append(found)
+        for file in (path, *seen):
+            self.reached.setdefault(file, set()).add(path)
         if path in self.sources:
             self.values[path] = env.known
         return regions
@@ -130,6 +138,13 @@ class IncludeWalk:
         defined function-like, or with a long body, is left out."""
         return {n: frozenset(shapes) for n, shapes in self.bodies.items()
                 if not any(s.startswith(FUNCTION) for s in shapes)}
+
+    def visible(self, name: str, file: str) -> bool:
+        """Whether some unit that reads `file` also reads a file defining the macro `name`
+        (a header of another part of the repository defining it does not make a use of
+        the name in `file` a use of that macro)."""
+        units = self.reached.get(file, set())
+        return any(units & self.reached.get(site, set()) for site in self.sites.get(name, ()))
 
     def headers(self) -> dict[str, list[Region]]:
         """Each header reached: the regions inactive for every unit that included it."""

@@ -249,8 +249,10 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
     out: dict[str, tuple[tuple[str, str], ...]] = {}
     for path, text in regions.items():
         data = texts.get(path, b"")
-        used = [e for e in empty if _invoked(e.partition(":")[0], data)]
-        spelled = S.used(data, specifiers)
+        used = [e for e in empty if _invoked(e.partition(":")[0], data)
+                and walk.visible(e.partition(":")[0], path)]
+        spelled = [e for e in S.used(data, specifiers)
+                   if walk.visible(e.partition("=")[0], path)]
         locals_ = _included_locals(pack, walk, path, specifiers, read, empty)
         out[path] = ((C.REGIONS, text),) + \
             (((E.EMPTY_MACROS, ";".join(used)),) if used else ()) + \
@@ -272,10 +274,12 @@ def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
         data = read(source)
         if data is None:
             continue
-        settings = ((E.EMPTY_MACROS, ";".join(e for e in empty
-                                                if _invoked(e.partition(":")[0], data))),
-                    (E.SPECIFIER_MACROS, ",".join(S.used(data, specifiers,
-                                                         walk.values.get(unit, {})))))
+        settings = ((E.EMPTY_MACROS, ";".join(
+                        e for e in empty if _invoked(e.partition(":")[0], data)
+                        and walk.visible(e.partition(":")[0], unit))),
+                    (E.SPECIFIER_MACROS, ",".join(
+                        e for e in S.used(data, specifiers, walk.values.get(unit, {}))
+                        if walk.visible(e.partition("=")[0], unit))))
         key = (source, settings)
         if key not in _LOCALS_SEEN:
             _LOCALS_SEEN.clear() if len(_LOCALS_SEEN) > 4096 else None
