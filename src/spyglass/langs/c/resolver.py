@@ -299,12 +299,16 @@ def _file_locals(pack: LanguagePack, data: bytes) -> list[str]:
     """The file-local names of a source file's text (a `static` function or variable at
     file level, a typedef, a macro: `_Names`' local ones), from its definitions query
     alone (the rest of the extraction is not needed)."""
-    from tree_sitter import QueryCursor
-
+    from spyglass.syntax.budget import Budget, OverBudget
     from spyglass.syntax.parsing import parse, prepared
-    tree = parse(pack, prepared(pack, data))
+    budget = Budget()  # one file's parse budget: past it the source gives no names
+    try:
+        matches = budget.matches(_definitions_query(pack),
+                                 parse(pack, prepared(pack, data), budget).root_node)
+    except OverBudget:
+        return []
     out: dict[str, None] = {}
-    for _, caps in QueryCursor(_definitions_query(pack)).matches(tree.root_node):
+    for _, caps in matches:
         kind = next((k for k in caps if k.startswith("definition.")), None)
         names = caps.get("name")
         if kind is None or not names:
