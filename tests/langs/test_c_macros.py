@@ -73,3 +73,16 @@ def test_a_macro_is_expanded_only_in_files_that_a_unit_reading_it_reads() -> Non
     assert a[E.SPECIFIER_MACROS] == "API" and a[E.EMPTY_MACROS] == "CHECK:0"
     b = dict(keys["app/b.c"].settings)  # app/ never includes lib/api.h
     assert E.SPECIFIER_MACROS not in b and E.EMPTY_MACROS not in b
+
+
+def test_a_header_that_includes_a_source_gets_its_file_local_names() -> None:
+    files = {
+        "compile_commands.json": json.dumps([
+            {"directory": "/r", "file": "ec.c", "arguments": ["cc", "-c", "ec.c"]}]).encode(),
+        "rows.c": b"typedef struct { int n; } Rows;\nstatic int rows_mul(int a) { return a; }\n",
+        "field.h": b'#include "rows.c"\nstatic inline int mul(int a) { return rows_mul(a); }\n',
+        "ec.c": b'#include "field.h"\nint ec(void) { return mul(1); }\n',
+    }
+    keys = R.module_keys([p for p in files if p.endswith((".c", ".h"))], files.get)
+    assert R.included_locals(keys["field.h"]) == {"Rows": "rows#Rows", "rows_mul": "rows#rows_mul"}
+    assert R.included_locals(keys["ec.c"]) == {}  # a source its header includes: not followed

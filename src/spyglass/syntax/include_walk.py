@@ -53,8 +53,8 @@ class IncludeWalk:
         self.sites: dict[str, set[str]] = {}  # macro → the files defining it
         self.reached: dict[str, set[str]] = {}  # file → the units that read it
         self.is_source = is_source  # a file compiled on its own (`.c`), not a header
-        # unit → the source files its own text includes (`#include "keccak.c"`), and the
-        # macros as they stand at the unit's end (its object-like macros' values)
+        # file → the source files its text includes (`#include "keccak.c"`, also from a
+        # header), and per unit that reads one the macros as they stand at its end
         self.sources: dict[str, list[str]] = {}
         self.values: dict[str, dict[str, str | None]] = {}
 
@@ -69,6 +69,7 @@ class IncludeWalk:
         env.file = path
         seen: set[str] = set()
         visits: dict[str, list[Region]] = {}
+        reads_source = [False]
 
         def include(written: str, includer: str, depth: int) -> None:
             target = self.resolve(includer, written)
@@ -87,8 +88,9 @@ class IncludeWalk:
             if not first and guard is not None and env.known.get(guard) is not None:
                 return  # included again, its guard defined: nothing in it is read
             seen.add(target)
-            if depth == 1 and self.is_source(target):
-                self.sources.setdefault(path, []).append(target)
+            if self.is_source(target):
+                self.sources.setdefault(includer, []).append(target)
+                reads_source[0] = True
             env.file = target
             regions = _walk(body, env, lambda w: include(w, target, depth + 1))
             env.file = includer
@@ -103,7 +105,7 @@ class IncludeWalk:
             self.visits.setdefault(header, []).append(found)
         for file in (path, *seen):
             self.reached.setdefault(file, set()).add(path)
-        if path in self.sources:
+        if reads_source[0]:
             self.values[path] = env.known
         return regions
 
@@ -138,6 +140,14 @@ class IncludeWalk:
         defined function-like, or with a long body, is left out."""
         return {n: frozenset(shapes) for n, shapes in self.bodies.items()
                 if not any(s.startswith(FUNCTION) for s in shapes)}
+
+    def unit_values(self, file: str) -> dict[str, str | None]:
+        """The macros at the end of the first unit (by path) that reads `file` and a
+        source, `file` itself when it is one ({} when none)."""
+        if file in self.values:
+            return self.values[file]
+        unit = min((u for u in self.reached.get(file, ()) if u in self.values), default=None)
+        return self.values[unit] if unit is not None else {}
 
     def visible(self, name: str, file: str) -> bool:
         """Whether some unit that reads `file` also reads a file defining the macro `name`

@@ -264,11 +264,12 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
 def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
                      specifiers: dict[str, bool], read: Callable[[str], bytes | None],
                      empty: list[str]) -> str:
-    """The INCLUDED_LOCALS setting of `unit`: for each source file its own text includes
-    (`#include "mod25519.c"`), the names file-local to that source as the unit compiles
-    it (its `static` functions and variables, typedefs and macros: `mod25519.c`'s `static
-    add32`, and `keccak.c`'s `KECCAK_API` functions once `KECCAK_EMBEDDED` makes that
-    `static inline`), as `source:name,name;…`; "" when it includes none."""
+    """The INCLUDED_LOCALS setting of `unit` (a unit, or a header that includes a source):
+    for each source file its own text includes (`#include "mod25519.c"`), the names
+    file-local to that source as the unit compiles it (its `static` functions and
+    variables, typedefs and macros: `mod25519.c`'s `static add32`, and `keccak.c`'s
+    `KECCAK_API` functions once `KECCAK_EMBEDDED` makes that `static inline`; a header's
+    by the first unit reading it), as `source:name,name;…`; "" when it includes none."""
     parts: list[str] = []
     for source in dict.fromkeys(walk.sources.get(unit, ())):
         data = read(source)
@@ -278,7 +279,7 @@ def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
                         e for e in empty if _invoked(e.partition(":")[0], data)
                         and walk.visible(e.partition(":")[0], unit))),
                     (E.SPECIFIER_MACROS, ",".join(
-                        e for e in S.used(data, specifiers, walk.values.get(unit, {}))
+                        e for e in S.used(data, specifiers, walk.unit_values(unit))
                         if walk.visible(e.partition("=")[0], unit))))
         key = (source, settings)
         if key not in _LOCALS_SEEN:
