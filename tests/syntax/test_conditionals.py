@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from spyglass.syntax import conditionals as C
+from spyglass.syntax import expansions as E
+from spyglass.syntax import include_walk as W
 
 SOURCE = b"""#ifdef EKS
 int a;
@@ -107,8 +109,8 @@ int wipe;
 }
 
 
-def _walk() -> C.IncludeWalk:
-    return C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+def _walk() -> W.IncludeWalk:
+    return W.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
                          lambda _includer, written: written.strip('"') if written.startswith('"')
                          else None)
 
@@ -141,7 +143,7 @@ def test_a_guarded_header_included_twice_is_read_once_and_its_guard_found() -> N
 
 
 def test_a_walk_over_its_budget_gives_up() -> None:
-    walk = C.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
+    walk = W.IncludeWalk(lambda p: C.directives(FILES[p]) if p in FILES else None,
                          lambda _i, w: w.strip('"'), budget=5)
     assert walk.unit("a.c", {}) is None
 
@@ -151,7 +153,7 @@ def test_macros_that_expand_to_nothing_and_their_arguments_blanked() -> None:
     walk.unit("a.c", {})
     assert walk.empty_macros() == frozenset({"__contract__"})
     text = b"#define __contract__(x)\nvoid f(int *p)\n__contract__(requires(p != (int *)0)\n  );\n"
-    out = C.blank_arguments(text, ["__contract__"])
+    out = E.blank_arguments(text, ["__contract__"])
     assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
     assert b"requires" not in out and b"#define __contract__(x)" in out
     assert out.split(b"\n")[2].startswith(b"__contract__(") and b");" in out
@@ -179,7 +181,76 @@ def test_an_if_not_defined_guard_counts_as_a_guard() -> None:
     lines = C.directives(header)
     assert C.guard_name(lines) == "_LIB_H"
     files = {"lib.h": header, "u.c": b'#include "lib.h"\n#include "lib.h"\n'}
-    walk = C.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
                          lambda _i, w: w.strip('"'))
     assert walk.unit("u.c", {}) == []
     assert [(r.start, r.end) for r in walk.headers()["lib.h"]] == [(6, 6)]
+
+
+def test_arguments_no_live_body_names_are_found_and_blanked() -> None:
+    files = {
+        "common.h": b"""#if !defined(CUSTOM_FREE)
+#define FREE(v, T, N) do { zero(alloc_##v, (N)); (v) = 0; } while (0)
+#else
+#define FREE(v, T, N) custom(v, sizeof(T) * (N))
+#endif
+#define KEEP(a, b) ((a) + (b))
+#define LOG(fmt, ...) printf(fmt, __VA_ARGS__)
+""",
+        "u.c": b'#include "common.h"\n',
+    }
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    walk.unit("u.c", {})
+    # T is never named by the live FREE (the custom one is in a branch not taken)
+    assert walk.unused_arguments() == {"FREE": (1,)}
+    assert walk.empty_macros() == frozenset()
+    text = b'FREE(s2, polyveck, f(1, ","));\n'
+    out = E.blank_arguments(text, ["FREE:1"])
+    assert out == b'FREE(s2,' + b' ' * 9 + b', f(1, ","));\n'
+
+
+def test_a_definition_in_a_branch_that_may_be_taken_keeps_every_argument() -> None:
+    files = {"h.h": b"#if __clang__\n#define F(x) x\n#else\n#define F(x)\n#endif\n",
+             "u.c": b'#include "h.h"\n'}
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    walk.unit("u.c", {})
+    assert walk.unused_arguments() == {}
+
+
+def test_specifier_macros_are_expanded_in_place_outside_directives() -> None:
+    text = b"#ifndef STATIC\n#define STATIC static inline\n#endif\nSTATIC int f(void);\nAPI\nvoid g(void);\n"
+    out = E.expand_specifiers(text, ["STATIC=static", "API"])
+    assert len(out) == len(text) and out.count(b"\n") == text.count(b"\n")
+    lines = out.split(b"\n")
+    assert lines[0] == b"#ifndef STATIC" and lines[1] == b"#define STATIC static inline"
+    assert lines[3] == b"static int f(void);" and lines[4] == b"   "
+
+
+def test_the_walk_records_the_sources_a_unit_includes_and_its_macros() -> None:
+    files = {"keccak.c": b"#ifdef EMBED\n#define API static inline\n#else\n#define API\n#endif\n",
+             "k12.c": b'#define EMBED\n#include "keccak.c"\n#include "k12.h"\n', "k12.h": b""}
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'), is_source=lambda p: p.endswith(".c"))
+    walk.unit("k12.c", {})
+    walk.unit("keccak.c", {})
+    assert walk.sources == {"k12.c": ["keccak.c"]}
+    assert walk.values["k12.c"]["API"] == "static inline"
+    assert walk.object_bodies()["API"] == frozenset({"static inline", ""})
+
+
+def test_directive_lines_inside_block_comments_are_not_directives() -> None:
+    text = b"""/* #define CUSTOM_FREE
+   #if !defined(__ASSEMBLER__)
+   #define FREE(v) free(v)
+   #endif
+*/
+#define A /* an opening
+#define B */
+// a path: src/*.c
+#define C
+const char *s = "/*";
+#define D
+"""
+    assert [rest for _, _, _, rest in C.directives(text)] == ["A /* an opening", "C", "D", ""]

@@ -12,7 +12,7 @@ from typing import cast
 
 from spyglass.errors import LanguagePackError
 from spyglass.index.store import columns
-from spyglass.syntax import conditionals
+from spyglass.syntax import conditionals, expansions
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import LANGS_DIR, LanguagePack, all_packs
 from spyglass.syntax.resolver import Resolver
@@ -69,10 +69,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     """Parse and resolve one file: (path, bytes, language, context) → rows."""
     path, data, language, ctx = item
     pack = all_packs()[language]
-    empty = dict(ctx.settings).get(conditionals.EMPTY_MACROS)
-    # C: the arguments of macros that expand to nothing are not code (langs/c/resolver.py)
-    facts = extract(pack, conditionals.blank_arguments(data, empty.split(",")) if empty
-                    else data)
+    # C: macros that expand to nothing or to specifiers, as the resolver found them
+    facts = extract(pack, expansions.prepared(data, ctx.settings))
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs: list[tuple[object, ...]] = []

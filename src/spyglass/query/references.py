@@ -289,30 +289,37 @@ def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
     constrained = build_constraints(view, d.language, {o.unit for o in macros})
     live = [o for o in macros if not (o.unit in constrained
                                        and constrained[o.unit].at(o.name_line))]
-    return [sym.def_site(d)] if live else []
+    # the macro renames the definition only where the definition's file sees it: its own
+    # file, or a header it includes (`pq_fips202.h`'s `#define keccak_absorb …` renames
+    # nothing in keccak.c, compiled on its own)
+    seen = [o for o in live if o.path == d.path or d.path in (
+        includes.includers(view, o.path) or {d.path})]
+    return [sym.def_site(d)] if seen else []
 
 
 def _definition_inactive(view: View, d: DefRow) -> str:
     """Evidence when `d` itself lies in a preprocessor branch its build leaves out (C's
     `#if INCLUDE_x … void f(…) {…}` with INCLUDE_x 0): the compiled program has no such
-    definition, so a use of its name means another one (a system library's), or none;
-    every site is flagged, unless another definition of the same name may be compiled
-    (docs/c.md "Preprocessor conditions")."""
+    definition, so a use of its name means another one: the definition of the same name
+    compiled instead (`#if AVX2 … #else` twins; the evidence names it) or, when none may
+    be, another library's; every site is flagged (docs/c.md "Preprocessor conditions")."""
     same = [o for o in defs_by_full(view, [d.full]) if o.language == d.language] or [d]
-    constrained = build_constraints(view, d.language, {o.unit for o in same})
-    region: conditionals.Region | None = None
-    for o in same:  # every definition of the name is left out, or the name has one
+    constrained = build_constraints(view, d.language, {o.unit for o in same} | {d.unit})
+
+    def region_of(o: DefRow) -> conditionals.Region | None:
         c = constrained.get(o.unit)
-        found = next((r for r in c.regions if r.start <= o.name_line <= r.end), None) \
+        return next((r for r in c.regions if r.start <= o.name_line <= r.end), None) \
             if c is not None and not c.whole else None
-        if found is None:
-            return ""
-        region = region or found
+    region = region_of(d)
     if region is None:
         return ""
-    return (f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch inactive "
-            f"under the compile command, {region.why}: the name may mean another "
-            "library's definition")
+    where = f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch inactive " \
+            f"under the compile command, {region.why}"
+    live = next((o for o in same if region_of(o) is None), None)
+    if live is not None:  # `#if AVX2 … f() … #else … f() … #endif`: the other one is compiled
+        return (f"{where}: the name means the definition compiled instead, "
+                f"{live.path}:{live.name_line}")
+    return f"{where}: the name may mean another library's definition"
 
 
 def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:

@@ -20,10 +20,7 @@ from functools import lru_cache
 
 DEFINES = "defines"  # the file context setting holding its -D/-U macros (JSON)
 REGIONS = "inactive"  # the setting holding regions decided with the includes read (encoded)
-EMPTY_MACROS = "empty_macros"  # the setting naming macros that expand to nothing (comma list)
-MAX_DEPTH = 40  # nested #include levels followed
 MAX_EXPANSION = 8  # nested macro values read as expressions
-MAX_WALK = 2_000_000  # directive lines read by one include walk (then it gives up)
 MAX_REGIONS = 256  # inactive regions kept per file (the rest are not flagged)
 MAX_DIRECTIVE = 512  # characters of a condition read (longer ones are unknown)
 Value = int | None  # a condition's value; None: unknown
@@ -66,9 +63,11 @@ class _Env:
         self.unknown: set[str] = set()
         self.depth = 0  # object-like macro values being read as expressions
         self.expanding: set[str] = set()
-        # with an include walk: per macro name, whether each definition that may be
-        # compiled is function-like with an empty body (`#define __contract__(x)`)
-        self.bodies: dict[str, set[bool]] | None = None
+        # with an include walk: per macro name, the shape of each definition that may be
+        # compiled (`_shape`: an object-like macro's body, an empty function-like one)
+        self.bodies: dict[str, set[str]] | None = None
+        self.sites: dict[str, set[str]] = {}  # with bodies: macro → files defining it
+        self.file = ""  # the file whose directives are being read (with bodies)
         self.assumed: set[str] = set()  # ordinary names looked up and found nowhere above
         self.closed = False  # names found nowhere above are unknown (no compile command)
 
@@ -273,13 +272,18 @@ _HASH_LINE = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 
 
 def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
-    """(first and last line number, text) of each directive line, continuations joined."""
+    """(first and last line number, text) of each directive line, continuations joined;
+    a line inside a block comment (`/* #define X … */`, a configuration's example) is none."""
     line, counted = 1, 0
     pos = 0
+    comments = _Comments(data)
     while True:
         m = _HASH_LINE.search(data, pos)
         if m is None:
             return
+        if comments.inside(m.start()):
+            pos = m.end() + 1
+            continue
         line += data.count(b"\n", counted, m.start())
         counted = m.start()
         text, end, last = m.group(0), m.end(), line
@@ -292,6 +296,39 @@ def _logical_lines(data: bytes) -> Iterable[tuple[int, int, bytes]]:
         pos = end + 1 if end < len(data) else len(data) + 1
         if pos > len(data):
             return
+
+
+class _Comments:
+    """Whether offsets of one text, asked in increasing order, are inside a `/* … */`
+    comment (one forward scan; a `/*` after `//` or inside a string on its line opens
+    none)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0  # scanned up to here
+        self.open = False  # `at` is inside a comment
+        self.none = b"/*" not in data
+
+    def inside(self, offset: int) -> bool:
+        if self.none:
+            return False
+        data = self.data
+        while self.at < offset:
+            if self.open:
+                j = data.find(b"*/", self.at, offset)
+                if j < 0:
+                    self.at = max(self.at, offset - 1)  # a `*/` may straddle `offset - 1`
+                    return True
+                self.at, self.open = j + 2, False
+                continue
+            j = data.find(b"/*", self.at, offset)
+            if j < 0:
+                self.at = max(self.at, offset - 1)
+                return False
+            before = data[data.rfind(b"\n", 0, j) + 1:j]
+            self.at = j + 2
+            self.open = b"//" not in before and before.count(b'"') % 2 == 0
+        return self.open
 
 
 Line = tuple[int, int, str, str]  # first and last line, directive word, the rest as read
@@ -364,14 +401,15 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
                 else:
                     env.known[name.group(0)] = "()"
                 if env.bodies is not None and word == "define":
-                    close_at = rest.find(")", name.end())
-                    env.bodies.setdefault(name.group(0), set()).add(
-                        rest[name.end():name.end() + 1] == "(" and close_at > 0
-                        and not rest[close_at + 1:].strip())
+                    env.bodies.setdefault(name.group(0), set()).add(_shape(rest, name.end()))
+                    env.sites.setdefault(name.group(0), set()).add(env.file)
             elif now is None:
                 env.unknown.add(name.group(0))
                 if env.bodies is not None and word == "define":
-                    env.bodies.setdefault(name.group(0), set()).add(False)
+                    shape = _shape(rest, name.end())
+                    env.bodies.setdefault(name.group(0), set()).add(
+                        KEPT if shape.startswith(FUNCTION) else shape)
+                    env.sites.setdefault(name.group(0), set()).add(env.file)
             continue
         if word in ("if", "ifdef", "ifndef"):
             env.assumed = set()
@@ -423,6 +461,30 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
     return out
 
 
+FUNCTION = "\0"  # the prefix of a function-like macro's shape: `\0<params>:<used,…>`
+KEPT = FUNCTION + "*"  # a function-like macro whose every argument may be compiled
+MAX_BODY = 80  # characters of an object-like macro's body kept (longer: KEPT)
+
+
+def _shape(rest: str, at: int) -> str:
+    """A `#define`'s shape from the text after `#define` (`at`: the name's end): for a
+    function-like macro FUNCTION, its parameter count and the positions of those its body
+    names (`#define MLD_FREE(v, T, N, ctx)` naming v, N and ctx: `\04:0,2,3`; a variadic
+    one's `...` counts as named), else an object-like macro's body as written (at most
+    MAX_BODY characters)."""
+    if rest[at:at + 1] == "(":
+        close_at = rest.find(")", at)
+        if close_at < 0:
+            return KEPT
+        params = [p.strip() for p in rest[at + 1:close_at].split(",")]
+        body = rest[close_at + 1:]
+        used = [str(i) for i, p in enumerate(params) if not _NAME.fullmatch(p)
+                or re.search(rf"(?<!\w){p}(?!\w)", body)]
+        return f"{FUNCTION}{len(params)}:{','.join(used)}"
+    body = rest[at:].strip()
+    return body if len(body) <= MAX_BODY else KEPT
+
+
 def _guard(lines: list[Line], at: int, name: str) -> bool:
     """Whether the `#ifndef name` at `at` is an include guard: the next directive
     `#define`s the same name."""
@@ -458,102 +520,6 @@ def guard_name(lines: list[Line]) -> str | None:
     return None
 
 
-class _Budget(Exception):
-    """The include walk read more directive lines than MAX_WALK."""
-
-
-class IncludeWalk:
-    """`#if` branches decided with the includes read (docs/c.md "Preprocessor conditions").
-
-    Each unit with a compile command is walked as its preprocessor would: its directives in
-    order, and at each `#include` in a taken branch that names a file of the repository,
-    that file's directives under the same macros (`#define`s of a header decide the
-    includer's later conditions: `config.h`'s `HAVE_X`). A unit's regions are then decided
-    by its headers' macros too; a header's regions are those inactive for every unit that
-    includes it (a branch some includer takes is not inactive). Only directives are read.
-    """
-
-    def __init__(self, lines_of: Callable[[str], list[Line] | None],
-                 resolve: Callable[[str, str], str | None], absent: Iterable[str] = (),
-                 present: dict[str, str] | None = None, budget: int = MAX_WALK) -> None:
-        self.lines_of = lines_of
-        self.resolve = resolve  # (including file, `#include` operand) → file or None
-        self.absent = tuple(absent)
-        self.present = dict(present or {})
-        self.left = budget
-        self.visits: dict[str, list[list[Region]]] = {}  # header → regions per unit
-        self.guards: dict[str, str | None] = {}  # header → its include guard
-        self.bodies: dict[str, set[bool]] = {}
-
-    def unit(self, path: str, defines: dict[str, str | None]) -> list[Region] | None:
-        """The unit's inactive regions with its includes read (None: the walk gave up)."""
-        lines = self.lines_of(path)
-        if lines is None:
-            return None
-        env = _Env(defines, self.absent, self.present)
-        env.bodies = self.bodies
-        seen: set[str] = set()
-        visits: dict[str, list[Region]] = {}
-
-        def include(written: str, includer: str, depth: int) -> None:
-            target = self.resolve(includer, written)
-            if target is None or depth > MAX_DEPTH or target == path:
-                return
-            body = self.lines_of(target)
-            if body is None:
-                return
-            self.left -= len(body)
-            if self.left < 0:
-                raise _Budget
-            first = target not in seen
-            if target not in self.guards:
-                self.guards[target] = guard_name(body)
-            guard = self.guards[target]
-            if not first and guard is not None and env.known.get(guard) is not None:
-                return  # included again, its guard defined: nothing in it is read
-            seen.add(target)
-            regions = _walk(body, env, lambda w: include(w, target, depth + 1))
-            if first:
-                visits[target] = regions
-        self.left -= len(lines)
-        try:
-            regions = _walk(lines, env, lambda w: include(w, path, 1))
-        except _Budget:
-            return None
-        for header, found in visits.items():
-            self.visits.setdefault(header, []).append(found)
-        return regions
-
-    def empty_macros(self) -> frozenset[str]:
-        """Function-like macros every definition of which that the walks met in a branch
-        taken, or maybe taken, expands to nothing (`#define __contract__(x)` unless CBMC):
-        their arguments are never compiled."""
-        return frozenset(n for n, empty in self.bodies.items() if empty == {True})
-
-    def headers(self) -> dict[str, list[Region]]:
-        """Each header reached: the regions inactive for every unit that included it."""
-        return {h: common(v) for h, v in self.visits.items()}
-
-
-def common(visits: list[list[Region]]) -> list[Region]:
-    """The lines inactive in every one of `visits` (each a file's regions), as regions:
-    the first visit's directive as the reason, the names assumed by any of them."""
-    if not visits:
-        return []
-    out = visits[0]
-    for other in visits[1:]:
-        cut: list[Region] = []
-        for a in out:
-            for b in other:
-                lo, hi = max(a.start, b.start), min(a.end, b.end)
-                if lo <= hi:
-                    cut.append(Region(lo, hi, a.why, tuple(sorted({*a.assumed, *b.assumed}))))
-        out = cut
-        if not out:
-            break
-    return out[:MAX_REGIONS]
-
-
 def encode(regions: list[Region]) -> str:
     """The regions as stored with the file's unit (one `start-end why` per line)."""
     return "\n".join(f"{r.start}-{r.end} {r.why.replace(chr(10), ' ')}\t{','.join(r.assumed)}"
@@ -570,33 +536,3 @@ def decode(text: str) -> list[Region]:
             out.append(Region(int(m.group(1)), int(m.group(2)), why,
                               tuple(n for n in names.split(",") if n)))
     return out
-
-
-def blank_arguments(data: bytes, names: Iterable[str]) -> bytes:
-    """`data` with the arguments of each invocation of `names` (macros that expand to
-    nothing) blanked: spaces for every byte but newlines, so lines and columns stay."""
-    wanted = [n for n in names if n]
-    if not wanted:
-        return data
-    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in wanted) +
-                         rb")\s*\(")
-    out = bytearray(data)
-    pos = 0
-    while (m := pattern.search(data, pos)) is not None:
-        line_start = data.rfind(b"\n", 0, m.start()) + 1
-        if data[line_start:m.start()].lstrip().startswith(b"#"):
-            pos = m.end()  # the macro's own `#define`, or a directive: kept
-            continue
-        depth, i = 1, m.end()
-        while i < len(data) and depth:
-            c = data[i]
-            depth += (c == 0x28) - (c == 0x29)
-            i += 1
-        if depth:
-            break  # unbalanced: left as it is
-        for j in range(m.end(), i - 1):
-            if out[j] != 0x0A:
-                out[j] = 0x20
-        pos = i
-    return bytes(out)
-

@@ -32,11 +32,21 @@ import re
 import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
 
+from spyglass.langs.c import specifiers as S
 from spyglass.syntax import conditionals as C
+from spyglass.syntax import expansions as E
 from spyglass.syntax import heads as H
+from spyglass.syntax import include_walk as W
 from spyglass.syntax.conditionals import DEFINES  # a file's -D/-U: its inactive `#if`s
 from spyglass.types import Definition, FileContext, FileFacts, Resolution
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Query
+
+    from spyglass.syntax.langpack import LanguagePack
 
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".ipp", ".tcc")
 COMPILE_COMMANDS = ("compile_commands.json", "build/compile_commands.json")
@@ -63,6 +73,9 @@ MAX_TEXT_BYTES = 64 << 20  # file text the include walk keeps to find empty macr
 _INCLUDE_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 _CPP_LANGUAGES = frozenset({"cpp"})
+# The setting naming, per source file a unit includes, its file-local names (a unit's
+# unresolved uses of them are that file's: `source.c:name,name;…`).
+INCLUDED_LOCALS = "included_locals"
 
 # The repository's files as the latest `module_keys` call of each file family saw them
 # (paths of C and C++ files: a C++ source includes `.h` headers of the C pack).
@@ -214,7 +227,8 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
             return None  # a computed `#include MACRO`: not followed
         ctx = FileContext(path=includer, module=includer, settings=(("include_dirs", dirs),))
         return include_target(written, ctx)[0]
-    walk = C.IncludeWalk(lines_of, resolve, absent, present)
+    walk = W.IncludeWalk(lines_of, resolve, absent, present,
+                         is_source=lambda p: not is_header(p))
     regions: dict[str, str] = {}
     for path, (unit_dirs, macros) in sorted(commands.items()):
         dirs = ":".join(unit_dirs)
@@ -229,12 +243,114 @@ def _with_includes(family: str, commands: dict[str, tuple[list[str], dict[str, s
     for header, found in walk.headers().items():
         if header not in commands:
             regions[header] = C.encode(found)
-    empty = sorted(walk.empty_macros())
+    unused = walk.unused_arguments()
+    empty = [f"{n}:{','.join(map(str, at))}" for n, at in sorted(unused.items())]
+    specifiers = S.specifier_macros(walk.object_bodies())
     out: dict[str, tuple[tuple[str, str], ...]] = {}
     for path, text in regions.items():
         data = texts.get(path, b"")
-        used = [n for n in empty if n.encode() + b"(" in data or n.encode() + b" (" in data]
-        out[path] = ((C.REGIONS, text),) + (((C.EMPTY_MACROS, ",".join(used)),) if used else ())
+        used = [e for e in empty if _invoked(e.partition(":")[0], data)
+                and walk.visible(e.partition(":")[0], path)]
+        spelled = [e for e in S.used(data, specifiers)
+                   if walk.visible(e.partition("=")[0], path)]
+        locals_ = _included_locals(pack, walk, path, specifiers, read, empty)
+        out[path] = ((C.REGIONS, text),) + \
+            (((E.EMPTY_MACROS, ";".join(used)),) if used else ()) + \
+            (((E.SPECIFIER_MACROS, ",".join(spelled)),) if spelled else ()) + \
+            (((INCLUDED_LOCALS, locals_),) if locals_ else ())
+    return out
+
+
+def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
+                     specifiers: dict[str, bool], read: Callable[[str], bytes | None],
+                     empty: list[str]) -> str:
+    """The INCLUDED_LOCALS setting of `unit` (a unit, or a header that includes a source):
+    for each source file its own text includes (`#include "mod25519.c"`), the names
+    file-local to that source as the unit compiles it (its `static` functions and
+    variables, typedefs and macros: `mod25519.c`'s `static add32`, and `keccak.c`'s
+    `KECCAK_API` functions once `KECCAK_EMBEDDED` makes that `static inline`; a header's
+    by the first unit reading it), as `source:name,name;…`; "" when it includes none."""
+    parts: list[str] = []
+    for source in dict.fromkeys(walk.sources.get(unit, ())):
+        data = read(source)
+        if data is None:
+            continue
+        settings = ((E.EMPTY_MACROS, ";".join(
+                        e for e in empty if _invoked(e.partition(":")[0], data)
+                        and walk.visible(e.partition(":")[0], unit))),
+                    (E.SPECIFIER_MACROS, ",".join(
+                        e for e in S.used(data, specifiers, walk.unit_values(unit))
+                        if walk.visible(e.partition("=")[0], unit))))
+        key = (source, settings)
+        if key not in _LOCALS_SEEN:
+            _LOCALS_SEEN.clear() if len(_LOCALS_SEEN) > 4096 else None
+            _LOCALS_SEEN[key] = _file_locals(pack, E.prepared(data, settings))
+        local = _LOCALS_SEEN[key]
+        if local:
+            parts.append(f"{source}:{','.join(local)}")
+    return ";".join(parts)
+
+
+_LOCALS_SEEN: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+_LOCAL_KINDS = frozenset({"definition.type", "definition.macro"})
+_NESTING = frozenset({"function_definition", "field_declaration_list", "compound_statement"})
+
+
+def _file_locals(pack: LanguagePack, data: bytes) -> list[str]:
+    """The file-local names of a source file's text (a `static` function or variable at
+    file level, a typedef, a macro: `_Names`' local ones), from its definitions query
+    alone (the rest of the extraction is not needed)."""
+    from spyglass.syntax.budget import Budget, OverBudget
+    from spyglass.syntax.parsing import parse, prepared
+    budget = Budget()  # one file's parse budget: past it the source gives no names
+    try:
+        matches = budget.matches(_definitions_query(pack),
+                                 parse(pack, prepared(pack, data), budget).root_node)
+    except OverBudget:
+        return []
+    out: dict[str, None] = {}
+    for _, caps in matches:
+        kind = next((k for k in caps if k.startswith("definition.")), None)
+        names = caps.get("name")
+        if kind is None or not names:
+            continue
+        static = any(b.text == b"static" for b in caps.get("base", ()))
+        if kind not in _LOCAL_KINDS and not (static and kind in ("definition.func",
+                                                                 "definition.var")):
+            continue
+        node = caps[kind][0].parent
+        while node is not None and node.type not in _NESTING:
+            node = node.parent
+        if node is None:  # at file level (or in `#if` blocks)
+            out.update((n.text.decode("utf-8", "replace"), None) for n in names if n.text)
+    return list(out)
+
+
+def _definitions_query(pack: LanguagePack) -> Query:
+    """The pack's definitions query alone (compiling all of its queries takes longer)."""
+    return _query(pack.language, pack.texts["definitions"])
+
+
+@cache
+def _query(language: Language, text: str) -> Query:
+    from tree_sitter import Query
+    return Query(language, text)
+
+
+def _invoked(name: str, data: bytes) -> bool:
+    return name.encode() + b"(" in data or name.encode() + b" (" in data
+
+
+def included_locals(ctx: FileContext) -> dict[str, str]:
+    """Name → full name of the file-local names of the sources a unit includes (the
+    INCLUDED_LOCALS setting; the first source naming one wins)."""
+    text = dict(ctx.settings).get(INCLUDED_LOCALS)
+    out: dict[str, str] = {}
+    for part in text.split(";") if text else ():
+        source, _, names = part.rpartition(":")
+        stem = source.rsplit(".", 1)[0]
+        for n in names.split(","):
+            out.setdefault(n, f"{stem}#{n}")
     return out
 
 
@@ -287,6 +403,7 @@ class _Names:
         self.cpp = facts.language in _CPP_LANGUAGES
         stem = ctx.path.rsplit(".", 1)[0] if "." in ctx.path.rsplit("/", 1)[-1] else ctx.path
         self.local_prefix = "" if is_header(ctx.path) else f"{stem}#"
+        self.included = included_locals(ctx)  # file-local names of sources it includes
         defs = facts.definitions
         self.full: list[str] = []
         for d in defs:
@@ -348,9 +465,10 @@ class _Names:
         return found or self.by_qual.get(qual, _dotted(qual))
 
     def type_full(self, text: str) -> str:
-        """A type named in this file as a full name (its own definition, else global)."""
+        """A type named in this file as a full name (its own definition, an included
+        source's typedef, else global)."""
         text = _dotted(text)
-        return self.types.get(text, text)
+        return self.types.get(text) or self.included.get(text, text)
 
 
 def _dotted(text: str) -> str:
@@ -389,7 +507,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 if not names.cpp and not tail:  # a declared C type: no dispatch, no bases
                     conf = "exact"
         elif head == H.FREE:
-            target = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+            target = f"{ref.qualifier}.{ref.name}" if ref.qualifier else \
+                (ref.name if tagged else names.included.get(ref.name, ref.name))
             target = _dotted(target)
             conf = "inferred" if ref.qualifier else "exact"  # the linker binds by name
         targets.append(target)
