@@ -9,6 +9,7 @@ from pathlib import Path
 
 from spyglass.query.facade import CodeIntel
 from spyglass.query.submodules import SIDE_EFFECT
+from spyglass.types import CodeLocation
 
 FILES = {
     "shop/__init__.py": "from .models import Item\n",
@@ -24,8 +25,8 @@ def _evidence(make_repo: Callable[..., Path], files: dict[str, str]) -> dict[str
     ci = CodeIntel(make_repo(files))
     ci.index()
     result = ci.references(path="shop/jar.py", line=1, column=7)
-    return {r.path: r.evidence for r in result.results  # type: ignore[attr-defined]
-            if r.path.startswith("tests/")}
+    sites = [r for r in result.results if isinstance(r, CodeLocation)]
+    return {r.path: r.evidence for r in sites if r.path.startswith("tests/")}
 
 
 def test_evidence_names_the_package_and_the_side_effect(
