@@ -473,8 +473,8 @@ def _constrained_table(results: list[CorpusResult]) -> list[str]:
                 "Python submodules bound only by an import side effect), scored apart; P / "
                 "R of the default answer without them (the scores above) and with them "
                 "counted:"), "",
-           "| corpus | kind | question | flagged | in the oracle | all P / R | with them: "
-           "all P / R |", "|---|---|---|---|---|---|---|"]
+           ("| corpus | kind | question | flagged | in the oracle | all P / R | with them: "
+            "all P / R |"), "|---|---|---|---|---|---|---|"]
     for r, kind, q, n, k in rows:
         s, i = r.scores[(q, "all")], r.inclusive[(q, "all")]
         out.append(f"| {r.name} | {kind} | {q} | {n} | {k} | {s.precision:.3f} / "
