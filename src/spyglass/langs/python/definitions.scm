@@ -10,6 +10,15 @@
 (module (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @definition.var))))
 ; @base of a module variable: its declared type or the class it is constructed from.
 (module (expression_statement (assignment left: (identifier) @name type: (type) @base) @definition.var))
+; A type alias (`X: TypeAlias = A | B`, also under `if TYPE_CHECKING:`; `type X = A | B`):
+; @base is the type it stands for (the resolver aliases its members to each operand's).
+(module (expression_statement (assignment
+  left: (identifier) @name type: (type) @_alias right: (_) @base
+  (#match? @_alias "(^|\\.)TypeAlias$")) @definition.var))
+(module (if_statement consequence: (block (expression_statement (assignment
+  left: (identifier) @name type: (type) @_alias right: (_) @base
+  (#match? @_alias "(^|\\.)TypeAlias$")) @definition.var))))
+(module (type_alias_statement left: (type (identifier) @name) right: (type) @base) @definition.var)
 (module (expression_statement (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @base)
