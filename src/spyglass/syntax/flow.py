@@ -8,8 +8,11 @@ use (it ran, and nothing re-bound the name since) or a parameter with a declared
 (the type holds until a re-binding), or when the use sits in the block an
 `isinstance(name, T)` test guards (the test's T, from the block's start). Anything else
 (a binding in a branch, a loop target, a binding later in a loop that holds the use)
-leaves the use to the per-scope table. Flow-insensitive facts are never made worse: a use
-gets a type here only where one binding or test surely decides it.
+leaves the use undecided: a parameter's declared type then holds (a type checker checks
+every re-binding against it, so it bounds them all: `resp: Response` re-bound by
+`resp = self.send(…)` later in a loop is a Response at the loop's start); any other name
+is left to the per-scope table. Flow-insensitive facts are never made worse: a use gets a
+type here only where one binding, a test or a declaration decides it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class _Binding:
     hi: int
     text: str  # the type ("" unknown: the use is left to the per-scope table)
     loops: tuple[tuple[int, int], ...]  # loops holding the binding
+    declared: bool = False  # a parameter's declared type: it bounds every re-binding
 
 
 @dataclass
@@ -85,11 +89,14 @@ class FlowTypes:
         i = bisect_right(self._ats[(scope, name)], pos)
         if i == 0:
             return None
+        # undecided: a parameter's declared type holds (it bounds every re-binding)
+        declared = next((b.text for b in bindings[:i] if b.declared and b.lo <= pos < b.hi),
+                        "") or None
         for later in bindings[i:]:  # a binding after the use, in a loop holding it
             if any(lo <= pos < hi for lo, hi in later.loops):
-                return None
+                return declared
         last = bindings[i - 1]
-        return last.text if last.text and last.lo <= pos < last.hi else None
+        return last.text if last.text and last.lo <= pos < last.hi else declared
 
     def _binding(self, node: Node, text: str) -> _Binding:
         """A plain assignment decides the rest of its block from its statement's end;
@@ -98,7 +105,8 @@ class FlowTypes:
         if parent is not None and parent.type in self.rules.parameters:
             func = parent.parent.parent if parent.parent is not None else None
             if func is not None:  # its declared type, over the function, until re-bound
-                return _Binding(node.start_byte, node.end_byte, func.end_byte, text, ())
+                return _Binding(node.start_byte, node.end_byte, func.end_byte, text, (),
+                                declared=True)
         if parent is None or parent.type not in self.rules.assignments or \
                 parent.child_by_field_name("left") != node:
             return _Binding(node.start_byte, 0, 0, "", self._loops(node))
