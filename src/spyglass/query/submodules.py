@@ -37,6 +37,7 @@ def checker(view: View, language: str) -> Callable[[RefRow], str] | None:
     bound: dict[tuple[str, str], bool] = {}
     imported: dict[tuple[int, str], bool] = {}
     importers: dict[str, tuple[str, ...]] = {}
+    said: dict[tuple[int, str], str] = {}  # (unit, submodule) → the evidence
 
     def why(r: RefRow) -> str:
         chain = _chain(r)
@@ -54,9 +55,11 @@ def checker(view: View, language: str) -> Callable[[RefRow], str] | None:
             if (r.unit, sub) not in imported:
                 imported[(r.unit, sub)] = _imports_module(view, (r.unit,), sub)
             if not bound[(package, part)] and not imported[(r.unit, sub)]:
-                if sub not in importers:
-                    importers[sub] = _importers(view, sub)
-                return _evidence(view, r, package, part, importers[sub])
+                if (r.unit, sub) not in said:
+                    if sub not in importers:
+                        importers[sub] = _importers(view, sub)
+                    said[(r.unit, sub)] = _evidence(view, r, package, part, importers[sub])
+                return said[(r.unit, sub)]
             package = sub
         return ""
     return why
