@@ -228,11 +228,12 @@ def _operands(text: str) -> list[str]:
     if len(parts) == 1:
         one = _unwrap(text)
         return [one] if one else []
-    out = []
-    for part in parts:
-        typ = _unwrap(part)
-        if _DOTTED.fullmatch(typ) and typ not in _BUILTIN_TYPES and typ not in out:
-            out.append(typ)
+    out: list[str] = []
+    for part in parts:  # a union of unions (`Optional[Union[A, B]]`) is one union
+        nested = "|" in part or _UNION.fullmatch(part) or part[:1] in "(\"'"
+        for typ in _operands(part) if nested else [_unwrap(part)]:
+            if _DOTTED.fullmatch(typ) and typ not in _BUILTIN_TYPES and typ not in out:
+                out.append(typ)
     return out
 
 
