@@ -7,11 +7,14 @@ results included), ``resolved`` leaves out the name-matched candidates (sites wh
 receiver or name could not be bound), ``exact`` keeps only results that are not
 ``uncertain``.
 
-Sites flagged because the build may leave them out (a Go file's build constraint, a C
-branch inactive under the compile command: the evidence says so) are scored apart: every
-view's P/R is computed over the other sites, and the flagged ones are counted per question
-(how many, how many the oracle has) beside the scores they would give if counted
-(``inclusive``), so nothing is hidden.
+Sites flagged for a reason the oracle by design answers otherwise (the evidence says so,
+``APART``) are scored apart: sites the build may leave out (a Go file's build constraint, a
+C branch inactive under the compile command: the server answers for one build), and Python
+submodules reached through a package that does not bind them (bound only by an import side
+effect: a static checker rejects the binding). Every view's P/R is computed over the other
+sites, and the flagged ones are counted per kind and question (how many, how many the
+oracle has) beside the scores they would give if counted (``inclusive``), so nothing is
+hidden.
 
 An answer cut at the per-answer cap is continued as an agent asking for every site would:
 the next page from the offset the answer's `page` section names, until the last page. The
@@ -33,6 +36,7 @@ from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compil
 from spyglass.config import load_config
 from spyglass.query import rows as facts
 from spyglass.query.facade import CodeIntel
+from spyglass.query.submodules import SIDE_EFFECT
 from spyglass.types import CodeLocation, ToolResult
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,6 +47,12 @@ CALLABLE = frozenset({"func", "method"})
 # The evidence spyglass gives for a site its build may leave out: a Go file's build
 # constraint, a C branch inactive under the compile command's -D flags.
 BUILD_CONSTRAINT = ("in a file with a build constraint", "in a preprocessor branch inactive")
+BUILD = "build-constrained"
+# The kinds of sites scored apart, and the evidence spyglass gives each (module docstring).
+APART: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (BUILD, BUILD_CONSTRAINT),
+    ("import side effect", (SIDE_EFFECT,)),
+)
 Site = tuple[str, int]
 MAX_PAGES = 1000  # pages asked per answer at most (a bound for a broken continuation)
 
@@ -99,9 +109,9 @@ class CorpusResult:
     scores: dict[tuple[str, str], Score]
     misses: dict[str, Counter[str]]  # "refs fn" / "refs fp" / "calls fn" / ... → category
     examples: list[str]
-    # Sites flagged for a build constraint (read, never evaluated), scored apart:
-    # question → [flagged sites in the default answer, of which the oracle has].
-    constrained: dict[str, list[int]] = field(default_factory=dict)
+    # Sites flagged for a kind of APART, scored apart: kind → question → [flagged sites
+    # in the default answer, of which the oracle has].
+    apart: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     # The scores with the flagged sites counted like any other (module docstring).
     inclusive: dict[tuple[str, str], Score] = field(default_factory=dict)
     # The continuation followed (module docstring): question → [answers, pages asked,
@@ -112,6 +122,11 @@ class CorpusResult:
     # cannot say who calls them, so their callers are not scored.
     no_call_item: int = 0
 
+    @property
+    def constrained(self) -> dict[str, list[int]]:
+        """The build-constrained sites: question → [flagged, of which the oracle has]."""
+        return self.apart.get(BUILD, {"refs": [0, 0], "calls": [0, 0]})
+
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
                 "targets": self.targets,
@@ -120,6 +135,9 @@ class CorpusResult:
                 "callers_not_scored_no_call_item": self.no_call_item,
                 "build_constrained": {q: {"flagged": n, "in_oracle": k}
                                       for q, (n, k) in self.constrained.items()},
+                "flagged_apart": {kind: {q: {"flagged": n, "in_oracle": k}
+                                         for q, (n, k) in by_q.items()}
+                                  for kind, by_q in self.apart.items()},
                 "scores_with_flagged": {f"{q}/{v}": s.to_json()
                                         for (q, v), s in self.inclusive.items()},
                 "pages": {q: {"answers": a, "pages": p, "longer_than_a_page": m}
@@ -194,9 +212,9 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
     return f"unresolved ({r.head.split(':')[0]})"
 
 
-def flagged(loc: CodeLocation) -> bool:
-    """Whether the site is flagged for a build that may leave it out (scored apart)."""
-    return any(b in loc.evidence for b in BUILD_CONSTRAINT)
+def flagged(loc: CodeLocation) -> str:
+    """The kind of APART the site is flagged for (scored apart), "" for none."""
+    return next((kind for kind, marks in APART if any(m in loc.evidence for m in marks)), "")
 
 
 def _in_view(view: str, loc: CodeLocation) -> bool:
@@ -282,7 +300,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
     inclusive = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
     misses: dict[str, Counter[str]] = {}
     examples: list[str] = []
-    constrained = {"refs": [0, 0], "calls": [0, 0]}
+    apart_ = {kind: {"refs": [0, 0], "calls": [0, 0]} for kind, _ in APART}
     paging = {"refs": [0, 0, 0], "calls": [0, 0, 0]}
     first_page = {"refs": Score(), "calls": Score()}
     no_call_item = 0
@@ -307,9 +325,11 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             paging[q][1] += len(asked[0])
             paging[q][2] += len(asked[0]) > 1
             got = _spyglass_sites(answers[q], corpus.include)
-            apart = {s for s, loc in got.items() if flagged(loc)}
-            constrained[q][0] += len(apart)
-            constrained[q][1] += len(apart & oracle)
+            kinds = {s: kind for s, loc in got.items() if (kind := flagged(loc))}
+            apart = set(kinds)
+            for s, kind in kinds.items():
+                apart_[kind][q][0] += 1
+                apart_[kind][q][1] += s in oracle
             first = set(_spyglass_sites(asked[0][0].results, corpus.include))
             for s in (oracle | first) - apart:
                 first_page[q].add(site_kind(lines, t, s), tp=int(s in oracle and s in first),
@@ -338,7 +358,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples, constrained, inclusive, paging, first_page,
+                        scores, misses, examples, apart_, inclusive, paging, first_page,
                         no_call_item)
 
 
@@ -384,14 +404,18 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
 
 
 def _constrained_lines(r: CorpusResult) -> list[str]:
-    """The flagged sites scored apart, and the default view's scores were they counted."""
-    flagged_ = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in r.constrained.items() if n]
-    if not flagged_:
+    """The flagged sites scored apart, by kind, and the default view's scores were they
+    counted."""
+    kinds = []
+    for kind, by_q in r.apart.items():
+        flagged_ = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in by_q.items() if n]
+        if flagged_:
+            kinds.append(f"{kind} sites (flagged, scored apart): {'; '.join(flagged_)}")
+    if not kinds:
         return []
     counted = "; ".join(f"{q} P {s.precision:.3f} R {s.recall:.3f}"
                         for (q, v), s in r.inclusive.items() if v == "all")
-    return [(f"build-constrained sites (flagged, scored apart): {'; '.join(flagged_)}; "
-             f"with them counted, default answer: {counted}")]
+    return [f"{'; '.join(kinds)}; with them counted, default answer: {counted}"]
 
 
 def _paging_lines(r: CorpusResult) -> list[str]:
@@ -441,16 +465,18 @@ def markdown(results: list[CorpusResult]) -> str:
 
 def _constrained_table(results: list[CorpusResult]) -> list[str]:
     """Flagged sites per corpus and question, scored apart, with the inclusive figures."""
-    rows = [(r, q, n, k) for r in results for q, (n, k) in r.constrained.items() if n]
+    rows = [(r, kind, q, n, k) for r in results for kind, by_q in r.apart.items()
+            for q, (n, k) in by_q.items() if n]
     if not rows:
         return []
-    out = ["", ("Sites flagged for the build (Go build constraints, C inactive `#if` "
-                "branches), scored apart; P / R of the default answer without them (the "
-                "scores above) and with them counted:"), "",
-           "| corpus | question | flagged | in the oracle | all P / R | with them: all P / R |",
-           "|---|---|---|---|---|---|"]
-    for r, q, n, k in rows:
+    out = ["", ("Sites flagged apart (Go build constraints, C inactive `#if` branches, "
+                "Python submodules bound only by an import side effect), scored apart; P / "
+                "R of the default answer without them (the scores above) and with them "
+                "counted:"), "",
+           ("| corpus | kind | question | flagged | in the oracle | all P / R | with them: "
+            "all P / R |"), "|---|---|---|---|---|---|---|"]
+    for r, kind, q, n, k in rows:
         s, i = r.scores[(q, "all")], r.inclusive[(q, "all")]
-        out.append(f"| {r.name} | {q} | {n} | {k} | {s.precision:.3f} / {s.recall:.3f} | "
-                   f"{i.precision:.3f} / {i.recall:.3f} |")
+        out.append(f"| {r.name} | {kind} | {q} | {n} | {k} | {s.precision:.3f} / "
+                   f"{s.recall:.3f} | {i.precision:.3f} / {i.recall:.3f} |")
     return out

@@ -59,7 +59,7 @@ def test_reports_show_both_figures(tmp_path: Path) -> None:
     assert "refs 2 (1 in the oracle)" in text and "scored apart" in text
     assert "with them counted, default answer: refs P 0.400 R 1.000" in text
     md = markdown([r])
-    assert "| t | refs | 2 | 1 | 0.333 / 1.000 | 0.400 / 1.000 |" in md
+    assert "| t | build-constrained | refs | 2 | 1 | 0.333 / 1.000 | 0.400 / 1.000 |" in md
     doc = r.to_json()
     assert doc["build_constrained"]["calls"] == {"flagged": 2, "in_oracle": 1}
     assert doc["scores_with_flagged"]["refs/all"]["fp"] == 3

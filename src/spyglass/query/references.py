@@ -13,6 +13,7 @@ from spyglass.query import (
     inherited_names,
     overloads,
     related,
+    submodules,
 )
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
@@ -83,9 +84,14 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             out.append(Site(r, True, f"{why}; resolved to {r.target}"))
     if not exact_only:
         out += [Site(r, True, why) for r, why in dispatch.predeclared_sites(view, d) if keep(r)]
+    unbound = submodules.checker(view, d.language)  # `pkg.sub.x`, `sub` unbound by `pkg`
     for r in found:
         if r.conf == "exact" and several and exact_only:
             continue  # bound, but to one of several candidates: not exact
+        if unbound is not None and (why := unbound(r)):
+            if not exact_only:
+                out.append(Site(r, True, why))
+            continue
         if r.conf == "exact":
             out.append(Site(r, several, f"{len(targets)} candidate definitions: {cands}"
                             if several else ""))

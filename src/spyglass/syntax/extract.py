@@ -103,7 +103,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
         rules = pack.manifest.get("flow_types")
         self._flow = FlowTypes(FlowRules(*(frozenset(rules.get(k, ())) for k in (
-            "blocks", "assignments", "loops", "keeps", "parameters")))) if rules else None
+            "blocks", "assignments", "loops", "keeps", "parameters", "tries", "handlers",
+            "exits", "finals")))) if rules else None
         self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
         # Element types of containers (manifest `element_types`; syntax/elements.py): the
         # declared types as written, of names by (scope, name) and of self members by head.

@@ -6,10 +6,16 @@ A local bound several times with different types has no single type for the file
 name before it decides when that binding is a plain assignment whose block encloses the
 use (it ran, and nothing re-bound the name since) or a parameter with a declared type
 (the type holds until a re-binding), or when the use sits in the block an
-`isinstance(name, T)` test guards (the test's T, from the block's start). Anything else
+`isinstance(name, T)` test guards (the test's T, from the block's start). A plain
+assignment in a `try` body whose handlers all leave (`raise`, `return`, …) decides the rest
+of the block holding the `try` too, but for its handlers and `finally`: past the `try`,
+the assignment surely ran (`try: url = URL(s)` / `except E: raise …` / `url.host`). Anything else
 (a binding in a branch, a loop target, a binding later in a loop that holds the use)
-leaves the use to the per-scope table. Flow-insensitive facts are never made worse: a use
-gets a type here only where one binding or test surely decides it.
+leaves the use undecided: a parameter's declared type then holds (a type checker checks
+every re-binding against it, so it bounds them all: `resp: Response` re-bound by
+`resp = self.send(…)` later in a loop is a Response at the loop's start); any other name
+is left to the per-scope table. Flow-insensitive facts are never made worse: a use gets a
+type here only where one binding, a test or a declaration decides it.
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ class FlowRules:
     loops: frozenset[str]
     keeps: frozenset[str]
     parameters: frozenset[str] = frozenset()  # typed parameters: the type holds until re-bound
+    tries: frozenset[str] = frozenset()  # `try` statements (their `body` field the guarded block)
+    handlers: frozenset[str] = frozenset()  # their handler clauses (`except …:`)
+    exits: frozenset[str] = frozenset()  # statements leaving a block (`raise`, `return`)
+    finals: frozenset[str] = frozenset()  # clauses run whether or not the body finished
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +49,8 @@ class _Binding:
     hi: int
     text: str  # the type ("" unknown: the use is left to the per-scope table)
     loops: tuple[tuple[int, int], ...]  # loops holding the binding
+    declared: bool = False  # a parameter's declared type: it bounds every re-binding
+    holes: tuple[tuple[int, int], ...] = ()  # ranges within [lo, hi) it does not decide
 
 
 @dataclass
@@ -85,11 +97,16 @@ class FlowTypes:
         i = bisect_right(self._ats[(scope, name)], pos)
         if i == 0:
             return None
+        # undecided: a parameter's declared type holds (it bounds every re-binding)
+        declared = next((b.text for b in bindings[:i] if b.declared and b.lo <= pos < b.hi),
+                        "") or None
         for later in bindings[i:]:  # a binding after the use, in a loop holding it
             if any(lo <= pos < hi for lo, hi in later.loops):
-                return None
+                return declared
         last = bindings[i - 1]
-        return last.text if last.text and last.lo <= pos < last.hi else None
+        decided = last.text and last.lo <= pos < last.hi and not any(
+            lo <= pos < hi for lo, hi in last.holes)
+        return last.text if decided else declared
 
     def _binding(self, node: Node, text: str) -> _Binding:
         """A plain assignment decides the rest of its block from its statement's end;
@@ -98,7 +115,8 @@ class FlowTypes:
         if parent is not None and parent.type in self.rules.parameters:
             func = parent.parent.parent if parent.parent is not None else None
             if func is not None:  # its declared type, over the function, until re-bound
-                return _Binding(node.start_byte, node.end_byte, func.end_byte, text, ())
+                return _Binding(node.start_byte, node.end_byte, func.end_byte, text, (),
+                                declared=True)
         if parent is None or parent.type not in self.rules.assignments or \
                 parent.child_by_field_name("left") != node:
             return _Binding(node.start_byte, 0, 0, "", self._loops(node))
@@ -107,8 +125,38 @@ class FlowTypes:
             stmt = stmt.parent
         if stmt.parent is None:
             return _Binding(node.start_byte, 0, 0, "", self._loops(node))
+        guarded = self._past_try(stmt.parent)
+        if guarded is not None:
+            hi, holes = guarded
+            return _Binding(stmt.end_byte, stmt.end_byte, hi, text, self._loops(node),
+                            holes=holes)
         return _Binding(stmt.end_byte, stmt.end_byte, stmt.parent.end_byte, text,
                         self._loops(node))
+
+    def _past_try(self, block: Node) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """For the body of a `try` whose handlers all leave (their last statement exits),
+        the end of the block holding the `try`, and the clauses within it that the body's
+        bindings do not decide (handlers, `finally`); None for any other block."""
+        rules = self.rules
+        stmt = block.parent
+        if stmt is None or stmt.type not in rules.tries or \
+                stmt.child_by_field_name("body") != block:
+            return None
+        outer = stmt.parent
+        if outer is None or outer.type not in rules.blocks:
+            return None
+        holes = []
+        for clause in stmt.named_children:
+            if clause.type in rules.handlers:
+                body = clause.named_children[-1] if clause.named_children else None
+                last = body.named_children[-1] if body is not None and body.named_children \
+                    else None
+                if last is None or last.type not in rules.exits:
+                    return None
+                holes.append((clause.start_byte, clause.end_byte))
+            elif clause.type in rules.finals:
+                holes.append((clause.start_byte, clause.end_byte))
+        return outer.end_byte, tuple(holes)
 
     def _loops(self, node: Node) -> tuple[tuple[int, int], ...]:
         out = []

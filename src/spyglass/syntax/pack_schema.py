@@ -88,7 +88,8 @@ MANIFEST: Schema = {
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,
     "flow_types": {"blocks": STRS, "assignments": STRS, "loops": STRS, "keeps": STRS,
-                   "parameters": STRS},
+                   "parameters": STRS, "tries": STRS, "handlers": STRS, "exits": STRS,
+                   "finals": STRS},
     "element_types": {"sequences": STRS, "mappings": STRS, "tuples": STRS, "wrappers": STRS,
                       "passthrough": STRS, "enumerate": STRS, "declared": STRS,
                       "comprehensions": STRS, "member": str, "views": ("map", str)},
@@ -97,6 +98,7 @@ MANIFEST: Schema = {
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
     "inherited_members": bool, "external_guesses_dropped": bool,
+    "submodules_bound_by_import": bool,
     # queries
     "callers_include_value_uses": bool, "callers_include_member_uses": bool,
     "builtin_members": STRS,

@@ -10,6 +10,15 @@
 (module (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @definition.var))))
 ; @base of a module variable: its declared type or the class it is constructed from.
 (module (expression_statement (assignment left: (identifier) @name type: (type) @base) @definition.var))
+; A type alias (`X: TypeAlias = A | B`, also under `if TYPE_CHECKING:`; `type X = A | B`):
+; @base is the type it stands for (the resolver aliases its members to each operand's).
+(module (expression_statement (assignment
+  left: (identifier) @name type: (type) @_alias right: (_) @base
+  (#match? @_alias "(^|\\.)TypeAlias$")) @definition.var))
+(module (if_statement consequence: (block (expression_statement (assignment
+  left: (identifier) @name type: (type) @_alias right: (_) @base
+  (#match? @_alias "(^|\\.)TypeAlias$")) @definition.var))))
+(module (type_alias_statement left: (type (identifier) @name) right: (type) @base) @definition.var)
 (module (expression_statement (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @base)
@@ -46,6 +55,18 @@
                  (conditional_expression . (call function: [(identifier) (attribute)] @base))])
          @definition.field)))))
  (#eq? @_init "__init__") (#eq? @_self "self"))
+; …or, assigned a parameter of `__init__` that declares its type (`self._stream = stream`
+; with `stream: SyncByteStream`), that type.
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     parameters: (parameters [(typed_parameter (identifier) @_param type: (type) @base)
+                              (typed_default_parameter name: (identifier) @_param
+                                                       type: (type) @base)])
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         right: (identifier) @_value) @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self") (#eq? @_param @_value))
 ; @base of a class-body field: its declared type.
 (class_definition body: (block (expression_statement
   (assignment left: (identifier) @name type: (type) @base) @definition.field)))

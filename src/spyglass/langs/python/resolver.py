@@ -120,22 +120,23 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             decorators = [b[1:] for b in d.bases if b.startswith("@")]
             bases.append((H.PROPERTY_MARKER,) if any(_is_property(b) for b in decorators) else ())
             managed = any(b.rsplit(".", 1)[-1].endswith("contextmanager") for b in decorators)
-            returns = [_unwrap(_yielded(b) if managed else b)
-                       for b in d.bases if not b.startswith("@")]
-            if returns and returns[0]:
-                # the result of calling it: ``mod.f.*`` → ``mod.Ret.*``
-                ret = _typed(returns[0], d, facts, bound, prefix)
+            returns = [_yielded(b) if managed else b for b in d.bases if not b.startswith("@")]
+            # the result of calling it: ``mod.f.*`` → ``mod.Ret.*`` (each operand of a union)
+            for typ in _operands(returns[0]) if returns else ():
+                ret = _typed(typ, d, facts, bound, prefix)
                 if ret:
                     aliases.append((f"{full}.*", f"{ret}.*"))
             raw = [b for b in d.bases if not b.startswith("@")]
             aliases += _element_alias(full, raw[0] if raw else "", d, facts, bound, prefix)
         elif d.kind in ("var", "const", "field"):
             bases.append(())
-            typ = _unwrap(d.bases[0]) if d.bases else ""
-            ret = _typed(typ, d, facts, bound, prefix) if typ else ""
-            if ret:
-                aliases.append((f"{full}.*", f"{ret}.*"))
-            aliases += _element_alias(full, d.bases[0] if d.bases else "", d, facts, bound,
+            # a type alias's base is the type it stands for (`X: TypeAlias = A | B`)
+            declared = [b for b in d.bases if not _TYPE_ALIAS.search(b)]
+            for typ in _operands(declared[0]) if declared else ():
+                ret = _typed(typ, d, facts, bound, prefix)
+                if ret:
+                    aliases.append((f"{full}.*", f"{ret}.*"))
+            aliases += _element_alias(full, declared[0] if declared else "", d, facts, bound,
                                       prefix)
         else:
             bases.append(tuple(_resolve_base(b, facts, bound, prefix, d.parent)
@@ -205,6 +206,63 @@ def _type_patterns() -> tuple[re.Pattern[str], ...]:
 
 def _unwrap(text: str) -> str:
     return unwrap_type(re.sub(r"\s+", "", text), _type_patterns())
+
+
+_TYPE_ALIAS = re.compile(r"(^|\.)TypeAlias$")
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*")
+_UNION = re.compile(r"(?:[\w.]+\.)?(Union|Optional)\[(.*)\]")
+
+
+def _operands(text: str) -> list[str]:
+    """A declared type as the dotted names whose members it has: one type unwrapped
+    (`Optional[A]` is A), or each operand of a union (`A | B | None`, `Union[A, B]`,
+    quoted or parenthesized as a type alias's value is) but builtins; [] when none is a
+    dotted name."""
+    text = re.sub(r"\s+", "", text)
+    while len(text) > 1 and (text[0] == text[-1] and text[0] in "\"'" or
+                             text[0] == "(" and _closing(text, 0) == len(text) - 1):
+        text = text[1:-1]
+    parts = _split_top(text, "|")
+    if len(parts) == 1 and (m := _UNION.fullmatch(text)):
+        parts = _split_top(m.group(2), ",") + (["None"] if m.group(1) == "Optional" else [])
+    if len(parts) == 1:
+        one = _unwrap(text)
+        return [one] if one else []
+    out: list[str] = []
+    for part in parts:  # a union of unions (`Optional[Union[A, B]]`) is one union
+        nested = "|" in part or _UNION.fullmatch(part) or part[:1] in "(\"'"
+        for typ in _operands(part) if nested else [_unwrap(part)]:
+            if _DOTTED.fullmatch(typ) and typ not in _BUILTIN_TYPES and typ not in out:
+                out.append(typ)
+    return out
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket closing the one at `start` (-1: none)."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([":
+            depth += 1
+        elif text[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """`text` split at the `sep` characters outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p]
 
 
 _GENERATOR = re.compile(r"(?:[\w.]+\.)?(?:Async)?(?:Iterator|Generator|Iterable)\[\s*"
