@@ -245,8 +245,9 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
 
 
 def _uses(summary: RefSummary) -> str:
-    """The evidence's count of uses: exact, inferred (resolved, not certain) and matched by
-    name only (unresolved sites, no file counted); the files of the resolved ones."""
+    """The evidence's count of uses: exact, inferred (resolved, not certain: inferred or
+    ambiguous sites) and matched by name only (unresolved, no file counted); the files of
+    the resolved ones."""
     resolved = sum(n for _, n in summary.by_role)  # name-matched sites have no role
     loose = summary.total - resolved
     exact = summary.total - summary.uncertain
