@@ -3,6 +3,7 @@ and comment words both count, neighbours named in the text."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fixture import commit_all, write_files
@@ -106,3 +107,40 @@ def test_files_section_ranks_files_by_their_matches_and_text(tmp_path: Path) -> 
     assert files[0] == "serve/stop.py", files
     text = render(ci.explore("graceful shutdown", budget=4000), "code_explore")
     assert "files: serve/stop.py" in text, text
+
+
+def test_the_evidence_counts_exact_inferred_and_name_matched_uses_apart(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    write_files(tmp_path, {"term/use.py": (
+        "from term.table import print_table\n"
+        "\n"
+        "\n"
+        "def show(t, thing):\n"
+        "    print_table(t)\n"
+        "    thing.render_rows(t)\n")})
+    result = ci.explore("print table", budget=4000)
+    why = next(r.evidence for r in result.results  # type: ignore[attr-defined]
+               if r.symbol == "term.table.print_table")  # type: ignore[attr-defined]
+    # one import and one call, both resolved to the definition: exact, in one file
+    assert "2 reference(s): 2 exact and 0 inferred in 1 file(s), 0 name-matched" in why, why
+    result = ci.explore("render rows", budget=4000)
+    why = next(r.evidence for r in result.results  # type: ignore[attr-defined]
+               if r.symbol == "term.table.Table.render_rows")  # type: ignore[attr-defined]
+    assert "uncertain" not in why and "name-matched" in why, why
+    assert "0 name-matched" not in why, why  # `thing.render_rows`: matched by its name only
+
+
+def test_the_evidence_counts_add_up_to_the_total(tmp_path: Path) -> None:
+    ci = _intel(tmp_path)
+    counts = re.compile(r"(\d+) reference\(s\): (\d+) exact and (\d+) inferred"
+                        r"(?: in (\d+) file\(s\))?, (\d+) name-matched")
+    seen = 0
+    for question in ("render table rows", "parse config file", "how are routes matched"):
+        for r in ci.explore(question, budget=4000).results:
+            m = counts.search(r.evidence)  # type: ignore[attr-defined]
+            assert m, r.evidence  # type: ignore[attr-defined]
+            total, exact, inferred, files, loose = (int(g or 0) for g in m.groups())
+            assert exact + inferred + loose == total, r.evidence  # type: ignore[attr-defined]
+            assert (files > 0) == (exact + inferred > 0), r.evidence  # type: ignore[attr-defined]
+            seen += 1
+    assert seen >= 3

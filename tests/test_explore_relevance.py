@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 from fixture import commit_all, write_files
 
-from spyglass.query import relevance
+from spyglass.query import relevance, terms
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation, ToolResult
 
@@ -104,7 +104,7 @@ def test_a_vague_question_leans_on_the_file_the_history_changes_most(tmp_path: P
     report = "def report_{i}(event):\n    return event.method + ' new ' + str({i})\n\n\n"
     files = {"report/__init__.py": "", "report/default.py": report.format(i=0),
              "tools/__init__.py": "",
-             "tools/new_method.py": "def new_method():\n    return 'need'\n"}
+             "tools/helpers.py": "def new_method():\n    return 'need'\n"}
     files.update({f"tools/{w}.py": f"def {w}(method, need):\n    return method.new(need)\n"
                   for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")})
     write_files(tmp_path, files)
@@ -143,3 +143,33 @@ def test_a_question_is_answered_by_the_file_whose_commit_messages_say_so(
     assert _locs(ci.explore(question, budget=4000))[0].path == "view/printer.py"
     monkeypatch.setattr(relevance, "HISTORY_WEIGHT", 0.0)  # without the messages: by words
     assert _locs(ci.explore(question, budget=4000))[0].path != "view/printer.py"
+
+
+def test_a_common_word_finds_the_file_named_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `reporter` is everywhere (an interface, its users, every method's receiver); the file
+    # named after it is the one the question is about, not the file defining `Reporter`
+    emit = ("func Emit{i}(r Reporter, s string) {{\n\tif s == \"\" {{\n\t\tpanic(s)\n\t}}\n"
+            "\tr.Emit(s)\n}}\n\n")
+    central = "".join(emit.format(i=i) for i in range(6))
+    steps = "".join(f"func (r *DefaultReporter) Step{i}(s string) {{ r.lines = append("
+                    f"r.lines[:{i}], s) }}\n\n" for i in range(10))
+    write_files(tmp_path, {
+        "go.mod": "module example.com/app\n",
+        "types/types.go": "package types\n\ntype Reporter interface{ Emit(string) }\n\n"
+                          + central,
+        "core.go": "package app\n\nimport \"example.com/app/types\"\n\n"
+                   + central.replace("r Reporter", "r types.Reporter"),
+        "reporters/default_reporter.go": (
+            "package reporters\n\ntype DefaultReporter struct{ lines []string }\n\n" + steps
+            + "func (r *DefaultReporter) Last() string {\n\tif len(r.lines) == 0 {\n"
+              "\t\tpanic(\"empty\")\n\t}\n\treturn r.lines[0]\n}\n"),
+        **{f"cmd/{w}.go": f"package cmd\n\nfunc {w.title()}() string {{ return \"{w}\" }}\n"
+           for w in ("delta", "echo", "foxtrot", "golf")}})
+    commit_all(tmp_path)
+    ci = CodeIntel(tmp_path)
+    ci.index()
+    question = "Fix the reporter panic"
+    assert _locs(ci.explore(question, budget=4000))[0].path == "reporters/default_reporter.go"
+    monkeypatch.setattr(terms, "NAME_WEIGHT", 0.0)  # the name as a path word only
+    assert _locs(ci.explore(question, budget=4000))[0].path == "types/types.go"

@@ -3,6 +3,9 @@ BM25 weighting, path words and partial matches."""
 
 from __future__ import annotations
 
+import pytest
+
+from spyglass.query import terms
 from spyglass.query.names import words
 from spyglass.query.terms import FileTerms, stem
 
@@ -80,3 +83,25 @@ def test_vagueness_is_high_for_words_in_every_file_and_zero_for_a_word_in_one() 
     assert 0.0 < t.vagueness(["charlie", "method"]) < t.vagueness(["need", "method"])
     assert t.vagueness(["absent"]) == 0.0  # words in no file are left out
     assert FileTerms().vagueness(["need"]) == 0.0
+
+
+def test_a_common_word_the_file_is_named_after_singles_it_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # `reporter` is in most files; the central one holds it and `panic` more often, but
+    # only one file is named after it
+    files = {"types/types.go": "reporter " * 30 + "panic " * 3,
+             "reporters/default_reporter.go": "reporter " * 40 + "panic line",
+             **{f"pkg/{w}.go": f"reporter {w} panic" for w in ("alpha", "bravo", "charlie")},
+             **{f"cmd/{w}.go": w for w in ("delta", "echo", "foxtrot", "golf")}}
+
+    def best() -> str:
+        s = _terms(files).scores(["reporter", "panic"])
+        return max(s, key=s.__getitem__)
+    assert best() == "reporters/default_reporter.go"
+    monkeypatch.setattr(terms, "NAME_WEIGHT", 0.0)  # a path word only: the central file
+    assert best() == "types/types.go"
+    # a folder's name is not the file's: `reporters/` alone adds no name weight
+    monkeypatch.undo()
+    t = _terms({"reporters/other.go": "x", "a/reporter.go": "x", "b.go": "y"})
+    s = t.scores(["reporter"])
+    assert s["a/reporter.go"] > s["reporters/other.go"] > 0, s

@@ -245,9 +245,15 @@ def _loose_counts(view: View, defs: list[DefRow]) -> dict[Key, int]:
 
 
 def _uses(summary: RefSummary) -> str:
-    """The evidence's count of uses; name-matched candidates have no file counted."""
-    where = f"; the resolved ones in {summary.files} file(s)" if summary.files else ""
-    return f"; {summary.total} reference(s), {summary.uncertain} uncertain{where}"
+    """The evidence's count of uses: exact, inferred (resolved, not certain: inferred or
+    ambiguous sites) and matched by name only (unresolved, no file counted); the files of
+    the resolved ones."""
+    resolved = sum(n for _, n in summary.by_role)  # name-matched sites have no role
+    loose = summary.total - resolved
+    exact = summary.total - summary.uncertain
+    where = f" in {summary.files} file(s)" if summary.files else ""
+    return (f"; {summary.total} reference(s): {exact} exact and {summary.uncertain - loose} "
+            f"inferred{where}, {loose} name-matched")
 
 
 def _summary(sites: list[RefRow], loose: int) -> RefSummary:

@@ -10,9 +10,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from spyglass.query.names import words as split_words
+
 K1 = 1.2  # BM25 term-frequency saturation
 B = 0.3  # BM25 length normalisation (small: a big file is more often the one to change)
 PATH_TF = 4.0  # a query word among a file's path words counts as this many occurrences
+# A query word among the words of the file's own name (`reporter` in default_reporter.go)
+# adds this many times the word's idf, beside the saturated count of the body: a field of
+# its own (as in BM25F), so a common word the file is named after still singles it out.
+NAME_WEIGHT = 1.0
 PARTIAL = 0.4  # a word of the file that starts with (or contains) the query word
 MIN_PARTIAL = 4  # query words shorter than this match whole words only
 MAX_PARTIAL = 40  # words of the vocabulary taken per partial match
@@ -51,6 +57,7 @@ class FileTerms:
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     lengths: dict[str, int] = field(default_factory=dict)
     path_stems: dict[str, frozenset[str]] = field(default_factory=dict)
+    name_stems: dict[str, frozenset[str]] = field(default_factory=dict)
     _sorted: list[str] = field(default_factory=list)
 
     def add(self, path: str, words: list[str], path_words: list[str]) -> None:
@@ -61,6 +68,8 @@ class FileTerms:
                 per[path] = per.get(path, 0) + c
         self.lengths[path] = len(words)
         self.path_stems[path] = frozenset(stem(w) for w in path_words if len(w) > 1)
+        name = path.rsplit("/", 1)[-1].split(".", 1)[0]
+        self.name_stems[path] = frozenset(stem(w) for w in split_words(name) if len(w) > 1)
         self._sorted = []
 
     def _vocabulary(self) -> list[str]:
@@ -86,7 +95,8 @@ class FileTerms:
     def scores(self, query: list[str]) -> dict[str, float]:
         """BM25 of every file with any query word: each distinct stem once, weighted by how
         few files have it; a related word (a longer word holding the query word) counts
-        PARTIAL; a query word in the file's path counts PATH_TF occurrences."""
+        PARTIAL; a query word in the file's path counts PATH_TF occurrences, and in the
+        file's own name adds NAME_WEIGHT × its idf."""
         n = len(self.lengths)
         if not n:
             return {}
@@ -105,7 +115,8 @@ class FileTerms:
             idf = bm25_idf(n, len(tf))
             for p, f in tf.items():
                 norm = K1 * (1 - B + B * self.lengths.get(p, 0) / avg)
-                out[p] = out.get(p, 0.0) + idf * f * (K1 + 1) / (f + norm)
+                named = NAME_WEIGHT if s in self.name_stems.get(p, ()) else 0.0
+                out[p] = out.get(p, 0.0) + idf * (f * (K1 + 1) / (f + norm) + named)
         return out
 
     def vagueness(self, query: list[str]) -> float:
