@@ -69,7 +69,23 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 module = ".".join(p for p in (prefix, rest.replace("/", ".")) if p)
                 break
         out[path] = FileContext(path=path, module=module)
+    # The namespaces below each namespace (`Shop.Handler` → Curl, Slack), from the modules:
+    # what a relative qualified name (`Curl.Util` in namespace Shop.Handler) starts with.
+    children: dict[str, set[str]] = {}
+    for ctx in out.values():
+        parts = ctx.module.split(".")[:-1]
+        for i in range(1, len(parts)):
+            children.setdefault(".".join(parts[:i]), set()).add(parts[i])
+    for path, ctx in out.items():
+        namespace = ctx.module.rpartition(".")[0]
+        below = children.get(namespace)
+        if below:
+            out[path] = FileContext(path=path, module=ctx.module, settings=(
+                (_BELOW, f"{namespace}:{','.join(sorted(below))}"),))
     return out
+
+
+_BELOW = "namespaces_below"
 
 
 def _name(text: str) -> str:
@@ -85,15 +101,21 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
              for i in imports]
     by_alias = {i.alias: b for i, b in zip(imports, bound) if i.name != "*"}
     local = {d.qualname for d in facts.definitions}
+    where, _, below_text = dict(ctx.settings).get(_BELOW, "").partition(":")
+    below = set(below_text.split(",")) if where == ns and below_text else set()
 
     def cls(text: str) -> str:
-        """A class name as written in this file, as a full name."""
+        """A class name as written in this file, as a full name. A qualified name is taken
+        from the root, unless it starts with a namespace of the project below the file's
+        own (`Curl.Util` in namespace Shop.Handler is Shop.Handler.Curl.Util: a name
+        relative to the namespace; the leading separator of a fully qualified one is not
+        seen)."""
         text = _name(text)
         head, _, rest = text.partition(".")
         if head in by_alias:
             return f"{by_alias[head]}.{rest}" if rest else by_alias[head]
         if "." in text:
-            return text
+            return f"{pre}{text}" if head in below else text
         return f"{pre}{text}"
 
     targets: list[str | None] = []
