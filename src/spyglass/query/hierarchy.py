@@ -54,7 +54,9 @@ def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str],
             names = _bases(view, x)
             found = aliases.resolve(view, names)
             for b in names:
-                hits = [h for h in found.get(b, []) if h.kind in CLASS_KINDS]
+                # a module declared as a base is a mixin (Ruby's `include Env`)
+                hits = [h for h in found.get(b, []) if h.kind in CLASS_KINDS
+                        or h.kind == "module"]
                 if not hits:
                     outside.add(b)
                 for h in hits:
