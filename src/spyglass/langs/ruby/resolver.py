@@ -11,15 +11,14 @@ an `A::B` path too) is first looked up as Ruby does, lexically: in the enclosing
 and modules, the innermost first, among the constants the file defines there (exact) and
 those the project declares there (inferred: `module_keys` scans every file's `class`,
 `module` and `X =` lines, nesting by indentation); an `include`d module is looked up
-inside its class. A constant found nowhere so is taken to be the outermost enclosing class's or module's, where a
-gem keeps its constants (`Utils` inside `module Rack; class Builder` is ``Rack.Utils``,
-inferred; Ruby would also try ``Rack.Builder.Utils``, the ancestors and the top level),
-and the top level's outside any; an `A::B` path starts at its first constant, looked up
-the same way inside a module and from the top inside a class (`Minitest::Test` in a test
-class); a core constant (`File`, `Hash`) is the core's. A local set from `X.new` reaches
-X's methods (inferred). Calls on other receivers are left for name
-matching (Ruby has no declared types).
-"""
+inside its class. A constant found nowhere so is taken to be the outermost enclosing
+class's or module's, where a gem keeps its constants (`Utils` inside `module Rack; class
+Builder` is ``Rack.Utils``, inferred; Ruby would also try ``Rack.Builder.Utils``, the
+ancestors and the top level), and the top level's outside any; an `A::B` path starts at
+its first constant, looked up the same way inside a module and from the top inside a
+class (`Minitest::Test` in a test class); a core constant (`File`, `Hash`) is the
+core's. A local set from `X.new` reaches X's methods (inferred). Calls on other
+receivers are left for name matching (Ruby has no declared types). """
 
 from __future__ import annotations
 
