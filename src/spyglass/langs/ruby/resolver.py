@@ -18,7 +18,8 @@ ancestors and the top level), and the top level's outside any; an `A::B` path st
 its first constant, looked up the same way inside a module and from the top inside a
 class (`Minitest::Test` in a test class); a core constant (`File`, `Hash`) is the
 core's. A local set from `X.new` reaches X's methods (inferred). Calls on other
-receivers are left for name matching (Ruby has no declared types). """
+receivers are left for name matching (Ruby has no declared types).
+"""
 
 from __future__ import annotations
 
