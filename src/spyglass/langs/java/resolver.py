@@ -390,6 +390,15 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     def_full = _full_names(defs, prefix)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
+    for i, d in enumerate(defs):
+        if d.parent < 0 and d.kind == "method" and "." in d.qualname:
+            # a Kotlin extension function (`fun Job.cancelAndJoin()`) is a name of its
+            # package (`import a.cancelAndJoin`), reached as a member of its receiver
+            # type wherever that type is declared (`job.cancelAndJoin()` on a Job)
+            receiver = d.qualname.rpartition(".")[0]
+            def_full = (*def_full[:i], prefix + d.name, *def_full[i + 1:])
+            aliases.append((f"{f.type_full(receiver) or prefix + receiver}.{d.name}",
+                            def_full[i]))
     for d, full in zip(defs, def_full):
         if d.kind in TYPE_KINDS:
             bases.append(tuple(b for b in (f.type_full(_simple(x)) for x in d.bases) if b))
