@@ -24,6 +24,9 @@
   (modifiers (annotation (user_type (identifier) @_a)))
   name: (identifier) @name
   (#match? @_a "^(Test|ParameterizedTest|RepeatedTest|TestFactory)$")) @definition.test
+; The members of an object expression (`object : DisposableHandle { override fun
+; dispose() }` inside a function) are methods of that anonymous class.
+(object_literal (class_body (function_declaration name: (identifier) @name) @definition.method))
 (function_declaration
   [(user_type . (identifier) @receiver) (nullable_type (user_type . (identifier) @receiver))]
   . name: (identifier) @name (function_value_parameters) .
