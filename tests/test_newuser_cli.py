@@ -55,3 +55,14 @@ def test_diff_of_head_on_a_clean_workspace_changes_nothing(repo: Path) -> None:
     proc = run("-C", str(repo), "blast-radius", "--diff", "HEAD", "--json")
     got = {r["symbol"] for r in json.loads(proc.stdout)["results"]}
     assert "pkg.rack.Rack.Utils.unescape" in got and "pkg.rack.Rack.Utils.escape" not in got
+
+
+def test_hierarchy_of_a_name_shared_by_a_type_and_its_factory_function(
+        make_repo: MakeRepo) -> None:
+    root = make_repo({"src/main/kotlin/a/Job.kt": (
+        "package a\n\ninterface Job {\n    fun cancel()\n}\n\n"
+        "fun Job(): Job = JobImpl()\n\nclass JobImpl : Job {\n"
+        "    override fun cancel() {}\n}\n")})
+    assert run("-C", str(root), "index").returncode == 0
+    # `a.Job` names the interface and the function; the hierarchy is the interface's
+    assert _symbols(run("-C", str(root), "hierarchy", "a.Job", "--json")) == ["a.JobImpl"]

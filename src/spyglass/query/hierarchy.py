@@ -125,6 +125,9 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
     out: dict[Key, CodeLocation] = {}
     outside: set[str] = set()
     notes: list[str] = []
+    types = [t for t in targets if t.kind in CLASS_KINDS]
+    if types and len(types) < len(targets):  # a type and its factory function of one
+        targets = types  # name (Kotlin's `fun Job(): Job`): the type is meant
     ambiguous = sym.ambiguity(targets)
     if ambiguous:
         notes.append(ambiguous)
