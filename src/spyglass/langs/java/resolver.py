@@ -391,10 +391,11 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                         conf = "inferred"
                 elif not constant and (guess := f.sibling(first)) is not None:
                     target, conf = guess + (f".{tail}" if ref.qualifier else ""), "inferred"
-                elif ext and not first[:1].isupper():  # the receiver's, declared elsewhere
-                    target = f"{f.type_full(ext) or prefix + ext}.{first}" + (
-                        f".{tail}" if ref.qualifier else "")
-                    conf = "inferred"
+                elif ext and not ref.qualifier and not first[:1].isupper() and (
+                        receiver := f.type_full(ext)):  # the receiver's, declared elsewhere
+                    # (a guess: a lambda's own receiver may hold the name; reaching no
+                    # definition, the site stays a name-matched candidate)
+                    target, conf = f"{receiver}.{first}", "ambiguous"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = _full_names(defs, prefix)
