@@ -20,6 +20,7 @@ method's declared return type becomes an alias ``m.*`` → ``Type.*``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
@@ -92,6 +93,25 @@ def _name(text: str) -> str:
     return text.strip().lstrip("\\").replace("\\", ".").replace("::", ".")
 
 
+_DOC_TAG = {"field": "var", "method": "return", "func": "return"}
+
+
+def _doc_type(d: Definition) -> str:
+    """The class a PHPDoc comment gives a property (`@var`) or a method (`@return`) that
+    declares no type: the first class of a union (`Foo|null`), never an array (`Foo[]`)
+    nor a scalar; "" for none."""
+    tag = _DOC_TAG.get(d.kind)
+    for text in d.bases if tag else ():
+        m = re.search(rf"@(?:phpstan-|psalm-)?{tag}\s+([\\\w|?]+(?:\[\])?)", text)
+        if m is None or m.group(1).endswith("[]"):
+            continue
+        for part in m.group(1).lstrip("?").split("|"):
+            name = _name(part)
+            if name[:1].isupper() or "." in name:
+                return name
+    return ""
+
+
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     """Resolve every reference of one file to a namespace-qualified dotted name, or None."""
     ns = _name(facts.package)
@@ -157,8 +177,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             bases.append(tuple(cls(b) for b in d.bases))
             continue
         bases.append(())
-        if d.bases and d.kind in ("method", "func", "field"):
-            typ = _name(d.bases[0]).lstrip("?")
+        declared = [b for b in d.bases if not b.lstrip().startswith("/*")]
+        typ = _name(declared[0]).lstrip("?") if declared else _doc_type(d)
+        if typ and d.kind in ("method", "func", "field"):
             if typ in ("self", "static") and "." in d.qualname:
                 typ_full = f"{pre}{d.qualname.rsplit('.', 1)[0]}"
             elif typ[:1].isupper() or "." in typ:
