@@ -140,10 +140,12 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
             out[k] = ans.def_location(d, not certain, why)
 
     for t in targets:
-        if t.kind in CLASS_KINDS:
+        # a module that a type declares as a base is a mixin (Ruby's `include Env`)
+        mixed_in = subtypes(view, t, notes) if t.kind == "module" else []
+        if t.kind in CLASS_KINDS or mixed_in:
             for d, certain, why in supertypes(view, t, outside, notes):
                 add(d, certain, why)
-            for d, certain, why in subtypes(view, t, notes):
+            for d, certain, why in mixed_in or subtypes(view, t, notes):
                 add(d, certain, why)
             continue
         owner = sym.owner_class(view, t) if t.kind in MEMBER_KINDS else None
