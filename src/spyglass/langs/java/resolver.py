@@ -402,10 +402,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
     for i, d in enumerate(defs):
-        if d.parent < 0 and d.kind == "method" and "." in d.qualname:
-            # a Kotlin extension function (`fun Job.cancelAndJoin()`) is a name of its
-            # package (`import a.cancelAndJoin`), reached as a member of its receiver
-            # type wherever that type is declared (`job.cancelAndJoin()` on a Job)
+        if d.parent < 0 and d.kind in ("method", "field") and "." in d.qualname:
+            # a Kotlin extension function (`fun Job.cancelAndJoin()`, a property alike)
+            # is a name of its package (`import a.cancelAndJoin`), reached as a member of
+            # its receiver type wherever that is declared (`job.cancelAndJoin()` on a Job)
             receiver = d.qualname.rpartition(".")[0]
             def_full = (*def_full[:i], prefix + d.name, *def_full[i + 1:])
             aliases.append((f"{f.type_full(receiver) or prefix + receiver}.{d.name}",

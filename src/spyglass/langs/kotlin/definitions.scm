@@ -46,6 +46,11 @@
   (source_file (property_declaration (modifiers (property_modifier) @_m)
     (variable_declaration (identifier) @name)) @definition.const)]
   (#eq? @_m "const"))
+; An extension property (`val CoroutineScope.isActive: Boolean get() = …`) is a member of
+; its receiver type, like an extension function.
+(source_file (property_declaration
+  [(user_type . (identifier) @receiver) (nullable_type (user_type . (identifier) @receiver))]
+  . (variable_declaration (identifier) @name)) @definition.field)
 (class_body (property_declaration (variable_declaration (identifier) @name
   [(user_type) (nullable_type)] @base)) @definition.field)
 (source_file (property_declaration (variable_declaration (identifier) @name
