@@ -243,7 +243,9 @@ def from_diff(ci: Answer, rev: str) -> ChangeSet:
     old_commit, new_commit = _sides(ci, rev)
     old = src.tree_blobs(ci.root, old_commit)
     if new_commit is None:
-        probe = ci.view().probe
+        view = ci.view()
+        view.disk_files()  # a clean start has not listed the workspace yet: list it now
+        probe = view.probe
         new = {p: b for p in sorted(probe.tracked - probe.deleted)
                if (b := probe.blob_of(p)) is not None}
     else:

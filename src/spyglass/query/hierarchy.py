@@ -54,7 +54,9 @@ def supertypes(view: View, t: DefRow, outside: set[str], notes: list[str],
             names = _bases(view, x)
             found = aliases.resolve(view, names)
             for b in names:
-                hits = [h for h in found.get(b, []) if h.kind in CLASS_KINDS]
+                # a module declared as a base is a mixin (Ruby's `include Env`)
+                hits = [h for h in found.get(b, []) if h.kind in CLASS_KINDS
+                        or h.kind == "module"]
                 if not hits:
                     outside.add(b)
                 for h in hits:
@@ -123,6 +125,9 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
     out: dict[Key, CodeLocation] = {}
     outside: set[str] = set()
     notes: list[str] = []
+    types = [t for t in targets if t.kind in CLASS_KINDS]
+    if types and len(types) < len(targets):  # a type and its factory function of one
+        targets = types  # name (Kotlin's `fun Job(): Job`): the type is meant
     ambiguous = sym.ambiguity(targets)
     if ambiguous:
         notes.append(ambiguous)
@@ -135,10 +140,12 @@ def hierarchy(ans: Answer, targets: list[DefRow]) -> ToolResult:
             out[k] = ans.def_location(d, not certain, why)
 
     for t in targets:
-        if t.kind in CLASS_KINDS:
+        # a module that a type declares as a base is a mixin (Ruby's `include Env`)
+        mixed_in = subtypes(view, t, notes) if t.kind == "module" else []
+        if t.kind in CLASS_KINDS or mixed_in:
             for d, certain, why in supertypes(view, t, outside, notes):
                 add(d, certain, why)
-            for d, certain, why in subtypes(view, t, notes):
+            for d, certain, why in mixed_in or subtypes(view, t, notes):
                 add(d, certain, why)
             continue
         owner = sym.owner_class(view, t) if t.kind in MEMBER_KINDS else None

@@ -59,8 +59,11 @@ def find_defs(view: View, name: str, kind: str | None = None, path: str | None =
     params: list[object] = []
     qualified = False
     if "*" in name or "?" in name:  # globs ignore case: `*config*` finds `AppConfig`
-        clauses.append("(lower(d.name) GLOB ? OR lower(d.qualname) GLOB ?)")
-        params += [name.lower(), name.lower()]
+        # A dotted glob may start at any part of the qualified name: `Utils.*` finds
+        # `Rack.Utils.escape` (nested modules and classes, namespaces).
+        clauses.append("(lower(d.name) GLOB ? OR lower(d.qualname) GLOB ?"
+                       " OR lower(d.qualname) GLOB ?)")
+        params += [name.lower(), name.lower(), "*." + name.lower()]
     elif "." in name or "#" in name or "/" in name:
         clauses.append("d.name = ?")  # the last part; the rest is matched below
         params.append(_last_part(name))

@@ -316,7 +316,13 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         target: str | None = None
         base: str | None = None
         conf = "exact"
-        if head == H.IMPORT:
+        # Kotlin: inside an extension function (`fun Job.cancelAndJoin() { cancel() }`) a
+        # bare name the receiver type declares in this file is the implicit receiver's
+        ext = _extended(defs, ref.scope) if head in (H.DEF, H.FREE) else ""
+        first = ref.qualifier.split(".", 1)[0] if ref.qualifier else ref.name
+        if ext and f"{ext}.{first}" in by_qual:
+            target = f"{prefix}{ext}.{first}" + (f".{tail}" if ref.qualifier else "")
+        elif head == H.IMPORT:
             imp = f.imports[int(arg)]
             base = f.imported(imp)
             target = f"{base}.{tail}" if ref.qualifier and ref.role != "import" else base
@@ -385,11 +391,25 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                         conf = "inferred"
                 elif not constant and (guess := f.sibling(first)) is not None:
                     target, conf = guess + (f".{tail}" if ref.qualifier else ""), "inferred"
+                elif ext and not ref.qualifier and not first[:1].isupper() and (
+                        receiver := f.type_full(ext)):  # the receiver's, declared elsewhere
+                    # (a guess: a lambda's own receiver may hold the name; reaching no
+                    # definition, the site stays a name-matched candidate)
+                    target, conf = f"{receiver}.{first}", "ambiguous"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = _full_names(defs, prefix)
     bases: list[tuple[str, ...]] = []
     aliases: list[tuple[str, str]] = []
+    for i, d in enumerate(defs):
+        if d.parent < 0 and d.kind in ("method", "field") and "." in d.qualname:
+            # a Kotlin extension function (`fun Job.cancelAndJoin()`, a property alike)
+            # is a name of its package (`import a.cancelAndJoin`), reached as a member of
+            # its receiver type wherever that is declared (`job.cancelAndJoin()` on a Job)
+            receiver = d.qualname.rpartition(".")[0]
+            def_full = (*def_full[:i], prefix + d.name, *def_full[i + 1:])
+            aliases.append((f"{f.type_full(receiver) or prefix + receiver}.{d.name}",
+                            def_full[i]))
     for d, full in zip(defs, def_full):
         if d.kind in TYPE_KINDS:
             bases.append(tuple(b for b in (f.type_full(_simple(x)) for x in d.bases) if b))
@@ -420,6 +440,17 @@ def _anonymous_member(defs: tuple[Definition, ...], d: Definition) -> bool:
     a Scala package object, whose `type X` and `val X` share one name)."""
     return d.parent >= 0 and defs[d.parent].kind not in _NAMED_PARENTS and d.kind in (
         "method", "field", "const", "test")
+
+
+def _extended(defs: tuple[Definition, ...], index: int) -> str:
+    """The receiver type of the Kotlin extension function enclosing definition `index`
+    (`Job` in `fun Job.cancelAndJoin() { cancel() }`: a top-level method placed under
+    its receiver), or ""."""
+    while index >= 0 and defs[index].parent >= 0:
+        index = defs[index].parent
+    d = defs[index] if index >= 0 else None
+    return d.qualname.rpartition(".")[0] if d and d.kind == "method" and "." in d.qualname \
+        else ""
 
 
 def _full_names(defs: tuple[Definition, ...], prefix: str) -> tuple[str, ...]:

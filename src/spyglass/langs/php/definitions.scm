@@ -17,11 +17,18 @@
 (enum_case name: (name) @name) @definition.const
 
 (method_declaration name: (name) @name return_type: (named_type) @base) @definition.method
+; A PHPDoc type stands for an undeclared one (`/** @return HandlerInterface */` above a
+; method, `/** @var HandlerInterface */` above a property): the comment is the @base and
+; the resolver reads the tag's class from it.
+((comment) @base . (method_declaration name: (name) @name) @definition.method
+  (#match? @base "[@]return"))
 (method_declaration name: (name) @name) @definition.method
 (function_definition name: (name) @name return_type: (named_type) @base) @definition.func
 (function_definition name: (name) @name) @definition.func
 
 (property_declaration type: (named_type) @base (property_element name: (variable_name (name) @name)) @definition.field)
+((comment) @base . (property_declaration (property_element name: (variable_name (name) @name)) @definition.field)
+  (#match? @base "[@]var"))
 (property_declaration (property_element name: (variable_name (name) @name)) @definition.field)
 (property_promotion_parameter type: (named_type) @base name: (variable_name (name) @name)) @definition.field
 (property_promotion_parameter name: (variable_name (name) @name)) @definition.field

@@ -20,6 +20,7 @@ method's declared return type becomes an alias ``m.*`` → ``Type.*``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
@@ -69,11 +70,46 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 module = ".".join(p for p in (prefix, rest.replace("/", ".")) if p)
                 break
         out[path] = FileContext(path=path, module=module)
+    # The namespaces below each namespace (`Shop.Handler` → Curl, Slack), from the modules:
+    # what a relative qualified name (`Curl.Util` in namespace Shop.Handler) starts with.
+    children: dict[str, set[str]] = {}
+    for ctx in out.values():
+        parts = ctx.module.split(".")[:-1]
+        for i in range(1, len(parts)):
+            children.setdefault(".".join(parts[:i]), set()).add(parts[i])
+    for path, ctx in out.items():
+        namespace = ctx.module.rpartition(".")[0]
+        below = children.get(namespace)
+        if below:
+            out[path] = FileContext(path=path, module=ctx.module, settings=(
+                (_BELOW, f"{namespace}:{','.join(sorted(below))}"),))
     return out
+
+
+_BELOW = "namespaces_below"
 
 
 def _name(text: str) -> str:
     return text.strip().lstrip("\\").replace("\\", ".").replace("::", ".")
+
+
+_DOC_TAG = {"field": "var", "method": "return", "func": "return"}
+
+
+def _doc_type(d: Definition) -> str:
+    """The class a PHPDoc comment gives a property (`@var`) or a method (`@return`) that
+    declares no type: the first class of a union (`Foo|null`), never an array (`Foo[]`)
+    nor a scalar; "" for none."""
+    tag = _DOC_TAG.get(d.kind)
+    for text in d.bases if tag else ():
+        m = re.search(rf"@(?:phpstan-|psalm-)?{tag}\s+([\\\w|?]+(?:\[\])?)", text)
+        if m is None or m.group(1).endswith("[]"):
+            continue
+        for part in m.group(1).lstrip("?").split("|"):
+            name = _name(part)
+            if name[:1].isupper() or "." in name:
+                return name
+    return ""
 
 
 def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
@@ -85,15 +121,21 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
              for i in imports]
     by_alias = {i.alias: b for i, b in zip(imports, bound) if i.name != "*"}
     local = {d.qualname for d in facts.definitions}
+    where, _, below_text = dict(ctx.settings).get(_BELOW, "").partition(":")
+    below = set(below_text.split(",")) if where == ns and below_text else set()
 
     def cls(text: str) -> str:
-        """A class name as written in this file, as a full name."""
+        """A class name as written in this file, as a full name. A qualified name is taken
+        from the root, unless it starts with a namespace of the project below the file's
+        own (`Curl.Util` in namespace Shop.Handler is Shop.Handler.Curl.Util: a name
+        relative to the namespace; the leading separator of a fully qualified one is not
+        seen)."""
         text = _name(text)
         head, _, rest = text.partition(".")
         if head in by_alias:
             return f"{by_alias[head]}.{rest}" if rest else by_alias[head]
         if "." in text:
-            return text
+            return f"{pre}{text}" if head in below else text
         return f"{pre}{text}"
 
     targets: list[str | None] = []
@@ -135,8 +177,9 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             bases.append(tuple(cls(b) for b in d.bases))
             continue
         bases.append(())
-        if d.bases and d.kind in ("method", "func", "field"):
-            typ = _name(d.bases[0]).lstrip("?")
+        declared = [b for b in d.bases if not b.lstrip().startswith("/*")]
+        typ = _name(declared[0]).lstrip("?") if declared else _doc_type(d)
+        if typ and d.kind in ("method", "func", "field"):
             if typ in ("self", "static") and "." in d.qualname:
                 typ_full = f"{pre}{d.qualname.rsplit('.', 1)[0]}"
             elif typ[:1].isupper() or "." in typ:

@@ -20,20 +20,31 @@
    (function_item name: (identifier) @name) @definition.test
    (#eq? @_t "test"))
 
+; The type an impl names, also behind a reference (`impl IntoIterator for &'a T`, `&mut
+; T`) and written as a path (`impl Deserializer for crate::Value`: the whole path is the
+; receiver, the resolver reads it from the file's module).
 (impl_item
   type: [(type_identifier) @receiver
-         (generic_type type: (type_identifier) @receiver)
-         (scoped_type_identifier name: (type_identifier) @receiver)]
+         (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (scoped_type_identifier) @receiver
+         (reference_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (reference_type type: (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver))]
   body: (declaration_list
     (function_item name: (identifier) @name return_type: (_)? @base) @definition.method))
 (impl_item
   type: [(type_identifier) @receiver
-         (generic_type type: (type_identifier) @receiver)]
+         (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (scoped_type_identifier) @receiver
+         (reference_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (reference_type type: (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver))]
   body: (declaration_list
     (const_item name: (identifier) @name) @definition.const))
 (impl_item
   type: [(type_identifier) @receiver
-         (generic_type type: (type_identifier) @receiver)]
+         (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (scoped_type_identifier) @receiver
+         (reference_type type: [(type_identifier) (scoped_type_identifier)] @receiver)
+         (reference_type type: (generic_type type: [(type_identifier) (scoped_type_identifier)] @receiver))]
   body: (declaration_list
     (type_item name: (type_identifier) @name) @definition.type))
 

@@ -157,7 +157,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.DEF:
             target = f"{pre}{arg}.{tail}" if qualifier else f"{pre}{arg}"
         elif head == H.SELF and qualifier:
-            target = f"{pre}{arg}.{tail}"
+            owner, _, inner = arg.partition(".")
+            target = ".".join([_owner(f, owner, pre), *([inner] if inner else []), tail])
             conf = "exact" if not rest else "inferred"
         elif head == H.INST:
             target, conf = _instance(f, arg, qualifier, ref.name, pre), "inferred"
@@ -204,15 +205,25 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
 
 
 def _def_full(f: _File, d: Definition, pre: str) -> str:
-    """A definition's full name; the methods of `impl Imported { .. }` are the imported
-    type's (`impl fmt::Display for Version` in another module than Version's)."""
+    """A definition's full name; the members of an impl block are its type's (`_owner`)."""
     head, _, rest = d.qualname.partition(".")
-    if rest and d.kind in ("method", "const", "type") and not any(
-            t.qualname == head for t in f.defs):
+    if rest and d.kind in ("method", "const", "type"):
+        return f"{_owner(f, head, pre)}.{rest}"
+    return f"{pre}{d.qualname}"
+
+
+def _owner(f: _File, head: str, pre: str) -> str:
+    """The full name of the type an impl block names (the head of its members' qualified
+    names, and of `self:` heads): a path as written (`impl Deserializer for crate::Value`)
+    from the file's module, an imported type (`impl fmt::Display for Version` in another
+    module than Version's) as the `use` binds it, else a name of this module."""
+    if "::" in head:
+        return f.path(head.replace("::", "."), f.module)
+    if not any(t.qualname == head for t in f.defs):
         for imp, bound in zip(f.facts.imports, f.bound):
             if imp.alias == head and imp.name != "*" and imp.scope < 0:
-                return f"{bound}.{rest}"
-    return f"{pre}{d.qualname}"
+                return bound
+    return f"{pre}{head}"
 
 
 def _through_stars(f: _File, stars: dict[int, list[str]], scope: int, name: str) -> str | None:
