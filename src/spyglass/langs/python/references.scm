@@ -13,14 +13,20 @@
 (generic_type (type_parameter (type (identifier) @reference.type)))
 ; A class named in a string (a forward reference) where a type is written: an annotation
 ; (`x: "URL"`, `Optional["URL"]`), a subscript of typing's forms (`Union["URL", str]` as a
-; type alias's value), a TypeVar's bound, cast's type. One name only ("URL | None" is not).
+; module-level type alias's value; `typing.List["URL"]` in an annotation), a module-level
+; TypeVar's bound, cast's type. One name only ("URL | None" is not). The subscript and
+; TypeVar patterns are held to module-level assignments: every `d["key"]` and call with a
+; keyword string elsewhere would be a match to test (Django extraction +3 % unrestricted).
 ((type (string (string_content) @reference.type))
  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
-((subscript value: [(identifier) (attribute)] @_form subscript: (string (string_content) @reference.type))
+((type (subscript subscript: (string (string_content) @reference.type)))
+ (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
+((module (expression_statement (assignment right: (subscript value: [(identifier) (attribute)] @_form subscript: (string (string_content) @reference.type)))))
  (#match? @_form "(^|\\.)(Union|Optional|Type|type|ClassVar|Final|List|Dict|Set|FrozenSet|Tuple|Sequence|Mapping|MutableMapping|Iterable|Iterator|Generator|Awaitable|list|dict|set|frozenset|tuple)$")
  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
-((call function: [(identifier) (attribute)] @_tv arguments: (argument_list (keyword_argument
-   name: (identifier) @_kw value: (string (string_content) @reference.type))))
+((module (expression_statement (assignment right: (call function: [(identifier) (attribute)] @_tv
+   arguments: (argument_list (keyword_argument name: (identifier) @_kw
+                                               value: (string (string_content) @reference.type)))))))
  (#match? @_tv "(^|\\.)TypeVar$") (#eq? @_kw "bound")
  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
 ((call function: [(identifier) (attribute)] @_cast arguments: (argument_list . (string (string_content) @reference.type)))
