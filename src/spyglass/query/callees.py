@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from spyglass.query import aliases, dispatch, overloads, references, related
+from spyglass.query import aliases, dispatch, overloads, references, related, submodules
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -102,8 +103,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
             c.why = why
 
     for t in targets:
-        flags.enter(t)
         rows = _calls_in(ans, t)
+        flags.enter(t, rows)
         capped: set[tuple[int, int]] = set()
         resolved = aliases.resolve(view, {str(r.target) for r in rows if r.target
                                           and r.role != "import"})
@@ -225,23 +226,36 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
 
 
 class BuildFlags:
-    """The callers' build flags seen from a caller (query/references.py): its lines in a
-    file with a build constraint or an inactive `#if` branch, a callee defined in one."""
+    """The callers' flags seen from a caller (query/references.py): its lines in a file
+    with a build constraint or an inactive `#if` branch, a callee defined in one, a call
+    reaching a submodule only through an import side effect (query/submodules.py)."""
 
     def __init__(self, view: View) -> None:
         self.view = view
         self.lines: references.Constraint | None = None
         self.inactive: dict[Key, str] = {}
+        self.unbound: dict[str, Callable[[RefRow], str] | None] = {}
+        self.side: dict[tuple[int, str], str] = {}  # (line, called name) → evidence
 
-    def enter(self, t: DefRow) -> None:
-        """Read what restricts the build of `t`'s lines (the calls looked at next)."""
+    def enter(self, t: DefRow, rows: list[RefRow]) -> None:
+        """Read what restricts the build of `t`'s lines and which of its `rows` (the calls
+        looked at next) reach a submodule the package does not bind."""
         self.lines = references.build_constraints(self.view, t.language, {t.unit}).get(t.unit)
+        if t.language not in self.unbound:
+            self.unbound[t.language] = submodules.checker(self.view, t.language)
+        unbound = self.unbound[t.language]
+        self.side = {}
+        if unbound is not None:
+            for r in rows:
+                if r.role != "import" and (why := unbound(r)):
+                    self.side[(r.line, r.name)] = why
 
     def at(self, line: int, d: DefRow, why: str) -> str:
         """The evidence flagging a call at `line` of callee `d`, less what `why` says."""
         if key(d) not in self.inactive:
             self.inactive[key(d)] = references._definition_inactive(self.view, d)
-        found = (self.lines.at(line) if self.lines is not None else "", self.inactive[key(d)])
+        found = (self.lines.at(line) if self.lines is not None else "", self.inactive[key(d)],
+                 self.side.get((line, d.name), ""))
         return "; ".join(f for f in found if f and f not in why)
 
 

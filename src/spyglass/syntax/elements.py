@@ -56,10 +56,11 @@ def split_generic(text: str) -> tuple[str, list[str]]:
     at = text.find("[")
     if at <= 0 or not text.endswith("]"):
         return text, []
-    return text[:at], _top_level(text[at + 1:-1], ",")
+    return text[:at], top_level(text[at + 1:-1], ",")
 
 
-def _top_level(text: str, sep: str) -> list[str]:
+def top_level(text: str, sep: str) -> list[str]:
+    """`text` split at the `sep` characters outside brackets (empty parts left out)."""
     out: list[str] = []
     depth = 0
     start = 0
@@ -79,7 +80,7 @@ def _bare(rules: ElementRules, text: str) -> str:
     """The type without quotes, optional wrappers and a `| None` operand."""
     for _ in range(8):
         text = text.strip("\"'")
-        parts = [p for p in _top_level(text, "|") if p != rules.none]
+        parts = [p for p in top_level(text, "|") if p != rules.none]
         if len(parts) != 1:
             return ""
         text = parts[0]

@@ -222,9 +222,9 @@ def _operands(text: str) -> list[str]:
     while len(text) > 1 and (text[0] == text[-1] and text[0] in "\"'" or
                              text[0] == "(" and _closing(text, 0) == len(text) - 1):
         text = text[1:-1]
-    parts = _split_top(text, "|")
+    parts = elements.top_level(text, "|")
     if len(parts) == 1 and (m := _UNION.fullmatch(text)):
-        parts = _split_top(m.group(2), ",") + (["None"] if m.group(1) == "Optional" else [])
+        parts = elements.top_level(m.group(2), ",") + (["None"] if m.group(1) == "Optional" else [])
     if len(parts) == 1:
         one = _unwrap(text)
         return [one] if one else []
@@ -248,21 +248,6 @@ def _closing(text: str, start: int) -> int:
             if depth == 0:
                 return i
     return -1
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """`text` split at the `sep` characters outside brackets."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in parts if p]
 
 
 _GENERATOR = re.compile(r"(?:[\w.]+\.)?(?:Async)?(?:Iterator|Generator|Iterable)\[\s*"
