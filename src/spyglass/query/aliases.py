@@ -60,6 +60,8 @@ class Memo:
         default_factory=dict)
     sites: dict[tuple[object, ...], tuple[tuple[tuple[RefRow, str], ...], tuple[str, ...]]] = \
         field(default_factory=dict)  # _site_rows by closure names, probes, label and limit
+    shared: dict[tuple[object, ...], Closure] = field(
+        default_factory=dict)  # closures of one seed name, whichever definitions it means
 
 
 CACHED = 64  # closures kept per view state

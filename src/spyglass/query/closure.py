@@ -290,10 +290,33 @@ def of(view: View, defs: Iterable[DefRow], members: bool = True,
     if k not in memo:
         if len(memo) >= CACHED:
             memo.pop(next(iter(memo)))
-        memo[k] = expand(view, seeds(view, ds, members),
-                         ", ".join(sorted({d.qualname for d in ds})[:3]),
-                         site_budget=site_budget)
+        memo[k] = _expanded(view, ds, members, site_budget)
     return memo[k]
+
+
+_LABEL = "\x00"  # the label of a shared closure's notes, replaced by each asker's
+
+
+def _expanded(view: View, ds: list[DefRow], members: bool, site_budget: int | None
+              ) -> Closure:
+    """`expand` of the definitions' seeds. Definitions whose seeds are one name (the
+    kernel's twelve `printk`s: macros of several headers, one full name) share its walk,
+    which depends on the name and the languages only; each gets it with its own
+    definitions and label."""
+    label = ", ".join(sorted({d.qualname for d in ds})[:3])
+    start = seeds(view, ds, members)
+    if len(start) != 1:
+        return expand(view, start, label, site_budget=site_budget)
+    name = next(iter(start))
+    shared = view_memo(view).shared
+    sk = (name, frozenset(d.language for d in ds), MAX_DEPTH, MAX_NAMES, site_budget or 0)
+    if sk not in shared:
+        if len(shared) >= CACHED:
+            shared.pop(next(iter(shared)))
+        shared[sk] = expand(view, start, _LABEL, site_budget=site_budget)
+    c, attached = shared[sk], tuple(start[name])
+    return Closure({n: attached for n in c.names}, c.probes,
+                   tuple(note.replace(_LABEL, label) for note in c.limitations), label)
 
 
 def names_of(view: View, names: Iterable[str]) -> set[str]:
