@@ -26,6 +26,7 @@ macros that expand to nothing are found (docs/c.md "Preprocessor conditions").
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
@@ -281,17 +282,22 @@ def _included_locals(pack: LanguagePack, walk: W.IncludeWalk, unit: str,
                     (E.SPECIFIER_MACROS, ",".join(
                         e for e in S.used(data, specifiers, walk.unit_values(unit))
                         if walk.visible(e.partition("=")[0], unit))))
-        key = (source, settings)
+        text = E.prepared(data, settings)
+        key = hashlib.blake2b(text, digest_size=16).digest()  # the names follow the text
         if key not in _LOCALS_SEEN:
-            _LOCALS_SEEN.clear() if len(_LOCALS_SEEN) > 4096 else None
-            _LOCALS_SEEN[key] = _file_locals(pack, E.prepared(data, settings))
+            if len(_LOCALS_SEEN) > MAX_LOCALS_SEEN:
+                _LOCALS_SEEN.clear()
+            _LOCALS_SEEN[key] = _file_locals(pack, text)
         local = _LOCALS_SEEN[key]
         if local:
             parts.append(f"{source}:{','.join(local)}")
     return ";".join(parts)
 
 
-_LOCALS_SEEN: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+# File-local names by the digest of the text they were read from (as the unit prepares it):
+# keyed by content, so an edited source or another repository's same-named file is read anew.
+_LOCALS_SEEN: dict[bytes, list[str]] = {}
+MAX_LOCALS_SEEN = 4096  # texts whose file-local names are kept
 _LOCAL_KINDS = frozenset({"definition.type", "definition.macro"})
 _NESTING = frozenset({"function_definition", "field_declaration_list", "compound_statement"})
 
