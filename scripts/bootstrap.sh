@@ -81,4 +81,18 @@ if [ "${1:-}" = "--corpora" ]; then
     apt_install "${missing[@]}"
   fi
   .venv/bin/python scripts/fetch_corpus.py --tests >&2
+  # Container execution ([sandbox] runtime = "podman"; tests/bridge/test_container.py):
+  # Debian's podman with runc and cgroupfs, and no default ulimits (this VM's rlimits are
+  # below podman's defaults). The test image is imported from a tar by the tests; nothing
+  # is pulled.
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get \
+        -o DPkg::Lock::Timeout=600 install -y -qq podman runc) >&2
+    fi
+    mkdir -p /etc/containers/containers.conf.d
+    printf '%s\n' '[containers]' 'default_ulimits = []' '[engine]' 'runtime = "runc"' \
+      'cgroup_manager = "cgroupfs"' 'events_logger = "file"' \
+      > /etc/containers/containers.conf.d/spyglass.conf
+  fi
 fi

@@ -197,3 +197,5 @@ class BridgeStatus:
     uptime_s: float | None
     restarts: int
     last_error: str | None
+    runtime: str | None = None  # sandboxed: bubblewrap, docker or podman ([sandbox] runtime)
+    image: str | None = None  # a container runtime's image
