@@ -38,6 +38,13 @@ if [ ! -x "${TOOLS}/node_modules/.bin/scip-python" ] && command -v npm >/dev/nul
   npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 >&2 \
     || echo "bootstrap: could not install scip-python; the SCIP import test will skip" >&2
 fi
+# The SCIP schema, pinned: @c4312/scip 0.1.0 ships scip.proto's descriptor (scip_pb.js); the
+# export tests read spyglass's SCIP files with it and the `protobuf` package (a dev
+# dependency) — an independent reader (tests/scip_reader.py). Nothing of it is committed.
+if [ ! -f "${TOOLS}/node_modules/@c4312/scip/scip_pb.js" ] && command -v npm >/dev/null 2>&1; then
+  npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 @c4312/scip@0.1.0 >&2 \
+    || echo "bootstrap: could not install @c4312/scip; the SCIP export reader tests skip" >&2
+fi
 # Browser end-to-end test of the web page (tests/web/test_browser.py, skipped without them):
 # Debian's chromium, and npm playwright-core + axe-core from tests/web/e2e/package-lock.json
 # (npm ci: the locked versions; node_modules is not committed).
