@@ -254,3 +254,33 @@ def test_flask_export_read_by_an_independent_reader(
     assert any(s.symbol == "spyglass python Flask 3.1.3 flask/helpers/get_debug_flag()."
                and s.display_name == "get_debug_flag" for s in helpers.symbols)
     assert {decode(o.symbol) for o in occs} <= {f[3] for f in facts}
+
+
+def test_other_packs_name_their_packages(tmp_path: Path) -> None:
+    """package.json and go.mod give npm and go packages; modules kept as paths are
+    namespaces by folder, and `#`-separated full names become descriptors."""
+    root = tmp_path / "multi"
+    write_files(root, {
+        "web/package.json": '{"name": "@acme/web", "version": "2.0.1"}\n',
+        "web/src/shapes.ts": ("export class Shape {\n  area(): number { return 1; }\n}\n"
+                              "export function make(): Shape { return new Shape(); }\n"),
+        "web/src/use.ts": ('import { make, Shape } from "./shapes";\n'
+                           "export const total = (s: Shape) => make().area() + s.area();\n"),
+        "gosrc/go.mod": "module example.com/acme/tool\n\ngo 1.21\n",
+        "gosrc/tool.go": ("package tool\n\ntype T struct{ N int }\n\n"
+                          "func (t T) Get() int { return t.N }\n\n"
+                          "func Make() T { return T{N: 1} }\n"),
+    })
+    ci = CodeIntel(root)
+    ci.index()
+    out = tmp_path / "multi.scip"
+    ci.export_scip(out)
+    _, docs = parse(out.read_bytes())
+    seen = {(p, o.symbol, o.definition) for p, occs in docs.items() for o in occs}
+    npm = "spyglass npm @acme/web 2.0.1 web/src/shapes/"
+    assert {("web/src/shapes.ts", npm + "Shape#area().", True),
+            ("web/src/use.ts", npm + "make().", False),
+            ("web/src/use.ts", npm + "Shape#", False)} <= seen
+    go = "spyglass go example.com/acme/tool . `example.com`/acme/tool/"
+    assert {("gosrc/tool.go", go + "T#Get().", True), ("gosrc/tool.go", go + "T#N.", True),
+            ("gosrc/tool.go", go + "T#N.", False)} <= seen

@@ -111,19 +111,23 @@ class Packages:
 
 def symbol_for(full: str, kind: str, module: str, kinds: dict[str, str], pkg: str) -> str:
     """A definition's symbol: the module's namespaces, then one descriptor per further part
-    of its full name, each of the kind the file defines under that prefix (a field set in
+    of its full name (after the module and its separator: `.` in Python, `#` in the packs
+    that keep paths), each of the kind the file defines under that prefix (a field set in
     `__init__` is the class's: `Circle#r.`); parts no definition names are namespaces."""
-    if full == module or full.startswith(module + "."):
-        head, rest = module, full[len(module) + 1:]
+    cut = len(module)
+    if full == module:
+        head, rest = module, ""
+    elif module and full.startswith(module) and not (full[cut].isalnum() or full[cut] == "_"):
+        head, rest = module, full[cut + 1:]
     else:
         head, rest = "", full
     out = [f"{w.SCHEME} {pkg} {w.namespace(head)}"]
-    parts = [p for p in rest.split(".") if p] if rest else []
-    prefix = head
+    parts = rest.split(".") if rest else []
+    done = len(full) - len(rest)
     for i, part in enumerate(parts):
-        prefix = f"{prefix}.{part}" if prefix else part
+        done += len(part) + (1 if i else 0)
         last = i == len(parts) - 1
-        out.append(w.descriptor(kind if last else kinds.get(prefix, "module"), part))
+        out.append(w.descriptor(kind if last else kinds.get(full[:done], "module"), part))
     return "".join(out)
 
 

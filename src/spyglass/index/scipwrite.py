@@ -44,8 +44,11 @@ def package(manager: str, package_name: str, version: str) -> str:
 
 
 def namespace(module: str) -> str:
-    """A dotted module name as namespace descriptors (`flask.json` → `flask/json/`)."""
-    return "".join(name(part) + "/" for part in module.split(".") if part)
+    """A module name as namespace descriptors: a path's folders (`web/src/shapes` →
+    `web/src/shapes/`, `example.com/tool` → `` `example.com`/tool/ ``), else its dotted
+    parts (`flask.json` → `flask/json/`)."""
+    parts = module.split("/") if "/" in module else module.split(".")
+    return "".join(name(part) + "/" for part in parts if part)
 
 
 def descriptor(kind: str, text: str) -> str:
