@@ -175,12 +175,21 @@ class Child:
         return self.proc.returncode
 
     def kill(self) -> None:
-        """Kill the child's process group and reap the guard."""
+        """Kill the child's process group and reap the guard. A container's guard first
+        removes the container (up to guard.CLEANUP_LIMIT): that is waited for in a
+        background thread, so a caller holding a lock is not held up."""
         if self._lifeline >= 0:
             os.close(self._lifeline)  # the guard sees EOF and kills its group
             self._lifeline = -1
-            if self.paths is not None:  # it first removes the container: let it finish
-                self.wait(guard.CLEANUP_LIMIT + 1)
+            if self.paths is not None:
+                threading.Thread(target=self._reap, name="spyglass-reaper",
+                                 daemon=True).start()
+                return
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.paths is not None:
+            self.wait(guard.CLEANUP_LIMIT + 1)
         try:
             os.killpg(self.proc.pid, 9)
         except (ProcessLookupError, PermissionError):
