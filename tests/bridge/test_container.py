@@ -106,11 +106,18 @@ def test_the_command_line_is_the_seeds(tmp_path: Path) -> None:
     allowlisted pairs, no privileges, read-only root, --init, the image, then COMMAND."""
     fake = tmp_path / "bin" / "docker"
     fake.parent.mkdir()
-    fake.write_text("#!/bin/sh\nexit 0\n")  # answers `image inspect` with success
+    fake.write_text("#!/bin/sh\nexit 0\n")
     fake.chmod(0o755)
     env = {"PATH": str(fake.parent), "LANG": "C"}
     box = Sandbox("docker", "lsp:1", "isolated")
-    run = container.plan(("pylsp", "--x"), tmp_path, env, ("/opt/lsp",), box)
+    asked: list[list[str]] = []
+
+    def check(argv: list[str]) -> tuple[int | None, str]:
+        asked.append(argv)
+        return 0, ""
+
+    run = container.plan(("pylsp", "--x"), tmp_path, env, ("/opt/lsp",), box, check)
+    assert asked == [[str(fake), "image", "inspect", "--format", "{{.Id}}", "lsp:1"]]
     argv = run.argv
     assert argv[:4] == [str(fake), "run", "-i", "--rm"]
     assert argv[argv.index("--network") + 1] == "isolated"
@@ -134,7 +141,7 @@ def test_a_bind_under_work_is_refused(tmp_path: Path) -> None:
     fake.chmod(0o755)
     with pytest.raises(container.ContainerError, match="under /work"):
         container.plan(("x",), tmp_path, {"PATH": str(tmp_path)}, ("/work/tools",),
-                       Sandbox("podman", "lsp:1"))
+                       Sandbox("podman", "lsp:1"), lambda argv: (0, ""))
 
 
 def test_paths_are_mapped_in_uris_and_paths_only(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,33 +82,31 @@ def runtime_binary(sandbox: Sandbox, path: str) -> str:
     return str(Path(found).absolute())
 
 
-def check_image(binary: str, sandbox: Sandbox, path: str,
-                run: Callable[..., subprocess.CompletedProcess[bytes]] = subprocess.run) -> None:
-    """ContainerError unless the runtime has the image locally (nothing is ever pulled)."""
-    try:
-        done = run([binary, "image", "inspect", "--format", "{{.Id}}", sandbox.image],
-                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.PIPE, env={"PATH": path}, cwd="/", close_fds=True,
-                   start_new_session=True, timeout=CHECK_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ContainerError(f"container runtime {sandbox.runtime!r} did not answer "
-                             f"({exc})") from exc
-    if done.returncode != 0:
-        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+Check = Callable[[list[str]], tuple[int | None, str]]  # argv → (exit code or None, stderr)
+
+
+def check_image(binary: str, sandbox: Sandbox, check: Check) -> None:
+    """ContainerError unless the runtime has the image locally (nothing is ever pulled);
+    `check` runs the runtime's `image inspect` (through the launcher, on the host)."""
+    code, why = check([binary, "image", "inspect", "--format", "{{.Id}}", sandbox.image])
+    if code is None:
+        raise ContainerError(f"container runtime {sandbox.runtime!r} did not answer within "
+                             f"{CHECK_TIMEOUT:.0f}s ({why or 'no message'})")
+    if code != 0:
         raise ContainerError(f"container image {sandbox.image!r} not found in "
                              f"{sandbox.runtime} (build or load it first; spyglass never "
-                             f"pulls)" + (f": {why[-1][:200]}" if why else ""))
+                             f"pulls)" + (f": {why[:200]}" if why else ""))
 
 
 def plan(command: tuple[str, ...], workspace: Path, env: Mapping[str, str],
-         binds: tuple[str, ...], sandbox: Sandbox) -> Plan:
+         binds: tuple[str, ...], sandbox: Sandbox, check: Check) -> Plan:
     """The container launch of `command` (resolved inside the image) for `workspace`."""
     for path in binds:
         if path == INSIDE or path.startswith(INSIDE + "/"):
             raise ContainerError(f"bind {path!r} lies under {INSIDE}, where the workspace "
                                  "is mounted in the container")
     binary = runtime_binary(sandbox, env["PATH"])
-    check_image(binary, sandbox, env["PATH"])
+    check_image(binary, sandbox, check)
     name = f"spyglass-{os.getpid()}-{secrets.token_hex(6)}"
     argv = [binary, "run", "-i", "--rm", "--name", name, "--pull", "never",
             "--network", sandbox.network, "--init", "--cap-drop=ALL",

@@ -238,8 +238,13 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     env = child_env(spec.env, host_env)
     workspace = spec.workspace.resolve()
     if spec.execution == "sandbox" and spec.sandbox is not None and spec.sandbox.container:
+        def check(argv: list[str]) -> tuple[int | None, str]:
+            return _run_quietly(argv, workspace, {"PATH": env["PATH"]},
+                                container.CHECK_TIMEOUT)
+
         try:
-            run = container.plan(spec.command, workspace, env, spec.binds, spec.sandbox)
+            run = container.plan(spec.command, workspace, env, spec.binds, spec.sandbox,
+                                 check)
         except container.ContainerError as exc:
             raise LaunchError(str(exc)) from exc
         return SPAWNER.run(lambda: _start(run.argv, workspace, run.env, run.cleanup, run.paths))
@@ -248,6 +253,21 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     inner = bwrap_args(spec, exe) if spec.execution == "sandbox" else [str(exe),
                                                                      *spec.command[1:]]
     return SPAWNER.run(lambda: _start(inner, workspace, env))
+
+
+def _run_quietly(argv: list[str], workspace: Path, env: dict[str, str],
+                 timeout: float) -> tuple[int | None, str]:
+    """A short host command under the launcher's posture (no stdin, output discarded):
+    (its exit code, or None when it took longer than `timeout`; its last stderr line)."""
+    child = SPAWNER.run(lambda: _start(argv, workspace, env))
+    child.stdin.close()
+    threading.Thread(target=lambda: child.stdout.read(), daemon=True).start()
+    done = child.wait(timeout)
+    if not done:
+        child.kill()
+        return None, child.last_error()
+    child._drain.join(1.0)
+    return child.exit_code(), child.last_error()
 
 
 def _start(inner: list[str], workspace: Path, env: dict[str, str],
