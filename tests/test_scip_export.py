@@ -202,6 +202,7 @@ def test_export_needs_a_snapshot_of_the_ref(tmp_path: Path) -> None:
     assert snap.commit is not None
     done = ci.export_scip(tmp_path / "a.scip", snap.commit[:8])
     assert done.commit == snap.commit
+    assert ci.export_scip(tmp_path / "m.scip", "main").commit == snap.commit  # resolved by git
     with pytest.raises(BadInput, match="no complete snapshot of 'nope'"):
         ci.export_scip(tmp_path / "b.scip", "nope")
     assert not (tmp_path / "b.scip").exists()

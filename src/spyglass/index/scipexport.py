@@ -17,8 +17,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from spyglass.errors import BadInput
-from spyglass.index import confined
+from spyglass.errors import BadInput, SpyglassError
+from spyglass.index import confined, source
 from spyglass.index import scipwrite as w
 from spyglass.index.store import SnapshotRow, latest_complete, snapshot_by_id
 from spyglass.syntax.langpack import all_packs
@@ -27,9 +27,11 @@ from spyglass.types import ScipExport
 MANIFEST_BYTES = 1 << 20
 
 
-def choose_snapshot(conn: sqlite3.Connection, ref: str | None) -> SnapshotRow:
-    """The newest complete snapshot, or the newest complete one of REF (its name or a
-    commit prefix of at least 4 hex digits); BadInput naming what exists otherwise."""
+def choose_snapshot(conn: sqlite3.Connection, ref: str | None,
+                    root: Path | None = None) -> SnapshotRow:
+    """The newest complete snapshot, or the newest complete one of REF: its name as indexed,
+    a commit prefix of at least 4 hex digits, or (in a git repository) the commit REF names
+    now; BadInput naming the snapshots there are otherwise."""
     newest = latest_complete(conn)
     if newest is None:
         raise BadInput("no complete snapshot yet: run `spyglass index` first")
@@ -37,8 +39,15 @@ def choose_snapshot(conn: sqlite3.Connection, ref: str | None) -> SnapshotRow:
         return newest
     rows = conn.execute("SELECT id, ref, commit_sha FROM snapshots WHERE state='completed' "
                         "ORDER BY id DESC").fetchall()
+    wanted = {ref}
+    if root is not None and source.is_git_repo(root):
+        try:
+            wanted.add(source.resolve_commit(root, ref))
+        except SpyglassError:
+            pass
     for sid, name, sha in rows:
-        if ref == name or (sha and len(ref) >= 4 and str(sha).startswith(ref.lower())):
+        if name in wanted or sha in wanted or (
+                sha and len(ref) >= 4 and str(sha).startswith(ref.lower())):
             snap = snapshot_by_id(conn, int(sid))
             if snap is not None:
                 return snap

@@ -375,7 +375,7 @@ class CodeIntel:
             raise IndexUnavailable("no index yet: run `spyglass index` first")
         conn = connect(self.store_root)
         try:
-            snap = scipexport.choose_snapshot(conn, ref)
+            snap = scipexport.choose_snapshot(conn, ref, self.root)
             return scipexport.export(self.root, conn, snap, out, ref)
         finally:
             conn.close()
