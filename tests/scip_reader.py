@@ -1,6 +1,6 @@
 """An independent SCIP reader for the export tests: the scip.proto descriptor that the pinned
-npm package @c4312/scip 0.1.0 ships (scripts/bootstrap.sh installs it under
-~/.cache/spyglass/tools), decoded by Google's `protobuf` runtime — no spyglass code."""
+@c4312/scip 0.1.0 (from the npm registry) ships — scripts/bootstrap.sh puts it under
+~/.cache/spyglass/tools — decoded by Google's `protobuf` runtime; no spyglass code."""
 
 from __future__ import annotations
 
