@@ -90,7 +90,7 @@ def tools(tmp_path: Path) -> Path:
     """The fake servers' own files, mounted read-only (their `binds`)."""
     folder = tmp_path / "tools"
     folder.mkdir()
-    for script in ("fake_lsp.py", "probe.py"):
+    for script in ("fake_lsp.py", "probe.py", "tiny_mcp.py"):
         shutil.copy(HERE / script, folder / script)
     return folder
 
@@ -209,6 +209,19 @@ def test_fake_server_answers_through_the_container(image: str, tools: Path, repo
     assert isinstance(status, StatusReport)
     bridge = status.bridges[0]
     assert (bridge.state, bridge.runtime, bridge.image) == ("ready", "podman", image)
+
+
+def test_an_mcp_server_through_the_container(image: str, tools: Path, repo: Path) -> None:
+    """An MCP bridge in the container: its absolute /work paths (in a text result) come
+    back as the repository's files."""
+    server = LspServer("python", (PYTHON, str(tools / "tiny_mcp.py")), (), "sandbox", False,
+                       "tiny", ("/usr", str(tools)), "{}", "mcp", ("code_references",),
+                       Sandbox("podman", image))
+    ci = CodeIntel(repo, config=Config(lsp=(server,), required=True))
+    out = ci.references("target", lsp_budget_ms=30000)
+    assert [(c.path, c.start_line, c.source, c.uncertain) for c in out.results] == [
+        ("pkg/use.py", 1, "live-lsp", False), ("pkg/use.py", 5, "live-lsp", False),
+        ("pkg/use.py", 13, "live-lsp", False)]
 
 
 @pytest.fixture

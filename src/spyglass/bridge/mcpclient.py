@@ -131,7 +131,9 @@ class McpClient(RpcClient):
         if "structuredContent" in result:
             return result["structuredContent"]
         try:
-            return json.loads(next(t for t in texts if isinstance(t, str) and t.strip()))
+            found = json.loads(next(t for t in texts if isinstance(t, str) and t.strip()))
+            # the JSON of a text result: its paths mapped as a message's are (a container)
+            return self._paths.inward(found) if self._paths is not None else found
         except (StopIteration, ValueError) as exc:
             raise RpcError(f"malformed reply: {tool} returned no JSON result") from exc
 
