@@ -263,11 +263,10 @@ def _run_quietly(argv: list[str], workspace: Path, env: dict[str, str],
     child.stdin.close()
     threading.Thread(target=lambda: child.stdout.read(), daemon=True).start()
     done = child.wait(timeout)
-    if not done:
-        child.kill()
-        return None, child.last_error()
-    child._drain.join(1.0)
-    return child.exit_code(), child.last_error()
+    if done:
+        child._drain.join(1.0)
+    child.kill()  # closes the lifeline too
+    return (child.exit_code() if done else None), child.last_error()
 
 
 def _start(inner: list[str], workspace: Path, env: dict[str, str],
