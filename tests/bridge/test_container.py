@@ -31,6 +31,7 @@ from spyglass.config import Config, ConfigError, LspServer, Sandbox, load_config
 from spyglass.errors import BridgeUnavailable
 from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StatusReport
+from spyglass.render import render
 
 CANARY = "canary-secret-5be1"
 PYTHON = "/usr/bin/python3"  # Debian's, under the /usr mounted read-only
@@ -209,6 +210,7 @@ def test_fake_server_answers_through_the_container(image: str, tools: Path, repo
     assert isinstance(status, StatusReport)
     bridge = status.bridges[0]
     assert (bridge.state, bridge.runtime, bridge.image) == ("ready", "podman", image)
+    assert f"fake (python, sandbox podman {image}) ready" in render(ci.status(), "code_status")
 
 
 def test_an_mcp_server_through_the_container(image: str, tools: Path, repo: Path) -> None:
