@@ -95,7 +95,8 @@ if [ "${1:-}" = "--corpora" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
       (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get \
-        -o DPkg::Lock::Timeout=600 install -y -qq podman runc) >&2
+        -o DPkg::Lock::Timeout=600 install -y -qq podman runc) >&2 \
+        || echo "bootstrap: could not install podman/runc; the container tests skip" >&2
     fi
     mkdir -p /etc/containers/containers.conf.d
     printf '%s\n' '[containers]' 'default_ulimits = []' '[engine]' 'runtime = "runc"' \
