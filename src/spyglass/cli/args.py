@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "scip-typescript, scip-go) of the same commit as precise references")
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
+    c = cmd("export", "write the snapshot as a SCIP index")
+    c.add_argument("--scip", metavar="FILE", required=True,
+                   help="the SCIP index to write (definitions and exact references)")
+    c.add_argument("--ref", help="the snapshot of this ref or commit (default: the newest)")
     for name, tool in COMMANDS.items():
         c = cmd(name, tool.summary)
         for param in tool.params:

@@ -42,7 +42,7 @@ from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, Coverage, Provenance, ToolResult
+from spyglass.types import CodeLocation, Coverage, Provenance, ScipExport, ToolResult
 
 
 def repo_name(root: Path) -> str:
@@ -366,6 +366,19 @@ class CodeIntel:
         finally:
             conn.close()
         return out
+
+    def export_scip(self, out: Path, ref: str | None = None) -> ScipExport:
+        """Write a complete snapshot (the newest, or REF's) as a SCIP index (docs/indexing.md
+        "SCIP export"): definitions and exact references; uncertain ones are left out."""
+        from spyglass.index import scipexport
+        if not self.has_index:
+            raise IndexUnavailable("no index yet: run `spyglass index` first")
+        conn = connect(self.store_root)
+        try:
+            snap = scipexport.choose_snapshot(conn, ref, self.root)
+            return scipexport.export(self.root, conn, snap, out, ref)
+        finally:
+            conn.close()
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
