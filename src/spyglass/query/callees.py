@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -362,6 +364,16 @@ def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, st
         for m in related.overriders(view, d)[:MAX_DISPATCH]:
             out.append((m, f"may dispatch here: overrides or implements {display(d)}"))
     return out
+
+
+CALLED_AT = re.compile(r"^called at line ([0-9, ]+)")
+
+
+def call_lines(evidence: str) -> list[int]:
+    """The call lines a callee row names in its evidence (`_location` writes them): where
+    the calls are, not where the callee is defined (the web graph's edges carry them)."""
+    found = CALLED_AT.match(evidence)
+    return [int(n) for n in found.group(1).replace(" ", "").split(",") if n] if found else []
 
 
 def _location(ans: Answer, c: Callee) -> CodeLocation:
