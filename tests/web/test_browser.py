@@ -94,7 +94,7 @@ def test_graph_of_120_callers_stays_readable(make_repo: Callable[..., Path]) -> 
     subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "index"], check=True,
                    capture_output=True, timeout=50)
     for base, _ in serve(root):
-        r = node_script("graph.mjs", base, "/repos/repo?symbol=lib/core.py:1", str(ARTIFACTS))
+        r = node_script("graph.mjs", base, "/repos/repo?symbol=lib/core.py:1&panel=graph", str(ARTIFACTS))
         print(r)
         assert "121 node(s)" in r["status"]
         assert r["groups"] == 12 and r["drawn"] == 13  # the center and one node per file

@@ -8,7 +8,6 @@
   const W = 210, H = 40, GX = 70, GY = 8, GROUP_GAP = 14, HEAD = 18;
   const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
   const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
-  const WRAP_PX = 14 * (H + GY);  // a layer taller than this wraps into more columns
 
   function el(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
@@ -146,20 +145,11 @@
         for (const g of gs) for (const n of g.ns) rank.set(n.id, i++);
         columns.set(L, gs);
       }
-      // A tall layer is wrapped into several columns (the first nearest the center), so a
-      // wide fan-in stays readable instead of one very long column.
+      // One column per layer, never wrapped: an edge only ever joins the nodes it names
+      // (a wrapped column drew edges across the inner one, as if joining unrelated nodes);
+      // a tall layer is panned, and a crowded one is already folded into file groups.
       const gh = (g) => (g.ns.length > 1 ? HEAD : 0) + (g.collapsed ? 1 : g.ns.length) * (H + GY) + GROUP_GAP;
-      const slots = [];  // [{ layer, groups, height }] left to right
-      for (const L of layers) {
-        const subs = [];
-        let cur = [], used = 0;
-        for (const g of columns.get(L)) {
-          if (cur.length && used + gh(g) > WRAP_PX) { subs.push({ layer: L, groups: cur, height: used }); cur = []; used = 0; }
-          cur.push(g); used += gh(g);
-        }
-        if (cur.length) subs.push({ layer: L, groups: cur, height: used });
-        slots.push(...(L < 0 ? subs.reverse() : subs));
-      }
+      const slots = layers.map((L) => ({ layer: L, groups: columns.get(L), height: columns.get(L).reduce((a, g) => a + gh(g), 0) }));
       const height = Math.max(...slots.map((c) => c.height));
       slots.forEach((c, i) => {
         let y = (height - c.height) / 2 + 10;
