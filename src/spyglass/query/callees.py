@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -12,7 +11,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.display import display
-from spyglass.query.results import DefRow, RefRow
+from spyglass.query.results import CALLED_AT_PREFIX, DefRow, RefRow
 from spyglass.query.rows import (
     DEF_COLS,
     DEF_FROM,
@@ -365,19 +364,9 @@ def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, st
     return out
 
 
-CALLED_AT = re.compile(r"^called at line ([0-9, ]+)")
-
-
-def call_lines(evidence: str) -> list[int]:
-    """The call lines a callee row names in its evidence (`_location` writes them): where
-    the calls are, not where the callee is defined (the web graph's edges carry them)."""
-    found = CALLED_AT.match(evidence)
-    return [int(n) for n in found.group(1).replace(" ", "").split(",") if n] if found else []
-
-
 def _location(ans: Answer, c: Callee) -> CodeLocation:
     lines = sorted(c.lines)
     at = ", ".join(str(n) for n in lines[:LINES_SHOWN]) + (", ..." if len(lines) > LINES_SHOWN
                                                           else "")
-    evidence = f"called at line {at}" + (f"; {c.why}" if c.why else "")
+    evidence = f"{CALLED_AT_PREFIX}{at}" + (f"; {c.why}" if c.why else "")
     return ans.def_location(c.d, not c.certain, evidence)

@@ -3,30 +3,12 @@ makes them links: go to the definition, find its references)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from spyglass.query import aliases
+from spyglass.query.results import Site
 from spyglass.query.rows import REF_COLS, REF_FROM, refs
 from spyglass.query.view import View
 
 MAX_SITES = 20_000  # sites of one file listed at most (a generated file may hold more)
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One indexed use of a name in a file and the definition the index binds it to."""
-
-    line: int
-    col: int  # 0-based, in characters of the line
-    end_col: int
-    name: str
-    role: str
-    path: str  # the definition's file and span
-    start_line: int
-    end_line: int
-    symbol: str
-    kind: str
-    uncertain: bool  # several definitions, or bound by a guessed rule: the first is linked
 
 
 def file_sites(view: View, rel: str) -> tuple[list[Site], bool]:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spyglass.errors import BadInput, SpyglassError
-from spyglass.query.callees import call_lines
 from spyglass.query.facade import CodeIntel
+from spyglass.query.results import call_lines
 from spyglass.types import CodeLocation, ToolResult
 from spyglass.wire import coverage_json, plain, provenance_json
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from spyglass.errors import BadInput
 from spyglass.query.facade import CodeIntel
-from spyglass.query.sites import file_sites
 from spyglass.types import CodeLocation
 
 MAX_LINES = 20_000  # a file view longer than this is cut (the answer says so)
@@ -29,7 +28,7 @@ def file_view(ci: CodeIntel, path: str) -> dict[str, Any]:
     rel, lines = _lines(ci, path)
     with ci.lock:
         outline = ci.structure(rel)
-        sites, cut = file_sites(ci.view(), rel)
+        sites, cut = ci.file_sites(rel)
     defs = [{"symbol": d.symbol, "kind": d.kind, "start_line": d.start_line,
              "end_line": d.end_line} for d in outline.results
             if isinstance(d, CodeLocation)]

@@ -266,8 +266,9 @@ function settleStatus(job) {
   // open while nothing is indexed or a job runs (or failed); folded once the index is complete
   const box = $("status-box");
   const running = job && !TERMINAL.has(job.state), failed = job && job.state !== "completed" && TERMINAL.has(job.state);
-  if (running || failed || (S.summary && !S.summary.indexed)) box.open = true;
-  else if (job && job.state === "completed" && S.statusJob !== job.id) box.open = false;
+  if (running || failed) box.open = true;
+  else if (job && job.state === "completed") { if (S.statusJob !== job.id) box.open = false; }
+  else if (S.summary && !S.summary.indexed) box.open = true;
   if (job) S.statusJob = TERMINAL.has(job.state) ? job.id : null;
   statusLine();
 }
