@@ -3,9 +3,19 @@
 // file and line) lives in the URL: Back and Forward move through it, a URL can be shared.
 "use strict";
 
+// Web storage may be missing (a private window, a desktop web view): the page works without it.
+function stored(area, key, value) {
+  try {
+    const st = window[area];
+    if (!st) return null;
+    if (value === undefined) return st.getItem(key);
+    if (value === null) st.removeItem(key); else st.setItem(key, value);
+  } catch (_) { /* storage refused: the URL still carries the state */ }
+  return null;
+}
 const S = {
   repoId: null, summary: null, job: null, lastEventId: 0, es: null, mode: "connecting",
-  pollTimer: null, reconnectTimer: null, token: sessionStorage.getItem("spyglass-token") || "",
+  pollTimer: null, reconnectTimer: null, token: stored("sessionStorage", "spyglass-token") || "",
   targetRef: null, tab: "symbols", fullPending: false, down: false,
   sym: null, file: null, graph: null, query: null, overlay: null, seq: 0, nav: 0,
 };
@@ -221,7 +231,7 @@ function renderCoverage() {
 async function startIndex(refInput) {
   const ref = refInput.value.trim();
   S.targetRef = ref || S.summary.target_ref;
-  if (ref) localStorage.setItem(`spyglass-ref:${S.repoId}`, ref); else localStorage.removeItem(`spyglass-ref:${S.repoId}`);
+  stored("localStorage", `spyglass-ref:${S.repoId}`, ref || null);
   setUrl({ ref: ref && ref !== S.summary.target_ref ? ref : "" }, true);
   for (const b of [$("index-btn"), $("reindex"), $("retry")]) b.disabled = true;
   const body = ref && ref !== S.summary.target_ref ? JSON.stringify({ ref }) : "";
@@ -726,7 +736,7 @@ async function boot() {
   $("retry").addEventListener("click", () => startIndex(S.summary && S.summary.indexed ? $("reindex-ref") : $("index-ref")));
   $("token-save").addEventListener("click", () => {
     S.token = $("token").value.trim();
-    sessionStorage.setItem("spyglass-token", S.token);
+    stored("sessionStorage", "spyglass-token", S.token);
     $("token-row").hidden = !!S.token;
     notice("");
     if (!S.summary) location.reload();  // refused before the token: start over with it
@@ -762,7 +772,7 @@ async function boot() {
   $("view-repo").hidden = false;
   $("provenance").hidden = false;
   const st = urlState();
-  S.targetRef = st.ref || localStorage.getItem(`spyglass-ref:${S.repoId}`) || null;
+  S.targetRef = st.ref || stored("localStorage", `spyglass-ref:${S.repoId}`) || null;
   await loadSummary(first);
   connectEvents();
   await applyState();
