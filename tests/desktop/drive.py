@@ -89,7 +89,7 @@ def listening(pids: list[int]) -> list[str]:
 def screenshot(path: Path) -> dict[str, Any]:
     """The X screen as a PNG (on the GTK thread), and whether the page's header is in it."""
     from gi.repository import Gdk, GLib
-    done, out = threading.Event(), {}
+    done, out = threading.Event(), dict[str, Any]()
 
     def grab() -> bool:
         root = Gdk.get_default_root_window()

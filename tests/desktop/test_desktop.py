@@ -20,22 +20,25 @@ from tests.web.conftest import FILES
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-PYTHON = Path(os.environ.get("SPYGLASS_DESKTOP_PYTHON", REPO / ".venv-desktop" / "bin" / "python"))
-ARTIFACTS = Path(os.environ.get("SPYGLASS_E2E_ARTIFACTS", REPO / "tests" / "web" / "e2e" / "artifacts"))
+PYTHON = Path(os.environ.get("SPYGLASS_DESKTOP_PYTHON",
+                            REPO / ".venv-desktop" / "bin" / "python"))
+ARTIFACTS = Path(os.environ.get("SPYGLASS_E2E_ARTIFACTS",
+                                REPO / "tests" / "web" / "e2e" / "artifacts"))
 XVFB = shutil.which("Xvfb")
 
 
 def _ready() -> bool:
     if XVFB is None or not PYTHON.exists():
         return False
-    probe = subprocess.run([str(PYTHON), "-c", "import webview, gi; gi.require_version('WebKit2', '4.1'); "
-                            "from gi.repository import WebKit2; import spyglass.desktop.window"],
-                           capture_output=True, timeout=60, check=False)
+    code = ("import webview, gi; gi.require_version('WebKit2', '4.1'); "
+            "from gi.repository import WebKit2; import spyglass.desktop.window")
+    probe = subprocess.run([str(PYTHON), "-c", code], capture_output=True, timeout=60,
+                           check=False)
     return probe.returncode == 0
 
 
-pytestmark = pytest.mark.skipif(not _ready(), reason="needs Xvfb and .venv-desktop with pywebview "
-                                "and GTK WebKit2 4.1 (scripts/bootstrap.sh installs them)")
+pytestmark = pytest.mark.skipif(not _ready(), reason="needs Xvfb and .venv-desktop with "
+                                "pywebview and GTK WebKit2 4.1 (scripts/bootstrap.sh installs them)")
 
 
 @pytest.fixture
