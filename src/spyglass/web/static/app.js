@@ -103,6 +103,7 @@ async function applyState() {
   const st = urlState();
   if (st.ref) S.targetRef = st.ref;
   const tab = st.tab || "symbols";
+  switchTab(tab, false);  // first: a line is scrolled into view only in a shown tab
   if (st.q !== (S.query || "")) {
     $("q").value = st.q; $("kind").value = st.kind; $("scope").value = st.in;
     if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); }
@@ -628,7 +629,8 @@ async function openFile(path, line, end, push = true, refresh = false) {
     const target = $(`L${lo}`);
     if (target) {
       code.scrollTop = Math.max(0, target.offsetTop - code.clientHeight / 3);
-      target.scrollIntoView({ block: "nearest" });
+      const r = target.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({ block: "center" });
     }
   }
 }
