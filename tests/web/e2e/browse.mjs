@@ -166,6 +166,7 @@ try {
       await page.locator(".g-svg g.n").first().waitFor();
       const box = await page.locator(".g-svg").boundingBox();
       check(box.x >= 0 && box.x + box.width <= 390, `the graph overflows its box at 390 px: ${JSON.stringify(box)}`);
+      await page.locator(".g-svg").scrollIntoViewIfNeeded();
       await state("phone-graph");
     }
   }

@@ -38,6 +38,16 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 function fill(el, ...kids) { el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false)); }
+// -- names that wrap at their joints, not mid-word ----------------------------------------
+function breakable(text) {
+  // a <wbr> after every `.`, `/`, `_` and `:`, and between the words of a CamelCase name:
+  // a long qualified name wraps there first
+  const out = [];
+  for (const part of String(text).split(/(?<=[./_:])|(?<=[a-z0-9])(?=[A-Z][a-z])/)) out.push(part, h("wbr"));
+  out.pop();
+  return out;
+}
+
 const short = (sha) => (sha ? sha.slice(0, 12) : "—");
 const qs = (o) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== "")).toString();
 function when(iso) {
@@ -479,6 +489,8 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   const same = S.sym && S.sym.path === loc.path && S.sym.start_line === loc.start_line;
   S.sym = loc;
   const seq = ++S.seq;
+  await script("panels.js", () => window.symbolTabs);
+  if (seq !== S.seq) return;
   if (push) setUrl({ symbol: `${loc.path}:${loc.start_line}`, tab: "symbols", file: "", line: "", end: "" }, replace);
   if (push) switchTab("symbols", false);
   markHit();
@@ -543,21 +555,23 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
     .then((r) => { if (fresh()) fill(srcBox, r.ok && r.body.results.length ? sourceBlock(r.body.results[0]) : h("p", { class: "error" }, r.body.error || "No source.")); });
 }
 
-let graphScript = null;
-function graphLib() {
-  // graph.js is loaded when the first graph is drawn, not before the page is interactive
-  if (window.SpyGraph) return Promise.resolve();
-  if (!graphScript) {
-    graphScript = new Promise((resolve, reject) => {
+const scripts = {};
+function script(name, loaded) {
+  // panels.js (with the first symbol) and graph.js (with the first graph) are loaded when
+  // needed, not before the page is interactive
+  if (loaded()) return Promise.resolve();
+  if (!scripts[name]) {
+    scripts[name] = new Promise((resolve, reject) => {
       const el = document.createElement("script");
-      el.src = "/static/graph.js";
+      el.src = `/static/${name}`;
       el.onload = resolve;
-      el.onerror = () => { graphScript = null; reject(new Error("graph.js did not load")); };
+      el.onerror = () => { scripts[name] = null; reject(new Error(`${name} did not load`)); };
       document.head.append(el);
     });
   }
-  return graphScript;
+  return scripts[name];
 }
+const graphLib = () => script("graph.js", () => window.SpyGraph);
 
 function fetchRelation(n, relation) {
   return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 300, references: 0 }))
@@ -619,7 +633,7 @@ async function openFile(path, line, end, push = true, refresh = false) {
   fill(box,
     h("div", { class: "file-head" }, h("h2", { id: "file-title" }, breakable(f.path)),
       h("span", { class: "muted" }, `${f.total_lines} lines` + (lo ? ` · line ${lo}${hi > lo ? "-" + hi : ""}` : "") + (f.truncated ? " · cut" : "") + " · as on disk" +
-        ((f.sites || []).length ? ` · ${f.sites.length} names link to their definitions` : ""))),
+        ((f.sites || []).length ? ` · ${f.sites.length} name(s) link to their definitions` : ""))),
     h("div", { class: "file-split" },
       h("div", { class: "code", tabindex: "0", role: "region", "aria-labelledby": "file-title" }, rows), outline));
   const code = box.querySelector(".code");
@@ -654,7 +668,7 @@ function codeLine(path, text, sites, defs) {
     if (!m) continue;
     marks.push({ c: m.index, e: m.index + name.length, a: () => linkTo(symHref(path, d.start_line), () => openSymbol(Object.assign(
       { path, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, d)),
-    { class: "site def", title: `find references: ${d.kind} ${d.symbol}` }, name) });
+    { class: "site defn", title: `find references: ${d.kind} ${d.symbol}` }, name) });
   }
   if (!marks.length) return text;
   marks.sort((a, b) => a.c - b.c);

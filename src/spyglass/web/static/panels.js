@@ -1,16 +1,8 @@
-// spyglass web: the symbol's panels (loaded after app.js, whose helpers it uses): rows with
+// spyglass web: the symbol's panels (loaded by app.js with the first symbol; it uses app.js's
+// helpers): rows with
 // their line of code grouped by file and paged through every result, callees with their call
 // lines, the call-hierarchy tree (the WAI-ARIA tree pattern), and the panel tabs.
 "use strict";
-
-// -- names that wrap at their joints, not mid-word ----------------------------------------
-function breakable(text) {
-  // a <wbr> after every `.`, `/`, `_` and `::`: a long qualified name wraps there first
-  const out = [];
-  for (const part of String(text).split(/(?<=[./_:])/)) out.push(part, h("wbr"));
-  out.pop();
-  return out;
-}
 
 // -- rows with their line of code -----------------------------------------------------
 async function withLines(rows, holder) {
