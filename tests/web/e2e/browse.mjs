@@ -167,6 +167,14 @@ try {
       const box = await page.locator(".g-svg").boundingBox();
       check(box.x >= 0 && box.x + box.width <= 390, `the graph overflows its box at 390 px: ${JSON.stringify(box)}`);
       await page.locator(".g-svg").scrollIntoViewIfNeeded();
+      const inBox = await page.evaluate(() => {
+        const b = document.querySelector(".g-svg").getBoundingClientRect();
+        return [...document.querySelectorAll(".g-svg g.n rect")].every((n) => {
+          const r = n.getBoundingClientRect();
+          return r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+        });
+      });
+      check(inBox, "the graph's nodes do not fit its box at 390 px");
       await state("phone-graph");
     }
   }

@@ -341,6 +341,12 @@
       G.view.x = drag.vx + ev.clientX - drag.x; G.view.y = drag.vy + ev.clientY - drag.y; apply();
     });
     svg.addEventListener("pointerup", () => { drag = null; });
+    // the box changed size (a narrower window, a tab shown again): fit the graph into it
+    let boxW = 0;
+    new ResizeObserver(() => {
+      const w = Math.round(svg.getBoundingClientRect().width);
+      if (w && w !== boxW && L) { boxW = w; fit(); } else if (w) boxW = w;
+    }).observe(svg);
 
     return {
       /** Show the first answer (the symbol's callers, one hop). */
