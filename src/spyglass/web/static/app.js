@@ -116,7 +116,7 @@ async function applyState() {
   switchTab(tab, false);  // first: a line is scrolled into view only in a shown tab
   if (st.q !== (S.query || "")) {
     $("q").value = st.q; $("kind").value = st.kind; $("scope").value = st.in;
-    if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); }
+    if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); layoutSplit(); }
   }
   const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : "";
   if (st.symbol && st.symbol !== key) {
@@ -124,7 +124,7 @@ async function applyState() {
     const loc = await definitionAt(path, line);
     if (loc) openSymbol(loc, false);
     else fill($("symbol"), h("p", { class: "error pad" }, `No definition at ${st.symbol}.`));
-  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); }
+  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); layoutSplit(); }
   if (st.file) {
     const line = parseInt(st.line, 10) || null, end = parseInt(st.end, 10) || null;
     if (!S.file || S.file.path !== st.file || S.file.line !== line || S.file.end !== end) await openFile(st.file, line, end, false);
@@ -440,6 +440,7 @@ async function search(ev, push = true) {
     S.sym = null; S.graph = null; S.seq += 1;  // answers still arriving are dropped
     fill($("symbol"));
   }
+  layoutSplit();
   fill($("results"), h("p", { class: "muted pad" }, "Searching…"));
   let r = await api(repoPath(`/symbols?${qs({ q, kind, path })}`));
   let pattern = q;
@@ -471,6 +472,10 @@ function didYouMean(notes) {
   if (!note) return [];
   return [...note.slice(note.indexOf("did you mean")).matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] || m[2]);
 }
+function layoutSplit() {
+  // no search and a symbol open (a shared link): the symbol takes the whole width
+  $("results").hidden = !S.query && !!S.sym;
+}
 function markHit() {
   const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : null;
   for (const a of document.querySelectorAll("#results a.hit")) {
@@ -494,6 +499,7 @@ async function openSymbol(loc, push = true, refresh = false, replace = false) {
   if (push) setUrl({ symbol: `${loc.path}:${loc.start_line}`, tab: "symbols", file: "", line: "", end: "" }, replace);
   if (push) switchTab("symbols", false);
   markHit();
+  layoutSplit();
   const at = { path: loc.path, line: loc.start_line };
   const fresh = () => seq === S.seq;
   const srcBox = h("div", {});
