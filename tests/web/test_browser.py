@@ -49,11 +49,11 @@ def served(demo_repo: Path) -> Iterator[tuple[str, Path]]:
     yield from serve(demo_repo)
 
 
-def node_script(name: str, *args: str) -> dict[str, Any]:
+def node_script(name: str, *args: str, timeout: float = 55) -> dict[str, Any]:
     """Run tests/web/e2e/NAME with ARGS; its JSON report."""
     assert NODE is not None
     run = subprocess.run([NODE, str(E2E / name), *args], check=False, capture_output=True,
-                         text=True, timeout=55, cwd=E2E, env={**os.environ, "CHROMIUM": CHROMIUM})
+                         text=True, timeout=timeout, cwd=E2E, env={**os.environ, "CHROMIUM": CHROMIUM})
     lines = [x for x in run.stdout.splitlines() if x.startswith("{")]
     assert lines, run.stdout + run.stderr
     report: dict[str, Any] = json.loads(lines[-1])
@@ -153,7 +153,7 @@ def test_code_browser_in_chromium(make_repo: Callable[..., Path]) -> None:
     subprocess.run([sys.executable, "-m", "spyglass", "-C", str(root), "index"], check=True,
                    capture_output=True, timeout=50)
     for base, _ in serve(root):
-        r = node_script("browse.mjs", base, str(root), str(ARTIFACTS))
+        r = node_script("browse.mjs", base, str(root), str(ARTIFACTS), timeout=110)
         print("\n".join(r["steps"]))
         assert r["errors"] == [] and r["external"] == []
         assert r["refs"]["total"] == 360  # 30 files × (1 import + 11 calls)
