@@ -101,6 +101,7 @@ def test_graph_of_120_callers_stays_readable(make_repo: Callable[..., Path]) -> 
         assert "10 symbols" in r["focusedGroup"]
         assert r["drawnAfterOpen"] == 13 - 1 + 10  # that file's 10 callers, one by one
         assert "use_" in r["focusedAfterOpen"]  # focus moved into the opened group
+        assert r["crossing"] == []  # one column per layer: edges join neighbours only
         assert r["axe"] == [] and r["errors"] == []
 
 
