@@ -22,7 +22,7 @@ HOST = "127.0.0.1"  # the window's server never binds beyond loopback
 MISSING = ("spyglass desktop needs pywebview with GTK WebKit2: on Debian, apt-get install "
            "python3-gi gir1.2-webkit2-4.1, then in a Python that sees them (a venv made with "
            "--system-site-packages from /usr/bin/python3) pip install 'spyglass[desktop]'; "
-           "scripts/bootstrap.sh --desktop makes .venv-desktop that way")
+           "scripts/bootstrap.sh makes .venv-desktop that way")
 Driver = Callable[[Any], None]
 
 

@@ -30,8 +30,10 @@ function rowItem(x, opts) {
     linkTo(fileHref(x.path, line), () => openFile(x.path, line, null), { class: "ln", "aria-label": `${x.path} line ${line}` }, `${line}`),
     h("code", { class: "line", "data-at": `${x.path}:${line}` }, "…"),
     h("span", { class: "row-meta" },
+      // a caller row is a call site: its link opens the definition holding it
       opts.symbolName ? (opts.openName
-        ? linkTo(symHref(x.path, x.start_line), () => openSymbol(x), { class: "sym-name" }, breakable(x.symbol))
+        ? linkTo(symHref(x.path, x.start_line), () => definitionAt(x.path, x.start_line).then((d) => d && openSymbol(d)),
+          { class: "sym-name" }, breakable(x.symbol))
         : h("span", { class: "muted sym-name" }, breakable(x.symbol))) : null,
       h("span", { class: `kind ${x.kind}` }, x.kind), tags(x), evidenceOf(x)));
 }
