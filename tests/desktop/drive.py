@@ -1,10 +1,11 @@
 """Drives `spyglass desktop` from inside its process (run by tests/desktop/test_desktop.py
-with the desktop Python, under Xvfb): python drive.py REPO_ROOT SCREENSHOT.png
+with the desktop Python, under Xvfb): python drive.py REPO_ROOT SCREENSHOT.png [mid]
 
 The window opens on the unindexed repository; the driver presses "Index repository" through
 pywebview's JS bridge, waits for the completed state, takes a screenshot of the screen,
 reads the page's content, lists this process's children and listening sockets, closes the
-window and prints one JSON line."""
+window and prints one JSON line. With `mid`, the window is closed while the index job runs
+(its worker processes and git among this process's children)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 from spyglass.desktop.window import run_desktop
 
 ROOT, SHOT = Path(sys.argv[1]), Path(sys.argv[2])
+MID = sys.argv[3:] == ["mid"]
 report: dict[str, Any] = {"ok": False, "steps": []}
 HEADER = (0x14, 0x1A, 0x26)  # the page's header colour (app.css .top)
 
@@ -117,6 +119,15 @@ def drive(window: Any) -> None:
         report["pids"] = descendants(os.getpid())
         report["listening"] = listening([os.getpid(), *report["pids"]])
         js(window, "document.getElementById('index-btn').click()")
+        if MID:  # close while the job parses: its workers must go with the window
+            until(window, "document.getElementById('job-state').textContent === 'progress'"
+                  " && /persisted [1-9]/.test(document.getElementById('job-counts').textContent)")
+            report["pids"] = descendants(os.getpid())
+            report["children"] = {p: Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ")
+                                  .decode(errors="replace")[:200] for p in report["pids"]
+                                  if Path(f"/proc/{p}").exists()}
+            report["ok"] = True
+            return
         until(window, "document.getElementById('job-state').textContent === 'completed'"
               " && document.getElementById('empty').hidden"
               " && document.getElementById('pv-commit').textContent.length > 6")

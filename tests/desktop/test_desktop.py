@@ -127,3 +127,23 @@ def _ppid(p: Path) -> int:
         return int((p / "stat").read_text().rsplit(")", 1)[1].split()[1])
     except OSError:
         return -1
+
+
+def test_desktop_closed_mid_index_leaves_no_process(make_repo: Callable[..., Path],
+                                                    display: str) -> None:
+    """60 files (a worker pool) indexed slowly; the window closed while it parses: the
+    index workers and git go with it."""
+    files = {f"pkg/m{i:02d}.py": f"def f{i}():\n    return {i}\n" for i in range(60)}
+    root = make_repo({"pkg/__init__.py": "", **files})
+    env = {**env_for(display), "SPYGLASS_TEST_CHUNK_DELAY": "0.3"}
+    run = subprocess.run([str(PYTHON), str(HERE / "drive.py"), str(root),
+                          str(ARTIFACTS / "desktop-mid.png"), "mid"],
+                         capture_output=True, text=True, timeout=120, env=env, check=False)
+    lines = [x for x in run.stdout.splitlines() if x.startswith("{")]
+    assert lines, run.stdout + run.stderr
+    report = json.loads(lines[-1])
+    assert report["ok"], report
+    assert run.returncode == 0 and "server stopped" in run.stderr
+    workers = [c for c in report["children"].values() if "drive.py" in c]
+    assert workers, report["children"]  # the index's worker processes were running
+    assert [p for p in report["pids"] if alive(p)] == []
