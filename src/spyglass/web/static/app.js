@@ -639,7 +639,8 @@ async function openFile(path, line, end, push = true, refresh = false) {
   fill(box,
     h("div", { class: "file-head" }, h("h2", { id: "file-title" }, breakable(f.path)),
       h("span", { class: "muted" }, `${f.total_lines} lines` + (lo ? ` · line ${lo}${hi > lo ? "-" + hi : ""}` : "") + (f.truncated ? " · cut" : "") + " · as on disk" +
-        ((f.sites || []).length ? ` · ${f.sites.length} name(s) link to their definitions` : ""))),
+        ((f.sites || []).length ? ` · ${f.sites.length} name(s) link to their definitions` : "") +
+        (f.sites_truncated ? " (the first 20,000 sites)" : ""))),
     h("div", { class: "file-split" },
       h("div", { class: "code", tabindex: "0", role: "region", "aria-labelledby": "file-title" }, rows), outline));
   const code = box.querySelector(".code");
