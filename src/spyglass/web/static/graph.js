@@ -8,6 +8,7 @@
   const W = 210, H = 40, GX = 70, GY = 8, GROUP_GAP = 14, HEAD = 18;
   const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
   const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
+  const MAX_ROWS = 14;  // a layer taller than this folds folders into group nodes
 
   function el(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
@@ -32,7 +33,7 @@
     const text = parts.length > 2 ? parts.slice(-2).join(".") : symbol;
     return text.length > 28 ? text.slice(0, 27) + "…" : text;  // cut at the end, never the start
   }
-  const base = (p) => p.split("/").pop();
+  const base = (p) => (p.endsWith("/") ? p : p.split("/").pop());
 
   function create(box, opts) {
     const G = {
@@ -113,6 +114,32 @@
     }
 
     // -- layout -----------------------------------------------------------------------
+    function foldDirs(gs, L) {
+      // A layer still taller than MAX_ROWS rows folds whole folders into one group node
+      // ("31 symbols · tests/"), then top-level folders; a folder holding an opened group,
+      // or opened itself, is never folded. Enter on the folder shows its files.
+      const rows = (list) => list.reduce((a, g) => a + (g.collapsed ? 1 : g.ns.length), 0);
+      const dirOf = (p) => { const parts = p.split("/"); parts.pop(); return parts.join("/") + "/"; };
+      for (const top of [false, true]) {
+        if (rows(gs) <= MAX_ROWS) break;
+        const target = (g) => { const d = g.dir || dirOf(g.path); return top ? d.split("/")[0] + "/" : d; };
+        const kept = new Set(gs.filter((g) => G.open.has(g.key) || g.ns.some((n) => n.center)).map(target));
+        const byDir = new Map();
+        for (const g of gs) { const d = target(g); if (!byDir.has(d)) byDir.set(d, []); byDir.get(d).push(g); }
+        const out = [];
+        for (const g of gs) {
+          const d = target(g), same = byDir.get(d);
+          const key = `${L}|dir:${d}`;
+          if (same.length < 2 || kept.has(d) || G.open.has(key)) { out.push(g); continue; }
+          if (same[0] !== g) continue;  // the folder's node stands where its first member was
+          const ns = same.flatMap((x) => x.ns);
+          out.push({ key, path: d, dir: d, ns, collapsed: true, score: same[0].score, layer: L });
+        }
+        gs = out;
+      }
+      return gs;
+    }
+
     function layout() {
       const cols = new Map();
       for (const n of G.nodes.values()) { if (!cols.has(n.layer)) cols.set(n.layer, []); cols.get(n.layer).push(n); }
@@ -141,9 +168,10 @@
           return { key, path, ns, collapsed, score, layer: L };
         });
         gs.sort((a, b) => a.score - b.score || a.path.localeCompare(b.path));
+        const folded = L === 0 ? gs : foldDirs(gs, L);
         let i = 0;
-        for (const g of gs) for (const n of g.ns) rank.set(n.id, i++);
-        columns.set(L, gs);
+        for (const g of folded) for (const n of g.ns) rank.set(n.id, i++);
+        columns.set(L, folded);
       }
       // One column per layer, never wrapped: an edge only ever joins the nodes it names
       // (a wrapped column drew edges across the inner one, as if joining unrelated nodes);
