@@ -101,6 +101,21 @@ try {
   step(`${total} references: first page "${first}", then all (${shownAll})`);
   await state("refs-all");
 
+  // its graph: 300 callers in 30 files fold into one folder node, opened by keyboard
+  await page.locator("#ptab-graph").click();
+  await page.locator(".g-svg g.n").first().waitFor();
+  const drawn = await page.locator(".g-svg g.n").count();
+  const folder = await page.locator('.g-svg g.n.group[aria-label*="uses/,"]').getAttribute("aria-label");
+  check(drawn <= 15 && /\d+ symbols/.test(folder), `the callers' layer is not folded: ${drawn} nodes, ${folder}`);
+  await page.locator('.g-svg g.n.group[aria-label*="uses/,"]').focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => document.querySelectorAll(".g-svg g.n").length > n, drawn);
+  const files = await page.locator('.g-svg g.n.group[aria-label*="uses/use_"]').count();
+  const still = await page.locator('.g-svg g.n.group[aria-label*="uses/,"]').count();
+  check(still === 0 && files > 1, `the folder did not open into its files: ${files} file groups, ${still} folder`);
+  step(`graph of Model: ${drawn} nodes (${folder.split(",")[0]}), the folder opened: ${files} file groups (the graph's 300-node limit)`);
+  await state("graph-folder");
+
   // 5. the call-hierarchy tree, two levels expanded by keyboard
   const leaf = lineOf("pkg/chain.py", "def leaf(");
   await page.goto(repoUrl(`symbol=pkg/chain.py:${leaf}&panel=calls`));
