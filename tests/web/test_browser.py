@@ -158,6 +158,7 @@ def test_code_browser_in_chromium(make_repo: Callable[..., Path]) -> None:
         print("\n".join(r["steps"]))
         assert r["errors"] == [] and r["external"] == []
         assert r["refs"]["total"] == 360  # 30 files × (1 import + 11 calls)
+        assert r["callers"]["total"] == 330  # the calls
         assert all(s <= v for s, v in r["widths"].values())
         assert {w for _, w in r["widths"].values()} == {1280, 390}
         bad = {name: v for name, v in r["axe"].items() if v}

@@ -101,6 +101,16 @@ try {
   step(`${total} references: first page "${first}", then all (${shownAll})`);
   await state("refs-all");
 
+  // and every caller: 330 call sites, paged the same way
+  await page.locator("#ptab-callers").click();
+  await page.locator("#panel-callers .ref-row").first().waitFor();
+  const callersFirst = await page.locator("#panel-callers .group-head [role=status]").innerText();
+  const callersTotal = Number((/of (\d+)/.exec(callersFirst) || [])[1]);
+  await page.locator("#panel-callers button", { hasText: "Load all" }).click();
+  await page.waitForFunction((n) => document.querySelectorAll("#panel-callers .ref-row").length === n, callersTotal, { timeout: 30000 });
+  report.callers = { first: callersFirst, total: callersTotal };
+  step(`${callersTotal} callers: "${callersFirst}", then all`);
+
   // its graph: 300 callers in 30 files fold into one folder node, opened by keyboard
   await page.locator("#ptab-graph").click();
   await page.locator(".g-svg g.n").first().waitFor();
