@@ -1,6 +1,8 @@
 """The page in a real browser: headless Chromium (Debian `chromium`) driven by npm
-`playwright-core` runs tests/web/e2e/scenario.mjs against `spyglass web` on a small generated
-repository; axe-core (npm, installed by scripts/bootstrap.sh) checks every page state."""
+`playwright-core` runs tests/web/e2e/scenario.mjs (the page's life: index, search, live
+updates), graph.mjs (120 callers) and browse.mjs (the code browser: deep links, paging, call
+tree, narrow screens) against `spyglass web` on generated repositories; axe-core (npm,
+installed by scripts/bootstrap.sh) checks every page state."""
 
 from __future__ import annotations
 

@@ -276,11 +276,12 @@ function symbolTabs(loaders, current, onSwitch) {
     buttons.push(b); bodies[n] = body;
     list.append(b); holder.append(body);
     b.addEventListener("click", () => show(n, true));
-    b.addEventListener("keydown", (ev) => {
-      const d = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
-      if (!d) return;
-      const i = buttons.indexOf(b), next = buttons[(i + d + buttons.length) % buttons.length];
-      next.focus(); show(next.dataset.panel, true);
+    b.addEventListener("keydown", (ev) => {  // the tablist pattern: arrows, Home, End
+      const i = buttons.indexOf(b), last = buttons.length - 1;
+      const j = { ArrowRight: (i + 1) % buttons.length, ArrowLeft: (i + last) % buttons.length, Home: 0, End: last }[ev.key];
+      if (j === undefined) return;
+      ev.preventDefault();
+      buttons[j].focus(); show(buttons[j].dataset.panel, true);
     });
   }
   function show(n, user) {
