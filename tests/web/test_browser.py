@@ -110,7 +110,8 @@ def test_graph_of_120_callers_stays_readable(make_repo: Callable[..., Path]) -> 
 def browse_files() -> dict[str, str]:
     """A repository to browse: a long file with a definition far down (line 719) and its
     call further down, a class with 360 references in 30 files, a call chain
-    (entry_point → top → mid → leaf), long names with long (uncertain) evidence."""
+    (entry_point → top → mid → leaf, and top → leaf), long names with long (uncertain)
+    evidence."""
     big = ['"""A long module."""', ""]
     for i in range(170):
         big += [f"def filler_{i}():", f"    return {i}", "", ""]
@@ -123,7 +124,7 @@ def browse_files() -> dict[str, str]:
         "pkg/model.py": "class Model:\n    def save(self):\n        return 1\n",
         "pkg/big.py": "\n".join(big),
         "pkg/chain.py": ("def leaf():\n    return 1\n\n\ndef mid():\n    x = 1\n    return leaf()\n\n\n"
-                         "def top():\n    y = 2\n    z = 3\n    return mid()\n\n\n"
+                         "def top():\n    y = leaf()\n    z = 3\n    return mid()\n\n\n"
                          "def entry_point():\n    return top()\n"),
         "uses/__init__.py": "",
         "wire_formats/__init__.py": "",

@@ -161,9 +161,44 @@ try {
   check(edgeLine === midCall, `callee edge says line ${edgeLine}, the call is at ${midCall} (${info})`);
   await state("graph-callees");
   await page.locator("#ptab-callees").click();
-  const calleeLine = Number(await page.locator('#panel-callees a.ln').first().innerText());
+  const calleeLine = Number(await page.locator("#panel-callees li.ref-row", { hasText: "pkg.chain.mid" }).locator("a.ln").innerText());
   check(calleeLine === midCall, `the Callees tab shows line ${calleeLine}, the call is at ${midCall}`);
   step(`callee edge top → mid at line ${edgeLine} = the call's line (graph and Callees tab)`);
+
+  // an edge passing a column (top → leaf, with mid between them) runs through no node
+  await page.goto(repoUrl(`symbol=pkg/chain.py:${lineOf("pkg/chain.py", "def mid(")}&panel=graph`));
+  await ready();
+  await page.locator(".g-svg g.n").first().waitFor();
+  await page.locator(".g-rel label", { hasText: "callees" }).click();
+  await page.locator(".g-svg").focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");  // mid's callees: leaf, right of mid
+  await page.waitForFunction(() => document.querySelectorAll(".g-svg g.n").length >= 3);
+  await page.locator('.g-svg g.n[aria-label*="pkg.chain.top"]').focus();
+  await page.keyboard.press("Enter");  // top's callees: mid, and leaf two columns away
+  await page.waitForFunction(() => document.querySelectorAll(".g-svg path.e").length >= 3);
+  const through = await page.evaluate(() => {
+    const box = new Map([...document.querySelectorAll(".g-svg g.n")].map((g) => {
+      const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(g.getAttribute("transform"));
+      const r = g.querySelector("rect");
+      return [g.dataset.id, [Number(m[1]), Number(m[2]), Number(r.getAttribute("width")), Number(r.getAttribute("height"))]];
+    }));
+    const bad = [];
+    for (const p of document.querySelectorAll(".g-svg path.e")) {
+      for (let d = 0; d <= p.getTotalLength(); d += 3) {
+        const pt = p.getPointAtLength(d);
+        for (const [id, [x, y, w, h]] of box) {
+          if (id === p.dataset.s || id === p.dataset.t) continue;
+          if (pt.x > x + 1 && pt.x < x + w - 1 && pt.y > y + 1 && pt.y < y + h - 1) { bad.push(`${p.dataset.s} → ${p.dataset.t} through ${id}`); break; }
+        }
+      }
+    }
+    return [...new Set(bad)];
+  });
+  const edges = await page.locator(".g-svg path.e").count();
+  check(through.length === 0, `edges drawn through nodes they do not join: ${through.join("; ")}`);
+  step(`graph of mid, top and leaf expanded: ${edges} edges, none through a node it does not join`);
+  await state("graph-skip-edge");
 
   // 7. long names and long evidence: no sideways scroll at 1280×800 and 390×844
   const file = "wire_formats/request_handlers_for_every_supported_wire_format.py";

@@ -9,6 +9,7 @@
   const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
   const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
   const MAX_ROWS = 14;  // a layer taller than this folds folders into group nodes
+  const ARC_Y = -30;  // edges passing columns arc at this height, above the layout
 
   function el(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
@@ -221,9 +222,13 @@
         const a = L.pos.get(s), b = L.pos.get(t);
         const fwd = a.x < b.x;
         const x1 = fwd ? a.x + W : a.x, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
-        const c1 = fwd ? (x1 + x2) / 2 : x1 - 30, c2 = fwd ? (x1 + x2) / 2 : x2 - 30;
-        const p = el("path", { class: "e" + (e.uncertain ? " uncertain" : ""), "data-s": s, "data-t": t,
-          d: `M${x1},${y1} C${c1},${y1} ${c2},${y2} ${x2 - 6},${y2}` },
+        const apart = Math.round(Math.abs(b.x - a.x) / (W + GX));
+        // between neighbouring columns a curve across the gap; an edge passing other columns
+        // arcs above every node, so it never runs through a node it does not join
+        const d = apart > 1 || (!fwd && apart === 1)
+          ? `M${x1},${y1} C${x1 + (fwd ? 50 : -50)},${ARC_Y} ${x2 - 50},${ARC_Y} ${x2 - 6},${y2}`
+          : `M${x1},${y1} C${fwd ? (x1 + x2) / 2 : x1 - 30},${y1} ${fwd ? (x1 + x2) / 2 : x2 - 30},${y2} ${x2 - 6},${y2}`;
+        const p = el("path", { class: "e" + (e.uncertain ? " uncertain" : ""), "data-s": s, "data-t": t, d },
         el("title", {}, edgeText(e)));
         vp.append(p, el("path", { class: "arrow" + (e.uncertain ? " uncertain" : ""), d: `M${x2 - 7},${y2 - 4} L${x2},${y2} L${x2 - 7},${y2 + 4}` }));
       }
