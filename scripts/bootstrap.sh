@@ -57,6 +57,26 @@ if command -v npm >/dev/null 2>&1 && [ ! -f tests/web/e2e/node_modules/axe-core/
   npm ci --silent --no-audit --no-fund --prefix tests/web/e2e >&2 \
     || echo "bootstrap: could not install playwright-core/axe-core; the browser test will skip" >&2
 fi
+# The desktop window (`spyglass desktop`; tests/desktop/ skip without it): Debian's GTK
+# WebKit2 and PyGObject, Xvfb for the test; pywebview (the `desktop` extra, not in .venv)
+# goes into .venv-desktop, made from Debian's python3 with --system-site-packages so that it
+# sees python3-gi (PyGObject from PyPI would need a C toolchain and girepository headers).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  want=()
+  for pkg in python3-gi python3-venv gir1.2-webkit2-4.1 xvfb; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || want+=("$pkg")
+  done
+  if [ "${#want[@]}" -gt 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+      install -y -qq "${want[@]}") >&2 \
+      || echo "bootstrap: could not install ${want[*]}; the desktop test will skip" >&2
+  fi
+fi
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import gi" 2>/dev/null; then
+  [ -x .venv-desktop/bin/python ] || /usr/bin/python3 -m venv --system-site-packages .venv-desktop
+  .venv-desktop/bin/python -m pip install -q --disable-pip-version-check -e '.[desktop]' >&2 \
+    || echo "bootstrap: could not install pywebview; the desktop test will skip" >&2
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "[codeintel] admin_token)")
     c.add_argument("--port", type=_port, default=8765, help="TCP port (default 8765)")
     _allow_host(c)
+    cmd("desktop", "the web page in a native window (needs the [desktop] extra)",
+        json_output=False)
     c = cmd("init", "print or write the MCP config and agent instructions", json_output=False)
     c.add_argument("--client", choices=("claude", "cursor", "vscode", "all"), default="all",
                    help="which agent's MCP config (default: all)")

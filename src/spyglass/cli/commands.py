@@ -161,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
         from spyglass.web.app import run_web
         return run_web(start_dir(args), args.host, args.port, args.config,
                        allow_hosts=args.allow_host)
+    if command == "desktop":
+        from spyglass.desktop.window import run_desktop
+        return run_desktop(start_dir(args), args.config)
     ci = _intel(args)
     if command == "init":
         return _init(ci.root, args)

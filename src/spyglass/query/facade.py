@@ -40,7 +40,7 @@ from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
-from spyglass.query.results import DefRow, DiagnosticsSummary
+from spyglass.query.results import DefRow, DiagnosticsSummary, Site
 from spyglass.query.view import View
 from spyglass.types import CodeLocation, Coverage, Provenance, ScipExport, ToolResult
 
@@ -276,6 +276,13 @@ class CodeIntel:
             raise BadInput(f"offset must be >= 0, got {offset}")
         return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
                             offset=offset)
+
+    def file_sites(self, path: str) -> tuple[list[Site], bool]:
+        """The indexed sites of a file, each with the definition it resolves to (the web
+        code view's links, query/sites.py), and whether their cap cut them."""
+        from spyglass.query.sites import file_sites
+        with self.lock:
+            return file_sites(self.view(), self.rel_path(path))
 
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`
