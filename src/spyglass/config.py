@@ -130,6 +130,8 @@ class Config:
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
+    store_url: str | None = None  # [store] url: a PostgreSQL team store (docs/team.md)
+    store_repo: str | None = None  # [store] repo: this repository's id in that store
 
 
 def name_words(name: str) -> list[str]:
@@ -347,10 +349,25 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
+        **_store(data.get("store", {})),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)
     return config
+
+
+def _store(section: Any) -> dict[str, str | None]:
+    """[store] url / repo of the host config ($SPYGLASS_STORE_URL wins over the file)."""
+    if not isinstance(section, dict):
+        raise ConfigError("[store] must be a table")
+    url = os.environ.get("SPYGLASS_STORE_URL") or section.get("url")
+    repo = section.get("repo")
+    if url is not None and (not isinstance(url, str)
+                            or not url.startswith(("postgresql://", "postgres://"))):
+        raise ConfigError("[store] url must be a postgresql:// URL")
+    if repo is not None and (not isinstance(repo, str) or not repo.strip()):
+        raise ConfigError("[store] repo must be a non-empty string")
+    return {"store_url": url or None, "store_repo": repo}
 
 
 def apply_policy(config: Config, repo_root: Path) -> Config:

@@ -19,6 +19,7 @@ from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import (
     SCHEMA,
     STORE_DIR,
+    Conn,
     JobRow,
     SnapshotRow,
     connect,
@@ -27,6 +28,7 @@ from spyglass.index.store import (
     latest_job,
     latest_snapshot,
     locate,
+    open_store,
 )
 from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
@@ -98,23 +100,53 @@ class CodeIntel:
         self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Conn | None = None
         self._view: View | None = None
         self._escalator: Escalator | None = None
+        self._team: bool | None = None
+        self.notes: list[str] = []  # said once per process (the team store's fallback)
 
     # -- plumbing --------------------------------------------------------------------------
     @property
+    def store_repo(self) -> str:
+        """This repository's id in the store ([store] repo, else owner/name or the folder)."""
+        return self.config.store_repo or self.repo
+
+    @property
+    def team(self) -> bool:
+        """Whether answers come from the team store: it is configured and holds a complete
+        snapshot of this repository (else the local index answers, with a note)."""
+        if not self.config.store_url:
+            return False
+        if self._team is None:
+            conn = open_store(self.store_root, self.config.store_url, self.store_repo)
+            try:
+                self._team = latest_complete(conn) is not None
+            finally:
+                conn.close()
+            if not self._team:
+                self.notes.append(f"the team store has no snapshot of {self.store_repo}; "
+                                  "answering from the local index")
+        return self._team
+
+    @property
     def has_index(self) -> bool:
-        return find_store(self.store_root) == self.store_root
+        return self.team or find_store(self.store_root) == self.store_root
+
+    def _open(self) -> Conn:
+        """A connection to the store answers come from (the team store or the local one)."""
+        if self.team:
+            return open_store(self.store_root, self.config.store_url, self.store_repo)
+        return connect(self.store_root)
 
     def _end_read(self) -> None:
         if self._view is not None:
             self._view.end_read()
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> Conn:
         if self._conn is None:
             if self.has_index:
-                self._conn = connect(self.store_root)
+                self._conn = self._open()
             else:
                 self._conn = sqlite3.connect(":memory:", check_same_thread=False)
                 self._conn.executescript(SCHEMA)
@@ -315,8 +347,9 @@ class CodeIntel:
         """Build or update the snapshot under the writer lock (one writer at a time; readers
         keep the previous snapshot until the new one is complete), then collect garbage."""
         try:
-            snap = run_index(self.store_root, self.root, self.config, self.repo, ref, progress,
-                             wait=wait, on_wait=on_wait)
+            snap = run_index(self.store_root, self.root, self.config, self.store_repo, ref,
+                             progress, wait=wait, on_wait=on_wait)
+            self._team = None
             if not (self.store_root / STORE_DIR).is_dir():
                 raise IndexUnavailable(f"the index store {self.store_root / STORE_DIR} was "
                                        "deleted while indexing; run the index again")
@@ -356,7 +389,7 @@ class CodeIntel:
         from spyglass.index import scip
         if not self.has_index:
             raise IndexUnavailable("no index yet: index the repository first, then --scip")
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             snap = latest_complete(conn)
             if snap is None:
@@ -371,7 +404,7 @@ class CodeIntel:
         """The newest snapshot row in any state (the current or last build)."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return latest_snapshot(conn)
         finally:
@@ -382,7 +415,7 @@ class CodeIntel:
         failed), including jobs that never produced a snapshot."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return latest_job(conn)
         finally:
@@ -392,7 +425,7 @@ class CodeIntel:
         """Journal events newer than id `after` (written by any process)."""
         if not self.has_index:
             return []
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return events_since(conn, after)
         finally:
@@ -403,7 +436,7 @@ class CodeIntel:
         any process (a CLI, a server, another session), or `timeout` passes."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return wait_for_event(conn, after, timeout=timeout)
         finally:
