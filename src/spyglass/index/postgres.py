@@ -109,18 +109,26 @@ def _table_keys() -> dict[str, str]:
 
 def _piece(text: str) -> str:
     text = text.replace("%", "%%").replace("?", "%s")
+    text = re.sub(r"\bfull\b", '"full"', text)  # a column here, a keyword there
     text = re.sub(r"\btemp\.(\w+)", r"pg_temp.\1", text)
     text = re.sub(r"\bmain\.(\w+)", r"\1", text)
     text = re.sub(r"\binstr\(", "strpos(", text)
+    # a negative start counts from the end in SQLite (PostgreSQL clips it to the start)
+    text = re.sub(r"\bsubstr\(([\w.]+), -%s\)", r"right(\1, %s)", text)
     text = re.sub(r"\bGLOB\s+(%s)", r"~ spyglass_glob(\1)", text)
     text = re.sub(r"\bLIKE\b", "ILIKE", text)
+    # SQLite's CROSS JOIN is an inner join in a fixed order (a planner hint)
+    text = re.sub(r"\bCROSS JOIN\b(?=[^,]*?\bON\b)", "JOIN", text)
     return text
 
 
 @functools.lru_cache(maxsize=4096)
 def translate(sql: str) -> Translated:
     """The PostgreSQL form of one of the store's SQLite statements."""
-    out = "".join(_piece(t) if plain else t for plain, t in _outside_strings(sql))
+    if re.match(r"\s*BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)\s*$", sql, re.I):
+        return Translated("BEGIN", False)
+    out = "".join(_piece(t) if plain else t.replace("%", "%%")
+                  for plain, t in _outside_strings(sql))
     head = out.lstrip()[:40].upper()
     returning = False
     m = re.match(r"\s*INSERT OR (IGNORE|REPLACE) INTO (?:pg_temp\.)?(\w+)", out, re.IGNORECASE)
@@ -153,12 +161,13 @@ def ddl(script: str) -> list[str]:
     """SQLite DDL (the store's schema, its indexes, the overlay's temp tables) as
     PostgreSQL statements."""
     out: list[str] = []
+    script = re.sub(r"--[^\n]*", "", script)
     for raw in script.split(";"):
-        stmt = "\n".join(line for line in raw.splitlines()
-                         if not line.strip().startswith("--")).strip()
+        stmt = raw.strip()
         if not stmt:
             continue
         stmt = stmt.replace("WITHOUT ROWID", "")
+        stmt = re.sub(r"\bfull\b", '"full"', stmt)
         table = re.search(r"CREATE (?:TEMP )?TABLE IF NOT EXISTS (\w+)", stmt)
         if table and table.group(1) in IDENTITY_TABLES:
             stmt = stmt.replace("id INTEGER PRIMARY KEY",
