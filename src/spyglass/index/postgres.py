@@ -10,6 +10,7 @@ so the queries need not name a repository. Units are content-addressed and share
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import threading
@@ -125,7 +126,7 @@ def _piece(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def translate(sql: str) -> Translated:
     """The PostgreSQL form of one of the store's SQLite statements."""
-    if re.match(r"\s*BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)\s*$", sql, re.I):
+    if re.match(r"\s*BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)\s*$", sql, re.IGNORECASE):
         return Translated("BEGIN", False)
     out = "".join(_piece(t) if plain else t.replace("%", "%%")
                   for plain, t in _outside_strings(sql))
@@ -250,9 +251,10 @@ class Connection:
             ) from None
         self._pg.adapters.register_loader("numeric", _Numeric)
         self._pg.execute(f"SET search_path TO {SCHEMA_NAME}, public")
-        if create:
-            self._create_schema()
-        self._scope()
+        with self._errors():
+            if create:
+                self._create_schema()
+            self._scope()
 
     # -- set-up ----------------------------------------------------------------------------
     def _create_schema(self) -> None:
@@ -287,7 +289,7 @@ class Connection:
         if upper.startswith("PRAGMA"):
             return self._pragma(stripped)
         t = translate(sql)
-        with self.lock:
+        with self.lock, self._errors():
             cur = self._pg.execute(t.sql, tuple(params))
             rows = cur.fetchall() if cur.description is not None else []
         lastrowid = int(rows[0][0]) if t.returning and rows else None
@@ -298,19 +300,42 @@ class Connection:
         rows = [tuple(r) for r in seq]
         if not rows:
             return Cursor([], 0, None)
-        with self.lock, self._pg.cursor() as cur:
+        with self.lock, self._errors(), self._pg.cursor() as cur:
             cur.executemany(t.sql.removesuffix(" RETURNING id") if t.returning else t.sql, rows)
             return Cursor([], cur.rowcount, None)
 
     def executescript(self, script: str) -> None:
-        with self.lock:
+        with self.lock, self._errors():
             for stmt in ddl(script):
                 self._pg.execute(stmt.encode())
 
     def close(self) -> None:
         self._pg.close()
 
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """A database error as the store's one-line error, without the URL's password."""
+        import psycopg
+
+        from spyglass.errors import IndexUnavailable
+        try:
+            yield
+        except psycopg.errors.InsufficientPrivilege:
+            raise IndexUnavailable(
+                f"the team store {redact(self.url)} is read-only for this role: answers "
+                "read it; indexing needs a writer role (`spyglass worker`, docs/team.md)"
+            ) from None
+        except psycopg.OperationalError as exc:
+            first = (str(exc).strip().splitlines() or ["error"])[0]
+            raise IndexUnavailable(f"the team store {redact(self.url)} failed: "
+                                   f"{redact_text(first, self.url)}") from None
+
     # -- the team store's own ------------------------------------------------------------
+    @property
+    def raw(self) -> Any:
+        """The psycopg connection (autocommit), for the team store's own SQL (the queue)."""
+        return self._pg
+
     def reserve_ids(self, table: str, count: int) -> int:
         """Reserve `count` consecutive ids of `table` for a build's new rows: the id after
         which they start (every allocator takes the same transaction lock)."""
