@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds between looks at an empty queue (default 2)")
     c.add_argument("--name", default="", help="this worker's name in the queue "
                    "(default host:pid)")
+    c.add_argument("--lease", type=float, default=60.0, metavar="S",
+                   help="seconds a job stays this worker's without renewal (default 60): "
+                   "after a crash, another worker takes the job once it lapses")
     c = cmd("enqueue", "queue an index job of a repository in the team store")
     c.add_argument("repo", help="the repository's id, as the workers' [team] repos name it")
     c.add_argument("--ref", default="HEAD", help="commit, branch or tag (default HEAD)")

@@ -155,7 +155,7 @@ def _worker(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(escape_text(line), file=sys.stderr, flush=True)
     done = queue.work(url, repos, config, once=args.once, poll=max(args.poll, 0.1),
-                      name=args.name, log=log)
+                      lease=max(args.lease, 1.0), name=args.name, log=log)
     print(f"{done} job(s) done")
     return EXIT_OK
 

@@ -249,8 +249,9 @@ class SnapshotBuilder:
             return None
         newest = latest_complete(conn)
         conn.execute("BEGIN IMMEDIATE")
-        if newest is not None and newest.id == done[0] and \
-                tuple(done[1:]) == (str(self.root), ref, origin):
+        if getattr(conn, "shared", False) or (newest is not None and newest.id == done[0]
+                                              and tuple(done[1:]) == (str(self.root), ref,
+                                                                      origin)):
             snap = int(done[0])
             conn.execute("UPDATE jobs SET state='completed', snapshot=?, finished_at=?, "
                          "reused=(SELECT COUNT(unit) FROM snapshot_files WHERE snapshot=?) "

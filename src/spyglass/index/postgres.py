@@ -224,6 +224,10 @@ class Connection:
     """A PostgreSQL connection with the sqlite3 methods the store uses, scoped to one
     repository (its snapshots, jobs and events; the shared content-addressed facts)."""
 
+    # Many workers share the store: a commit indexed before is served as it is (never
+    # copied for another clone's path or ref, which would duplicate its snapshot).
+    shared = True
+
     def __init__(self, url: str, repo: str, *, create: bool = False) -> None:
         import psycopg
         from psycopg.types.numeric import NumericLoader
