@@ -81,7 +81,8 @@ def test_missing_team_snapshot_falls_back_to_the_local_index(tmp_path: Path, pg_
     ci = CodeIntel(mirror, config=Config(store_url=RO_URL, store_repo=repo_id))
     assert not ci.team
     assert ("app/core.py", 6) in _callers(ci)
-    assert any("no snapshot" in n for n in ci.notes)
+    notes = ci.callers("app.core.helper").coverage.limitations
+    assert any(f"no snapshot of {repo_id}" in n for n in notes), notes
 
 
 def test_read_only_role_cannot_write(tmp_path: Path, pg_url: str, repo_id: str) -> None:

@@ -172,6 +172,7 @@ class CodeIntel:
                                       == ""):
                 self._conn = None
                 self._view = View(self.root, self._connection(), self.config, self.repo)
+                self._view.notes = self.notes
             self._view.refresh()
             return self._view
 

@@ -143,6 +143,7 @@ class View:
         self._merge_bases: dict[tuple[str, str], str | None] = {}
         self._next_unit = -1
         self.memo: dict[str, tuple[tuple[object, ...], object]] = {}  # per state_key
+        self.notes: list[str] = []  # said in every answer's limitations (query/answer.py)
 
     # -- refresh ---------------------------------------------------------------------------
     def end_read(self) -> None:
