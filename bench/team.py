@@ -38,6 +38,8 @@ GIT = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-c",
 
 def _git_copy(src: Path, dest: Path) -> Path:
     shutil.copytree(src, dest, symlinks=True)
+    if (dest / ".git").exists():  # a corpus kept as a git repository already
+        return dest
     subprocess.run([*GIT, "init", "-q"], cwd=dest, check=True)
     subprocess.run([*GIT, "add", "-A"], cwd=dest, check=True)
     subprocess.run([*GIT, "commit", "-qm", "bench"], cwd=dest, check=True)

@@ -14,6 +14,7 @@ import pytest
 from conftest import RO_URL
 
 from spyglass.config import Config
+from spyglass.errors import SpyglassError
 from spyglass.query.facade import CodeIntel
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "core.hooksPath=/dev/null"]
@@ -124,3 +125,22 @@ def test_the_password_never_appears(tmp_path: Path, pg_url: str, repo_id: str) -
     if log.exists():
         assert password not in log.read_text()
     assert json.loads(next(t for _, a, t in outputs if a == ["--json", "status"]))
+
+
+def test_find_across_repositories(tmp_path: Path, pg_url: str, repo_id: str) -> None:
+    ids = [f"{repo_id}-a", f"{repo_id}-b"]
+    for i, rid in enumerate(ids):
+        repo = _mirror(tmp_path / str(i))
+        (repo / "app/only.py").write_text(f"class Only{i}:\n    pass\n")
+        subprocess.run([*GIT, "add", "-A"], cwd=repo, check=True)
+        subprocess.run([*GIT, "commit", "-qm", "only"], cwd=repo, check=True)
+        CodeIntel(repo, config=Config(store_url=pg_url, store_repo=rid)).index()
+    here = CodeIntel(tmp_path / "0" / "mirror", config=Config(store_url=RO_URL,
+                                                             store_repo=ids[0]))
+    found = here.find_symbol("helper", all_repos=True)
+    repos = {r.repo for r in found.results}  # type: ignore[attr-defined]
+    assert set(ids) <= repos
+    assert {r.repo for r in here.find_symbol("Only1", all_repos=True).results} == {ids[1]}  # type: ignore[attr-defined]
+    assert not here.find_symbol("helper").truncated
+    with pytest.raises(SpyglassError):
+        CodeIntel(tmp_path / "0" / "mirror").find_symbol("helper", all_repos=True)

@@ -200,8 +200,10 @@ class CodeIntel:
                         d.kind, d.source, d.stale, uncertain, evidence)
 
     # -- tools -----------------------------------------------------------------------------
-    def find_symbol(self, name: str, kind: str | None = None, path: str | None = None
-                    ) -> ToolResult:
+    def find_symbol(self, name: str, kind: str | None = None, path: str | None = None,
+                    all_repos: bool = False) -> ToolResult:
+        if all_repos:
+            return self._find_everywhere(name, kind)
         with self.lock:
             view = self.view()
             rel = self.rel_path(path) if path else None
@@ -217,6 +219,21 @@ class CodeIntel:
                          + ", ".join(repr(n) for n in close) + "?",)
             ans = self.answer()
             return ans.envelope([ans.def_location(d) for d in defs], notes=notes)
+
+    def _find_everywhere(self, name: str, kind: str | None) -> ToolResult:
+        """Definitions of a name in every repository of the team store (query/orgwide.py)."""
+        from spyglass.query import orgwide
+        if not self.config.store_url:
+            raise BadInput("all_repos reads the team store: set [store] url (docs/team.md)")
+        found = orgwide.find_everywhere(self.config.store_url, name, kind)
+        notes = [f"{found.total} definition(s) in {found.repos} repositor(ies) of the team "
+                 "store (the newest indexed snapshot of each; uncommitted work is not seen)"]
+        if found.total > len(found.locations):
+            notes.append(f"only the first {len(found.locations)} read: narrow with kind or a "
+                         "qualified name")
+        with self.lock:
+            ans = self.answer()
+            return ans.envelope(list(found.locations), notes=tuple(notes))
 
     def _check_exists(self, rel: str) -> None:
         """A path filter names a file or folder that exists (on disk or in the snapshot)."""
