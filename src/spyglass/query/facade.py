@@ -226,8 +226,8 @@ class CodeIntel:
         if not self.config.store_url:
             raise BadInput("all_repos reads the team store: set [store] url (docs/team.md)")
         found = orgwide.find_everywhere(self.config.store_url, name, kind)
-        notes = [f"{found.total} definition(s) in {found.repos} repositor(ies) of the team "
-                 "store (the newest indexed snapshot of each; uncommitted work is not seen)"]
+        notes = [(f"{found.total} definition(s) in {found.repos} repositor(ies) of the team "
+                  "store (the newest indexed snapshot of each; uncommitted work is not seen)")]
         if found.total > len(found.locations):
             notes.append(f"only the first {len(found.locations)} read: narrow with kind or a "
                          "qualified name")
