@@ -95,7 +95,7 @@ def test_read_only_role_cannot_write(tmp_path: Path, pg_url: str, repo_id: str) 
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 db.execute(stmt)
     run = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(tmp_path / "mirror"),
-                          "--store", RO_URL, "index"], capture_output=True, text=True)
+                          "--store", RO_URL, "index"], capture_output=True, text=True, check=False)
     assert run.returncode == 1 and "read-only" in run.stderr
 
 
@@ -114,10 +114,10 @@ def test_the_password_never_appears(tmp_path: Path, pg_url: str, repo_id: str) -
                      ["--json", "callers", "app.core.helper"], ["find", "nothing_here"],
                      ["enqueue", repo_id]):
             run = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(mirror),
-                                  "--config", str(cfg), *args], capture_output=True, text=True)
+                                  "--config", str(cfg), *args], capture_output=True, text=True, check=False)
             outputs.append((secret, args, run.stdout + run.stderr))
         run = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(mirror), "--store",
-                              wrong, "status"], capture_output=True, text=True)
+                              wrong, "status"], capture_output=True, text=True, check=False)
         outputs.append(("canary-Pw-3f9e1", ["--store"], run.stdout + run.stderr))
     assert any("***" in text for _, _, text in outputs)  # the URL is shown, redacted
     for secret, args, text in outputs:
