@@ -153,6 +153,9 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
     sandbox: Sandbox = field(default_factory=Sandbox)
+    store_url: str | None = None  # [store] url: a PostgreSQL team store (docs/team.md)
+    store_repo: str | None = None  # [store] repo: this repository's id in that store
+    team_repos: tuple[tuple[str, str], ...] = ()  # [team] repos: id → a worker's clone
 
 
 def name_words(name: str) -> list[str]:
@@ -408,10 +411,41 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
         sandbox=sandbox,
+        **_store(data.get("store", {})),
+        team_repos=_team_repos(data.get("team", {})),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)
     return config
+
+
+def _store(section: Any) -> dict[str, str | None]:
+    """[store] url / repo of the host config ($SPYGLASS_STORE_URL wins over the file)."""
+    if not isinstance(section, dict):
+        raise ConfigError("[store] must be a table")
+    url = os.environ.get("SPYGLASS_STORE_URL") or section.get("url")
+    repo = section.get("repo")
+    if url is not None and (not isinstance(url, str)
+                            or not url.startswith(("postgresql://", "postgres://"))):
+        raise ConfigError("[store] url must be a postgresql:// URL")
+    if repo is not None and (not isinstance(repo, str) or not repo.strip()):
+        raise ConfigError("[store] repo must be a non-empty string")
+    return {"store_url": url or None, "store_repo": repo}
+
+
+def _team_repos(section: Any) -> tuple[tuple[str, str], ...]:
+    """[team] repos = {"owner/name" = "/srv/mirrors/name"}: the repositories a worker
+    indexes, each from a clone or mirror the operator keeps (jobs naming others are
+    refused)."""
+    if not isinstance(section, dict):
+        raise ConfigError("[team] must be a table")
+    repos = section.get("repos", {})
+    if not isinstance(repos, dict) or not all(
+            isinstance(k, str) and k and isinstance(v, str) and Path(v).is_absolute()
+            for k, v in repos.items()):
+        raise ConfigError('[team] repos must map repository ids to absolute paths of '
+                          'clones, e.g. {"acme/api" = "/srv/mirrors/api"}')
+    return tuple(sorted(repos.items()))
 
 
 def apply_policy(config: Config, repo_root: Path) -> Config:
