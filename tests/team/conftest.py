@@ -3,16 +3,11 @@ pytest (scripts/test.sh); without it they are skipped with the reason."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 
 import pytest
-
-RW_URL = os.environ.get("SPYGLASS_TEST_PG_RW",
-                        "postgresql://spyglass_rw:spyglass-test-rw@127.0.0.1/spyglass_test")
-RO_URL = os.environ.get("SPYGLASS_TEST_PG_RO",
-                        "postgresql://spyglass_ro:spyglass-test-ro@127.0.0.1/spyglass_test")
+from pgstore import RW_URL
 
 
 def _reachable() -> str | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from conftest import RO_URL
+from pgstore import RO_URL
 
 from spyglass.config import Config
 from spyglass.errors import SpyglassError
