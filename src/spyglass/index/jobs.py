@@ -41,7 +41,7 @@ def run_index(store_root: Path, root: Path, config: Config, repo: str, ref: str 
     A failed or unavailable job leaves the previous snapshot serving; rerunning retries."""
     folder = store_dir(store_root)
     with writer_lock(folder, wait=wait, on_wait=on_wait):
-        conn = connect(store_root, create=True)
+        conn = connect(store_root, create=True, notify=on_wait)
         try:
             recover(conn, folder)
             builder = SnapshotBuilder(root, conn, config, repo, progress, folder)

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import logging
+import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import quote
 
 from spyglass.errors import IndexUnavailable, OutsideRoot
-from spyglass.index import filenames
+from spyglass.index import filenames, writer
 from spyglass.index import source as src
+from spyglass.index.lock import alive
 
 STORE_DIR = ".spyglass"
 DB_NAME = "graph.db"
@@ -99,6 +105,7 @@ CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
 
 
+logger = logging.getLogger(__name__)
 CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
 T = TypeVar("T")
 
@@ -151,11 +158,14 @@ def utcnow() -> str:
 
 def store_dir(root: Path) -> Path:
     """`root/.spyglass`; refused when it is a symbolic link (a repository could commit one
-    pointing anywhere, and the store is written and trusted)."""
+    pointing anywhere, and the store is written and trusted) or not a folder."""
     folder = root / STORE_DIR
     if folder.is_symlink():
         raise IndexUnavailable(f"{folder} is a symbolic link: spyglass keeps its store only "
                                "in a real folder of the repository (remove the link)")
+    if folder.exists() and not folder.is_dir():
+        raise writer.WriteRefused(f"{folder} is not a folder: spyglass keeps its index in a "
+                                  "folder of that name (remove or rename the file)")
     return folder
 
 
@@ -200,46 +210,165 @@ def locate(start: Path, root: Path | None = None) -> tuple[Path, Path]:
     return (found, found) if found is not None else (top, top)
 
 
-def connect(root: Path, *, create: bool = False) -> sqlite3.Connection:
+# -- opening the store: the one writer's checks before SQLite opens a path --------------------
+DB_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal")
+REJECTED = f"{DB_NAME}.rejected"  # where a store that failed validation is moved aside
+OWNER_KEY = "owner"
+
+
+def connect(root: Path, *, create: bool = False,
+            notify: writer.Notify | None = None) -> sqlite3.Connection:
     """Open (or create) the store of repository `root`. WAL mode: readers never block.
 
-    Only the writer (holding the index lock) passes `create`; a store of another schema
-    version is then rebuilt from scratch (it holds derived data only)."""
+    Before SQLite opens a path, `.spyglass/` is checked to be a real folder of this user
+    (opened with O_NOFOLLOW) and the database and its -wal/-shm/-journal files plain files
+    or absent (docs/security.md, "The one writer"). The store is then validated: SQLite can
+    read it, its schema is exactly spyglass's, and it carries the identity of the folder and
+    file it was created in (a store committed to a repository or copied from elsewhere
+    cannot). Only the writer (holding the index lock) passes `create`; a store failing any
+    check is then moved aside to `graph.db.rejected` and rebuilt, with a message through
+    `notify`; a reader is told to run `spyglass index`."""
     folder = store_dir(root)
-    if create:
-        folder.mkdir(exist_ok=True)
-        ignore = folder / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n")
-    path = folder / DB_NAME
-    conn = _open(path, create)
-    version = _schema_version(conn)
-    if version is None and not create:  # the first build has created the file, not the schema
-        conn.close()
-        raise IndexUnavailable(f"the index in {folder} is still being created; index the "
-                               "repository first (or retry once the running build is done)")
-    if version not in (None, SCHEMA_VERSION):
-        if not create:
+    try:
+        fd = writer.store_folder(folder, create=create)
+    except FileNotFoundError:
+        raise IndexUnavailable(f"no index in {folder}: run `spyglass index` first") from None
+    try:
+        for name in DB_FILES:
+            writer.plain_or_absent(fd, name, replace=create, where=str(folder), notify=notify)
+        if create:
+            writer.plain_or_absent(fd, ".gitignore", replace=True, where=str(folder),
+                                   notify=notify)
+            writer.create_at(fd, ".gitignore", b"*\n")
+            writer.create_at(fd, DB_NAME)
+        conn = _open(folder / DB_NAME, create)
+        problem = _problem(conn, fd, create)
+        if problem is not None:
             conn.close()
-            raise IndexUnavailable(f"the index in {folder} was built by another spyglass "
-                                   "version; run `spyglass index` to rebuild it")
-        conn.close()
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        conn = _open(path, create)
-    if create:
-        conn.execute("PRAGMA journal_mode=WAL")
+            if not create:
+                raise IndexUnavailable(f"the index in {folder} cannot be used: {problem}; run "
+                                       "`spyglass index` to rebuild it")
+            _reject(fd)
+            (notify or logger.warning)(
+                f"the index in {folder} could not be used ({problem}): moved aside to "
+                f"{folder / REJECTED} and rebuilt from the repository")
+            writer.create_at(fd, DB_NAME)
+            conn = _open(folder / DB_NAME, create)
+        if create:
+            _set_up(conn, fd)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        conn.execute("PRAGMA cache_size=-65536")
+        return conn
+    finally:
+        os.close(fd)
+
+
+def open_file(db: Path) -> sqlite3.Connection:
+    """A writing connection of an index worker to the store file `db`, which the indexer
+    has validated: checked again to be a plain file (not a link) in a real folder."""
+    fd = writer.store_folder(db.parent, create=False)
+    try:
+        for name in DB_FILES:
+            writer.plain_or_absent(fd, name, replace=False, where=str(db.parent))
+        if writer.lstat_at(fd, db.name) is None:
+            raise IndexUnavailable(f"the index {db} was removed while indexing")
+    finally:
+        os.close(fd)
+    return sqlite3.connect(db, timeout=600.0, isolation_level=None)
+
+
+def _set_up(conn: sqlite3.Connection, fd: int) -> None:
+    """Create the schema of a new store (idempotent on an existing one) and record its
+    identity."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.executescript(SCHEMA)
+    conn.executescript(FACT_INDEXES)
+    conn.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+    if _meta(conn, OWNER_KEY) is None:
+        conn.execute("INSERT INTO meta VALUES(?, ?)",
+                     (OWNER_KEY, f"{identity(fd)}:{secrets.token_hex(8)}"))
+
+
+def identity(fd: int) -> str:
+    """What binds a store to the place it was made: the device and inode of `.spyglass/`
+    and the inode of `graph.db` (a clone, a copy or an archive gets new ones)."""
+    folder = os.fstat(fd)
+    db = writer.lstat_at(fd, DB_NAME)
+    return f"{folder.st_dev}:{folder.st_ino}:{db.st_ino if db is not None else 0}"
+
+
+def owner(conn: sqlite3.Connection) -> str | None:
+    """The store's recorded identity (with its creation nonce), None when it has none."""
+    try:
+        return _meta(conn, OWNER_KEY)
+    except sqlite3.DatabaseError:
+        return None
+
+
+def _meta(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+    return str(row[0]) if row else None
+
+
+@functools.cache
+def _expected_schema() -> frozenset[tuple[str, str, str]]:
+    conn = sqlite3.connect(":memory:")
+    try:
         conn.executescript(SCHEMA)
         conn.executescript(FACT_INDEXES)
-        conn.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA temp_store=MEMORY")
-    conn.execute("PRAGMA cache_size=-65536")
-    return conn
+        return frozenset(_objects(conn))
+    finally:
+        conn.close()
+
+
+def _objects(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    return [(str(t), str(n), " ".join(str(s).split())) for t, n, s in conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE "
+        "'sqlite\\_%' ESCAPE '\\'")]
+
+
+def _problem(conn: sqlite3.Connection, fd: int, create: bool) -> str | None:
+    """Why the opened store may not be used, in words; None when it may (or, for the
+    writer, when it is a new empty file to set up)."""
+    try:
+        version = _schema_version(conn)
+        objects = _objects(conn)
+        if version is None:
+            names = {n for _, n, _ in objects}
+            if create and not objects:
+                return None  # a new file: the writer sets it up
+            if not create and names <= {n for _, n, _ in _expected_schema()}:
+                raise IndexUnavailable(f"the index in {STORE_DIR} is still being created; "
+                                       "index the repository first (or retry once the running "
+                                       "build is done)")
+            return "it is not a spyglass index (another application's database?)"
+        if version != SCHEMA_VERSION:
+            return "it was built by another spyglass version"
+        expected = _expected_schema()
+        extra = [f"{t} {n}" for t, n, s in objects if (t, n, s) not in expected]
+        if extra:
+            return f"its schema is not spyglass's ({', '.join(sorted(extra)[:3])})"
+        recorded = _meta(conn, OWNER_KEY)
+        if recorded is None or recorded.rsplit(":", 1)[0] != identity(fd):
+            return ("it was not created here: a store that came with the repository, or was "
+                    "copied from another folder, is never trusted")
+        return None
+    except sqlite3.DatabaseError as exc:
+        return f"it is damaged ({exc})"
+
+
+def _reject(fd: int) -> None:
+    """Move a store that failed validation aside (within `.spyglass/`), and its
+    companions away."""
+    writer.remove_at(fd, REJECTED)
+    os.replace(DB_NAME, REJECTED, src_dir_fd=fd, dst_dir_fd=fd)
+    for name in DB_FILES[1:]:
+        writer.remove_at(fd, name)
 
 
 def _open(path: Path, create: bool) -> sqlite3.Connection:
-    uri = f"file:{path}" + ("" if create else "?mode=rw")
+    uri = f"file:{quote(str(path))}" + ("" if create else "?mode=rw")
     conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None,
                            check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=30000")
@@ -249,7 +378,9 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
 def _schema_version(conn: sqlite3.Connection) -> str | None:
     try:
         row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-    except sqlite3.OperationalError:  # a new, empty file
+    except sqlite3.OperationalError as exc:  # a new, empty file
+        if "no such table" not in str(exc):
+            raise
         return None
     return str(row[0]) if row else None
 
@@ -328,9 +459,17 @@ _JOB_COLS = ("id, snapshot, repo, worktree, ref, ref_source, commit_sha, state, 
 
 
 def latest_job(conn: sqlite3.Connection) -> JobRow | None:
-    """The newest index job in any state (the current or the last one)."""
+    """The newest index job in any state (the current or the last one). A job still
+    journaled as accepted or in progress whose process is gone (killed) is shown as
+    failed, as the next index run will record it."""
     row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs ORDER BY id DESC LIMIT 1").fetchone()
-    return JobRow(*row) if row else None
+    if not row:
+        return None
+    job = JobRow(*row)
+    if job.state in ("accepted", "progress") and job.pid > 0 and not alive(job.pid):
+        job = dataclasses.replace(job, state="failed", error=(
+            f"interrupted: the indexing process (pid {job.pid}) died"))
+    return job
 
 
 def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail: str = "",

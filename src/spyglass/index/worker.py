@@ -8,10 +8,11 @@ import json
 import re
 import sqlite3
 from functools import cache
+from pathlib import Path
 from typing import cast
 
 from spyglass.errors import LanguagePackError
-from spyglass.index.store import columns
+from spyglass.index.store import columns, open_file
 from spyglass.syntax import conditionals, expansions
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import LANGS_DIR, LanguagePack, all_packs
@@ -194,7 +195,7 @@ def process_chunk(items: list[ChunkItem], store: str) -> int:
     the workers too (they inherit its descriptor), and the rows stay invisible until the
     snapshot that names them completes. Returns the number of files written."""
     tables = chunk_rows(items)
-    conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
+    conn = open_file(Path(store))
     try:
         conn.execute("PRAGMA busy_timeout=600000")
         conn.execute("PRAGMA synchronous=NORMAL")

@@ -3,9 +3,11 @@ give every tool error a reason; one-line server logs."""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
+import stat
 import re
 import sys
 import time
@@ -54,10 +56,20 @@ def _error_text(result: HandlerResult) -> str | None:
 
 
 class SessionLog:
-    """One JSON line per request: time, method, tool, arguments, duration, result size, error."""
+    """One JSON line per request: time, method, tool, arguments, duration, result size, error.
+
+    The file the user named is appended to as a plain file only: opened with O_NOFOLLOW
+    and O_NONBLOCK (a link in its place is not followed, a FIFO cannot block the server)
+    and checked to be a regular file before the first line."""
 
     def __init__(self, path: str) -> None:
-        self.out: IO[str] = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0), 0o644)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, f"the session log {path} is not a regular file")
+        os.set_blocking(fd, True)
+        self.out: IO[str] = open(fd, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
 
     def close(self) -> None:
         self.out.close()

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import hashlib
-import marshal
+import json
 import os
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from spyglass.config import Config
-from spyglass.index import confined
+from spyglass.index import confined, writer
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
-from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, store_dir, table_columns
+from spyglass.index.store import (
+    SnapshotRow,
+    columns,
+    owner,
+    snapshot_by_id,
+    store_dir,
+    table_columns,
+)
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
@@ -23,7 +31,10 @@ from spyglass.types import FileContext
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
-VIEW_STATE = "view-state.marshal"  # the store's file of the last clean refresh (_save_state)
+VIEW_STATE = "view-state.json"  # the store's file of the last clean refresh (_save_state)
+OLD_VIEW_STATE = "view-state.marshal"  # what earlier versions wrote: removed, never read
+STATE_MAX = 64 << 20  # bytes of saved state read (a kernel tree's is a few MB)
+STATE_DEPTH = 8  # nesting of saved state accepted (it has 5 levels)
 
 def _overlay_table(table: str) -> str:
     """The overlay's temp copy of a store fact table: the same columns, without the store's
@@ -53,6 +64,18 @@ _INSERT = {t: f"INSERT INTO temp.o{t}({', '.join(columns(t))}) VALUES("
 # The two table sets a fact query runs against: the persisted baseline and the overlay.
 BASELINE = {t: f"main.{t}" for t in FACT_TABLES}
 OVERLAY = {t: f"temp.o{t}" for t in FACT_TABLES}
+
+def _tuples(value: object, depth: int) -> object:
+    """JSON lists as tuples, all the way down (the probe compares tuples); a value nested
+    deeper than `depth` or of another type than list/str/int/float/bool/None gives None."""
+    if isinstance(value, list):
+        if depth <= 0:
+            return None
+        items = tuple(_tuples(v, depth - 1) for v in value)
+        return None if any(i is None and v is not None for i, v in zip(items, value)) \
+            else items
+    return value if value is None or isinstance(value, (str, int, float, bool)) else None
+
 
 VRow = tuple[int | None, str | None, str, int]  # unit, language, source, stale
 
@@ -185,15 +208,18 @@ class View:
         probes as usual."""
         if not newest or not self.probe.is_git:
             return False
-        try:
-            saved = marshal.loads(self._state_path().read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            return False
-        if not isinstance(saved, tuple) or len(saved) != 4 or saved[0] != newest:
+        saved = self._load_state()
+        if saved is None or len(saved) != 4 or saved[0] != newest \
+                or not isinstance(saved[3], tuple):
             return False
         snap = snapshot_by_id(self.conn, saved[1]) if isinstance(saved[1], int) else None
         if snap is None or snap.state != "completed" or snap.commit is None \
-                or saved[2] != snap.commit or not self.probe.unchanged_since(saved[3]):
+                or saved[2] != snap.commit:
+            return False
+        try:
+            if not self.probe.unchanged_since(saved[3]):
+                return False
+        except (TypeError, ValueError, IndexError, OSError):  # a state of another shape
             return False
         head = src.head(self.root)
         if head.sha != snap.commit:
@@ -214,8 +240,30 @@ class View:
         self._clean_newest = newest
         return True
 
-    def _state_path(self) -> Path:
-        return store_dir(self.root) / VIEW_STATE
+    def _load_state(self) -> tuple[Any, ...] | None:
+        """The saved state of the last clean refresh, if this store saved it: a bounded
+        plain file of `.spyglass/` (never a link), JSON of lists, strings and numbers only,
+        carrying the identity of the store that wrote it (a file copied or committed with
+        the repository is ignored)."""
+        try:
+            fd = writer.store_folder(store_dir(self.root), create=False)
+        except OSError:
+            return None
+        try:
+            data = writer.read_at(fd, VIEW_STATE, STATE_MAX)
+        finally:
+            os.close(fd)
+        if data is None:
+            return None
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        mine = owner(self.conn)
+        if not isinstance(obj, dict) or mine is None or obj.get("owner") != mine:
+            return None
+        state = _tuples(obj.get("state"), STATE_DEPTH)
+        return state if isinstance(state, tuple) else None
 
     def _save_state(self) -> None:
         """After a refresh that overlaid nothing (the workspace is the snapshot's commit):
@@ -232,12 +280,20 @@ class View:
         if key == self._saved:
             return
         self._saved = key
-        data = marshal.dumps((newest, snap.id, snap.commit, self.probe.saved_state()))
-        path = self._state_path()
+        mine = owner(self.conn)
+        if mine is None:
+            return
+        data = json.dumps({"owner": mine, "state": [newest, snap.id, snap.commit,
+                                                    self.probe.saved_state()]}).encode()
+        if len(data) > STATE_MAX:
+            return
         try:
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
+            fd = writer.store_folder(store_dir(self.root), create=False)
+            try:
+                writer.write_at(fd, VIEW_STATE, data)
+                writer.remove_at(fd, OLD_VIEW_STATE)
+            finally:
+                os.close(fd)
         except OSError:
             return  # a read-only store: no clean start next time, answers unchanged
 
