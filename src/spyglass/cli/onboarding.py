@@ -12,8 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from spyglass import surface
-from spyglass.errors import BadInput
-from spyglass.index import confined, writer
+from spyglass.errors import BadInput, IndexUnavailable
+from spyglass.query.facade import (
+    read_repository_file,
+    repository_file_kind,
+    write_repository_file,
+)
 
 BEGIN, END = "<!-- spyglass:begin -->", "<!-- spyglass:end -->"
 MAX_BYTES = 1 << 20  # a config or instructions file larger than this is not ours to edit
@@ -86,21 +90,21 @@ def _read(root: Path, rel: str) -> str | None:
     """A file's text, or None when it does not exist; never through a symbolic link (read
     through descriptors, index/confined.py)."""
     for part in [*reversed(Path(rel).parents), Path(rel)]:
-        if str(part) != "." and confined.kind(root, part.as_posix()) == "symlink":
+        if str(part) != "." and repository_file_kind(root, part.as_posix()) == "symlink":
             raise BadInput(f"{rel}: {part} is a symbolic link; spyglass init writes only "
                            "regular files inside the repository")
-    found = confined.kind(root, rel)
+    found = repository_file_kind(root, rel)
     if found is None:
         return None
     if found != "file":
         raise BadInput(f"{rel} exists and is not a regular file")
     try:
-        return confined.read_bytes(root, rel, MAX_BYTES).decode("utf-8")
-    except confined.Refused as exc:
-        if exc.size is not None:
+        return read_repository_file(root, rel, MAX_BYTES).decode("utf-8")
+    except OSError as exc:
+        if getattr(exc, "size", None) is not None:
             raise BadInput(f"{rel} is larger than {MAX_BYTES} bytes; edit it by hand") from None
-        raise BadInput(f"cannot read {rel}: {exc.strerror}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {rel}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise BadInput(f"cannot read {rel}: {exc}") from None
 
 
@@ -153,6 +157,6 @@ def write(root: Path, files: list[Planned]) -> None:
     a temporary file, a linked folder — is written through."""
     for f in files:
         try:
-            writer.write_file(root, f.path, f.content.encode("utf-8"))
-        except writer.WriteRefused as exc:
+            write_repository_file(root, f.path, f.content.encode("utf-8"))
+        except IndexUnavailable as exc:
             raise BadInput(f"{f.path}: {exc}; nothing more was written") from None

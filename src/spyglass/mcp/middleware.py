@@ -7,8 +7,8 @@ import errno
 import json
 import logging
 import os
-import stat
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable, Mapping

@@ -12,7 +12,7 @@ from typing import Self
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import gitcall
+from spyglass.index import confined, gitcall, writer
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -482,3 +482,22 @@ def _start_quietly(bridge: Bridge) -> None:
 
 
 __all__ = ["CodeIntel", "display", "module_symbol", "repo_name"]
+
+
+# -- repository files for the front ends (`spyglass init`) ------------------------------------
+def repository_file_kind(root: Path, rel: str) -> str | None:
+    """What the root-relative `rel` is ("file", "dir", "symlink", "special"), links not
+    followed; None when absent (index/confined.py)."""
+    return confined.kind(root, rel)
+
+
+def read_repository_file(root: Path, rel: str, max_bytes: int) -> bytes:
+    """The bytes of a plain root-relative file, read through descriptors only; raises
+    `confined.Refused` (an OSError) with the reason otherwise."""
+    return confined.read_bytes(root, rel, max_bytes)
+
+
+def write_repository_file(root: Path, rel: str, data: bytes) -> None:
+    """Write a root-relative file atomically through the one writer (index/writer.py);
+    raises `IndexUnavailable` with the reason when a link or non-folder is in the way."""
+    writer.write_file(root, rel, data)
