@@ -338,9 +338,10 @@ def _problem(conn: sqlite3.Connection, fd: int, create: bool) -> str | None:
             names = {n for _, n, _ in objects}
             if create and not objects:
                 return None  # a new file: the writer sets it up
-            if not create and names <= {n for _, n, _ in _expected_schema()}:
-                raise IndexUnavailable(f"the index in {STORE_DIR} is still being created; "
-                                       "index the repository first (or retry once the running "
+            if not create and (not names or "meta" in names) \
+                    and names <= {n for _, n, _ in _expected_schema()}:
+                raise IndexUnavailable(f"the index in {STORE_DIR} is still being created; run "
+                                       "`spyglass index` first (or retry once the running "
                                        "build is done)")
             return "it is not a spyglass index (another application's database?)"
         if version != SCHEMA_VERSION:
