@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.config import Config
+from spyglass.index import writer
 from spyglass.index.builder import Progress, SnapshotBuilder
 from spyglass.index.gc import GcStats, collect
 from spyglass.index.lock import alive, writer_lock
@@ -81,8 +82,19 @@ def recover(conn: sqlite3.Connection, folder: Path) -> int:
         conn.execute("COMMIT")
     conn.execute("UPDATE snapshots SET state='failed', error='interrupted' WHERE state IN "
                  "('accepted', 'progress')")
-    for scratch in folder.glob("build-*"):
-        shutil.rmtree(scratch, ignore_errors=True)
+    try:
+        fd = writer.store_folder(folder, create=False)
+    except OSError:
+        return len(stale)
+    try:  # by descriptor: a FIFO named build-* is removed, never opened (rmtree would)
+        for name in os.listdir(fd):
+            if name.startswith("build-"):
+                try:
+                    writer.remove_at(fd, name)
+                except OSError:
+                    pass
+    finally:
+        os.close(fd)
     return len(stale)
 
 
