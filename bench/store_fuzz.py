@@ -30,11 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=2000)
     ap.add_argument("--subprocess-every", type=int, default=50)
     ap.add_argument("--seed", type=int, default=24)
+    ap.add_argument("--git-every", type=int, default=1,
+                    help="every Nth case in a git repository, the rest in a plain folder")
     args = ap.parse_args(argv)
     began, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory(prefix="spyglass-store-fuzz-") as tmp:
         found = store_cases.fuzz(Path(tmp), args.cases, args.subprocess_every, args.seed,
-                                 log=lambda line: print(line, file=sys.stderr))
+                                 log=lambda line: print(line, file=sys.stderr),
+                                 git_every=args.git_every)
     found["wall_s"] = round(time.monotonic() - began, 1)
     found["cpu_s"] = round(time.process_time() - cpu, 1)
     found["load"] = os.getloadavg()[0]

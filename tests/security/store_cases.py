@@ -282,11 +282,12 @@ def run_entry(root: Path, entry: str) -> str:
 
 
 def fuzz(base: Path, count: int, subprocess_every: int = 50, seed: int = 24,
-         log: Callable[[str], None] | None = None) -> dict[str, Any]:
+         log: Callable[[str], None] | None = None, git_every: int = 1) -> dict[str, Any]:
     """Run `count` hostile `.spyglass/` cases; every `subprocess_every`-th also through the
     CLI in a child process. Returns the figures (counts and the failing cases)."""
     outside = make_outside(base)
-    root = make_repo(base, "repo")
+    git_root = make_repo(base, "repo")
+    plain_root = make_repo(base, "plain", git_repo=False)
     template_repo = make_repo(base, "template")
     CodeIntel(template_repo).index()
     template = (template_repo / STORE / "graph.db").read_bytes()
@@ -297,6 +298,7 @@ def fuzz(base: Path, count: int, subprocess_every: int = 50, seed: int = 24,
     bad: list[str] = []
     longest = 0.0
     for case in cases(count, seed):
+        root = git_root if case.number % git_every == 0 else plain_root
         populate(root, outside, case, template, copied, rnd)
         began = time.monotonic()
         try:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import store_cases as sc
 import surfaces as sf
+from security import report
 
 from spyglass.index import store
 
@@ -99,6 +100,12 @@ SCENARIOS = [
 ]
 
 
+def _record(record_property: Any, scenario: str, surface: str, harmed: bool, crashed: bool,
+            right: bool) -> None:
+    report.record(record_property, kind="store", scenario=scenario, surface=surface,
+                  harmed=int(harmed), tracebacks=int(crashed), wrong=int(not right))
+
+
 def _setup(tmp_path: Path, scenario: Scenario, surface: str) -> tuple[Path, Path]:
     outside = sc.make_outside(tmp_path)
     root = sc.make_repo(tmp_path, "repo")
@@ -124,12 +131,14 @@ def test_store_links_are_never_written_through(scenario: Scenario, surface: str,
     before = sc.checksum(outside)
     run = sc.SURFACES[surface](root)
     harmed = sc.checksum(outside) != before
-    record_property("security_count", ["store-writes", 1, len(sc.SURFACES), int(harmed)])
+    crashed = run.traceback or "internal error" in run.text
+    right = run.completed == scenario.completes and (
+        not scenario.completes or sc.finds_helper(root))
+    _record(record_property, scenario.name, surface, harmed, crashed, right)
     assert not harmed, run.text
-    assert not run.traceback and "internal error" not in run.text, run.text
-    assert run.completed == scenario.completes, run.text
+    assert not crashed, run.text
+    assert right, run.text
     if scenario.completes:
-        assert sc.finds_helper(root)
         assert not (root / STORE / "graph.db").is_symlink()
     if scenario.says and surface == "cli":  # the CLI prints every message; others log it
         assert scenario.says in run.text, run.text
@@ -173,7 +182,8 @@ def test_init_write_never_writes_through_links_named_like_its_temp_files(
     before = sc.checksum(outside)
     out = sf.cli(root, ["init", "--write", "--client", "all"])
     harmed = sc.checksum(outside) != before
-    record_property("security_count", ["store-writes", 1, 1, int(harmed)])
+    _record(record_property, "init --write: links named like its temporary files", "cli init",
+            harmed, out.traceback, out.code == 0)
     assert not harmed and out.code == 0 and not out.traceback, out.text
     for rel in ("AGENTS.md", "CLAUDE.md", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json"):
         assert (root / rel).is_file() and not (root / rel).is_symlink(), rel
@@ -221,7 +231,8 @@ def test_a_committed_store_is_never_trusted(surface: str, tmp_path: Path,
     out = sf.cli(clone, ["find", "helper"])
     assert out.code == 1 and "not created here" in out.text and not out.traceback, out.text
     run = sc.SURFACES[surface](clone)
-    record_property("security_count", ["store-writes", 1, len(sc.SURFACES), 0])
+    _record(record_property, "poisoned store committed to the repository", surface, False,
+            run.traceback, run.completed and sc.finds_helper(clone))
     assert run.completed and not run.traceback, run.text
     if surface == "cli":
         assert "not created here" in run.text and "2 parsed, 0 reused" in run.text, run.text
@@ -232,7 +243,8 @@ def test_a_committed_store_is_never_trusted(surface: str, tmp_path: Path,
 # -- item 13: a corrupted store is rebuilt by index ---------------------------------------------
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty-meta"])
 @pytest.mark.parametrize("surface", sc.SURFACES)
-def test_index_rebuilds_a_corrupted_store(damage: str, surface: str, tmp_path: Path) -> None:
+def test_index_rebuilds_a_corrupted_store(damage: str, surface: str, tmp_path: Path,
+                                         record_property: Any) -> None:
     root = sc.make_repo(tmp_path, "repo")
     assert sf.cli(root, ["index"]).code == 0
     db = root / STORE / "graph.db"
@@ -253,6 +265,8 @@ def test_index_rebuilds_a_corrupted_store(damage: str, surface: str, tmp_path: P
     assert reader.code == 1 and "spyglass index" in reader.text and not reader.traceback, \
         reader.text
     run = sc.SURFACES[surface](root)
+    _record(record_property, f"corrupted store ({damage})", surface, False, run.traceback,
+            run.completed and sc.finds_helper(root))
     assert run.completed and not run.traceback, run.text
     if surface == "cli":
         assert "moved aside" in run.text, run.text
