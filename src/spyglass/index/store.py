@@ -249,13 +249,15 @@ def connect(root: Path, *, create: bool = False,
                 raise IndexUnavailable(f"the index in {folder} cannot be used: {problem}; run "
                                        "`spyglass index` to rebuild it")
             _reject(fd)
-            (notify or logger.warning)(
-                f"the index in {folder} could not be used ({problem}): moved aside to "
-                f"{folder / REJECTED} and rebuilt from the repository")
+            rejected = (f"the index in {folder} could not be used ({problem}): moved aside "
+                        f"to {folder / REJECTED} and rebuilt from the repository")
+            (notify or logger.warning)(rejected)
             writer.create_at(fd, DB_NAME)
             conn = _open(folder / DB_NAME, create)
         if create:
             _set_up(conn, fd)
+            if problem is not None:  # journaled too: `events` and the web page show it
+                log_event(conn, None, "store_rejected", rejected)
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA cache_size=-65536")
@@ -267,7 +269,11 @@ def connect(root: Path, *, create: bool = False,
 def open_file(db: Path) -> sqlite3.Connection:
     """A writing connection of an index worker to the store file `db`, which the indexer
     has validated: checked again to be a plain file (not a link) in a real folder."""
-    fd = writer.store_folder(db.parent, create=False)
+    try:
+        fd = writer.store_folder(db.parent, create=False)
+    except FileNotFoundError:
+        raise IndexUnavailable(f"the index store {db.parent} was deleted while indexing; "
+                               "run `spyglass index` again") from None
     try:
         for name in DB_FILES:
             writer.plain_or_absent(fd, name, replace=False, where=str(db.parent))
