@@ -278,14 +278,30 @@ def test_index_rebuilds_a_corrupted_store(damage: str, surface: str, tmp_path: P
 MARSHAL_BOMB = b"[\xff\xff\xff\x7f"  # a list of 2**31-1 items: 16 GB before marshal notices
 
 
-def test_view_state_is_never_unmarshalled_nor_read_unbounded(tmp_path: Path) -> None:
+def _find_helper(root: Path, surface: str) -> str:
+    """`find helper` through one surface: the answer's text."""
+    if surface == "cli":
+        return sf.cli(root, ["find", "helper"]).text
+    if surface == "mcp":
+        return sf.mcp_many(root, [("code_find_symbol", {"name": "helper"})])[0].text
+    with sf.http_client(root) as (client, base):
+        return client.get(f"{base}/symbols?q=helper").text
+
+
+@pytest.mark.parametrize("surface", sc.SURFACES)
+def test_view_state_is_never_unmarshalled_nor_read_unbounded(surface: str, tmp_path: Path,
+                                                             record_property: Any) -> None:
     root = sc.make_repo(tmp_path, "repo")
     assert sf.cli(root, ["index"]).code == 0
     (root / STORE / "view-state.marshal").write_bytes(MARSHAL_BOMB)
     (root / STORE / "view-state.json").write_bytes(b"[" * 5_000_000)
     began = time.process_time()
-    assert sc.finds_helper(root)
-    assert time.process_time() - began < 10  # CPU seconds: the bomb is never opened
+    text = _find_helper(root, surface)
+    cpu = time.process_time() - began
+    _record(record_property, "view-state bomb (marshal, deep JSON)", surface, False,
+            "Traceback" in text, "a.py" in text and cpu < 10)
+    assert "a.py" in text, text
+    assert cpu < 10  # CPU seconds: the marshal bomb is never opened, the JSON is bounded
     saved = (root / STORE / "view-state.json").read_text()
     assert saved.startswith("{") and '"owner"' in saved  # rewritten by a clean refresh
     assert not (root / STORE / "view-state.marshal").exists()
@@ -332,6 +348,8 @@ def test_a_killed_job_shows_as_failed(tmp_path: Path) -> None:
     out = sf.cli(root, ["status", "--json"])
     assert out.code == 0, out.text
     assert '"job_state": "failed"' in out.text and "died" in out.text, out.text
+    [status] = sf.mcp_many(root, [("code_status", {})])
+    assert '"job_state": "failed"' in status.text and "died" in status.text, status.text
 
 
 def _job_state(root: Path) -> str | None:
