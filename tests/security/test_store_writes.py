@@ -240,6 +240,29 @@ def test_a_committed_store_is_never_trusted(surface: str, tmp_path: Path,
     assert (clone / STORE / store.REJECTED).is_file()
 
 
+@pytest.mark.parametrize("surface", sc.SURFACES)
+def test_reused_facts_are_validated(surface: str, tmp_path: Path,
+                                    record_property: Any) -> None:
+    """Rows lost from spyglass's own store (its identity intact) are caught when reused:
+    a.py is reused by the next index, its facts are parsed again and compared."""
+    root = sc.make_repo(tmp_path, "repo")
+    assert sf.cli(root, ["index"]).code == 0
+    conn = sqlite3.connect(root / STORE / "graph.db", isolation_level=None)
+    conn.execute("DELETE FROM defs WHERE name='helper'")
+    conn.close()
+    assert "a.py:1" not in sf.cli(root, ["find", "helper"]).text  # the control: it is live
+    with (root / "b.py").open("a") as fh:
+        fh.write("\nEXTRA = 1\n")
+    sc.git(root, "commit", "-qam", "b changes, a is reused")
+    run = sc.SURFACES[surface](root)
+    _record(record_property, "rows lost from the store's reused facts", surface, False,
+            run.traceback, run.completed and sc.finds_helper(root))
+    assert run.completed and not run.traceback, run.text
+    if surface == "cli":
+        assert "stored facts of a.py" in run.text and "moved aside" in run.text, run.text
+    assert sc.finds_helper(root)
+
+
 # -- item 13: a corrupted store is rebuilt by index ---------------------------------------------
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty-meta"])
 @pytest.mark.parametrize("surface", sc.SURFACES)

@@ -15,7 +15,15 @@ from spyglass.index import writer
 from spyglass.index.builder import Progress, SnapshotBuilder
 from spyglass.index.gc import GcStats, collect
 from spyglass.index.lock import alive, writer_lock
-from spyglass.index.store import SnapshotRow, connect, log_event, store_dir, utcnow
+from spyglass.index.store import (
+    SnapshotRow,
+    StoreInvalid,
+    connect,
+    log_event,
+    reject,
+    store_dir,
+    utcnow,
+)
 
 UPDATED = "code_graph_updated"
 
@@ -46,7 +54,13 @@ def run_index(store_root: Path, root: Path, config: Config, repo: str, ref: str 
         try:
             recover(conn, folder)
             builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
-            snap = builder.build(ref)
+            try:
+                snap = builder.build(ref)
+            except StoreInvalid as exc:  # reused facts failed validation: start afresh
+                conn.close()
+                conn = reject(store_root, str(exc), on_wait)
+                builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
+                snap = builder.build(ref)
             collect(conn, config.keep_snapshots, builder.job)
             return snap
         finally:

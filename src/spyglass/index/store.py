@@ -211,6 +211,11 @@ def locate(start: Path, root: Path | None = None) -> tuple[Path, Path]:
 
 
 # -- opening the store: the one writer's checks before SQLite opens a path --------------------
+class StoreInvalid(IndexUnavailable):
+    """The store's content failed validation during a build (reused facts that are not
+    what their source gives): the build stops and the store is rebuilt."""
+
+
 DB_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal")
 REJECTED = f"{DB_NAME}.rejected"  # where a store that failed validation is moved aside
 OWNER_KEY = "owner"
@@ -248,11 +253,7 @@ def connect(root: Path, *, create: bool = False,
             if not create:
                 raise IndexUnavailable(f"the index in {folder} cannot be used: {problem}; run "
                                        "`spyglass index` to rebuild it")
-            _reject(fd)
-            rejected = (f"the index in {folder} could not be used ({problem}): moved aside "
-                        f"to {folder / REJECTED} and rebuilt from the repository")
-            (notify or logger.warning)(rejected)
-            writer.create_at(fd, DB_NAME)
+            rejected = _reject(fd, folder, problem, notify)
             conn = _open(folder / DB_NAME, create)
         if create:
             _set_up(conn, fd)
@@ -365,13 +366,33 @@ def _problem(conn: sqlite3.Connection, fd: int, create: bool) -> str | None:
         return f"it is damaged ({exc})"
 
 
-def _reject(fd: int) -> None:
-    """Move a store that failed validation aside (within `.spyglass/`), and its
-    companions away."""
+def _reject(fd: int, folder: Path, problem: str, notify: writer.Notify | None) -> str:
+    """Move a store that failed validation aside (within `.spyglass/`), its companions
+    away, and make the new empty file; returns the message, also sent to `notify`."""
     writer.remove_at(fd, REJECTED)
     os.replace(DB_NAME, REJECTED, src_dir_fd=fd, dst_dir_fd=fd)
     for name in DB_FILES[1:]:
         writer.remove_at(fd, name)
+    writer.create_at(fd, DB_NAME)
+    message = (f"the index in {folder} could not be used ({problem}): moved aside to "
+               f"{folder / REJECTED} and rebuilt from the repository")
+    (notify or logger.warning)(message)
+    return message
+
+
+def reject(root: Path, problem: str, notify: writer.Notify | None = None
+           ) -> sqlite3.Connection:
+    """For the writer (under the lock), after a build found the store invalid: move it
+    aside and return a connection to a new, empty store."""
+    folder = store_dir(root)
+    fd = writer.store_folder(folder, create=True)
+    try:
+        message = _reject(fd, folder, problem, notify)
+    finally:
+        os.close(fd)
+    conn = connect(root, create=True, notify=notify)
+    log_event(conn, None, "store_rejected", message)
+    return conn
 
 
 def _open(path: Path, create: bool) -> sqlite3.Connection:
