@@ -384,3 +384,21 @@ def _job_state(root: Path) -> str | None:
     except sqlite3.Error:
         return None
     return str(row[0]) if row else None
+
+
+# -- the session log: a path the user names, still never written through a link -----------------
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+def test_session_log_is_a_plain_file_only(kind: str, tmp_path: Path) -> None:
+    from spyglass.errors import BadInput
+    from spyglass.mcp.server import build_server
+    outside = sc.make_outside(tmp_path)
+    root = sc.make_repo(tmp_path, "repo")
+    log = root / "session.log"
+    if kind == "link":
+        os.symlink(outside / "victim.txt", log)
+    else:
+        os.mkfifo(log)
+    before = sc.checksum(outside)
+    with pytest.raises(BadInput, match="cannot write the session log"):
+        build_server(root, environ={}, session_log=str(log))
+    assert sc.checksum(outside) == before

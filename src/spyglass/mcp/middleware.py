@@ -18,6 +18,8 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
 
+from spyglass.errors import BadInput
+
 BARE = re.compile(r"(Error executing tool \S+:?\s*)+")
 
 
@@ -63,11 +65,17 @@ class SessionLog:
     and checked to be a regular file before the first line."""
 
     def __init__(self, path: str) -> None:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                     | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0), 0o644)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0), 0o644)
+        except OSError as exc:
+            why = {errno.ELOOP: "it is a symbolic link (never followed)",
+                   errno.ENXIO: "it is a FIFO, not a regular file"}.get(
+                exc.errno or 0, exc.strerror or str(exc))
+            raise BadInput(f"cannot write the session log {path}: {why}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise OSError(errno.EINVAL, f"the session log {path} is not a regular file")
+            raise BadInput(f"cannot write the session log {path}: not a regular file")
         os.set_blocking(fd, True)
         self.out: IO[str] = open(fd, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
 
