@@ -34,7 +34,6 @@ OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when u
 VIEW_STATE = "view-state.json"  # the store's file of the last clean refresh (_save_state)
 OLD_VIEW_STATE = "view-state.marshal"  # what earlier versions wrote: removed, never read
 STATE_MAX = 64 << 20  # bytes of saved state read (a kernel tree's is a few MB)
-STATE_DEPTH = 8  # nesting of saved state accepted (it has 5 levels)
 
 def _overlay_table(table: str) -> str:
     """The overlay's temp copy of a store fact table: the same columns, without the store's
@@ -65,16 +64,39 @@ _INSERT = {t: f"INSERT INTO temp.o{t}({', '.join(columns(t))}) VALUES("
 BASELINE = {t: f"main.{t}" for t in FACT_TABLES}
 OVERLAY = {t: f"temp.o{t}" for t in FACT_TABLES}
 
-def _tuples(value: object, depth: int) -> object:
-    """JSON lists as tuples, all the way down (the probe compares tuples); a value nested
-    deeper than `depth` or of another type than list/str/int/float/bool/None gives None."""
-    if isinstance(value, list):
-        if depth <= 0:
-            return None
-        items = tuple(_tuples(v, depth - 1) for v in value)
-        return None if any(i is None and v is not None for i, v in zip(items, value)) \
-            else items
-    return value if value is None or isinstance(value, (str, int, float, bool)) else None
+def _state(saved: object) -> tuple[Any, ...] | None:
+    """The saved state as `_save_state` wrote it — [newest, snapshot, commit, probe state]
+    — with the probe's stat keys back as tuples (the probe compares tuples); None for
+    anything of another shape. Linear in the file: 80,000 files' state loads in ~70 ms of
+    CPU against ~57 ms for `marshal` (which had no limits)."""
+    if not isinstance(saved, list) or len(saved) != 4 or not isinstance(saved[3], list) \
+            or len(saved[3]) != 7:
+        return None
+    probe = list(saved[3])
+    files = probe[5]
+    if not isinstance(files, dict):
+        return None
+    paths, keys = files.get("paths"), files.get("keys")
+    if not isinstance(paths, list) or not isinstance(keys, list) \
+            or len(keys) != 4 * len(paths):
+        return None
+    numbers = iter(keys)
+    probe[5] = tuple(zip(paths, zip(numbers, numbers, numbers, numbers)))
+    try:
+        probe[2] = tuple(tuple(k) if isinstance(k, list) else k for k in probe[2])
+        probe[4] = tuple((str(p), tuple(k) if isinstance(k, list) else k) for p, k in probe[4])
+    except (TypeError, ValueError):
+        return None
+    return saved[0], saved[1], saved[2], tuple(probe)
+
+
+def _encoded(probe_state: tuple[Any, ...]) -> list[Any]:
+    """The probe's saved state for JSON: its candidate files as a list of paths and one
+    flat list of their four stat numbers (parsed back ~2x faster than nested lists)."""
+    out = list(probe_state)
+    files = out[5]
+    out[5] = {"paths": [p for p, _ in files], "keys": [n for _, key in files for n in key]}
+    return out
 
 
 VRow = tuple[int | None, str | None, str, int]  # unit, language, source, stale
@@ -262,8 +284,7 @@ class View:
         mine = owner(self.conn)
         if not isinstance(obj, dict) or mine is None or obj.get("owner") != mine:
             return None
-        state = _tuples(obj.get("state"), STATE_DEPTH)
-        return state if isinstance(state, tuple) else None
+        return _state(obj.get("state"))
 
     def _save_state(self) -> None:
         """After a refresh that overlaid nothing (the workspace is the snapshot's commit):
@@ -283,8 +304,8 @@ class View:
         mine = owner(self.conn)
         if mine is None:
             return
-        data = json.dumps({"owner": mine, "state": [newest, snap.id, snap.commit,
-                                                    self.probe.saved_state()]}).encode()
+        data = json.dumps({"owner": mine, "state": [
+            newest, snap.id, snap.commit, _encoded(self.probe.saved_state())]}).encode()
         if len(data) > STATE_MAX:
             return
         try:
