@@ -402,3 +402,13 @@ def test_session_log_is_a_plain_file_only(kind: str, tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="cannot write the session log"):
         build_server(root, environ={}, session_log=str(log))
     assert sc.checksum(outside) == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the folder to another user")
+def test_another_users_store_folder_is_refused(tmp_path: Path) -> None:
+    root = sc.make_repo(tmp_path, "repo")
+    (root / STORE).mkdir()
+    os.chown(root / STORE, 54321, 54321)
+    out = sf.cli(root, ["index"])
+    assert out.code == 1 and "belongs to another user" in out.text and not out.traceback, \
+        out.text
