@@ -245,7 +245,8 @@ def connect(root: Path, *, create: bool = False,
             writer.plain_or_absent(fd, ".gitignore", replace=True, where=str(folder),
                                    notify=notify)
             writer.create_at(fd, ".gitignore", b"*\n")
-            writer.create_at(fd, DB_NAME)
+            if writer.lstat_at(fd, DB_NAME) is None:
+                _create(fd, folder)
         conn = _open(folder / DB_NAME, create)
         problem = _problem(conn, fd, create)
         if problem is not None:
@@ -285,23 +286,43 @@ def open_file(db: Path) -> sqlite3.Connection:
     return sqlite3.connect(db, timeout=600.0, isolation_level=None)
 
 
-def _set_up(conn: sqlite3.Connection, fd: int) -> None:
+NEW_DB = f"{DB_NAME}.new"  # a store being created, renamed to DB_NAME once set up
+
+
+def _create(fd: int, folder: Path) -> None:
+    """Make a new store: a file spyglass creates itself (O_EXCL | O_NOFOLLOW) under a
+    temporary name, set up there (schema, WAL, identity) and renamed into place, so SQLite
+    never creates a file and readers never see a store half made."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        writer.remove_at(fd, NEW_DB + suffix)
+    writer.create_at(fd, NEW_DB)
+    conn = _open(folder / NEW_DB, True)
+    try:
+        _set_up(conn, fd, NEW_DB)
+    finally:
+        conn.close()
+    for suffix in ("-wal", "-shm", "-journal"):
+        writer.remove_at(fd, NEW_DB + suffix)
+    os.replace(NEW_DB, DB_NAME, src_dir_fd=fd, dst_dir_fd=fd)
+
+
+def _set_up(conn: sqlite3.Connection, fd: int, name: str = DB_NAME) -> None:
     """Create the schema of a new store (idempotent on an existing one) and record its
-    identity."""
+    identity (the inode of the file `name`, which keeps it when renamed)."""
     conn.execute("PRAGMA journal_mode=WAL")
     conn.executescript(SCHEMA)
     conn.executescript(FACT_INDEXES)
     conn.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
     if _meta(conn, OWNER_KEY) is None:
         conn.execute("INSERT INTO meta VALUES(?, ?)",
-                     (OWNER_KEY, f"{identity(fd)}:{secrets.token_hex(8)}"))
+                     (OWNER_KEY, f"{identity(fd, name)}:{secrets.token_hex(8)}"))
 
 
-def identity(fd: int) -> str:
+def identity(fd: int, name: str = DB_NAME) -> str:
     """What binds a store to the place it was made: the device and inode of `.spyglass/`
     and the inode of `graph.db` (a clone, a copy or an archive gets new ones)."""
     folder = os.fstat(fd)
-    db = writer.lstat_at(fd, DB_NAME)
+    db = writer.lstat_at(fd, name)
     return f"{folder.st_dev}:{folder.st_ino}:{db.st_ino if db is not None else 0}"
 
 
@@ -373,7 +394,7 @@ def _reject(fd: int, folder: Path, problem: str, notify: writer.Notify | None) -
     os.replace(DB_NAME, REJECTED, src_dir_fd=fd, dst_dir_fd=fd)
     for name in DB_FILES[1:]:
         writer.remove_at(fd, name)
-    writer.create_at(fd, DB_NAME)
+    _create(fd, folder)
     message = (f"the index in {folder} could not be used ({problem}): moved aside to "
                f"{folder / REJECTED} and rebuilt from the repository")
     (notify or logger.warning)(message)
