@@ -148,7 +148,8 @@ def finds_helper(root: Path) -> bool:
 
 # -- the fuzz -----------------------------------------------------------------------------------
 NAMES = ("graph.db", "graph.db-wal", "graph.db-shm", "graph.db-journal", "index.lock",
-         ".gitignore", "view-state.json", "view-state.marshal", "graph.db.rejected", "build-1")
+         ".gitignore", "view-state.json", "view-state.marshal", "graph.db.rejected", "build-1",
+         "graph.db.new", "graph.db.new-wal")
 KINDS = ("link-outside-file", "link-outside-dir", "link-outside-db", "link-dangling",
          "link-inside", "link-dev-zero", "link-loop", "fifo", "garbage", "truncated-db",
          "foreign-db", "copied-store-db", "empty", "folder", "hardlink-outside")
