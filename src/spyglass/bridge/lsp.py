@@ -10,7 +10,15 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 from urllib.parse import quote, unquote, urlparse
 
-from spyglass.bridge.rpc import MAX_BODY, MAX_HEADER, Json, RpcClient, RpcError, RpcTimeout
+from spyglass.bridge.rpc import (
+    MAX_BODY,
+    MAX_HEADER,
+    Json,
+    PathTranslator,
+    RpcClient,
+    RpcError,
+    RpcTimeout,
+)
 
 T = TypeVar("T")
 LANGUAGE_IDS = {".py": "python", ".pyi": "python", ".go": "go", ".ts": "typescript",
@@ -46,7 +54,7 @@ class LspClient(RpcClient):
     synchronous and thread-safe, server requests are answered."""
 
     def __init__(self, stdin: IO[bytes], stdout: IO[bytes], root: Path,
-                 settings: Json = None) -> None:
+                 settings: Json = None, paths: PathTranslator | None = None) -> None:
         self.root = root.resolve()
         self.settings = settings if settings is not None else {}
         self.synced: dict[Path, tuple[int, str]] = {}  # open documents: version, text
@@ -54,7 +62,7 @@ class LspClient(RpcClient):
         self.server_info = ""
         self.capabilities: dict[str, Any] = {}  # the server's, from its initialize answer
         self.last_logged = ""  # the server's last error message (window/logMessage)
-        super().__init__(stdin, stdout)
+        super().__init__(stdin, stdout, paths)
 
     # -- framing -------------------------------------------------------------------------
     def _frame(self, body: bytes) -> bytes:

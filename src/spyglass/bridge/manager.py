@@ -70,17 +70,18 @@ class Bridge:
     def _run_start(self) -> None:
         try:
             child = launch(LaunchSpec(self.server.command, self.root, self.server.env,
-                                      self.server.execution, self.server.binds))
+                                      self.server.execution, self.server.binds,
+                                      self.server.sandbox))
         except LaunchError as exc:
             with self._lock:
                 self._fail(str(exc))
             return
         client: Client
         if self.server.protocol == "mcp":
-            client = McpClient(child.stdin, child.stdout, self.root)
+            client = McpClient(child.stdin, child.stdout, self.root, child.paths)
         else:
             client = LspClient(child.stdin, child.stdout, self.root,
-                               json.loads(self.server.settings))
+                               json.loads(self.server.settings), child.paths)
         with self._lock:
             self._child, self._client = child, client
         try:
@@ -180,11 +181,15 @@ class Bridge:
             self._check()
             up = (time.monotonic() - self._started_at
                   if self.state == "ready" and self._started_at else None)
+            box = self.server.sandbox
+            boxed = self.server.execution == "sandbox" and box.container
             return BridgeStatus(self.name, self.server.language, self.state,
                                 self.server.execution, self.version,
                                 self._child.pid if self._child else None,
                                 round(up, 1) if up is not None else None, self.restarts,
-                                self.last_error)
+                                self.last_error,
+                                box.runtime if self.server.execution == "sandbox" else None,
+                                box.image if boxed else None)
 
     def pid(self) -> int | None:
         return self._child.pid if self._child else None

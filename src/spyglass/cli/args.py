@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "scip-typescript, scip-go) of the same commit as precise references")
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
+    c = cmd("export", "write the snapshot as a SCIP index")
+    c.add_argument("--scip", metavar="FILE", required=True,
+                   help="the SCIP index to write (definitions and exact references)")
+    c.add_argument("--ref", help="the snapshot of this ref or commit (default: the newest)")
     for name, tool in COMMANDS.items():
         c = cmd(name, tool.summary)
         for param in tool.params:
@@ -114,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "[codeintel] admin_token)")
     c.add_argument("--port", type=_port, default=8765, help="TCP port (default 8765)")
     _allow_host(c)
+    cmd("desktop", "the web page in a native window (needs the [desktop] extra)",
+        json_output=False)
     c = cmd("init", "print or write the MCP config and agent instructions", json_output=False)
     c.add_argument("--client", choices=("claude", "cursor", "vscode", "all"), default="all",
                    help="which agent's MCP config (default: all)")

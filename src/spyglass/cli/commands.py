@@ -4,6 +4,7 @@ renderer's rows (spyglass.render); `index`, `serve` and `web` besides."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -119,6 +120,21 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _export(ci: CodeIntel, args: argparse.Namespace) -> int:
+    """`spyglass export --scip FILE [--ref REF]` (docs/indexing.md "SCIP export")."""
+    done = ci.export_scip(Path(args.scip), args.ref)
+    if args.json:
+        dump(dataclasses.asdict(done))
+        return EXIT_OK
+    print(escape_text(
+        f"wrote {done.file}: snapshot {done.snapshot} ({done.ref}"
+        f"{'; ' + done.commit[:12] if done.commit else ''}), {done.documents} documents, "
+        f"{done.symbols} symbols, {done.definitions} definitions, {done.references} exact "
+        f"references; left out: {done.omitted_uncertain} uncertain references, "
+        f"{done.omitted_external} to names no file of the snapshot defines"))
+    return EXIT_OK
+
+
 def _init(root: Path, args: argparse.Namespace) -> int:
     from spyglass.cli import onboarding
     files = onboarding.plan(root, args.client)
@@ -145,11 +161,16 @@ def run(args: argparse.Namespace) -> int:
         from spyglass.web.app import run_web
         return run_web(start_dir(args), args.host, args.port, args.config,
                        allow_hosts=args.allow_host)
+    if command == "desktop":
+        from spyglass.desktop.window import run_desktop
+        return run_desktop(start_dir(args), args.config)
     ci = _intel(args)
     if command == "init":
         return _init(ci.root, args)
     if command == "index":
         return _index(ci, args)
+    if command == "export":
+        return _export(ci, args)
     tool = COMMANDS.get(command)
     if tool is None:
         raise BadInput(f"unknown command {command}")

@@ -40,9 +40,9 @@ from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
-from spyglass.query.results import DefRow, DiagnosticsSummary
+from spyglass.query.results import DefRow, DiagnosticsSummary, Site
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, Coverage, Provenance, ToolResult
+from spyglass.types import CodeLocation, Coverage, Provenance, ScipExport, ToolResult
 
 
 def repo_name(root: Path) -> str:
@@ -277,6 +277,13 @@ class CodeIntel:
         return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
                             offset=offset)
 
+    def file_sites(self, path: str) -> tuple[list[Site], bool]:
+        """The indexed sites of a file, each with the definition it resolves to (the web
+        code view's links, query/sites.py), and whether their cap cut them."""
+        from spyglass.query.sites import file_sites
+        with self.lock:
+            return file_sites(self.view(), self.rel_path(path))
+
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`
         a server that cannot start raises BridgeUnavailable with the reason."""
@@ -366,6 +373,19 @@ class CodeIntel:
         finally:
             conn.close()
         return out
+
+    def export_scip(self, out: Path, ref: str | None = None) -> ScipExport:
+        """Write a complete snapshot (the newest, or REF's) as a SCIP index (docs/indexing.md
+        "SCIP export"): definitions and exact references; uncertain ones are left out."""
+        from spyglass.index import scipexport
+        if not self.has_index:
+            raise IndexUnavailable("no index yet: run `spyglass index` first")
+        conn = connect(self.store_root)
+        try:
+            snap = scipexport.choose_snapshot(conn, ref, self.root)
+            return scipexport.export(self.root, conn, snap, out, ref)
+        finally:
+            conn.close()
 
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
