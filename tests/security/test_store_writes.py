@@ -412,3 +412,22 @@ def test_another_users_store_folder_is_refused(tmp_path: Path) -> None:
     out = sf.cli(root, ["index"])
     assert out.code == 1 and "belongs to another user" in out.text and not out.traceback, \
         out.text
+
+
+def test_scip_export_never_writes_through_a_link(tmp_path: Path, record_property: Any) -> None:
+    """`export --scip FILE` into the repository: a link at FILE, and links named like the
+    temporary file the export used to write (`.FILE.PID.tmp`, every pid near this one),
+    are never written through; FILE becomes a plain file."""
+    outside = sc.make_outside(tmp_path)
+    root = sc.make_repo(tmp_path, "repo")
+    assert sf.cli(root, ["index"]).code == 0
+    os.symlink(outside / "victim.txt", root / "index.scip")
+    for pid in range(max(1, os.getpid() - 50), os.getpid() + 50):
+        os.symlink(outside / "victim.txt", root / f".index.scip.{pid}.tmp")
+    before = sc.checksum(outside)
+    out = sf.cli(root, ["export", "--scip", str(root / "index.scip")])
+    harmed = sc.checksum(outside) != before
+    _record(record_property, "export --scip: links at the output and old temp names",
+            "cli export", harmed, out.traceback, out.code == 0)
+    assert not harmed and out.code == 0 and not out.traceback, out.text
+    assert (root / "index.scip").is_file() and not (root / "index.scip").is_symlink()

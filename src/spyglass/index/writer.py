@@ -18,8 +18,10 @@ import os
 import secrets
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from spyglass.errors import IndexUnavailable
 
@@ -168,6 +170,34 @@ def write_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
         except OSError:
             pass
         raise
+
+
+@contextmanager
+def replacing(target: Path) -> Iterator[BinaryIO]:
+    """Stream a new version of the file ``target`` (a path the user named, e.g. an export's
+    output): written to a new temporary file of a random name in its folder's descriptor
+    (``O_EXCL | O_NOFOLLOW``), renamed over ``target`` within that descriptor when the
+    block ends without an error, removed otherwise. A link at ``target`` is replaced, never
+    followed; nothing the folder holds is written through."""
+    folder = os.open(target.parent, _ROOT_FLAGS)
+    tmp = f".{target.name[:64]}.{secrets.token_hex(8)}{TMP_SUFFIX}"
+    try:
+        fd = os.open(tmp, _NEW_FLAGS, 0o644, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                yield fh
+            st = lstat_at(folder, target.name)
+            if st is not None and stat.S_ISDIR(st.st_mode):
+                raise WriteRefused(f"{target} is a folder: spyglass does not replace it")
+            os.replace(tmp, target.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=folder)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(folder)
 
 
 def write_file(root: Path, rel: str, data: bytes) -> None:
