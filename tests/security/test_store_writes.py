@@ -418,6 +418,14 @@ def test_scip_export_never_writes_through_a_link(tmp_path: Path, record_property
     """`export --scip FILE` into the repository: a link at FILE, and links named like the
     temporary file the export used to write (`.FILE.PID.tmp`, every pid near this one),
     are never written through; FILE becomes a plain file."""
+    # the control: the export's old temporary file, opened by path, writes the victim
+    copy_outside = sc.make_outside(tmp_path / "control")
+    old_tmp = tmp_path / "control" / f".index.scip.{os.getpid()}.tmp"
+    os.symlink(copy_outside / "victim.txt", old_tmp)
+    before = sc.checksum(copy_outside)
+    with old_tmp.open("wb") as fh:
+        fh.write(b"scip")
+    assert sc.checksum(copy_outside) != before
     outside = sc.make_outside(tmp_path)
     root = sc.make_repo(tmp_path, "repo")
     assert sf.cli(root, ["index"]).code == 0
