@@ -236,6 +236,10 @@ def test_a_committed_store_is_never_trusted(surface: str, tmp_path: Path,
     assert run.completed and not run.traceback, run.text
     if surface == "cli":
         assert "not created here" in run.text and "2 parsed, 0 reused" in run.text, run.text
+    if surface == "mcp":  # code_status {index} answers with the status, which says why
+        assert "not created here" in run.text, run.text
+    status = sf.cli(clone, ["status"])
+    assert "moved aside" in status.text, status.text
     assert sc.finds_helper(clone)
     assert (clone / STORE / store.REJECTED).is_file()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import threading
@@ -312,9 +313,28 @@ class CodeIntel:
 
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
         with self.lock:
-            return file_ops.status(self.answer(), tools or self.config.capabilities,
-                                   self.last_index_job(), self.store_root,
-                                   tuple(b.status() for b in self.escalator.bridges()))
+            result = file_ops.status(self.answer(), tools or self.config.capabilities,
+                                     self.last_index_job(), self.store_root,
+                                     tuple(b.status() for b in self.escalator.bridges()))
+            rejected = self._store_rejected()
+            if rejected is None:
+                return result
+            return dataclasses.replace(result, coverage=dataclasses.replace(
+                result.coverage, limitations=(*result.coverage.limitations, rejected)))
+
+    def _store_rejected(self) -> str | None:
+        """When the latest index run replaced a store that failed validation (it came with
+        the repository, was copied, damaged or edited): the message it journaled."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
+        try:
+            row = conn.execute("SELECT detail FROM events WHERE kind='store_rejected' "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+            jobs = conn.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
+        finally:
+            conn.close()
+        return str(row[0]) if row and jobs <= 1 else None
 
     # -- indexing --------------------------------------------------------------------------
     def index(self, ref: str | None = None, progress: Progress | None = None, *,
