@@ -377,6 +377,10 @@ def test_a_killed_job_shows_as_failed(tmp_path: Path) -> None:
     assert '"job_state": "failed"' in out.text and "died" in out.text, out.text
     [status] = sf.mcp_many(root, [("code_status", {})])
     assert '"job_state": "failed"' in status.text and "died" in status.text, status.text
+    with sf.http_client(root) as (client, base):
+        summary = client.get(f"{base}?full=1").json()
+    assert summary["store_job"]["state"] == "failed", summary["store_job"]
+    assert "died" in summary["store_job"]["error"]
 
 
 def _job_state(root: Path) -> str | None:
