@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.config import Config
+from spyglass.errors import IndexUnavailable
 from spyglass.index import confined, writer
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
@@ -269,7 +270,7 @@ class View:
         the repository is ignored)."""
         try:
             fd = writer.store_folder(store_dir(self.root), create=False)
-        except OSError:
+        except (OSError, IndexUnavailable):  # gone, or not a plain folder of this user
             return None
         try:
             data = writer.read_at(fd, VIEW_STATE, STATE_MAX)
@@ -315,7 +316,7 @@ class View:
                 writer.remove_at(fd, OLD_VIEW_STATE)
             finally:
                 os.close(fd)
-        except OSError:
+        except (OSError, IndexUnavailable):
             return  # a read-only store: no clean start next time, answers unchanged
 
     def _sync(self, newest: int | None, state: str | None) -> None:
