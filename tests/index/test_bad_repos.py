@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -107,7 +106,9 @@ def test_index_of_another_repository_is_a_mismatch(tmp_path: Path) -> None:
     init(one, BASE)
     CodeIntel(one).index()
     init(two, {"lib.py": "def other():\n    pass\n"})
-    shutil.copytree(one / ".spyglass", two / ".spyglass")
+    # Moved: the store keeps its identity (a copied one is never trusted, see
+    # tests/security/test_store_writes.py)
+    (one / ".spyglass").rename(two / ".spyglass")
     ci = CodeIntel(two)
     seen = defs(ci)
     assert seen == {"other": ("lib.py", "text-fallback")}  # answers still follow disk
@@ -121,7 +122,7 @@ def test_index_of_another_folder_is_a_mismatch(tmp_path: Path) -> None:
     write(one, BASE)
     CodeIntel(one).index()
     two = tmp_path / "two"
-    shutil.copytree(one, two)
+    one.rename(two)
     ci = CodeIntel(two)
     assert defs(ci)["alpha"] == ("pkg/core.py", "cached-index")
     assert f"built from the folder {one}" in (ci.provenance().worktree_mismatch or "")

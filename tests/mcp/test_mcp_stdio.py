@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from every_tool import exercise_every_tool
-from mcp_harness import copy_repo, error_text, payload, stdio
+from mcp_harness import error_text, payload, stdio
 
 from spyglass.config import ALL_TOOLS
 
@@ -163,8 +163,9 @@ async def test_index_on_request_reports_progress(fresh_repo: Path) -> None:
     assert (fresh_repo / ".spyglass").is_dir()
 
 
-async def test_worktree_mismatch_is_reported(indexed_repo: Path, tmp_path: Path) -> None:
-    moved = copy_repo(indexed_repo, tmp_path / "moved")
+async def test_worktree_mismatch_is_reported(own_indexed_repo: Path, tmp_path: Path) -> None:
+    # Moved, not copied: a copied store is never trusted (tests/security/test_store_writes.py)
+    moved = own_indexed_repo.rename(tmp_path / "moved")
     async with stdio(moved) as client:
         result = await client.call_tool("code_status", {})
     body = payload(result)

@@ -48,6 +48,15 @@ def lines(records: list[dict[str, Any]]) -> list[str]:
             out.append(f"  {surface}: {c['calls']} calls, {c['answered']} answered, the rest "
                        f"refused with a reason{extra}")
     out += [r["line"] for r in records if r["kind"] in ("race", "line")]
+    store = [r for r in records if r["kind"] == "store"]
+    if store:
+        scenarios = {r["scenario"] for r in store}
+        surfaces = {r["surface"] for r in store}
+        out.append(f"store writes: {len(store)} runs ({len(scenarios)} hostile scenarios x up "
+                   f"to {len(surfaces)} surfaces: {', '.join(sorted(surfaces))}), "
+                   f"{sum(r['harmed'] for r in store)} writes outside the root, "
+                   f"{sum(r['tracebacks'] for r in store)} tracebacks, "
+                   f"{sum(r['wrong'] for r in store)} wrong outcomes")
     counts: dict[str, list[int]] = {}
     for r in records:
         if r["kind"] == "count":

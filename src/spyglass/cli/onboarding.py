@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from spyglass import surface
-from spyglass.errors import BadInput
+from spyglass.errors import BadInput, IndexUnavailable
+from spyglass.query.facade import (
+    read_repository_file,
+    repository_file_kind,
+    write_repository_file,
+)
 
 BEGIN, END = "<!-- spyglass:begin -->", "<!-- spyglass:end -->"
 MAX_BYTES = 1 << 20  # a config or instructions file larger than this is not ours to edit
@@ -82,21 +87,24 @@ def instructions() -> str:
 
 
 def _read(root: Path, rel: str) -> str | None:
-    """A file's text, or None when it does not exist; never through a symbolic link."""
-    full = root / rel
+    """A file's text, or None when it does not exist; never through a symbolic link (read
+    through descriptors, index/confined.py)."""
     for part in [*reversed(Path(rel).parents), Path(rel)]:
-        if str(part) != "." and (root / part).is_symlink():
+        if str(part) != "." and repository_file_kind(root, part.as_posix()) == "symlink":
             raise BadInput(f"{rel}: {part} is a symbolic link; spyglass init writes only "
                            "regular files inside the repository")
-    if not full.exists():
+    found = repository_file_kind(root, rel)
+    if found is None:
         return None
-    if not full.is_file():
+    if found != "file":
         raise BadInput(f"{rel} exists and is not a regular file")
-    if full.stat().st_size > MAX_BYTES:
-        raise BadInput(f"{rel} is larger than {MAX_BYTES} bytes; edit it by hand")
     try:
-        return full.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_repository_file(root, rel, MAX_BYTES).decode("utf-8")
+    except OSError as exc:
+        if getattr(exc, "size", None) is not None:
+            raise BadInput(f"{rel} is larger than {MAX_BYTES} bytes; edit it by hand") from None
+        raise BadInput(f"cannot read {rel}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise BadInput(f"cannot read {rel}: {exc}") from None
 
 
@@ -143,10 +151,12 @@ def plan(root: Path, client: str) -> list[Planned]:
 
 
 def write(root: Path, files: list[Planned]) -> None:
-    """Write each file atomically (a temporary file renamed over it)."""
+    """Write each file atomically through the one writer (index/writer.py): a new temporary
+    file of a random name (O_EXCL | O_NOFOLLOW) renamed over it, every folder on the way
+    reached without following a link, so nothing the repository ships — a link named like
+    a temporary file, a linked folder — is written through."""
     for f in files:
-        full = root / f.path
-        full.parent.mkdir(parents=True, exist_ok=True)
-        tmp = full.with_name(f".{full.name}.spyglass-tmp")
-        tmp.write_text(f.content, "utf-8")
-        os.replace(tmp, full)
+        try:
+            write_repository_file(root, f.path, f.content.encode("utf-8"))
+        except IndexUnavailable as exc:
+            raise BadInput(f"{f.path}: {exc}; nothing more was written") from None

@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import multiprocessing
 import os
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
@@ -23,6 +24,8 @@ from spyglass.index.store import (
     STORE_DIR,
     Conn,
     SnapshotRow,
+    StoreInvalid,
+    columns,
     drop_fact_indexes,
     latest_complete,
     location,
@@ -32,7 +35,7 @@ from spyglass.index.store import (
     utcnow,
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
-from spyglass.index.worker import ChunkItem, process_chunk
+from spyglass.index.worker import ChunkItem, process, process_chunk
 from spyglass.syntax.langpack import (
     LanguagePack,
     all_packs,
@@ -54,6 +57,12 @@ CHUNK_DELAY = float(os.environ.get("SPYGLASS_TEST_CHUNK_DELAY", "0") or 0)
 POOL_THRESHOLD = 48  # below this many files to parse, a pool costs more than it saves
 # Chunks read ahead per worker: enough to keep each busy, few enough to bound memory.
 IN_FLIGHT_PER_WORKER = 2
+
+# Reused units parsed again per index run to validate the store's content (_spot_check),
+# chosen among files of at most SPOT_MAX_BYTES (cheap, and far from the parse budget).
+SPOT_CHECK = 3
+SPOT_MAX_BYTES = 64 * 1024
+DEF_COLUMNS = ", ".join(columns("defs")[1:])  # a defs row without its unit
 
 Progress = Callable[[str, int, int, int], None]  # phase, done, total, persisted
 
@@ -318,6 +327,7 @@ class SnapshotBuilder:
                 membership[f.path] = unit
             else:
                 todo.append(WorkItem(f.path, f.blob, pack.name, ctx, key))
+        self._spot_check(commit, files, packs, ctxs, membership)
         conn.execute("UPDATE snapshots SET reused=? WHERE id=?", (len(membership), snap))
         conn.execute("UPDATE jobs SET reused=? WHERE id=?", (len(membership), self.job))
         empty = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM units)").fetchone()[0]
@@ -358,6 +368,37 @@ class SnapshotBuilder:
         blob = src.blob_hash(data)
         contents[blob] = data
         return src.SourceFile(f.path, blob, len(data), None)
+
+    def _spot_check(self, commit: str | None, files: list[src.SourceFile],
+                    packs: dict[str, LanguagePack], ctxs: dict[str, FileContext],
+                    membership: dict[str, int]) -> None:
+        """Validate reused facts: a few reused units (small files, picked at random) are
+        parsed again and their definitions compared with the stored rows, which must be
+        exactly what the same bytes give. A store whose rows were edited or lost raises
+        `StoreInvalid` (jobs.run_index then rebuilds it, with a message)."""
+        sizes = {f.path: f.size for f in files}
+        small = [p for p in sorted(membership) if sizes.get(p, 0) <= SPOT_MAX_BYTES]
+        if not small:
+            return
+        sample = random.sample(small, min(SPOT_CHECK, len(small)))
+        blobs = gitcall.BlobReader(self.root) if commit is not None else None
+        try:
+            read = self._reader(commit, files, blobs)
+            for path in sample:
+                data = read(path)
+                if data is None or len(data) > SPOT_MAX_BYTES or binary_or_undecodable(data):
+                    continue
+                want = [tuple(r) for r in process((path, data, packs[path].name,
+                                                   ctxs[path]))[1]]
+                have = [tuple(r) for r in self.conn.execute(
+                    f"SELECT {DEF_COLUMNS} FROM defs WHERE unit=? ORDER BY idx",
+                    (membership[path],))]
+                if want != have:
+                    raise StoreInvalid(f"the stored facts of {path} are not what its source "
+                                       "gives (rows edited or lost)")
+        finally:
+            if blobs is not None:
+                blobs.close()
 
     def _existing_units(self, paths: set[str]) -> dict[tuple[str, str, str, str], int]:
         out: dict[tuple[str, str, str, str], int] = {}

@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shutil
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.config import Config
-from spyglass.index import postgres
+from spyglass.errors import IndexUnavailable
+from spyglass.index import postgres, writer
 from spyglass.index.builder import Progress, SnapshotBuilder
 from spyglass.index.gc import GcStats, collect
 from spyglass.index.lock import alive, writer_lock
 from spyglass.index.store import (
     Conn,
     SnapshotRow,
+    StoreInvalid,
     connect,
     log_event,
     open_store,
+    reject,
     store_dir,
     utcnow,
 )
@@ -50,12 +53,21 @@ def run_index(store_root: Path, root: Path, config: Config, repo: str, ref: str 
     A failed or unavailable job leaves the previous snapshot serving; rerunning retries."""
     folder = store_dir(store_root)
     with writer_lock(folder, wait=wait, on_wait=on_wait):
-        conn = open_store(store_root, config.store_url, repo, create=True)
+        conn = open_store(store_root, config.store_url, repo, create=True, notify=on_wait)
         try:
             with team_locks(conn, repo):
                 recover(conn, folder)
                 builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
-                snap = builder.build(ref)
+                try:
+                    snap = builder.build(ref)
+                except StoreInvalid as exc:  # reused facts failed validation: start afresh
+                    if config.store_url:  # the team store is never replaced by a worker
+                        raise IndexUnavailable(f"the team store failed validation: {exc}"
+                                               ) from None
+                    conn.close()
+                    conn = reject(store_root, str(exc), on_wait)
+                    builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
+                    snap = builder.build(ref)
             if team_gc_lock(conn):
                 collect(conn, config.keep_snapshots, builder.job)
             return snap
@@ -116,8 +128,19 @@ def recover(conn: Conn, folder: Path) -> int:
         conn.execute("COMMIT")
     conn.execute("UPDATE snapshots SET state='failed', error='interrupted' WHERE state IN "
                  "('accepted', 'progress')")
-    for scratch in folder.glob("build-*"):
-        shutil.rmtree(scratch, ignore_errors=True)
+    try:
+        fd = writer.store_folder(folder, create=False)
+    except OSError:
+        return len(stale)
+    try:  # by descriptor: a FIFO named build-* is removed, never opened (rmtree would)
+        for name in os.listdir(fd):
+            if name.startswith("build-"):
+                try:
+                    writer.remove_at(fd, name)
+                except OSError:
+                    pass
+    finally:
+        os.close(fd)
     return len(stale)
 
 

@@ -14,6 +14,7 @@ import fcntl
 import logging
 import os
 import signal
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,11 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.errors import IndexUnavailable
+from spyglass.index import writer
 
 logger = logging.getLogger(__name__)
 LOCK_NAME = "index.lock"
 RECHECK = 1.0  # seconds between dead-holder checks while waiting for a busy lock
 POLL = 0.05  # seconds between attempts to take a busy lock
+RECORD_MAX = 1 << 16  # bytes of the lock file read: a holder line and its workers' lines
 REAP_WAIT = 5.0  # seconds to wait for killed orphans to let go of the lock
 
 
@@ -76,11 +79,18 @@ def alive(pid: int, start: str | None = None) -> bool:
 
 
 def read_record(folder: Path) -> Record:
-    """Parse the lock file; an empty, missing or foreign file gives an unknown holder."""
+    """Parse the lock file; an empty, missing or foreign file (a link, a FIFO, a huge
+    file: never followed nor read) gives an unknown holder."""
     try:
-        lines = (folder / LOCK_NAME).read_text(errors="replace").splitlines()
+        fd = writer.store_folder(folder, create=False)
     except OSError:
-        lines = []
+        data = None
+    else:
+        try:
+            data = writer.read_at(fd, LOCK_NAME, RECORD_MAX)
+        finally:
+            os.close(fd)
+    lines = (data or b"").decode(errors="replace").splitlines()
     head = lines[0].split() if lines else []
     fields = dict(zip(head[0::2], head[1::2]))
     workers: list[tuple[int, str | None]] = []
@@ -109,10 +119,13 @@ def record_worker(folder: Path) -> None:
     """Called in a pool worker: add this process to the lock file's list of workers (a
     build without a lock file, such as a test's bare builder, records nothing)."""
     try:
-        fd = os.open(folder / LOCK_NAME, os.O_WRONLY | os.O_APPEND)
-    except FileNotFoundError:
+        fd = os.open(folder / LOCK_NAME, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW
+                     | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:  # absent, or not the plain file the indexer made: nothing recorded
         return
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
         os.write(fd, f"worker {os.getpid()} {process_start(os.getpid()) or '-'}\n".encode())
     finally:
         os.close(fd)
@@ -200,8 +213,11 @@ def writer_lock(folder: Path, *, wait: bool = True, timeout: float | None = None
     dead holder is recovered (see the module docstring). With `wait` false a busy lock
     raises `IndexBusy` at once, naming the live holder; otherwise this blocks (up to
     `timeout`), re-checking for a dead holder every RECHECK seconds."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    folder_fd = writer.store_folder(folder, create=True)
+    try:
+        fd = writer.open_kept(folder_fd, LOCK_NAME, where=str(folder), notify=on_wait)
+    finally:
+        os.close(folder_fd)
     try:
         if not _try_lock(fd):
             who = _recover(folder, fd, on_wait)

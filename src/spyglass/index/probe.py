@@ -18,6 +18,9 @@ from spyglass.syntax.langpack import pack_for_path
 
 STATE_VERSION = 1  # of saved_state's layout
 RACY_NS = 2_000_000_000  # a file changed this recently is re-hashed on the next refresh
+# spyglass's own folder: git never descends into it (a `.gitignore` there that is a FIFO, or
+# anything else a repository committed there, is never read by git on spyglass's behalf)
+STORE_EXCLUDE = "--exclude=/.spyglass/"
 StatKey = tuple[int, int, int, int]  # mtime_ns, ctime_ns, size, inode
 
 
@@ -299,7 +302,7 @@ class Probe:
         undecodable: set[str] = set()  # stand-ins for names that are not UTF-8
         for tag, path, exact in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
                                                 "--deleted", "--others", "--exclude-standard",
-                                                "--directory")):
+                                                STORE_EXCLUDE, "--directory")):
             if not exact:
                 undecodable.add(path)
                 if tag != "R":
@@ -327,8 +330,8 @@ class Probe:
                                                     *self.rules.untracked_skip_dirs]
             excludes = [f":(exclude,glob)**/{d}/**" for d in sorted(
                 {*src.ALWAYS_SKIPPED, *pruned})]
-            out = gitcall.run(self.root, "ls-files", "-z", "--others", "--exclude-standard", "--",
-                          *expand, *excludes)
+            out = gitcall.run(self.root, "ls-files", "-z", "--others", "--exclude-standard",
+                              STORE_EXCLUDE, "--", *expand, *excludes)
             for raw in out.split(b"\0"):
                 if raw:
                     name, exact = filenames.from_bytes(raw)
@@ -351,7 +354,7 @@ class Probe:
             return [f for f in self.listing if f.skipped == "ignored by .gitignore"]
         if self._ignored is None or self._ignored_at != self.listed:
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--ignored",
-                          "--exclude-standard", "--directory")
+                              "--exclude-standard", STORE_EXCLUDE, "--directory")
             self._ignored = [src.SourceFile(filenames.from_bytes(p)[0], "", 0,
                                             "ignored by .gitignore")
                              for p in out.split(b"\0") if p and not p.startswith(b".spyglass/")]

@@ -6,7 +6,6 @@ manifest a language pack names; references the index is not sure of are left out
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import tomllib
@@ -18,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from spyglass.errors import BadInput, SpyglassError
-from spyglass.index import confined, source
+from spyglass.index import confined, source, writer
 from spyglass.index import scipwrite as w
 from spyglass.index.store import SnapshotRow, latest_complete, snapshot_by_id
 from spyglass.syntax.langpack import all_packs
@@ -199,19 +198,18 @@ def export(root: Path, conn: sqlite3.Connection, snap: SnapshotRow, out: Path,
         unit_symbols[u.unit] = own
     counts = {"defs": 0, "refs": 0, "uncertain": 0, "external": 0}
     symbols: set[str] = set()
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("wb") as fh:
+    try:  # the one writer: a random temporary name, never a link followed (docs/security.md)
+        with writer.replacing(out) as fh:
             args = ["export", "--scip", str(out)] + (["--ref", ref] if ref else [])
             fh.write(w.metadata("spyglass", _tool_version(), args,
                                 "file://" + quote(str(root))))
             for u in units:
                 fh.write(_document(conn, u, defs.get(u.unit, []), unit_symbols[u.unit],
                                    symbol_of, packages, counts, symbols))
-        size = tmp.stat().st_size
-        os.replace(tmp, out)
+            size = fh.tell()
+    except writer.WriteRefused as exc:
+        raise BadInput(f"cannot write {out}: {exc}") from exc
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise BadInput(f"cannot write {out}: {exc.strerror}") from exc
     return ScipExport(str(out), snap.id, snap.ref, snap.commit, len(units), counts["defs"],
                       counts["refs"], len(symbols), counts["uncertain"], counts["external"],

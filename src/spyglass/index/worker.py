@@ -6,13 +6,13 @@ import importlib
 import importlib.util
 import json
 import re
-import sqlite3
 from functools import cache
+from pathlib import Path
 from typing import cast
 
 from spyglass.errors import LanguagePackError
 from spyglass.index import postgres
-from spyglass.index.store import Conn, columns
+from spyglass.index.store import Conn, columns, open_file
 from spyglass.syntax import conditionals, expansions
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import LANGS_DIR, LanguagePack, all_packs
@@ -199,7 +199,7 @@ def process_chunk(items: list[ChunkItem], store: str) -> int:
     if postgres.is_url(store):
         conn = postgres.Connection(store, "")
     else:
-        conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
+        conn = open_file(Path(store))
     try:
         conn.execute("PRAGMA busy_timeout=600000")
         conn.execute("PRAGMA synchronous=NORMAL")

@@ -194,6 +194,11 @@ class Backend:
             except anyio.get_cancelled_exc_class():
                 cancel.set()
                 raise
+            except BaseExceptionGroup as group:  # the task group wraps the index's refusal
+                refused = [e for e in group.exceptions if isinstance(e, ToolError)]
+                if refused:
+                    raise refused[0] from None
+                raise
             await ctx.report_progress(state["total"], state["total"] or None, "index complete")
 
 

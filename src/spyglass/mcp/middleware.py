@@ -3,10 +3,12 @@ give every tool error a reason; one-line server logs."""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -15,6 +17,8 @@ from typing import IO, Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
+
+from spyglass.errors import BadInput
 
 BARE = re.compile(r"(Error executing tool \S+:?\s*)+")
 
@@ -54,10 +58,26 @@ def _error_text(result: HandlerResult) -> str | None:
 
 
 class SessionLog:
-    """One JSON line per request: time, method, tool, arguments, duration, result size, error."""
+    """One JSON line per request: time, method, tool, arguments, duration, result size, error.
+
+    The file the user named is appended to as a plain file only: opened with O_NOFOLLOW
+    and O_NONBLOCK (a link in its place is not followed, a FIFO cannot block the server)
+    and checked to be a regular file before the first line."""
 
     def __init__(self, path: str) -> None:
-        self.out: IO[str] = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0), 0o644)
+        except OSError as exc:
+            why = {errno.ELOOP: "it is a symbolic link (never followed)",
+                   errno.ENXIO: "it is a FIFO, not a regular file"}.get(
+                exc.errno or 0, exc.strerror or str(exc))
+            raise BadInput(f"cannot write the session log {path}: {why}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise BadInput(f"cannot write the session log {path}: not a regular file")
+        os.set_blocking(fd, True)
+        self.out: IO[str] = open(fd, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
 
     def close(self) -> None:
         self.out.close()

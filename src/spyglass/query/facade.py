@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import threading
@@ -12,7 +13,7 @@ from typing import Self
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import gitcall
+from spyglass.index import confined, gitcall, writer
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -362,9 +363,28 @@ class CodeIntel:
 
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
         with self.lock:
-            return file_ops.status(self.answer(), tools or self.config.capabilities,
-                                   self.last_index_job(), self.store_root,
-                                   tuple(b.status() for b in self.escalator.bridges()))
+            result = file_ops.status(self.answer(), tools or self.config.capabilities,
+                                     self.last_index_job(), self.store_root,
+                                     tuple(b.status() for b in self.escalator.bridges()))
+            rejected = self._store_rejected()
+            if rejected is None:
+                return result
+            return dataclasses.replace(result, coverage=dataclasses.replace(
+                result.coverage, limitations=(*result.coverage.limitations, rejected)))
+
+    def _store_rejected(self) -> str | None:
+        """When the latest index run replaced a store that failed validation (it came with
+        the repository, was copied, damaged or edited): the message it journaled."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
+        try:
+            row = conn.execute("SELECT detail FROM events WHERE kind='store_rejected' "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+            jobs = conn.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
+        finally:
+            conn.close()
+        return str(row[0]) if row and jobs <= 1 else None
 
     # -- indexing --------------------------------------------------------------------------
     def index(self, ref: str | None = None, progress: Progress | None = None, *,
@@ -553,3 +573,22 @@ def _start_quietly(bridge: Bridge) -> None:
 
 
 __all__ = ["CodeIntel", "display", "module_symbol", "repo_name"]
+
+
+# -- repository files for the front ends (`spyglass init`) ------------------------------------
+def repository_file_kind(root: Path, rel: str) -> str | None:
+    """What the root-relative `rel` is ("file", "dir", "symlink", "special"), links not
+    followed; None when absent (index/confined.py)."""
+    return confined.kind(root, rel)
+
+
+def read_repository_file(root: Path, rel: str, max_bytes: int) -> bytes:
+    """The bytes of a plain root-relative file, read through descriptors only; raises
+    `confined.Refused` (an OSError) with the reason otherwise."""
+    return confined.read_bytes(root, rel, max_bytes)
+
+
+def write_repository_file(root: Path, rel: str, data: bytes) -> None:
+    """Write a root-relative file atomically through the one writer (index/writer.py);
+    raises `IndexUnavailable` with the reason when a link or non-folder is in the way."""
+    writer.write_file(root, rel, data)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import marshal
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from spyglass.config import Config
-from spyglass.index import confined
+from spyglass.errors import IndexUnavailable
+from spyglass.index import confined, writer
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
@@ -18,6 +20,7 @@ from spyglass.index.store import (
     Conn,
     SnapshotRow,
     columns,
+    owner,
     snapshot_by_id,
     store_dir,
     table_columns,
@@ -29,7 +32,9 @@ from spyglass.types import FileContext
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
-VIEW_STATE = "view-state.marshal"  # the store's file of the last clean refresh (_save_state)
+VIEW_STATE = "view-state.json"  # the store's file of the last clean refresh (_save_state)
+OLD_VIEW_STATE = "view-state.marshal"  # what earlier versions wrote: removed, never read
+STATE_MAX = 64 << 20  # bytes of saved state read (a kernel tree's is a few MB)
 
 def _overlay_table(table: str) -> str:
     """The overlay's temp copy of a store fact table: the same columns, without the store's
@@ -59,6 +64,41 @@ _INSERT = {t: f"INSERT INTO temp.o{t}({', '.join(columns(t))}) VALUES("
 # The two table sets a fact query runs against: the persisted baseline and the overlay.
 BASELINE = {t: f"main.{t}" for t in FACT_TABLES}
 OVERLAY = {t: f"temp.o{t}" for t in FACT_TABLES}
+
+def _state(saved: object) -> tuple[Any, ...] | None:
+    """The saved state as `_save_state` wrote it — [newest, snapshot, commit, probe state]
+    — with the probe's stat keys back as tuples (the probe compares tuples); None for
+    anything of another shape. Linear in the file: 80,000 files' state loads in ~70 ms of
+    CPU against ~57 ms for `marshal` (which had no limits)."""
+    if not isinstance(saved, list) or len(saved) != 4 or not isinstance(saved[3], list) \
+            or len(saved[3]) != 7:
+        return None
+    probe = list(saved[3])
+    files = probe[5]
+    if not isinstance(files, dict):
+        return None
+    paths, keys = files.get("paths"), files.get("keys")
+    if not isinstance(paths, list) or not isinstance(keys, list) \
+            or len(keys) != 4 * len(paths):
+        return None
+    numbers = iter(keys)
+    probe[5] = tuple(zip(paths, zip(numbers, numbers, numbers, numbers)))
+    try:
+        probe[2] = tuple(tuple(k) if isinstance(k, list) else k for k in probe[2])
+        probe[4] = tuple((str(p), tuple(k) if isinstance(k, list) else k) for p, k in probe[4])
+    except (TypeError, ValueError):
+        return None
+    return saved[0], saved[1], saved[2], tuple(probe)
+
+
+def _encoded(probe_state: tuple[Any, ...]) -> list[Any]:
+    """The probe's saved state for JSON: its candidate files as a list of paths and one
+    flat list of their four stat numbers (parsed back ~2x faster than nested lists)."""
+    out = list(probe_state)
+    files = out[5]
+    out[5] = {"paths": [p for p, _ in files], "keys": [n for _, key in files for n in key]}
+    return out
+
 
 VRow = tuple[int | None, str | None, str, int]  # unit, language, source, stale
 
@@ -192,15 +232,18 @@ class View:
         probes as usual."""
         if not newest or not self.probe.is_git:
             return False
-        try:
-            saved = marshal.loads(self._state_path().read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            return False
-        if not isinstance(saved, tuple) or len(saved) != 4 or saved[0] != newest:
+        saved = self._load_state()
+        if saved is None or len(saved) != 4 or saved[0] != newest \
+                or not isinstance(saved[3], tuple):
             return False
         snap = snapshot_by_id(self.conn, saved[1]) if isinstance(saved[1], int) else None
         if snap is None or snap.state != "completed" or snap.commit is None \
-                or saved[2] != snap.commit or not self.probe.unchanged_since(saved[3]):
+                or saved[2] != snap.commit:
+            return False
+        try:
+            if not self.probe.unchanged_since(saved[3]):
+                return False
+        except (TypeError, ValueError, IndexError, OSError):  # a state of another shape
             return False
         head = src.head(self.root)
         if head.sha != snap.commit:
@@ -221,8 +264,29 @@ class View:
         self._clean_newest = newest
         return True
 
-    def _state_path(self) -> Path:
-        return store_dir(self.root) / VIEW_STATE
+    def _load_state(self) -> tuple[Any, ...] | None:
+        """The saved state of the last clean refresh, if this store saved it: a bounded
+        plain file of `.spyglass/` (never a link), JSON of lists, strings and numbers only,
+        carrying the identity of the store that wrote it (a file copied or committed with
+        the repository is ignored)."""
+        try:
+            fd = writer.store_folder(store_dir(self.root), create=False)
+        except (OSError, IndexUnavailable):  # gone, or not a plain folder of this user
+            return None
+        try:
+            data = writer.read_at(fd, VIEW_STATE, STATE_MAX)
+        finally:
+            os.close(fd)
+        if data is None:
+            return None
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        mine = owner(self.conn)
+        if not isinstance(obj, dict) or mine is None or obj.get("owner") != mine:
+            return None
+        return _state(obj.get("state"))
 
     def _save_state(self) -> None:
         """After a refresh that overlaid nothing (the workspace is the snapshot's commit):
@@ -239,13 +303,21 @@ class View:
         if key == self._saved:
             return
         self._saved = key
-        data = marshal.dumps((newest, snap.id, snap.commit, self.probe.saved_state()))
-        path = self._state_path()
+        mine = owner(self.conn)
+        if mine is None:
+            return
+        data = json.dumps({"owner": mine, "state": [
+            newest, snap.id, snap.commit, _encoded(self.probe.saved_state())]}).encode()
+        if len(data) > STATE_MAX:
+            return
         try:
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-        except OSError:
+            fd = writer.store_folder(store_dir(self.root), create=False)
+            try:
+                writer.write_at(fd, VIEW_STATE, data)
+                writer.remove_at(fd, OLD_VIEW_STATE)
+            finally:
+                os.close(fd)
+        except (OSError, IndexUnavailable):
             return  # a read-only store: no clean start next time, answers unchanged
 
     def _sync(self, newest: int | None, state: str | None) -> None:
