@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from spyglass.bridge import guard
+from spyglass.bridge.rpc import server_text
 from spyglass.errors import SpyglassError
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -153,7 +154,7 @@ class Child:
 
     def last_error(self) -> str:
         lines = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return lines[-1][:300] if lines else ""
+        return server_text(lines[-1]) if lines else ""
 
     def alive(self) -> bool:
         return self.proc.poll() is None
