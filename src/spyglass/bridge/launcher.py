@@ -42,6 +42,7 @@ class LaunchSpec:
     env: tuple[str, ...] = ()
     execution: str = "sandbox"  # or "host" (the config requires allow_host_mcp)
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+    programs: tuple[str, ...] = ()  # host programs the server runs, shown like the server
 
 
 def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None,
@@ -95,7 +96,10 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None,
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
              "--tmpfs", str(home or Path.home())]
-    for name, link in server_files(exe, path, spec.workspace, home):
+    shown: dict[str, str | None] = {}
+    for program in (exe, *map(Path, spec.programs)):
+        shown.update(server_files(program, path, spec.workspace, home))
+    for name, link in shown.items():
         args += ["--symlink", link, name] if link is not None else ["--ro-bind", name, name]
     for bind in spec.binds:
         args += ["--ro-bind-try", bind, bind]
@@ -208,9 +212,11 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     workspace = spec.workspace.resolve()
     env = child_env(spec.env, host_env, workspace)
     exe = find_binary(spec.command[0], env["PATH"])
-    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds)
-    try:
-        server_files(exe, env["PATH"], workspace)  # refuses a server inside the workspace
+    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
+                      spec.programs)
+    try:  # refuses a server (or a program it runs) inside the workspace
+        for program in (exe, *map(Path, spec.programs)):
+            server_files(program, env["PATH"], workspace)
     except ServerFileError as exc:
         raise LaunchError(str(exc)) from exc
     inner = bwrap_args(spec, exe, path=env["PATH"]) if spec.execution == "sandbox" else [
