@@ -109,7 +109,8 @@ class RpcClient(abc.ABC):
                 return
             try:
                 self._dispatch(msg)
-            except RpcError:
+            except RpcError as exc:
+                self._fail_all(str(exc))
                 return
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
