@@ -132,7 +132,8 @@ def installed() -> dict[str, LspServer]:
                                               "--stdio"), (), "sandbox", False, "basedpyright")
     if GOPLS.exists() or shutil.which("gopls"):
         gopls = str(GOPLS) if GOPLS.exists() else "gopls"
-        goroot = (str(GOROOT),) if GOPLS.exists() else ()
+        # Debian's Go tree links its src to usr/share: the unpacked usr/ as a whole.
+        goroot = (str(GOROOT), str(GOROOT.parent.parent / "share")) if GOPLS.exists() else ()
         out["gopls"] = LspServer("go", (gopls,), ("GOPATH=/tmp/gopath", "GOCACHE=/tmp/gocache",
                                                   "HOME=/tmp"),
                                  "sandbox", False, "gopls", goroot)
