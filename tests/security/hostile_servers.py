@@ -134,9 +134,7 @@ def installed() -> dict[str, LspServer]:
         gopls = str(GOPLS) if GOPLS.exists() else "gopls"
         # Debian's Go tree links its src to usr/share: the unpacked usr/ as a whole.
         goroot = (str(GOROOT), str(GOROOT.parent.parent / "share")) if GOPLS.exists() else ()
-        out["gopls"] = LspServer("go", (gopls,), ("GOPATH=/tmp/gopath", "GOCACHE=/tmp/gocache",
-                                                  "HOME=/tmp"),
-                                 "sandbox", False, "gopls", goroot)
+        out["gopls"] = LspServer("go", (gopls,), (), "sandbox", False, "gopls", goroot)
     if TSLS.exists():
         out["tsls"] = LspServer("typescript", (str(TSLS), "--stdio"), (), "sandbox", False,
                                 "typescript-language-server")

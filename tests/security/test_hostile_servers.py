@@ -83,6 +83,9 @@ def test_servers_never_run_repository_programs(
     monkeypatch.setenv("PATH", hostile_path(root))
     monkeypatch.setattr(launcher, "STDERR_KEPT", 1 << 24)  # every mark the server's stderr got
     server = replace(SERVERS[kind], execution=execution, allow_host_mcp=execution == "host")
+    if kind == "gopls":  # its caches in the test's folder (a private /tmp in the sandbox)
+        server = replace(server, env=(f"GOPATH={tmp_path / 'gopath'}",
+                                      f"GOCACHE={tmp_path / 'gocache'}", f"HOME={tmp_path}"))
     ci = CodeIntel(root, config=Config(lsp=(server,)))
     path, line = ASK[kind]
     try:

@@ -295,8 +295,14 @@ def test_a_late_answer_to_an_abandoned_request_is_dropped(tmp_path: Path) -> Non
     client = LspClient(io.BytesIO(), os.fdopen(read, "rb"), tmp_path)
     with pytest.raises(RpcError, match="no answer within"):
         client.request("textDocument/references", {}, timeout=0.05)
-    os.write(write, _body({"jsonrpc": "2.0", "id": 1, "result": []}) + _body(
-        {"jsonrpc": "2.0", "id": 2, "result": ["second"]}))
+    os.write(write, _body({"jsonrpc": "2.0", "id": 1, "result": []}))
+
+    def answer_second() -> None:  # once request 2 is sent (an answer never comes first)
+        deadline = time.monotonic() + 5
+        while 2 not in client._answers and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.write(write, _body({"jsonrpc": "2.0", "id": 2, "result": ["second"]}))
+    threading.Thread(target=answer_second, daemon=True).start()
     assert client.request("x", {}, timeout=5.0) == ["second"]
     assert client.broken is None
     os.close(write)
