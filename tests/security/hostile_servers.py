@@ -21,6 +21,7 @@ MARK = "SPYGLASS-CANARY:"
 VENV = Path(sys.executable).parent  # basedpyright is a dev dependency of this venv
 TOOLS = Path.home() / ".cache" / "spyglass" / "tools"
 TSLS = TOOLS / "tsls" / "node_modules" / ".bin" / "typescript-language-server"
+TSC = TOOLS / "node_modules" / ".bin" / "tsc"  # typescript 7 (bootstrap's scip-python tools)
 GOPLS = TOOLS / "gopls" / "usr" / "bin" / "gopls"
 GOROOT = TOOLS / "gopls" / "usr" / "lib" / "go-1.24"
 
@@ -74,6 +75,7 @@ SOURCES = {
 }
 # What each server is asked about (path, 1-based line of the definition).
 ASK = {"pyright": ("pkg/core.py", 1), "gopls": ("main.go", 3), "tsls": ("src/core.ts", 1),
+       "tsc": ("src/core.ts", 1),
        "clangd": ("util.c", 2)}
 
 
@@ -138,6 +140,10 @@ def installed() -> dict[str, LspServer]:
     if TSLS.exists():
         out["tsls"] = LspServer("typescript", (str(TSLS), "--stdio"), (), "sandbox", False,
                                 "typescript-language-server")
+    version = TSC.parent.parent / "typescript" / "package.json"
+    if TSC.exists() and json.loads(version.read_text()).get("version", "").startswith("7"):
+        out["tsc"] = LspServer("typescript", (str(TSC), "--lsp", "--stdio"), (), "sandbox",
+                               False, "tsc")
     if shutil.which("clangd"):
         out["clangd"] = LspServer("c", ("clangd",), (), "sandbox", False, "clangd")
     return out

@@ -42,7 +42,7 @@ from report import COUNT_KEY
 SERVERS = installed()
 LABEL = "language servers on a hostile repository"
 CASES = [("pyright", True), ("pyright", False), ("gopls", True), ("tsls", True),
-         ("clangd", True)]
+         ("tsc", True), ("clangd", True)]
 EVIL_SO = '__attribute__((constructor)) static void f(void) {{ fopen("{canary}", "w"); }}\n'
 
 
