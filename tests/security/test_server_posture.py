@@ -115,6 +115,9 @@ def test_path_holds_no_relative_or_workspace_folder(tmp_path: Path) -> None:
     host = {"PATH": f".::bin:{ws}:{ws / 'bin'}:/usr/bin:{tmp_path}:./x:/usr/bin"}
     assert child_env((), host, ws)["PATH"] == f"/usr/bin:{tmp_path}"
     assert child_env((), {"PATH": f".:{ws}"}, ws)["PATH"] == "/usr/local/bin:/usr/bin:/bin"
+    # A PATH the host config sets is cleaned the same way.
+    assert child_env((f"PATH=:{ws}/bin:/opt/go/bin",), {"PATH": "/usr/bin"}, ws)["PATH"] \
+        == "/opt/go/bin"
 
 
 def test_a_server_inside_the_workspace_is_refused(tmp_path: Path) -> None:

@@ -51,13 +51,14 @@ def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None,
     PATH keeps absolute folders outside the workspace only: an empty or relative entry
     means the working directory, the repository."""
     host = os.environ if host is None else host
-    env = {"PATH": safe_path(host.get("PATH") or DEFAULT_PATH, workspace)}
+    env = {"PATH": host.get("PATH") or DEFAULT_PATH}
     for entry in names:
         name, eq, value = entry.partition("=")
         if eq:
             env[name] = value
         elif name in host:
             env[name] = host[name]
+    env["PATH"] = safe_path(env["PATH"], workspace)  # also a PATH the config sets
     return env
 
 
