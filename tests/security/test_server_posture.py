@@ -325,3 +325,36 @@ def test_a_forged_reply_never_reaches_an_answer(mode: str, make_repo: Callable[.
     assert got.results == index.results
     text = json.dumps([got.coverage.limitations, [r.path for r in got.results]])
     assert "malformed reply" in text and "FORGED" not in text
+
+
+def test_clean_messages_pass(tmp_path: Path) -> None:
+    """The rules refuse nothing JSON-RPC allows: a notification with `params: null` or none,
+    a server request with a string id (answered), a Content-Type header, an error answer
+    (an error, not a broken stream)."""
+    read, write = os.pipe()
+    sent = io.BytesIO()
+    client = LspClient(sent, os.fdopen(read, "rb"), tmp_path)
+
+    def serve() -> None:
+        for rid, tail in ((1, {"result": {"ok": True}}),
+                          (2, {"error": {"code": -32603, "message": "boom\x1b[31m" + "x" * 500}})):
+            deadline = time.monotonic() + 5
+            while rid not in client._answers and time.monotonic() < deadline:
+                time.sleep(0.01)
+            body = json.dumps({"jsonrpc": "2.0", "id": rid, **tail}).encode()
+            os.write(write, _body({"jsonrpc": "2.0", "method": "window/logMessage",
+                                   "params": None})
+                     + _body({"jsonrpc": "2.0", "method": "$/progress"})
+                     + _body({"jsonrpc": "2.0", "id": "srv-1", "method": "workspace/configuration",
+                              "params": {"items": []}})
+                     + b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc; "
+                       b"charset=utf-8\r\n\r\n" % len(body) + body)
+    threading.Thread(target=serve, daemon=True).start()
+    assert client.request("a", {}, timeout=5.0) == {"ok": True}
+    with pytest.raises(RpcError) as caught:
+        client.request("b", {}, timeout=5.0)
+    assert "the server answered an error: boom [31mxxx" in str(caught.value)
+    assert len(str(caught.value)) < 300 and "\x1b" not in str(caught.value)
+    assert client.broken is None
+    assert b'"id": "srv-1"' in sent.getvalue()
+    os.close(write)

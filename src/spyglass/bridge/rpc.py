@@ -195,7 +195,7 @@ def check_shape(msg: dict[str, Any]) -> None:
         raise RpcError("malformed reply: not a JSON-RPC 2.0 message")
     if "method" in msg:
         if not isinstance(msg["method"], str) or ("id" in msg and not _is_id(msg["id"])) or \
-                not isinstance(msg.get("params", {}), (dict, list)) or \
+                not isinstance(msg.get("params"), (dict, list, type(None))) or \
                 "result" in msg or "error" in msg:
             raise RpcError("malformed reply: a bad request or notification")
         return
