@@ -26,6 +26,9 @@ from spyglass.bridge.rpc import RpcError
 from spyglass.config import Config, LspServer
 from spyglass.query.facade import CodeIntel
 
+sys.path.insert(0, str(Path(__file__).parent))
+from report import COUNT_KEY
+
 BRIDGE_TESTS = Path(__file__).resolve().parent.parent / "bridge"
 sys.path.insert(0, str(BRIDGE_TESTS))
 from helpers import ANSWERS, CORE, USE, server
@@ -81,8 +84,9 @@ LAYOUTS: dict[str, Callable[[Path], tuple[Path, list[Path], list[Path]]]] = {
 
 @pytest.mark.parametrize("execution", ["sandbox", "host"])
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
-def test_the_sandbox_shows_the_server_files_only(layout: str, execution: str,
-                                                 tmp_path: Path) -> None:
+def test_the_sandbox_shows_the_server_files_only(
+        layout: str, execution: str, tmp_path: Path,
+        record_property: pytest.RecordProperty) -> None:
     """A canary credentials file beside the server's prefix is not readable inside the
     sandbox; the server's own package files are. Host: all are (the control)."""
     if execution == "sandbox" and shutil.which("bwrap") is None:
@@ -106,6 +110,9 @@ def test_the_sandbox_shows_the_server_files_only(layout: str, execution: str,
         seen = json.loads(child.stdout.readline())
     finally:
         child.kill()
+    if execution == "sandbox":
+        record_property(COUNT_KEY, ["files beside a sandboxed server's prefix", 1, 1,
+                                    sum(seen[str(p)] for p in hidden)])
     assert seen == {str(p): execution == "host" or p in own for p in own + hidden}
 
 
@@ -274,21 +281,27 @@ def _client(stream: bytes, tmp_path: Path) -> LspClient:
 
 
 @pytest.mark.parametrize("case", sorted(STREAMS))
-def test_a_malformed_stream_ends_the_bridge_unrepeated(case: str, tmp_path: Path) -> None:
+def test_a_malformed_stream_ends_the_bridge_unrepeated(
+        case: str, tmp_path: Path, record_property: pytest.RecordProperty) -> None:
     client = _client(STREAMS[case], tmp_path)
+    error = ""
+    taken = False
     try:
         client.request("textDocument/references", {}, timeout=5.0)
-        if case == "twice":  # the first answer is fine; the second breaks the stream
-            deadline = time.monotonic() + 5
-            while not client.broken and time.monotonic() < deadline:
-                time.sleep(0.01)
-        else:
-            pytest.fail("a malformed stream was taken for an answer")
+        # Only "twice" answers first (fine); the second answer then breaks the stream.
+        taken = case != "twice"
+        deadline = time.monotonic() + 5
+        while not client.broken and time.monotonic() < deadline:
+            time.sleep(0.01)
     except RpcError as exc:
-        assert "malformed reply" in str(exc)
-        assert FORGED.decode() not in str(exc)
+        error = str(exc)
+    said = error + (client.broken or "")
+    record_property(COUNT_KEY, ["malformed reply streams (canary: taken or repeated)", 1, 1,
+                                int(taken or FORGED.decode() in said)])
+    assert not taken
+    assert error == "" or "malformed reply" in error
     assert client.broken is not None and "malformed reply" in client.broken
-    assert FORGED.decode() not in client.broken
+    assert FORGED.decode() not in said
 
 
 def test_a_late_answer_to_an_abandoned_request_is_dropped(tmp_path: Path) -> None:
