@@ -182,6 +182,25 @@ def test_basedpyright_runs_a_host_interpreter_only(tmp_path: Path) -> None:
             assert json.loads(posture.settings)["python"]["analysis"] == {"x": 1}
 
 
+def test_the_workspace_venv_is_read_not_run(tmp_path: Path) -> None:
+    """What basedpyright found by running `.venv/bin/python` (its site-packages) it is
+    given to read; a venv folder linked from outside the workspace is not."""
+    ws = tmp_path / "ws"
+    packages = ws / ".venv" / "lib" / "python3.11" / "site-packages"
+    packages.mkdir(parents=True)
+    outside = tmp_path / "elsewhere" / "lib" / "python3.12" / "site-packages"
+    outside.mkdir(parents=True)
+    (ws / ".venv" / "lib64").symlink_to(tmp_path / "elsewhere" / "lib")
+    exe = _fake(tmp_path, "basedpyright-langserver")
+    settings = json.loads(harden(LspServer("python", (str(exe),)), ws).settings)
+    assert settings["python"]["analysis"] == {"extraPaths": [str(packages)]}
+    given = {"basedpyright": {"analysis": {"extraPaths": ["/x"], "typeCheckingMode": "off"}}}
+    settings = json.loads(harden(LspServer("python", (str(exe),),
+                                           settings=json.dumps(given)), ws).settings)
+    assert settings["basedpyright"]["analysis"] == {"extraPaths": ["/x", str(packages)],
+                                                    "typeCheckingMode": "off"}
+
+
 def test_clangd_never_queries_a_driver_nor_reads_project_config(tmp_path: Path) -> None:
     exe = _fake(tmp_path, "clangd")
     posture = harden(LspServer("c", (str(exe), "--background-index", "--enable-config=true")),

@@ -75,9 +75,28 @@ def _pyright(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
     pin = given if isinstance(given, str) and given.startswith("/") and not inside(
         Path(os.path.realpath(given)), root) else host_python()
     settings["python"] = {**python, "pythonPath": pin}
+    _venv_packages(settings, root)
     # The interpreter is run with the workspace as working directory: no '' on sys.path.
     return Posture("pyright", server.command, ("PYTHONSAFEPATH=1",), json.dumps(settings),
                    programs=(pin,))
+
+
+def _venv_packages(settings: dict[str, Json], root: Path) -> None:
+    """The workspace venv's site-packages as extra search paths (read, never run): the
+    packages basedpyright would have found through `.venv/bin/python`. Settings of a
+    workspace without a config file only (a config file's own venvPath/venv is read)."""
+    found = [p for p in sorted(root.glob(".venv/lib*/python3*/site-packages"))
+             if p.is_dir() and inside(p.resolve(), root)]
+    if not found:
+        return
+    section = "basedpyright" if isinstance(settings.get("basedpyright"), dict) and \
+        isinstance(settings["basedpyright"].get("analysis"), dict) else "python"
+    holder: dict[str, Json] = settings.setdefault(section, {})
+    analysis: dict[str, Json] = holder["analysis"] if isinstance(holder.get("analysis"),
+                                                                  dict) else {}
+    extra: list[Json] = analysis["extraPaths"] if isinstance(analysis.get("extraPaths"),
+                                                             list) else []
+    holder["analysis"] = {**analysis, "extraPaths": [*extra, *map(str, found)]}
 
 
 def _gopls(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
