@@ -6,7 +6,6 @@ lib folder); never the prefix it was installed into (~/.local, ~/.cargo hold cre
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -57,9 +56,19 @@ def interpreter(script: Path, path: str) -> Path | None:
         return None
     if Path(words[0]).name == "env":
         names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-        found = shutil.which(names[0], path=path) if names else None
-        return Path(found).absolute() if found else None
+        return _on_path(names[0], path) if names else None
     return Path(words[0])
+
+
+def _on_path(name: str, path: str) -> Path | None:
+    """The executable file `name` names on `path` (a lookup only: nothing is run)."""
+    if "/" in name:
+        return Path(name).absolute()
+    for folder in path.split(os.pathsep):
+        candidate = Path(folder) / name
+        if folder.startswith("/") and candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
 
 
 def package_trees(real: Path) -> list[Path]:
