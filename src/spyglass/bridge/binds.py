@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SHOWN = (*SYSTEM_DIRS, "/etc/alternatives")  # what every sandbox shows (launcher.py)
 MAX_HOPS = 40  # symlinks followed from one name
 MAX_DEPTH = 4  # interpreters of interpreters
 SHEBANG = 256  # bytes of a script's first line read
@@ -21,7 +22,7 @@ class ServerFileError(ValueError):
 def is_system(path: Path) -> bool:
     """Whether a path lies under the read-only system folders every sandbox has."""
     text = str(path)
-    return any(text == d or text.startswith(d + "/") for d in SYSTEM_DIRS)
+    return any(text == d or text.startswith(d + "/") for d in SHOWN)
 
 
 def inside(path: Path, folder: Path) -> bool:
