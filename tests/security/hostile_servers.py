@@ -1,8 +1,8 @@
 """A repository armed against the language servers (docs/security.md, "Language servers"):
 every program a server's interpreter or tool discovery could pick from the workspace is a
 canary. A canary that runs leaves a file in the canary folder (seen on the host) and writes
-its mark to the stderr of the processes above it (seen through the sandbox, where the
-canary folder is not visible): the server's stderr reaches spyglass."""
+its mark to the stderr of the processes above it in its session (seen through the sandbox,
+where the canary folder is not visible): the server's stderr reaches spyglass."""
 
 from __future__ import annotations
 
@@ -27,24 +27,29 @@ GOROOT = TOOLS / "gopls" / "usr" / "lib" / "go-1.24"
 
 SH = """#!/bin/sh
 echo fired > {canaries}/{name} 2>/dev/null
+read -r _ _ _ _ _ sid _ < /proc/$$/stat
 p=$PPID
-for _ in 1 2 3; do
+for _ in 1 2 3 4; do
+  read -r _ _ _ pp _ psid _ < /proc/$p/stat || break
+  [ "$psid" = "$sid" ] || break
   case "$(tr '\\000' ' ' < /proc/$p/cmdline 2>/dev/null)" in *guard.py*|*pytest*|"") break;; esac
   echo "{mark}{name}" > /proc/$p/fd/2 2>/dev/null
-  read -r _ _ _ p _ < /proc/$p/stat || break
+  p=$pp
 done
 exit 1
 """
 NODE = """const fs = require('fs');
 try {{ fs.writeFileSync('{canaries}/{name}', 'fired'); }} catch (e) {{}}
+const stat = (p) => fs.readFileSync(`/proc/${{p}}/stat`, 'latin1').split(') ')[1].split(' ');
+const sid = stat(process.pid)[3];
 let p = process.ppid;
-for (let i = 0; i < 3 && p > 1; i++) {{
-  let cmd = '';
-  try {{ cmd = fs.readFileSync(`/proc/${{p}}/cmdline`, 'latin1'); }} catch (e) {{ break; }}
-  if (cmd.includes('guard.py') || cmd.includes('pytest')) break;
-  try {{ fs.writeFileSync(`/proc/${{p}}/fd/2`, '{mark}{name}\\n'); }} catch (e) {{}}
-  try {{ p = +fs.readFileSync(`/proc/${{p}}/stat`, 'latin1').split(') ')[1].split(' ')[1]; }}
+for (let i = 0; i < 4 && p > 1; i++) {{
+  let fields, cmd;
+  try {{ fields = stat(p); cmd = fs.readFileSync(`/proc/${{p}}/cmdline`, 'latin1'); }}
   catch (e) {{ break; }}
+  if (fields[3] !== sid || cmd.includes('guard.py') || cmd.includes('pytest')) break;
+  try {{ fs.writeFileSync(`/proc/${{p}}/fd/2`, '{mark}{name}\\n'); }} catch (e) {{}}
+  p = +fields[1];
 }}
 {tail}
 """
