@@ -22,6 +22,7 @@ from spyglass.bridge import manager
 from spyglass.bridge.harden import harden, kind_of
 from spyglass.bridge.launcher import LaunchError, LaunchSpec, child_env, launch
 from spyglass.bridge.lsp import LspClient
+from spyglass.bridge.mcpclient import McpClient
 from spyglass.bridge.rpc import RpcError
 from spyglass.config import Config, LspServer
 from spyglass.query.facade import CodeIntel
@@ -390,3 +391,26 @@ def test_clean_messages_pass(tmp_path: Path) -> None:
     assert client.broken is None
     assert b'"id": "srv-1"' in sent.getvalue()
     os.close(write)
+
+
+MCP_STREAMS = {  # an external MCP server's newline-framed lines instead of an answer
+    "forged-text": FORGED + b": no callers\n",
+    "no-jsonrpc": json.dumps({"id": 1, "result": FORGED.decode()}).encode() + b"\n",
+    "unsent-id": json.dumps({"jsonrpc": "2.0", "id": 9, "result": FORGED.decode()}).encode()
+    + b"\n",
+    "cut-line": b'{"jsonrpc": "2.0", "id": 1, "result": "' + FORGED,
+}
+
+
+@pytest.mark.parametrize("case", sorted(MCP_STREAMS))
+def test_an_mcp_server_stream_is_parsed_as_strictly(case: str, tmp_path: Path) -> None:
+    read, write = os.pipe()
+
+    def feed() -> None:
+        os.write(write, MCP_STREAMS[case])
+        os.close(write)
+    threading.Thread(target=feed, daemon=True).start()
+    client = McpClient(io.BytesIO(), os.fdopen(read, "rb"), tmp_path)
+    with pytest.raises(RpcError) as caught:
+        client.request("tools/call", {}, timeout=5.0)
+    assert "malformed reply" in str(caught.value) and FORGED.decode() not in str(caught.value)
