@@ -38,6 +38,13 @@ if [ ! -x "${TOOLS}/node_modules/.bin/scip-python" ] && command -v npm >/dev/nul
   npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 >&2 \
     || echo "bootstrap: could not install scip-python; the SCIP import test will skip" >&2
 fi
+# The SCIP schema, pinned: @c4312/scip 0.1.0 ships scip.proto's descriptor (scip_pb.js); the
+# export tests read spyglass's SCIP files with it and the `protobuf` package (a dev
+# dependency) — an independent reader (tests/scip_reader.py). Nothing of it is committed.
+if [ ! -f "${TOOLS}/node_modules/@c4312/scip/scip_pb.js" ] && command -v npm >/dev/null 2>&1; then
+  npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 @c4312/scip@0.1.0 >&2 \
+    || echo "bootstrap: could not install @c4312/scip; the SCIP export reader tests skip" >&2
+fi
 # Language servers of the hostile-repository bridge test (tests/security/test_hostile_servers.py,
 # each skipped without its server): typescript-language-server with its own typescript, and
 # gopls 0.16.1 + Go 1.24 unpacked from Debian trixie by bench/accuracy/get_gopls.sh (bookworm's
@@ -63,6 +70,26 @@ fi
 if command -v npm >/dev/null 2>&1 && [ ! -f tests/web/e2e/node_modules/axe-core/axe.min.js ]; then
   npm ci --silent --no-audit --no-fund --prefix tests/web/e2e >&2 \
     || echo "bootstrap: could not install playwright-core/axe-core; the browser test will skip" >&2
+fi
+# The desktop window (`spyglass desktop`; tests/desktop/ skip without it): Debian's GTK
+# WebKit2 and PyGObject, Xvfb for the test; pywebview (the `desktop` extra, not in .venv)
+# goes into .venv-desktop, made from Debian's python3 with --system-site-packages so that it
+# sees python3-gi (PyGObject from PyPI would need a C toolchain and girepository headers).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  want=()
+  for pkg in python3-gi python3-venv gir1.2-webkit2-4.1 xvfb; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || want+=("$pkg")
+  done
+  if [ "${#want[@]}" -gt 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+      install -y -qq "${want[@]}") >&2 \
+      || echo "bootstrap: could not install ${want[*]}; the desktop test will skip" >&2
+  fi
+fi
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import gi" 2>/dev/null; then
+  [ -x .venv-desktop/bin/python ] || /usr/bin/python3 -m venv --system-site-packages .venv-desktop
+  .venv-desktop/bin/python -m pip install -q --disable-pip-version-check -e '.[desktop]' >&2 \
+    || echo "bootstrap: could not install pywebview; the desktop test will skip" >&2
 fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -95,4 +122,19 @@ if [ "${1:-}" = "--corpora" ]; then
     apt_install "${missing[@]}"
   fi
   .venv/bin/python scripts/fetch_corpus.py --tests >&2
+  # Container execution ([sandbox] runtime = "podman"; tests/bridge/test_container.py):
+  # Debian's podman with runc and cgroupfs, and no default ulimits (this VM's rlimits are
+  # below podman's defaults). The test image is imported from a tar by the tests; nothing
+  # is pulled.
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get \
+        -o DPkg::Lock::Timeout=600 install -y -qq podman runc) >&2 \
+        || echo "bootstrap: could not install podman/runc; the container tests skip" >&2
+    fi
+    mkdir -p /etc/containers/containers.conf.d
+    printf '%s\n' '[containers]' 'default_ulimits = []' '[engine]' 'runtime = "runc"' \
+      'cgroup_manager = "cgroupfs"' 'events_logger = "file"' \
+      > /etc/containers/containers.conf.d/spyglass.conf
+  fi
 fi

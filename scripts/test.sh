@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --corpora
+# the team store's tests (tests/team) read a PostgreSQL started here, never from a test
+bash scripts/postgres.sh || echo "test.sh: PostgreSQL could not start; tests/team will skip" >&2
 .venv/bin/mypy
 .venv/bin/python -m ruff check src tests bench
 if [ -f scripts/inspector_check.sh ]; then

@@ -1,6 +1,7 @@
 """Imports point only one way: syntax → langs (resolvers) → index → query → {mcp, cli, web}.
 
-The CLI is the program's entry point, so it may start the MCP and web servers; those two
+The CLI is the program's entry point, so it may start the MCP and web servers and the
+desktop window (which serves the web app); the MCP and web servers
 never import the CLI or each other. The front ends see the query layer only through the
 facade, discovery and the result types (plus the tool surface and the renderer), and no
 module imports itself back through others: the import graph has no cycle."""
@@ -21,12 +22,13 @@ ALLOWED = {
     "query": {"query", "index", "syntax", "langs", "bridge"},
     "bridge": {"bridge"},
     "mcp": {"mcp", "query"},
-    "cli": {"cli", "query", "mcp", "web"},
+    "cli": {"cli", "query", "mcp", "web", "desktop"},
     "web": {"web", "query"},
+    "desktop": {"desktop", "web", "query"},
 }
 SHARED = {"types", "errors", "config", "wire", "net", "surface", "render", "budget"}
-OUTER_ONLY = {"wire", "net", "surface", "render", "budget"}  # only mcp, cli and web use them
-FRONT_ENDS = {"mcp", "cli", "web"}
+OUTER_ONLY = {"wire", "net", "surface", "render", "budget"}  # only the front ends use them
+FRONT_ENDS = {"mcp", "cli", "web", "desktop"}
 # What a front end may import from the engine: the facade, discovery and the result types.
 FRONT_API = {"spyglass.query.facade", "spyglass.query.discovery", "spyglass.query.results"}
 # Shared modules that read the result types (the surface declares them, the renderer draws them).
@@ -61,7 +63,7 @@ def violations(pkg: Path = PKG) -> list[str]:
                     bad.append(f"{path.relative_to(pkg)} imports {name}")
                 continue
             if target in SHARED:
-                if target in OUTER_ONLY and layer not in ("mcp", "cli", "web"):
+                if target in OUTER_ONLY and layer not in FRONT_ENDS:
                     bad.append(f"{path.relative_to(pkg)} imports {name}")
                 continue
             if target not in ALLOWED[layer]:

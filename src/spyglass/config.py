@@ -82,6 +82,27 @@ class IndexRules:
         return "\0".join([*self.skip_dirs, "|", *self.untracked_skip_dirs, "|", *self.include])
 
 
+CONTAINER_RUNTIMES = ("docker", "podman")
+_NETWORK = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}")
+_IMAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@-]{0,254}")
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """`[sandbox]` of the host config (docs/bridge.md "Containers"): what runs a server whose
+    execution is "sandbox" (bubblewrap, or a container `image` under docker or podman with
+    `network`), and `groups`, the servers allowed on the host beside a container runtime."""
+
+    runtime: str = "bubblewrap"
+    image: str = ""
+    network: str = "none"
+    groups: tuple[str, ...] = ()
+
+    @property
+    def container(self) -> bool:
+        return self.runtime in CONTAINER_RUNTIMES
+
+
 @dataclass(frozen=True)
 class LspServer:
     """An external code-intelligence server the host approved: a language server
@@ -97,6 +118,7 @@ class LspServer:
     settings: str = "{}"  # JSON answered to workspace/configuration, by section
     protocol: str = "lsp"  # or "mcp"
     tools: tuple[str, ...] = ()  # MCP: the host-approved tools it may answer (BRIDGE_TOOLS)
+    sandbox: Sandbox = field(default_factory=Sandbox)  # the host's [sandbox], never the repo's
 
     @property
     def label(self) -> str:
@@ -130,6 +152,10 @@ class Config:
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
+    sandbox: Sandbox = field(default_factory=Sandbox)
+    store_url: str | None = None  # [store] url: a PostgreSQL team store (docs/team.md)
+    store_repo: str | None = None  # [store] repo: this repository's id in that store
+    team_repos: tuple[tuple[str, str], ...] = ()  # [team] repos: id → a worker's clone
 
 
 def name_words(name: str) -> list[str]:
@@ -274,6 +300,42 @@ def _servers(section: dict[str, Any]) -> tuple[LspServer, ...]:
     return tuple(out)
 
 
+def _sandbox(section: Any) -> Sandbox:
+    """`[sandbox]` of the host config, validated."""
+    if not isinstance(section, dict):
+        raise ConfigError("[sandbox] must be a table")
+    unknown = set(section) - {"runtime", "image", "network", "groups"}
+    if unknown:
+        raise ConfigError(f"[sandbox] has unknown keys: {', '.join(sorted(unknown))} "
+                          "(known: runtime, image, network, groups)")
+    runtime = section.get("runtime", "bubblewrap")
+    if runtime not in ("bubblewrap", *CONTAINER_RUNTIMES):
+        raise ConfigError("[sandbox] runtime must be 'bubblewrap', 'docker' or 'podman'")
+    image = section.get("image", "")
+    if not isinstance(image, str) or (image and not _IMAGE.fullmatch(image)):
+        raise ConfigError("[sandbox] image must be an image name (e.g. localhost/lsp:1)")
+    if runtime != "bubblewrap" and not image:
+        raise ConfigError(f"[sandbox] runtime = {runtime!r} needs an image")
+    network = section.get("network", "none")
+    if not isinstance(network, str) or not _NETWORK.fullmatch(network):
+        raise ConfigError("[sandbox] network must be a network name (default 'none')")
+    groups = _names("[sandbox]", section, "groups") or ()
+    return Sandbox(runtime, image, network, groups)
+
+
+def _with_sandbox(servers: tuple[LspServer, ...], sandbox: Sandbox) -> tuple[LspServer, ...]:
+    """Each server with the host's [sandbox]; beside a container runtime, host execution is
+    an explicit opt-in: the server's name must be listed in `groups` too."""
+    out = []
+    for s in servers:
+        if sandbox.container and s.execution == "host" and s.label not in sandbox.groups:
+            raise ConfigError(f"server {s.label!r}: execution = 'host' beside [sandbox] "
+                              f"runtime = {sandbox.runtime!r} needs {s.label!r} in "
+                              "[sandbox] groups (explicit host opt-in)")
+        out.append(replace(s, sandbox=sandbox))
+    return tuple(out)
+
+
 def _names(where: str, section: dict[str, Any], key: str) -> tuple[str, ...] | None:
     value = section.get(key)
     if value is None:
@@ -334,12 +396,13 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
     if not isinstance(hosts, list) or not all(isinstance(h, str) and h for h in hosts):
         raise ConfigError("[codeintel] allowed_hosts must be a list of host names")
     caps = section.get("capabilities", list(ALL_TOOLS))
+    sandbox = _sandbox(data.get("sandbox", {}))
     config = Config(
         enabled=bool(section.get("enabled", True)),
         required=_flag(section, "required"),
         limits=limits,
         target_branch=section.get("target_branch"),
-        lsp=_servers(section),
+        lsp=_with_sandbox(_servers(section), sandbox),
         admin_token=section.get("admin_token"),
         live_reparse=bool(section.get("live_reparse", True)),
         keep_snapshots=_positive(section, "keep_snapshots", 3),
@@ -347,10 +410,42 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
+        sandbox=sandbox,
+        **_store(data.get("store", {})),
+        team_repos=_team_repos(data.get("team", {})),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)
     return config
+
+
+def _store(section: Any) -> dict[str, str | None]:
+    """[store] url / repo of the host config ($SPYGLASS_STORE_URL wins over the file)."""
+    if not isinstance(section, dict):
+        raise ConfigError("[store] must be a table")
+    url = os.environ.get("SPYGLASS_STORE_URL") or section.get("url")
+    repo = section.get("repo")
+    if url is not None and (not isinstance(url, str)
+                            or not url.startswith(("postgresql://", "postgres://"))):
+        raise ConfigError("[store] url must be a postgresql:// URL")
+    if repo is not None and (not isinstance(repo, str) or not repo.strip()):
+        raise ConfigError("[store] repo must be a non-empty string")
+    return {"store_url": url or None, "store_repo": repo}
+
+
+def _team_repos(section: Any) -> tuple[tuple[str, str], ...]:
+    """[team] repos = {"owner/name" = "/srv/mirrors/name"}: the repositories a worker
+    indexes, each from a clone or mirror the operator keeps (jobs naming others are
+    refused)."""
+    if not isinstance(section, dict):
+        raise ConfigError("[team] must be a table")
+    repos = section.get("repos", {})
+    if not isinstance(repos, dict) or not all(
+            isinstance(k, str) and k and isinstance(v, str) and Path(v).is_absolute()
+            for k, v in repos.items()):
+        raise ConfigError('[team] repos must map repository ids to absolute paths of '
+                          'clones, e.g. {"acme/api" = "/srv/mirrors/api"}')
+    return tuple(sorted(repos.items()))
 
 
 def apply_policy(config: Config, repo_root: Path) -> Config:

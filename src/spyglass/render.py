@@ -181,7 +181,8 @@ def _(item: StatusReport) -> list[str]:
         where = f" pid {b.pid}" if b.pid else ""
         up = f" up {b.uptime_s:.0f}s" if b.uptime_s is not None else ""
         error = f" last error: {_cut(b.last_error, 200)}" if b.last_error else ""
-        out.append(f"bridge     {e(b.name)} ({e(b.language)}, {b.execution}) {b.state}"
+        box = (f" {e(b.runtime)}" if b.runtime else "") + (f" {e(b.image)}" if b.image else "")
+        out.append(f"bridge     {e(b.name)} ({e(b.language)}, {b.execution}{box}) {b.state}"
                    f"{' ' + e(b.version) if b.version else ''}{where}{up}"
                    f" restarts {b.restarts}{error}")
     return out

@@ -131,7 +131,9 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
                 required=True, positional=True, http="q"),
           Param("kind", "str", "func, method, class, struct, interface, type, const, var, "
                 "field, test…"),
-          Param("path", "str", "only under this file or folder", scoped=True)),
+          Param("path", "str", "only under this file or folder", scoped=True),
+          Param("all_repos", "bool", "every repository of the team store", default=False,
+                described=False)),
          CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
     Tool("code_references",
          "Every use of a symbol (call, import, type, read, write), by name or position. Use "

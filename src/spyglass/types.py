@@ -197,3 +197,22 @@ class BridgeStatus:
     uptime_s: float | None
     restarts: int
     last_error: str | None
+    runtime: str | None = None  # sandboxed: bubblewrap, docker or podman ([sandbox] runtime)
+    image: str | None = None  # a container runtime's image
+
+
+@dataclass(frozen=True, slots=True)
+class ScipExport:
+    """What `spyglass export --scip` wrote (docs/indexing.md "SCIP export")."""
+
+    file: str
+    snapshot: int
+    ref: str
+    commit: str | None
+    documents: int
+    definitions: int  # definition occurrences
+    references: int  # reference occurrences (exact edges only)
+    symbols: int  # distinct symbols defined
+    omitted_uncertain: int  # references the index is not sure of (inferred, ambiguous)
+    omitted_external: int  # exact references to names no file of the snapshot defines
+    size: int  # bytes written

@@ -24,7 +24,7 @@ from spyglass.bridge.launcher import LaunchError, LaunchSpec, child_env, launch
 from spyglass.bridge.lsp import LspClient
 from spyglass.bridge.mcpclient import McpClient
 from spyglass.bridge.rpc import RpcError
-from spyglass.config import Config, LspServer
+from spyglass.config import Config, LspServer, Sandbox
 from spyglass.query.facade import CodeIntel
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -414,3 +414,34 @@ def test_an_mcp_server_stream_is_parsed_as_strictly(case: str, tmp_path: Path) -
     with pytest.raises(RpcError) as caught:
         client.request("tools/call", {}, timeout=5.0)
     assert "malformed reply" in str(caught.value) and FORGED.decode() not in str(caught.value)
+
+
+def test_in_a_container_the_image_paths_are_pinned(tmp_path: Path) -> None:
+    """A container resolves the command inside its image: nothing is looked up on the host;
+    basedpyright's interpreter is the image's /usr/bin/python3 unless the host config names
+    one outside /work; typescript-language-server must come from a bound node_modules tree
+    whose typescript is checked on the host."""
+    box = Sandbox(runtime="podman", image="localhost/lsp:1")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    for given, pinned in (("/work/.venv/bin/python", "/usr/bin/python3"), (None, "/usr/bin/python3"),
+                          ("/opt/py/bin/python3", "/opt/py/bin/python3")):
+        settings = json.dumps({"python": {"pythonPath": given}} if given else {})
+        lsp = LspServer("python", ("/opt/none/basedpyright-langserver", "--stdio"),
+                        settings=settings, sandbox=box)
+        posture = harden(lsp, ws)
+        assert json.loads(posture.settings)["python"]["pythonPath"] == pinned
+        assert posture.programs == ()
+    tree = tmp_path / "tools" / "node_modules"
+    command = (str(tree / ".bin" / "typescript-language-server"), "--stdio")
+    with pytest.raises(LaunchError, match="in a container"):
+        harden(LspServer("typescript", command, sandbox=box), ws)
+    with pytest.raises(LaunchError, match="never run"):  # bound, but no typescript beside it
+        harden(LspServer("typescript", command, binds=(str(tmp_path / "tools"),),
+                         sandbox=box), ws)
+    tsserver = tree / "typescript" / "lib" / "tsserver.js"
+    tsserver.parent.mkdir(parents=True)
+    tsserver.write_text("")
+    init = json.loads(harden(LspServer("typescript", command, binds=(str(tmp_path / "tools"),),
+                                       sandbox=box), ws).init_options)
+    assert init["tsserver"] == {"path": str(tsserver)}

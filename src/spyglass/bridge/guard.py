@@ -4,11 +4,16 @@ Run as a script (`python -I -S guard.py PPID FD -- COMMAND...`, stdlib only). It
 a parent-death signal for itself (and exits if PPID, spyglass, is already gone), starts
 COMMAND with fds 0-2 only and a parent-death signal, then watches FD, the read end of a
 pipe whose write end only spyglass holds: end of file means spyglass is gone (even after
-`kill -9`), and the guard kills its process group, COMMAND included."""
+`kill -9`), and the guard kills its process group, COMMAND included.
+
+With CLEANUP (`guard.py PPID FD CLEANUP -- COMMAND...`, a JSON list: the command that
+removes a container, whose processes are not the client's children), the guard does not
+die with its parent but on end of file first runs CLEANUP, then kills its group."""
 
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import signal
 import subprocess
@@ -26,20 +31,37 @@ def die_with_parent() -> None:
         pass
 
 
-def _watch(fd: int) -> None:
+CLEANUP_LIMIT = 10.0  # seconds the cleanup command may take
+_CLEANING = threading.Event()
+
+
+def _watch(fd: int, cleanup: list[str]) -> None:
     try:
         while os.read(fd, 64):
             pass
     except OSError:
         pass
+    if cleanup:
+        _CLEANING.set()
+        try:
+            subprocess.run(cleanup, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, close_fds=True, timeout=CLEANUP_LIMIT,
+                           check=False)
+        except (OSError, subprocess.SubprocessError):
+            pass
     os.killpg(0, signal.SIGKILL)
 
 
 def main(argv: list[str]) -> int:
+    cleanup: list[str] = []
+    if len(argv) >= 5 and argv[3] == "--":
+        cleanup = [str(c) for c in json.loads(argv[2])]
+        argv = argv[:2] + argv[3:]
     if len(argv) < 4 or argv[2] != "--":
-        sys.stderr.write("usage: guard.py PPID FD -- COMMAND...\n")
+        sys.stderr.write("usage: guard.py PPID FD [CLEANUP] -- COMMAND...\n")
         return 2
-    die_with_parent()
+    if not cleanup:
+        die_with_parent()
     if os.getppid() != int(argv[0]):  # spyglass died before the signal was armed
         return 1
     fd = int(argv[1])
@@ -51,8 +73,11 @@ def main(argv: list[str]) -> int:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
-    threading.Thread(target=_watch, args=(fd,), daemon=True).start()
+    watcher = threading.Thread(target=_watch, args=(fd, cleanup), daemon=True)
+    watcher.start()
     code = child.wait()
+    if _CLEANING.is_set():  # spyglass is gone: the watcher removes the container, then all
+        watcher.join(CLEANUP_LIMIT + 1)
     return code if code >= 0 else 128 - code
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.bridge.binds import inside, package_trees
+from spyglass.bridge.container import INSIDE
 from spyglass.bridge.launcher import LaunchError, child_env, find_binary
 from spyglass.config import LspServer
 
@@ -64,7 +65,7 @@ def host_python() -> str:
     raise LaunchError("no host Python interpreter to pin the Python server to")
 
 
-def _pyright(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
+def _pyright(server: LspServer, root: Path, exe: Path | None, settings: dict[str, Json]
              ) -> Posture:
     """basedpyright runs `python.pythonPath`, else a `.venv/bin/python` in the workspace,
     else `python3` on PATH: the interpreter is always the host's. A workspace config's
@@ -72,13 +73,18 @@ def _pyright(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
     found = settings.get("python")
     python: dict[str, Json] = found if isinstance(found, dict) else {}
     given = python.get("pythonPath")
-    pin = given if isinstance(given, str) and given.startswith("/") and not inside(
-        Path(os.path.realpath(given)), root) else host_python()
+    boxed = exe is None  # in a container: paths are the image's, the workspace is /work
+    ok = isinstance(given, str) and given.startswith("/") and not inside(
+        Path(os.path.realpath(given)), root) and not (boxed and inside(Path(given),
+                                                                       Path(INSIDE)))
+    pin = given if ok and isinstance(given, str) else (HOST_PYTHONS[0] if boxed
+                                                       else host_python())
     settings["python"] = {**python, "pythonPath": pin}
-    _venv_packages(settings, root)
+    if not boxed:
+        _venv_packages(settings, root)
     # The interpreter is run with the workspace as working directory: no '' on sys.path.
     return Posture("pyright", server.command, ("PYTHONSAFEPATH=1",), json.dumps(settings),
-                   programs=(pin,))
+                   programs=() if boxed else (pin,))
 
 
 def _venv_packages(settings: dict[str, Json], root: Path) -> None:
@@ -99,7 +105,7 @@ def _venv_packages(settings: dict[str, Json], root: Path) -> None:
     holder["analysis"] = {**analysis, "extraPaths": [*extra, *map(str, found)]}
 
 
-def _gopls(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
+def _gopls(server: LspServer, root: Path, exe: Path | None, settings: dict[str, Json]
            ) -> Posture:
     """gopls runs `go list`: the local toolchain only (a go.mod/go.work `toolchain` line
     would download and run another), no module downloads, no cgo (no C compiler or
@@ -114,11 +120,21 @@ def _gopls(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
     return Posture("gopls", server.command, forced, json.dumps(settings))
 
 
-def _tsls(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]) -> Posture:
+def _tsls(server: LspServer, root: Path, exe: Path | None, settings: dict[str, Json]) -> Posture:
     """typescript-language-server prefers the workspace's node_modules/typescript (its
     tsserver.js would run, and it loads the plugins a tsconfig names from beside itself):
     its own tsserver is pinned, no plugins, no automatic typings download."""
-    trees = [t for p in (exe, exe.resolve()) for t in package_trees(p)]
+    if exe is None:  # a container: its tree must be bound from the host, to be checked here
+        named = Path(server.command[0])
+        modules = [p for p in named.parents if p.name == "node_modules"]
+        trees = [modules[-1]] if modules and any(inside(modules[-1], Path(b))
+                                                 for b in server.binds) else []
+        if not trees:
+            raise LaunchError("typescript-language-server in a container: give its command as "
+                              "a path in a node_modules tree that `binds` brings from the "
+                              "host (with typescript beside it), so its own tsserver is used")
+    else:
+        trees = [t for p in (exe, exe.resolve()) for t in package_trees(p)]
     tsserver = next((t / "typescript" / "lib" / "tsserver.js" for t in trees
                      if (t / "typescript" / "lib" / "tsserver.js").is_file()), None)
     if tsserver is None:
@@ -130,7 +146,7 @@ def _tsls(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]) -
     return Posture("tsls", server.command, (), json.dumps(settings), json.dumps(init))
 
 
-def _clangd(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
+def _clangd(server: LspServer, root: Path, exe: Path | None, settings: dict[str, Json]
             ) -> Posture:
     """clangd runs the compiler a compile_commands.json names only when --query-driver
     allows it (never allowed here), and a `.clangd` file can change flags, name a
@@ -143,7 +159,7 @@ def _clangd(server: LspServer, root: Path, exe: Path, settings: dict[str, Json]
                    json.dumps(settings))
 
 
-KINDS: dict[str, Callable[[LspServer, Path, Path, dict[str, Json]], Posture]] = {
+KINDS: dict[str, Callable[[LspServer, Path, Path | None, dict[str, Json]], Posture]] = {
     "pyright": _pyright, "gopls": _gopls, "tsls": _tsls, "clangd": _clangd}
 
 
@@ -153,8 +169,9 @@ def harden(server: LspServer, root: Path, host_env: dict[str, str] | None = None
     settings = json.loads(server.settings)
     if server.protocol != "lsp" or not server.command:
         return Posture("", server.command, (), server.settings)
-    exe = find_binary(server.command[0],
-                      child_env(server.env, host_env, root.resolve())["PATH"])
+    boxed = server.execution == "sandbox" and server.sandbox.container
+    exe = None if boxed else find_binary(
+        server.command[0], child_env(server.env, host_env, root.resolve())["PATH"])
     make = KINDS.get(kind_of(server.command, exe))
     if make is None:
         return Posture("", server.command, (), server.settings)

@@ -4,6 +4,7 @@ fds 0-2 only, its own process group, death with spyglass, and by default bubblew
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from spyglass.bridge import guard
+from spyglass.bridge import container, guard
 from spyglass.bridge.binds import ServerFileError, inside, server_files
 from spyglass.bridge.rpc import server_text
+from spyglass.config import Sandbox
 from spyglass.errors import SpyglassError
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -42,6 +44,7 @@ class LaunchSpec:
     env: tuple[str, ...] = ()
     execution: str = "sandbox"  # or "host" (the config requires allow_host_mcp)
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+    sandbox: Sandbox | None = None  # the host's [sandbox]: a container runtime, or bubblewrap
     programs: tuple[str, ...] = ()  # host programs the server runs, shown like the server
 
 
@@ -114,9 +117,11 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None,
 class Child:
     """A started child: its pipes, the guard's pid, the pipe end that keeps it alive."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], lifeline: int) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], lifeline: int,
+                 paths: container.PathMap | None = None) -> None:
         self.proc = proc
         self._lifeline = lifeline
+        self.paths = paths  # a container's host ↔ /work path map, else None
         self.stderr_tail = b""
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
@@ -161,10 +166,21 @@ class Child:
         return self.proc.returncode
 
     def kill(self) -> None:
-        """Kill the child's process group and reap the guard."""
+        """Kill the child's process group and reap the guard. A container's guard first
+        removes the container (up to guard.CLEANUP_LIMIT): that is waited for in a
+        background thread, so a caller holding a lock is not held up."""
         if self._lifeline >= 0:
             os.close(self._lifeline)  # the guard sees EOF and kills its group
             self._lifeline = -1
+            if self.paths is not None:
+                threading.Thread(target=self._reap, name="spyglass-reaper",
+                                 daemon=True).start()
+                return
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.paths is not None:
+            self.wait(guard.CLEANUP_LIMIT + 1)
         try:
             os.killpg(self.proc.pid, 9)
         except (ProcessLookupError, PermissionError):
@@ -212,9 +228,23 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
         raise LaunchError("empty command")
     workspace = spec.workspace.resolve()
     env = child_env(spec.env, host_env, workspace)
+    if spec.execution == "sandbox" and spec.sandbox is not None and spec.sandbox.container:
+        # Inside the container /work is the workspace: no PATH folder there either.
+        env["PATH"] = safe_path(env["PATH"], Path(container.INSIDE))
+
+        def check(argv: list[str]) -> tuple[int | None, str]:
+            return _run_quietly(argv, workspace, {"PATH": env["PATH"]},
+                                container.CHECK_TIMEOUT)
+
+        try:
+            run = container.plan(spec.command, workspace, env, spec.binds, spec.sandbox,
+                                 check)
+        except container.ContainerError as exc:
+            raise LaunchError(str(exc)) from exc
+        return SPAWNER.run(lambda: _start(run.argv, workspace, run.env, run.cleanup, run.paths))
     exe = find_binary(spec.command[0], env["PATH"])
     spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
-                      spec.programs)
+                      spec.sandbox, spec.programs)
     try:  # refuses a server (or a program it runs) inside the workspace
         for program in (exe, *map(Path, spec.programs)):
             server_files(program, env["PATH"], workspace)
@@ -225,12 +255,28 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     return SPAWNER.run(lambda: _start(inner, workspace, env))
 
 
-def _start(inner: list[str], workspace: Path, env: dict[str, str]) -> Child:
+def _run_quietly(argv: list[str], workspace: Path, env: dict[str, str],
+                 timeout: float) -> tuple[int | None, str]:
+    """A short host command under the launcher's posture (no stdin, output discarded):
+    (its exit code, or None when it took longer than `timeout`; its last stderr line)."""
+    child = SPAWNER.run(lambda: _start(argv, workspace, env))
+    child.stdin.close()
+    threading.Thread(target=lambda: child.stdout.read(), daemon=True).start()
+    done = child.wait(timeout)
+    if done:
+        child._drain.join(1.0)
+    child.kill()  # closes the lifeline too
+    return (child.exit_code() if done else None), child.last_error()
+
+
+def _start(inner: list[str], workspace: Path, env: dict[str, str],
+           cleanup: list[str] | None = None, paths: container.PathMap | None = None) -> Child:
     watch, lifeline = os.pipe()  # both ends close-on-exec; only `watch` is passed on
+    extra = [json.dumps(cleanup)] if cleanup else []
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", guard.__file__, str(os.getpid()), str(watch), "--",
-             *inner],
+            [sys.executable, "-I", "-S", guard.__file__, str(os.getpid()), str(watch), *extra,
+             "--", *inner],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=workspace, env=env, close_fds=True, pass_fds=(watch,),
             start_new_session=True)
@@ -239,4 +285,4 @@ def _start(inner: list[str], workspace: Path, env: dict[str, str]) -> Child:
         raise LaunchError(f"cannot start {inner[0]}: {exc.strerror}") from exc
     finally:
         os.close(watch)
-    return Child(proc, lifeline)
+    return Child(proc, lifeline, paths)

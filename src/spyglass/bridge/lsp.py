@@ -14,6 +14,7 @@ from spyglass.bridge.rpc import (
     MAX_BODY,
     MAX_HEADER,
     Json,
+    PathTranslator,
     RpcClient,
     RpcError,
     RpcTimeout,
@@ -54,7 +55,7 @@ class LspClient(RpcClient):
     synchronous and thread-safe, server requests are answered."""
 
     def __init__(self, stdin: IO[bytes], stdout: IO[bytes], root: Path,
-                 settings: Json = None) -> None:
+                 settings: Json = None, paths: PathTranslator | None = None) -> None:
         self.root = root.resolve()
         self.settings = settings if settings is not None else {}
         self.synced: dict[Path, tuple[int, str]] = {}  # open documents: version, text
@@ -62,7 +63,7 @@ class LspClient(RpcClient):
         self.server_info = ""
         self.capabilities: dict[str, Any] = {}  # the server's, from its initialize answer
         self.last_logged = ""  # the server's last error message (window/logMessage)
-        super().__init__(stdin, stdout)
+        super().__init__(stdin, stdout, paths)
 
     # -- framing -------------------------------------------------------------------------
     def _frame(self, body: bytes) -> bytes:

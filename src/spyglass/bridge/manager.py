@@ -73,17 +73,18 @@ class Bridge:
             posture = harden(self.server, self.root)
             child = launch(LaunchSpec(posture.command, self.root,
                                       self.server.env + posture.env, self.server.execution,
-                                      self.server.binds, posture.programs))
+                                      self.server.binds, self.server.sandbox,
+                                      posture.programs))
         except LaunchError as exc:
             with self._lock:
                 self._fail(str(exc))
             return
         client: Client
         if self.server.protocol == "mcp":
-            client = McpClient(child.stdin, child.stdout, self.root)
+            client = McpClient(child.stdin, child.stdout, self.root, child.paths)
         else:
             client = LspClient(child.stdin, child.stdout, self.root,
-                               json.loads(posture.settings))
+                               json.loads(posture.settings), child.paths)
         with self._lock:
             self._child, self._client = child, client
         try:
@@ -184,11 +185,15 @@ class Bridge:
             self._check()
             up = (time.monotonic() - self._started_at
                   if self.state == "ready" and self._started_at else None)
+            box = self.server.sandbox
+            boxed = self.server.execution == "sandbox" and box.container
             return BridgeStatus(self.name, self.server.language, self.state,
                                 self.server.execution, self.version,
                                 self._child.pid if self._child else None,
                                 round(up, 1) if up is not None else None, self.restarts,
-                                self.last_error)
+                                self.last_error,
+                                box.runtime if self.server.execution == "sandbox" else None,
+                                box.image if boxed else None)
 
     def pid(self) -> int | None:
         return self._child.pid if self._child else None

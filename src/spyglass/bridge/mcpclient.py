@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from spyglass.bridge.lsp import uri
-from spyglass.bridge.rpc import MAX_BODY, Json, MethodNotFound, RpcClient, RpcError, server_text
+from spyglass.bridge.rpc import (
+    MAX_BODY,
+    Json,
+    MethodNotFound,
+    PathTranslator,
+    RpcClient,
+    RpcError,
+    server_text,
+)
 
 PROTOCOL = "2025-11-25"  # the newest revision reached through the initialize handshake
 MAX_PAGES = 20  # tools/list pages read
@@ -23,13 +31,14 @@ ARG_NAMES = {"path": ("path", "file"), "line": ("line",), "column": ("column", "
 class McpClient(RpcClient):
     """One MCP server over a pair of pipes."""
 
-    def __init__(self, stdin: IO[bytes], stdout: IO[bytes], root: Path) -> None:
+    def __init__(self, stdin: IO[bytes], stdout: IO[bytes], root: Path,
+                 paths: PathTranslator | None = None) -> None:
         self.root = root.resolve()
         self.server_info = ""
         self.tools: dict[str, dict[str, Any]] = {}  # declared tools by name: inputSchema
         self.tools_changed = False  # the server said its tool list changed: list it again
         self.last_logged = ""
-        super().__init__(stdin, stdout)
+        super().__init__(stdin, stdout, paths)
 
     def _frame(self, body: bytes) -> bytes:
         return body + b"\n"
@@ -130,7 +139,9 @@ class McpClient(RpcClient):
         if "structuredContent" in result:
             return result["structuredContent"]
         try:
-            return json.loads(next(t for t in texts if isinstance(t, str) and t.strip()))
+            found = json.loads(next(t for t in texts if isinstance(t, str) and t.strip()))
+            # the JSON of a text result: its paths mapped as a message's are (a container)
+            return self._paths.inward(found) if self._paths is not None else found
         except (StopIteration, ValueError) as exc:
             raise RpcError(f"malformed reply: {tool} returned no JSON result") from exc
 

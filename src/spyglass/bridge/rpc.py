@@ -11,7 +11,7 @@ import json
 import queue
 import re
 import threading
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 Json = Any
 MAX_HEADER = 8192
@@ -40,11 +40,22 @@ class MethodNotFound(RpcError):
     """A server request this client does not answer (JSON-RPC error -32601)."""
 
 
+class PathTranslator(Protocol):
+    """Maps paths in messages between spyglass and a server that sees other paths (a
+    container's /work: bridge/container.py)."""
+
+    def outward(self, message: Json) -> Json: ...
+
+    def inward(self, message: Json) -> Json: ...
+
+
 class RpcClient(abc.ABC):
     """The framing-independent part: subclasses read and write one message body."""
 
-    def __init__(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+    def __init__(self, stdin: IO[bytes], stdout: IO[bytes],
+                 paths: PathTranslator | None = None) -> None:
         self._in, self._out = stdin, stdout
+        self._paths = paths
         self._next = 0
         self._answers: dict[int, queue.Queue[Json]] = {}
         self._abandoned: dict[int, None] = {}  # timed out: a late answer is dropped
@@ -66,6 +77,8 @@ class RpcClient(abc.ABC):
 
     # -- messages --------------------------------------------------------------------------
     def _send(self, message: Json) -> None:
+        if self._paths is not None:
+            message = self._paths.outward(message)
         data = self._frame(json.dumps(message).encode())
         with self._lock:
             if self.broken:
@@ -88,7 +101,7 @@ class RpcClient(abc.ABC):
         if not isinstance(msg, dict):
             raise RpcError("malformed reply: message is not an object")
         check_shape(msg)
-        return msg
+        return self._paths.inward(msg) if self._paths is not None else msg
 
     def _fail_all(self, reason: str) -> None:
         self.broken = self.broken or reason

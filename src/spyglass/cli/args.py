@@ -60,6 +60,9 @@ def _globals(json_output: bool) -> Parser:
                    help="run as if started in DIR")
     g.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
                    help="host config file (default ~/.config/spyglass/config.toml)")
+    g.add_argument("--store", default=argparse.SUPPRESS, metavar="URL",
+                   help="the team store (postgresql://…; default [store] url). Prefer the "
+                   "config file or $SPYGLASS_STORE_URL: a password here is visible to ps")
     if json_output:
         g.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                        help="print the structured result (JSON) instead of text")
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run as if started in DIR")
     p.add_argument("--config", default=None, metavar="FILE",
                    help="host config file (default ~/.config/spyglass/config.toml)")
+    p.add_argument("--store", default=None, metavar="URL",
+                   help="the team store (postgresql://…; default [store] url)")
     p.add_argument("--json", action="store_true", default=False,
                    help="print the structured result (JSON) instead of text")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -92,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "scip-typescript, scip-go) of the same commit as precise references")
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
+    c = cmd("export", "write the snapshot as a SCIP index")
+    c.add_argument("--scip", metavar="FILE", required=True,
+                   help="the SCIP index to write (definitions and exact references)")
+    c.add_argument("--ref", help="the snapshot of this ref or commit (default: the newest)")
     for name, tool in COMMANDS.items():
         c = cmd(name, tool.summary)
         for param in tool.params:
@@ -114,6 +123,22 @@ def build_parser() -> argparse.ArgumentParser:
                    "[codeintel] admin_token)")
     c.add_argument("--port", type=_port, default=8765, help="TCP port (default 8765)")
     _allow_host(c)
+    cmd("desktop", "the web page in a native window (needs the [desktop] extra)",
+        json_output=False)
+    c = cmd("worker", "take index jobs from the team store's queue (docs/team.md)",
+            json_output=False)
+    c.add_argument("--once", action="store_true",
+                   help="stop when the queue has no job for this worker's repositories")
+    c.add_argument("--poll", type=float, default=2.0, metavar="S",
+                   help="seconds between looks at an empty queue (default 2)")
+    c.add_argument("--name", default="", help="this worker's name in the queue "
+                   "(default host:pid)")
+    c.add_argument("--lease", type=float, default=60.0, metavar="S",
+                   help="seconds a job stays this worker's without renewal (default 60): "
+                   "after a crash, another worker takes the job once it lapses")
+    c = cmd("enqueue", "queue an index job of a repository in the team store")
+    c.add_argument("repo", help="the repository's id, as the workers' [team] repos name it")
+    c.add_argument("--ref", default="HEAD", help="commit, branch or tag (default HEAD)")
     c = cmd("init", "print or write the MCP config and agent instructions", json_output=False)
     c.add_argument("--client", choices=("claude", "cursor", "vscode", "all"), default="all",
                    help="which agent's MCP config (default: all)")

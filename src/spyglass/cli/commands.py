@@ -4,14 +4,16 @@ renderer's rows (spyglass.render); `index`, `serve` and `web` besides."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spyglass import budget, surface
 from spyglass.cli.args import COMMANDS, EXIT_OK
-from spyglass.config import load_config
+from spyglass.config import Config, load_config
 from spyglass.errors import BadInput
 from spyglass.render import escape_text, render
 from spyglass.types import ToolResult
@@ -119,6 +121,21 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _export(ci: CodeIntel, args: argparse.Namespace) -> int:
+    """`spyglass export --scip FILE [--ref REF]` (docs/indexing.md "SCIP export")."""
+    done = ci.export_scip(Path(args.scip), args.ref)
+    if args.json:
+        dump(dataclasses.asdict(done))
+        return EXIT_OK
+    print(escape_text(
+        f"wrote {done.file}: snapshot {done.snapshot} ({done.ref}"
+        f"{'; ' + done.commit[:12] if done.commit else ''}), {done.documents} documents, "
+        f"{done.symbols} symbols, {done.definitions} definitions, {done.references} exact "
+        f"references; left out: {done.omitted_uncertain} uncertain references, "
+        f"{done.omitted_external} to names no file of the snapshot defines"))
+    return EXIT_OK
+
+
 def _init(root: Path, args: argparse.Namespace) -> int:
     from spyglass.cli import onboarding
     files = onboarding.plan(root, args.client)
@@ -133,9 +150,62 @@ def _init(root: Path, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _team_config(args: argparse.Namespace) -> tuple[Config, str]:
+    config = load_config(Path(args.config) if args.config else None)
+    if not config.store_url:
+        raise BadInput("no team store: give --store URL or set [store] url (docs/team.md)")
+    return config, config.store_url
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from spyglass.index import queue
+    config, url = _team_config(args)
+    if not config.team_repos:
+        raise BadInput("a worker indexes the repositories of [team] repos in its host "
+                       "config; none is configured (docs/team.md)")
+    repos = {k: Path(v) for k, v in config.team_repos}
+    for repo, path in repos.items():
+        if not path.is_dir():
+            raise BadInput(f"[team] repos: {repo} → {path} is not a folder")
+
+    def log(line: str) -> None:
+        print(escape_text(line), file=sys.stderr, flush=True)
+    done = queue.work(url, repos, config, once=args.once, poll=max(args.poll, 0.1),
+                      lease=max(args.lease, 1.0), name=args.name, log=log)
+    print(f"{done} job(s) done")
+    return EXIT_OK
+
+
+def _enqueue(args: argparse.Namespace) -> int:
+    from spyglass.index import postgres, queue
+    config, url = _team_config(args)
+    known = dict(config.team_repos)
+    if known and args.repo not in known:
+        raise BadInput(f"{args.repo} is not among the repositories of [team] repos: "
+                       f"{', '.join(sorted(known))}")
+    conn = postgres.Connection(url, "", create=True)
+    try:
+        job = queue.enqueue(conn, args.repo, args.ref)
+    finally:
+        conn.close()
+    if args.json:
+        dump({"job": job.id, "repo": job.repo, "ref": job.ref, "state": job.state})
+    else:
+        print(f"job {job.id}: {job.repo} at {job.ref} ({job.state})")
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
     command = args.command
+    if args.store:
+        if not args.store.startswith(("postgresql://", "postgres://")):
+            raise BadInput("--store must be a postgresql:// URL")
+        os.environ["SPYGLASS_STORE_URL"] = args.store  # read by every config load
+    if command == "worker":
+        return _worker(args)
+    if command == "enqueue":
+        return _enqueue(args)
     if command == "serve":
         from spyglass.mcp.server import serve
         return serve(start_dir(args), http=args.http, require_index=args.require_index,
@@ -145,11 +215,16 @@ def run(args: argparse.Namespace) -> int:
         from spyglass.web.app import run_web
         return run_web(start_dir(args), args.host, args.port, args.config,
                        allow_hosts=args.allow_host)
+    if command == "desktop":
+        from spyglass.desktop.window import run_desktop
+        return run_desktop(start_dir(args), args.config)
     ci = _intel(args)
     if command == "init":
         return _init(ci.root, args)
     if command == "index":
         return _index(ci, args)
+    if command == "export":
+        return _export(ci, args)
     tool = COMMANDS.get(command)
     if tool is None:
         raise BadInput(f"unknown command {command}")

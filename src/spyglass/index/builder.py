@@ -6,7 +6,6 @@ import dataclasses
 import hashlib
 import multiprocessing
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
@@ -22,11 +21,14 @@ from spyglass.index.store import (
     CHUNK,
     FACT_INDEXES,
     STORE_DIR,
+    Conn,
     SnapshotRow,
     drop_fact_indexes,
     latest_complete,
+    location,
     log_event,
     snapshot_by_id,
+    unit_id_base,
     utcnow,
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key, pack_key
@@ -73,7 +75,7 @@ class SnapshotBuilder:
     The caller holds the writer lock (see `jobs.run_index`). Every run is journaled as a
     job: accepted → progress (parsed/persisted counts) → completed | unavailable | failed."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection, config: Config, repo: str,
+    def __init__(self, root: Path, conn: Conn, config: Config, repo: str,
                  progress: Progress | None = None, store: Path | None = None) -> None:
         self.root = root
         self.conn = conn
@@ -247,8 +249,9 @@ class SnapshotBuilder:
             return None
         newest = latest_complete(conn)
         conn.execute("BEGIN IMMEDIATE")
-        if newest is not None and newest.id == done[0] and \
-                tuple(done[1:]) == (str(self.root), ref, origin):
+        if getattr(conn, "shared", False) or (newest is not None and newest.id == done[0]
+                                              and tuple(done[1:]) == (str(self.root), ref,
+                                                                      origin)):
             snap = int(done[0])
             conn.execute("UPDATE jobs SET state='completed', snapshot=?, finished_at=?, "
                          "reused=(SELECT COUNT(unit) FROM snapshot_files WHERE snapshot=?) "
@@ -394,8 +397,8 @@ class SnapshotBuilder:
         # so no worker is left finishing a heavy chunk while the others idle.
         todo = sorted(todo, key=lambda item: -sizes.get(item.path, 0))
         conn = self.conn
-        base = int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
-        store = str(conn.execute("PRAGMA database_list").fetchone()[2])
+        base = unit_id_base(conn, len(todo))
+        store = location(conn)
         chunks = _chunks(self._items(commit, todo, contents, skipped), base)
         persisted = 0
 

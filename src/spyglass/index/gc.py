@@ -3,10 +3,9 @@ units nothing references."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from spyglass.index.store import chunks, log_event, marks
+from spyglass.index.store import Conn, chunks, log_event, marks
 
 FACT_TABLES = ("defs", "bases", "refs", "imports", "aliases", "diags")
 UNIT_BATCH = 500  # units whose facts are deleted per transaction
@@ -21,7 +20,7 @@ class GcStats:
     units: int
 
 
-def collect(conn: sqlite3.Connection, keep: int, job: int | None = None) -> GcStats:
+def collect(conn: Conn, keep: int, job: int | None = None) -> GcStats:
     """Delete all but the newest `keep` completed snapshots (and every snapshot that never
     completed), then the units no remaining snapshot refers to, in bounded transactions.
 
@@ -40,7 +39,7 @@ def collect(conn: sqlite3.Connection, keep: int, job: int | None = None) -> GcSt
             conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
     # A SCIP import whose snapshot is gone (an import racing a collection) goes too.
-    conn.execute("DELETE FROM scip_docs WHERE snapshot NOT IN (SELECT id FROM snapshots)")
+    conn.execute("DELETE FROM scip_docs WHERE snapshot NOT IN (SELECT id FROM main.snapshots)")
     dead = [r[0] for r in conn.execute(
         "SELECT id FROM units u WHERE NOT EXISTS "
         "(SELECT 1 FROM snapshot_files f WHERE f.unit = u.id)").fetchall()]

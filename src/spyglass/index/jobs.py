@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
-import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.config import Config
+from spyglass.index import postgres
 from spyglass.index.builder import Progress, SnapshotBuilder
 from spyglass.index.gc import GcStats, collect
 from spyglass.index.lock import alive, writer_lock
-from spyglass.index.store import SnapshotRow, connect, log_event, store_dir, utcnow
+from spyglass.index.store import (
+    Conn,
+    SnapshotRow,
+    connect,
+    log_event,
+    open_store,
+    store_dir,
+    utcnow,
+)
 
 UPDATED = "code_graph_updated"
 
@@ -41,15 +50,41 @@ def run_index(store_root: Path, root: Path, config: Config, repo: str, ref: str 
     A failed or unavailable job leaves the previous snapshot serving; rerunning retries."""
     folder = store_dir(store_root)
     with writer_lock(folder, wait=wait, on_wait=on_wait):
-        conn = connect(store_root, create=True)
+        conn = open_store(store_root, config.store_url, repo, create=True)
         try:
-            recover(conn, folder)
-            builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
-            snap = builder.build(ref)
-            collect(conn, config.keep_snapshots, builder.job)
+            with team_locks(conn, repo):
+                recover(conn, folder)
+                builder = SnapshotBuilder(root, conn, config, repo, progress, folder)
+                snap = builder.build(ref)
+            if team_gc_lock(conn):
+                collect(conn, config.keep_snapshots, builder.job)
             return snap
         finally:
             conn.close()
+
+
+@contextlib.contextmanager
+def team_locks(conn: Conn, repo: str) -> Iterator[None]:
+    """In the team store, one build of a repository at a time, across machines (so a
+    commit is never indexed twice at once), and no collection while builds run (their
+    new units are referenced only once their snapshot completes). A killed worker's
+    session ends, and its locks with it. Nothing in the SQLite store: its writer lock."""
+    if not isinstance(conn, postgres.Connection):
+        yield
+        return
+    conn.advisory_lock(f"build:{repo}")
+    conn.advisory_lock("gc", shared=True)
+    try:
+        yield
+    finally:
+        conn.advisory_unlock("gc", shared=True)
+        conn.advisory_unlock(f"build:{repo}")
+
+
+def team_gc_lock(conn: Conn) -> bool:
+    """Whether this job may collect garbage now: always in SQLite (under the writer
+    lock); in the team store only while no build runs anywhere (tried, never waited)."""
+    return not isinstance(conn, postgres.Connection) or conn.advisory_lock("gc", wait=False)
 
 
 def gc(store_root: Path, keep: int) -> GcStats:
@@ -63,7 +98,7 @@ def gc(store_root: Path, keep: int) -> GcStats:
             conn.close()
 
 
-def recover(conn: sqlite3.Connection, folder: Path) -> int:
+def recover(conn: Conn, folder: Path) -> int:
     """Mark jobs whose process died (kill -9, power loss) as failed and remove scratch
     folders that builds of earlier versions left behind. Called with the writer lock held, so no live job can be mistaken for dead."""
     stale = conn.execute("SELECT id, snapshot, pid FROM jobs WHERE state IN "
@@ -99,11 +134,11 @@ def _event(row: tuple[object, ...]) -> Event:
                  None if job is None else int(str(job)), parsed)
 
 
-def last_event_id(conn: sqlite3.Connection) -> int:
+def last_event_id(conn: Conn) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
 
 
-def events_since(conn: sqlite3.Connection, after: int, kinds: tuple[str, ...] = ()
+def events_since(conn: Conn, after: int, kinds: tuple[str, ...] = ()
                  ) -> list[Event]:
     """Journal entries newer than event id `after` (all kinds, or only `kinds`)."""
     sql = "SELECT id, at, snapshot, kind, detail, job FROM events WHERE id > ?"
@@ -114,7 +149,7 @@ def events_since(conn: sqlite3.Connection, after: int, kinds: tuple[str, ...] = 
     return [_event(r) for r in conn.execute(sql + " ORDER BY id", params)]
 
 
-def wait_for_event(conn: sqlite3.Connection, after: int, kinds: tuple[str, ...] = (UPDATED,),
+def wait_for_event(conn: Conn, after: int, kinds: tuple[str, ...] = (UPDATED,),
                    timeout: float = 30.0, interval: float = 0.05) -> Event | None:
     """Block until an event of `kinds` newer than `after` is journaled (by any process), or
     `timeout` passes (then None). Polls `PRAGMA data_version`, which changes only when

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from spyglass.errors import BadInput
 from spyglass.index import confined
+from spyglass.index.store import Conn
 
 MAX_SCIP_BYTES = 512 * 1024 * 1024
 ROLE_DEFINITION = 0x1
@@ -116,7 +117,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
-def import_scip(root: Path, conn: sqlite3.Connection, snapshot: int, scip_file: Path,
+def import_scip(root: Path, conn: Conn, snapshot: int, scip_file: Path,
                 max_file_bytes: int) -> tuple[str, int, list[str]]:
     """Read FILE and keep it with `snapshot` (replacing an earlier import there): (tool,
     documents kept, documents ignored because their file is missing or unreadable)."""
@@ -155,7 +156,7 @@ class ScipIndex:
     documents: dict[str, tuple[str, tuple[Occurrence, ...]]]
 
     @staticmethod
-    def newest(conn: sqlite3.Connection, snapshot: int | None) -> tuple[int, str] | None:
+    def newest(conn: Conn, snapshot: int | None) -> tuple[int, str] | None:
         """(snapshot, import) of the newest import at or before `snapshot`: a later
         snapshot uses an earlier import for files whose content is unchanged, until that
         import's snapshot is collected."""
@@ -168,7 +169,7 @@ class ScipIndex:
         return (int(row[0]), str(row[1])) if row else None
 
     @classmethod
-    def load(cls, conn: sqlite3.Connection, snapshot: int) -> ScipIndex:
+    def load(cls, conn: Conn, snapshot: int) -> ScipIndex:
         docs: dict[str, tuple[str, tuple[Occurrence, ...]]] = {}
         tool = "scip"
         for path, name, dig, occ in conn.execute(

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from spyglass.errors import IndexUnavailable, OutsideRoot
 from spyglass.index import filenames
@@ -99,6 +99,44 @@ CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
 """
 
 
+class Conn(Protocol):
+    """A store connection: sqlite3's, or the PostgreSQL team store's (index/postgres.py),
+    which speaks the same subset."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+    def executemany(self, sql: str, seq: Any, /) -> Any: ...
+    def executescript(self, script: str, /) -> Any: ...
+    def close(self) -> None: ...
+
+
+def open_store(store_root: Path, url: str | None, repo: str, *, create: bool = False) -> Conn:
+    """The store of a repository: the team store at `url` (PostgreSQL, the repository's
+    rows by its id `repo`), else the SQLite store under `store_root/.spyglass/`."""
+    if url:
+        from spyglass.index import postgres
+        return postgres.Connection(url, repo, create=create)
+    return connect(store_root, create=create)
+
+
+def unit_id_base(conn: Conn, count: int) -> int:
+    """The id after which a build numbers its `count` new units. The SQLite store has one
+    writer at a time (the writer lock); the team store reserves the range atomically."""
+    reserve = getattr(conn, "reserve_ids", None)
+    if reserve is not None:
+        return int(reserve("units", count))
+    return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0])
+
+
+def location(conn: Conn) -> str:
+    """Where worker processes open the same store: the database file or the store URL."""
+    url = getattr(conn, "url", None)
+    if isinstance(url, str):
+        return url
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
+
+
 CHUNK = 400  # values per `IN (?, …)` list: far below SQLite's variable limit
 T = TypeVar("T")
 
@@ -138,7 +176,7 @@ def columns(table: str) -> tuple[str, ...]:
     return tuple(name for name, _, _ in table_columns(table))
 
 
-def drop_fact_indexes(conn: sqlite3.Connection) -> None:
+def drop_fact_indexes(conn: Conn) -> None:
     for line in FACT_INDEXES.strip().splitlines():
         name = line.split()[5]
         conn.execute(f"DROP INDEX IF EXISTS {name}")
@@ -282,7 +320,7 @@ _SNAP_COLS = ("id, repo, worktree, commit_sha, ref, state, started_at, indexed_a
               "parsed, persisted, reused, error, ref_source")
 
 
-def latest_complete(conn: sqlite3.Connection) -> SnapshotRow | None:
+def latest_complete(conn: Conn) -> SnapshotRow | None:
     """The newest snapshot marked complete: what readers see."""
     row = conn.execute(
         f"SELECT {_SNAP_COLS} FROM snapshots WHERE state='completed' ORDER BY id DESC LIMIT 1"
@@ -290,13 +328,13 @@ def latest_complete(conn: sqlite3.Connection) -> SnapshotRow | None:
     return _row(row) if row else None
 
 
-def latest_snapshot(conn: sqlite3.Connection) -> SnapshotRow | None:
+def latest_snapshot(conn: Conn) -> SnapshotRow | None:
     """The newest snapshot row in any state (the one the current or last build made)."""
     row = conn.execute(f"SELECT {_SNAP_COLS} FROM snapshots ORDER BY id DESC LIMIT 1").fetchone()
     return _row(row) if row else None
 
 
-def snapshot_by_id(conn: sqlite3.Connection, snap: int) -> SnapshotRow | None:
+def snapshot_by_id(conn: Conn, snap: int) -> SnapshotRow | None:
     row = conn.execute(f"SELECT {_SNAP_COLS} FROM snapshots WHERE id=?", (snap,)).fetchone()
     return _row(row) if row else None
 
@@ -327,13 +365,13 @@ _JOB_COLS = ("id, snapshot, repo, worktree, ref, ref_source, commit_sha, state, 
              "finished_at, files, parsed, persisted, reused, error, pid")
 
 
-def latest_job(conn: sqlite3.Connection) -> JobRow | None:
+def latest_job(conn: Conn) -> JobRow | None:
     """The newest index job in any state (the current or the last one)."""
     row = conn.execute(f"SELECT {_JOB_COLS} FROM jobs ORDER BY id DESC LIMIT 1").fetchone()
     return JobRow(*row) if row else None
 
 
-def log_event(conn: sqlite3.Connection, snapshot: int | None, kind: str, detail: str = "",
+def log_event(conn: Conn, snapshot: int | None, kind: str, detail: str = "",
               job: int | None = None, **fields: object) -> None:
     """Journal an event; keyword fields are stored as a JSON detail."""
     if fields:

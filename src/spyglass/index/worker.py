@@ -11,7 +11,8 @@ from functools import cache
 from typing import cast
 
 from spyglass.errors import LanguagePackError
-from spyglass.index.store import columns
+from spyglass.index import postgres
+from spyglass.index.store import Conn, columns
 from spyglass.syntax import conditionals, expansions
 from spyglass.syntax.extract import extract
 from spyglass.syntax.langpack import LANGS_DIR, LanguagePack, all_packs
@@ -173,7 +174,7 @@ def chunk_rows(items: list[ChunkItem]) -> Tables:
     return tables
 
 
-def insert_rows(conn: sqlite3.Connection, tables: Tables) -> None:
+def insert_rows(conn: Conn, tables: Tables) -> None:
     """Insert one chunk's rows in one transaction (the caller's connection, autocommit)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -194,7 +195,11 @@ def process_chunk(items: list[ChunkItem], store: str) -> int:
     the workers too (they inherit its descriptor), and the rows stay invisible until the
     snapshot that names them completes. Returns the number of files written."""
     tables = chunk_rows(items)
-    conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
+    conn: Conn
+    if postgres.is_url(store):
+        conn = postgres.Connection(store, "")
+    else:
+        conn = sqlite3.connect(store, timeout=600.0, isolation_level=None)
     try:
         conn.execute("PRAGMA busy_timeout=600000")
         conn.execute("PRAGMA synchronous=NORMAL")

@@ -81,6 +81,7 @@ def _coverage(view: View, files: list[tuple[str, str | None]], own: bool,
     if not analysed:
         supported = ", ".join(sorted(all_packs()))
         limitations.append(f"no supported source files here (supported: {supported})")
+    limitations += view.notes  # the store's own (a team store without this repository)
     # Documentation, data and configuration files are counted, and listed only when asked
     # for by path: a repository-wide list of them is noise in every answer.
     listed = skipped if paths else [s for s in skipped if s.reason != "not source code"]

@@ -11,7 +11,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
 from spyglass.query.display import display
-from spyglass.query.results import DefRow, RefRow
+from spyglass.query.results import CALLED_AT_PREFIX, DefRow, RefRow
 from spyglass.query.rows import (
     DEF_COLS,
     DEF_FROM,
@@ -368,5 +368,5 @@ def _location(ans: Answer, c: Callee) -> CodeLocation:
     lines = sorted(c.lines)
     at = ", ".join(str(n) for n in lines[:LINES_SHOWN]) + (", ..." if len(lines) > LINES_SHOWN
                                                           else "")
-    evidence = f"called at line {at}" + (f"; {c.why}" if c.why else "")
+    evidence = f"{CALLED_AT_PREFIX}{at}" + (f"; {c.why}" if c.why else "")
     return ans.def_location(c.d, not c.certain, evidence)

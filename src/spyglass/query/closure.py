@@ -201,7 +201,7 @@ def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
     found = 0
     for chunk in chunks(sorted(names)):
         for (n,) in view.each("SELECT COUNT(*) FROM (SELECT 1 FROM {refs} r JOIN temp.vfiles f "
-                              f"ON f.unit = r.unit WHERE r.target IN ({marks(chunk)}) LIMIT ?)",
+                              f"ON f.unit = r.unit WHERE r.target IN ({marks(chunk)}) LIMIT ?) AS hit",
                               (*chunk, budget + 1 - found)):
             found += int(str(n))
         if found > budget:

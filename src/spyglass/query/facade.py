@@ -19,6 +19,7 @@ from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
 from spyglass.index.store import (
     SCHEMA,
     STORE_DIR,
+    Conn,
     JobRow,
     SnapshotRow,
     connect,
@@ -27,6 +28,7 @@ from spyglass.index.store import (
     latest_job,
     latest_snapshot,
     locate,
+    open_store,
 )
 from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
@@ -40,9 +42,9 @@ from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
-from spyglass.query.results import DefRow, DiagnosticsSummary
+from spyglass.query.results import DefRow, DiagnosticsSummary, Site
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, Coverage, Provenance, ToolResult
+from spyglass.types import CodeLocation, Coverage, Provenance, ScipExport, ToolResult
 
 
 def repo_name(root: Path) -> str:
@@ -98,23 +100,53 @@ class CodeIntel:
         self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Conn | None = None
         self._view: View | None = None
         self._escalator: Escalator | None = None
+        self._team: bool | None = None
+        self.notes: list[str] = []  # said once per process (the team store's fallback)
 
     # -- plumbing --------------------------------------------------------------------------
     @property
+    def store_repo(self) -> str:
+        """This repository's id in the store ([store] repo, else owner/name or the folder)."""
+        return self.config.store_repo or self.repo
+
+    @property
+    def team(self) -> bool:
+        """Whether answers come from the team store: it is configured and holds a complete
+        snapshot of this repository (else the local index answers, with a note)."""
+        if not self.config.store_url:
+            return False
+        if self._team is None:
+            conn = open_store(self.store_root, self.config.store_url, self.store_repo)
+            try:
+                self._team = latest_complete(conn) is not None
+            finally:
+                conn.close()
+            if not self._team:
+                self.notes.append(f"the team store has no snapshot of {self.store_repo}; "
+                                  "answering from the local index")
+        return self._team
+
+    @property
     def has_index(self) -> bool:
-        return find_store(self.store_root) == self.store_root
+        return self.team or find_store(self.store_root) == self.store_root
+
+    def _open(self) -> Conn:
+        """A connection to the store answers come from (the team store or the local one)."""
+        if self.team:
+            return open_store(self.store_root, self.config.store_url, self.store_repo)
+        return connect(self.store_root)
 
     def _end_read(self) -> None:
         if self._view is not None:
             self._view.end_read()
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> Conn:
         if self._conn is None:
             if self.has_index:
-                self._conn = connect(self.store_root)
+                self._conn = self._open()
             else:
                 self._conn = sqlite3.connect(":memory:", check_same_thread=False)
                 self._conn.executescript(SCHEMA)
@@ -140,6 +172,7 @@ class CodeIntel:
                                       == ""):
                 self._conn = None
                 self._view = View(self.root, self._connection(), self.config, self.repo)
+                self._view.notes = self.notes
             self._view.refresh()
             return self._view
 
@@ -167,8 +200,10 @@ class CodeIntel:
                         d.kind, d.source, d.stale, uncertain, evidence)
 
     # -- tools -----------------------------------------------------------------------------
-    def find_symbol(self, name: str, kind: str | None = None, path: str | None = None
-                    ) -> ToolResult:
+    def find_symbol(self, name: str, kind: str | None = None, path: str | None = None,
+                    all_repos: bool = False) -> ToolResult:
+        if all_repos:
+            return self._find_everywhere(name, kind)
         with self.lock:
             view = self.view()
             rel = self.rel_path(path) if path else None
@@ -184,6 +219,21 @@ class CodeIntel:
                          + ", ".join(repr(n) for n in close) + "?",)
             ans = self.answer()
             return ans.envelope([ans.def_location(d) for d in defs], notes=notes)
+
+    def _find_everywhere(self, name: str, kind: str | None) -> ToolResult:
+        """Definitions of a name in every repository of the team store (query/orgwide.py)."""
+        from spyglass.query import orgwide
+        if not self.config.store_url:
+            raise BadInput("all_repos reads the team store: set [store] url (docs/team.md)")
+        found = orgwide.find_everywhere(self.config.store_url, name, kind)
+        notes = [(f"{found.total} definition(s) in {found.repos} repositor(ies) of the team "
+                  "store (the newest indexed snapshot of each; uncommitted work is not seen)")]
+        if found.total > len(found.locations):
+            notes.append(f"only the first {len(found.locations)} read: narrow with kind or a "
+                         "qualified name")
+        with self.lock:
+            ans = self.answer()
+            return ans.envelope(list(found.locations), notes=tuple(notes))
 
     def _check_exists(self, rel: str) -> None:
         """A path filter names a file or folder that exists (on disk or in the snapshot)."""
@@ -277,6 +327,13 @@ class CodeIntel:
         return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
                             offset=offset)
 
+    def file_sites(self, path: str) -> tuple[list[Site], bool]:
+        """The indexed sites of a file, each with the definition it resolves to (the web
+        code view's links, query/sites.py), and whether their cap cut them."""
+        from spyglass.query.sites import file_sites
+        with self.lock:
+            return file_sites(self.view(), self.rel_path(path))
+
     def start_bridges(self, wait: float = 180.0) -> None:
         """Start the configured language servers now; with `[codeintel] required = true`
         a server that cannot start raises BridgeUnavailable with the reason."""
@@ -315,8 +372,9 @@ class CodeIntel:
         """Build or update the snapshot under the writer lock (one writer at a time; readers
         keep the previous snapshot until the new one is complete), then collect garbage."""
         try:
-            snap = run_index(self.store_root, self.root, self.config, self.repo, ref, progress,
-                             wait=wait, on_wait=on_wait)
+            snap = run_index(self.store_root, self.root, self.config, self.store_repo, ref,
+                             progress, wait=wait, on_wait=on_wait)
+            self._team = None
             if not (self.store_root / STORE_DIR).is_dir():
                 raise IndexUnavailable(f"the index store {self.store_root / STORE_DIR} was "
                                        "deleted while indexing; run the index again")
@@ -356,7 +414,7 @@ class CodeIntel:
         from spyglass.index import scip
         if not self.has_index:
             raise IndexUnavailable("no index yet: index the repository first, then --scip")
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             snap = latest_complete(conn)
             if snap is None:
@@ -367,11 +425,24 @@ class CodeIntel:
             conn.close()
         return out
 
+    def export_scip(self, out: Path, ref: str | None = None) -> ScipExport:
+        """Write a complete snapshot (the newest, or REF's) as a SCIP index (docs/indexing.md
+        "SCIP export"): definitions and exact references; uncertain ones are left out."""
+        from spyglass.index import scipexport
+        if not self.has_index:
+            raise IndexUnavailable("no index yet: run `spyglass index` first")
+        conn = connect(self.store_root)
+        try:
+            snap = scipexport.choose_snapshot(conn, ref, self.root)
+            return scipexport.export(self.root, conn, snap, out, ref)
+        finally:
+            conn.close()
+
     def last_job(self) -> SnapshotRow | None:
         """The newest snapshot row in any state (the current or last build)."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return latest_snapshot(conn)
         finally:
@@ -382,7 +453,7 @@ class CodeIntel:
         failed), including jobs that never produced a snapshot."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return latest_job(conn)
         finally:
@@ -392,7 +463,7 @@ class CodeIntel:
         """Journal events newer than id `after` (written by any process)."""
         if not self.has_index:
             return []
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return events_since(conn, after)
         finally:
@@ -403,7 +474,7 @@ class CodeIntel:
         any process (a CLI, a server, another session), or `timeout` passes."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return wait_for_event(conn, after, timeout=timeout)
         finally:

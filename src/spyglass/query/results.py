@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from spyglass.types import BridgeStatus, CodeLocation
@@ -367,3 +368,31 @@ class Page:
     total: int
     next_offset: int | None
     ask: str = ""
+
+
+CALLED_AT_PREFIX = "called at line "  # a callee row's evidence starts with its call lines
+_CALLED_AT = re.compile(re.escape(CALLED_AT_PREFIX) + r"([0-9, ]+)")
+
+
+def call_lines(evidence: str) -> list[int]:
+    """The call lines a callee row names in its evidence: where the calls are, not where the
+    callee is defined (the web graph's callee edges carry them)."""
+    found = _CALLED_AT.match(evidence)
+    return [int(n) for n in found.group(1).replace(" ", "").split(",") if n] if found else []
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One indexed use of a name in a file and the definition the index binds it to."""
+
+    line: int
+    col: int  # 0-based
+    end_col: int
+    name: str
+    role: str
+    path: str  # the definition's file and span
+    start_line: int
+    end_line: int
+    symbol: str
+    kind: str
+    uncertain: bool  # several definitions, or bound by a guessed rule: the first is linked

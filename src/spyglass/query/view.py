@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,14 @@ from spyglass.index import confined
 from spyglass.index import source as src
 from spyglass.index.overlay import OverlayReport, classify, classify_disk
 from spyglass.index.probe import Probe
-from spyglass.index.store import SnapshotRow, columns, snapshot_by_id, store_dir, table_columns
+from spyglass.index.store import (
+    Conn,
+    SnapshotRow,
+    columns,
+    snapshot_by_id,
+    store_dir,
+    table_columns,
+)
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
 from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
@@ -107,7 +113,7 @@ class Scope:
 class View:
     """Baseline snapshot + workspace overlay, materialised as temp tables of one connection."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection, config: Config,
+    def __init__(self, root: Path, conn: Conn, config: Config,
                  repo: str = "") -> None:
         self.root = root
         self.conn = conn
@@ -137,6 +143,7 @@ class View:
         self._merge_bases: dict[tuple[str, str], str | None] = {}
         self._next_unit = -1
         self.memo: dict[str, tuple[tuple[object, ...], object]] = {}  # per state_key
+        self.notes: list[str] = []  # said in every answer's limitations (query/answer.py)
 
     # -- refresh ---------------------------------------------------------------------------
     def end_read(self) -> None:
@@ -446,7 +453,8 @@ class View:
         """Run a fact query (written with {units}, {defs}, … placeholders) over baseline and
         overlay, joined to the view's files as alias `f` (the overlay's tables are skipped
         while no file was parsed live: they are empty)."""
-        out = self.conn.execute(sql.format(**BASELINE), params).fetchall()
+        out: list[tuple[object, ...]] = self.conn.execute(sql.format(**BASELINE),
+                                                          params).fetchall()
         if self._next_unit != -1:  # the overlay's tables hold rows only once a unit was stored
             out.extend(self.conn.execute(sql.format(**OVERLAY), params).fetchall())
         return out

@@ -49,6 +49,12 @@ DETECT: Schema = {  # one way a configuration file names a test framework
     "file": str, "files": STRS, "toml_table": str, "ini_section": str,
     "json_dependency": str, "json_script": str, "capture": str, "evidence": str,
 }
+PACKAGE_FILE: Schema = {  # where a project's package name and version are written
+    "file": str, "format": frozenset({"toml", "json", "regex"}), "name": str, "version": str,
+}
+SCIP: Schema = {  # SCIP export: the symbols' package manager, the Document language name
+    "manager": str, "language": str, "package_files": ("list", PACKAGE_FILE),
+}
 SELECT: Schema = {"option": str, "names": str, "none": str}  # test names → a command option
 FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture files
     "detect": ("list", DETECT), "root": frozenset({"config", "repository"}),
@@ -115,6 +121,7 @@ MANIFEST: Schema = {
     "test_frameworks": STRS,
     "test_config_boundary": str, "test_framework_assumed": str,
     "frameworks": ("map", FRAMEWORK),
+    "scip": SCIP,
     "coverage": COVERAGE,
 }
 REQUIRED = ("name", "pack_version", "extensions", "grammar")

@@ -9,6 +9,7 @@ from typing import Any
 
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.query.facade import CodeIntel
+from spyglass.query.results import call_lines
 from spyglass.types import CodeLocation, ToolResult
 from spyglass.wire import coverage_json, plain, provenance_json
 
@@ -77,14 +78,18 @@ class Graph:
         self.nodes[node_id] = {"id": node_id, **attrs}
         return True
 
-    def edge(self, source: str, target: str, kind: str, site: CodeLocation) -> None:
+    def edge(self, source: str, target: str, kind: str, site: CodeLocation,
+             lines: list[int] | None = None) -> None:
+        """Add one site to an edge: its lines are the site's line, or `lines` (a callee row
+        is the callee's definition: its calls are at the lines its evidence names)."""
         key = (source, target, kind)
         e = self.edges.setdefault(key, {"source": source, "target": target, "kind": kind,
                                         "count": 0, "lines": [], "uncertain": False,
                                         "evidence": ""})
-        e["count"] += 1
-        if len(e["lines"]) < 20:
-            e["lines"].append(site.start_line)
+        for n in lines or [site.start_line]:
+            e["count"] += 1
+            if len(e["lines"]) < 20 and n not in e["lines"]:
+                e["lines"].append(n)
         if site.uncertain:
             e["uncertain"] = True
             e["evidence"] = e["evidence"] or site.evidence
@@ -195,7 +200,8 @@ def build_graph(ci: CodeIntel, run_id: str, symbol: str | None = None, path: str
                     if _points_in(rel, site):
                         g.edge(cid, target_id, rel.kind, site)
                     else:
-                        g.edge(target_id, cid, rel.kind, site)
+                        g.edge(target_id, cid, rel.kind, site,
+                               call_lines(site.evidence) if rel.name == "callees" else None)
                     if known or site.kind not in CALLABLE:
                         continue
                     d = _def_of(ci, outlines, site) if rel.sites else site

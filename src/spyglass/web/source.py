@@ -3,6 +3,7 @@ of each answer row, read once per file."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from spyglass.errors import BadInput
@@ -22,14 +23,19 @@ def _lines(ci: CodeIntel, path: str) -> tuple[str, list[str]]:
 
 
 def file_view(ci: CodeIntel, path: str) -> dict[str, Any]:
-    """Every line of a workspace file (as on disk), with its definitions for the outline."""
+    """Every line of a workspace file (as on disk), with its definitions for the outline and
+    its indexed sites (each with the definition it resolves to) for the links."""
     rel, lines = _lines(ci, path)
-    outline = ci.structure(rel)
+    with ci.lock:
+        outline = ci.structure(rel)
+        sites, cut = ci.file_sites(rel)
     defs = [{"symbol": d.symbol, "kind": d.kind, "start_line": d.start_line,
              "end_line": d.end_line} for d in outline.results
             if isinstance(d, CodeLocation)]
     return {"path": rel, "lines": lines[:MAX_LINES], "total_lines": len(lines),
-            "truncated": len(lines) > MAX_LINES, "definitions": defs}
+            "truncated": len(lines) > MAX_LINES, "definitions": defs,
+            "sites": [asdict(s) for s in sites if s.line <= MAX_LINES],
+            "sites_truncated": cut}
 
 
 def parse_positions(values: list[str]) -> list[tuple[str, int]]:

@@ -34,6 +34,22 @@ try {
   await page.waitForFunction((n) => document.querySelectorAll(".g-svg g.n").length > n, report.drawn);
   report.drawnAfterOpen = await page.locator(".g-svg g.n").count();
   report.focusedAfterOpen = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
+  // no edge is drawn across a node it does not join (a wrapped column used to draw the
+  // outer column's edges through the inner one, as if joining unrelated nodes)
+  report.crossing = await page.evaluate(() => {
+    const at = new Map([...document.querySelectorAll(".g-svg g.n")].map((g) => {
+      const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(g.getAttribute("transform"));
+      return [g.dataset.id, [Number(m[1]), Number(m[2])]];
+    }));
+    const W = Number(document.querySelector(".g-svg g.n rect").getAttribute("width"));
+    const bad = [];
+    for (const p of document.querySelectorAll(".g-svg path.e")) {
+      const a = at.get(p.dataset.s), b = at.get(p.dataset.t);
+      const lo = Math.min(a[0], b[0]) + W, hi = Math.max(a[0], b[0]);
+      for (const [id, [x]] of at) if (id !== p.dataset.s && id !== p.dataset.t && x > lo - 1 && x + W < hi + 1) bad.push(`${p.dataset.s} → ${p.dataset.t} crosses ${id}`);
+    }
+    return bad;
+  });
   const box = await page.locator(".g-svg").boundingBox();
   report.svg = [Math.round(box.width), Math.round(box.height)];
   await page.locator("#graph-box").screenshot({ path: path.join(artifacts, "graph-120.png") });

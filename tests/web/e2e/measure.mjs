@@ -7,7 +7,7 @@ const runs = Number(runsArg || 5);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const out = { load_ms: [], load_bytes: [], load_requests: [], open_ms: [], open_bytes: [], refs_px: [] };
+const out = { load_ms: [], load_bytes: [], load_requests: [], open_ms: [], open_bytes: [], symbol_px: [] };
 for (let i = 0; i < runs; i++) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
@@ -35,10 +35,8 @@ for (let i = 0; i < runs; i++) {
   out.open_ms.push(Date.now() - t1);
   await page.waitForLoadState("networkidle");
   out.open_bytes.push(bytes);
-  out.refs_px.push(await page.evaluate(() => {
-    const h = [...document.querySelectorAll("#symbol section")].find((x) => /References/.test(x.textContent.slice(0, 40)));
-    return h ? Math.round(h.getBoundingClientRect().height) : null;
-  }));
+  // the height of the symbol view once its answers are in (one long stack, or tabs)
+  out.symbol_px.push(await page.evaluate(() => Math.round(document.getElementById("symbol").getBoundingClientRect().height)));
   await ctx.close();
 }
 await browser.close();

@@ -94,6 +94,8 @@ try {
   step("Back returned to the symbol");
 
   // 5. expand the graph by keyboard: Tab into the graph, Enter, arrow to a caller, Enter
+  await page.locator("#ptab-graph").click();
+  check(new URL(page.url()).searchParams.get("panel") === "graph", "the panel is not in the URL");
   await page.locator(".g-svg g.n").first().waitFor();
   const before = await page.locator(".g-svg g.n").count();
   await page.getByRole("button", { name: "Fit" }).focus();
@@ -156,7 +158,7 @@ try {
   await page.locator("#reindex").click();
   await page.waitForFunction(() => /·\s*main/.test(document.getElementById("job-title").textContent)
     && document.getElementById("job-state").textContent === "completed");
-  const counts = await text("#job-counts");
+  const counts = await page.locator("#job-counts").textContent();
   check(/parsed 0/.test(counts) && /unchanged commit/.test(counts), `re-index did not report reuse: ${counts}`);
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.ready === "1");

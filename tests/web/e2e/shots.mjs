@@ -1,5 +1,5 @@
 // Screenshots of the page on a real repository for docs/ (not a test):
-//   node shots.mjs PAGE_URL_WITH_STATE OUT_DIR
+//   node shots.mjs PAGE_URL_WITH_STATE OUT_DIR   (the state with panel=graph)
 import { chromium } from "playwright-core";
 import path from "node:path";
 
@@ -26,7 +26,8 @@ for (const scheme of ["light", "dark"]) {
   const symbols = await page.evaluate(() => document.querySelectorAll(".g-svg g.n:not(.group)").length);
   await graph.screenshot({ path: path.join(out, `web-graph-${scheme}.png`) });
   if (scheme === "light") {
-    const refs = page.locator("section[aria-labelledby=refs-title]");
+    await page.locator("#ptab-refs").click();
+    const refs = page.locator("#panel-refs");
     await refs.screenshot({ path: path.join(out, "web-references.png") });
   }
   console.log(JSON.stringify({ scheme, nodes0, nodes1, symbols, status: await page.locator(".g-status").innerText() }));

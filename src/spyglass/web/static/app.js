@@ -3,9 +3,19 @@
 // file and line) lives in the URL: Back and Forward move through it, a URL can be shared.
 "use strict";
 
+// Web storage may be missing (a private window, a desktop web view): the page works without it.
+function stored(area, key, value) {
+  try {
+    const st = window[area];
+    if (!st) return null;
+    if (value === undefined) return st.getItem(key);
+    if (value === null) st.removeItem(key); else st.setItem(key, value);
+  } catch (_) { /* storage refused: the URL still carries the state */ }
+  return null;
+}
 const S = {
   repoId: null, summary: null, job: null, lastEventId: 0, es: null, mode: "connecting",
-  pollTimer: null, reconnectTimer: null, token: sessionStorage.getItem("spyglass-token") || "",
+  pollTimer: null, reconnectTimer: null, token: stored("sessionStorage", "spyglass-token") || "",
   targetRef: null, tab: "symbols", fullPending: false, down: false,
   sym: null, file: null, graph: null, query: null, overlay: null, seq: 0, nav: 0,
 };
@@ -28,6 +38,16 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 function fill(el, ...kids) { el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false)); }
+// -- names that wrap at their joints, not mid-word ----------------------------------------
+function breakable(text) {
+  // a <wbr> after every `.`, `/`, `_` and `:`, and between the words of a CamelCase name:
+  // a long qualified name wraps there first
+  const out = [];
+  for (const part of String(text).split(/(?<=[./_:])|(?<=[a-z0-9])(?=[A-Z][a-z])/)) out.push(part, h("wbr"));
+  out.pop();
+  return out;
+}
+
 const short = (sha) => (sha ? sha.slice(0, 12) : "—");
 const qs = (o) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== "")).toString();
 function when(iso) {
@@ -65,7 +85,7 @@ function notice(text) {
 }
 
 // -- URL state -------------------------------------------------------------------------
-const KEYS = ["ref", "q", "kind", "in", "symbol", "tab", "file", "line", "end"];
+const KEYS = ["ref", "q", "kind", "in", "symbol", "panel", "tab", "file", "line", "end"];
 function urlState() {
   const p = new URLSearchParams(location.search);
   return Object.fromEntries(KEYS.map((k) => [k, p.get(k) || ""]));
@@ -93,9 +113,10 @@ async function applyState() {
   const st = urlState();
   if (st.ref) S.targetRef = st.ref;
   const tab = st.tab || "symbols";
+  switchTab(tab, false);  // first: a line is scrolled into view only in a shown tab
   if (st.q !== (S.query || "")) {
     $("q").value = st.q; $("kind").value = st.kind; $("scope").value = st.in;
-    if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); }
+    if (st.q) await search(null, false); else { S.query = null; fill($("results"), h("p", { class: "muted pad" }, "Search for a symbol to start.")); layoutSplit(); }
   }
   const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : "";
   if (st.symbol && st.symbol !== key) {
@@ -103,7 +124,7 @@ async function applyState() {
     const loc = await definitionAt(path, line);
     if (loc) openSymbol(loc, false);
     else fill($("symbol"), h("p", { class: "error pad" }, `No definition at ${st.symbol}.`));
-  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); }
+  } else if (!st.symbol && S.sym) { S.sym = null; S.graph = null; S.seq += 1; fill($("symbol")); layoutSplit(); }
   if (st.file) {
     const line = parseInt(st.line, 10) || null, end = parseInt(st.end, 10) || null;
     if (!S.file || S.file.path !== st.file || S.file.line !== line || S.file.end !== end) await openFile(st.file, line, end, false);
@@ -179,6 +200,8 @@ function renderSummary() {
   if (document.activeElement !== $("reindex-ref")) $("reindex-ref").value = S.targetRef && S.targetRef !== sm.target_ref ? S.targetRef : "";
   if (sm.admin_token_required && !S.token) $("token-row").hidden = false;
   if (p.worktree_mismatch) notice("Worktree mismatch: " + p.worktree_mismatch);
+  if (!S.statusSet) { S.statusSet = true; $("status-box").open = !sm.indexed || !!(sm.job && !TERMINAL.has(sm.job.state)); }
+  if (!sm.indexed) $("status-box").open = true;
   renderCoverage();
 }
 
@@ -188,6 +211,7 @@ function renderCoverage() {
     fill($("coverage-line"), h("span", { class: "muted" }, "Analysing the files on disk (live parsing, no index yet)…"));
     fill($("skipped"), h("p", { class: "muted pad" }, "Pending."));
     fill($("diags"), h("p", { class: "muted pad" }, "Pending."));
+    statusLine();
     return;
   }
   const langs = rep.languages.map((l) => `${l.files} ${l.language}`).join(", ") || "no supported files";
@@ -211,13 +235,14 @@ function renderCoverage() {
     dg.truncated ? h("p", { class: "muted pad" }, `…and ${dg.count - dg.items.length} more`) : null)
     : h("p", { class: "muted pad" }, "No parse diagnostics."));
   if (!sm.indexed) { $("skipped-box").open = true; $("diag-box").open = dg.count > 0; }
+  statusLine();
 }
 
 // -- index jobs ------------------------------------------------------------------------
 async function startIndex(refInput) {
   const ref = refInput.value.trim();
   S.targetRef = ref || S.summary.target_ref;
-  if (ref) localStorage.setItem(`spyglass-ref:${S.repoId}`, ref); else localStorage.removeItem(`spyglass-ref:${S.repoId}`);
+  stored("localStorage", `spyglass-ref:${S.repoId}`, ref || null);
   setUrl({ ref: ref && ref !== S.summary.target_ref ? ref : "" }, true);
   for (const b of [$("index-btn"), $("reindex"), $("retry")]) b.disabled = true;
   const body = ref && ref !== S.summary.target_ref ? JSON.stringify({ ref }) : "";
@@ -246,6 +271,27 @@ function onJob(job) {
   if (TERMINAL.has(job.state) && (!was || !TERMINAL.has(was.state) || was.id !== job.id)) {
     if (job.state === "completed") loadSummary().then(refreshAnswers);
   }
+}
+
+function statusLine() {
+  // the one line the collapsed status panel shows: the snapshot, coverage and last job
+  const sm = S.summary, job = S.job;
+  const parts = [];
+  if (sm && sm.snapshot) parts.push(`indexed ${short(sm.snapshot.commit)}`); else if (sm) parts.push("not indexed");
+  if (sm && sm.coverage) parts.push(`${sm.coverage.analysed} files analysed`);
+  if (sm && sm.diagnostics) parts.push(`${sm.diagnostics.count} parse diagnostics`);
+  if (job) parts.push(`job ${job.id} ${job.state}`);
+  $("status-sum").textContent = "· " + parts.join(" · ");
+}
+function settleStatus(job) {
+  // open while nothing is indexed or a job runs (or failed); folded once the index is complete
+  const box = $("status-box");
+  const running = job && !TERMINAL.has(job.state), failed = job && job.state !== "completed" && TERMINAL.has(job.state);
+  if (running || failed) box.open = true;
+  else if (job && job.state === "completed") { if (S.statusJob !== job.id) box.open = false; }
+  else if (S.summary && !S.summary.indexed) box.open = true;
+  if (job) S.statusJob = TERMINAL.has(job.state) ? job.id : null;
+  statusLine();
 }
 
 function renderJob(job) {
@@ -299,6 +345,7 @@ function renderJob(job) {
   $("job-error").textContent = failed ? job.error || job.state : "";
   $("retry").hidden = !failed;
   for (const b of [$("index-btn"), $("reindex")]) b.disabled = running && !job.external;
+  settleStatus(job);
 }
 
 function renderStoreJob(row) {
@@ -393,9 +440,12 @@ async function search(ev, push = true) {
     S.sym = null; S.graph = null; S.seq += 1;  // answers still arriving are dropped
     fill($("symbol"));
   }
+  layoutSplit();
   fill($("results"), h("p", { class: "muted pad" }, "Searching…"));
   let r = await api(repoPath(`/symbols?${qs({ q, kind, path })}`));
   let pattern = q;
+  // did you mean: the index's own names spelled like the query (query/suggest.py, as the CLI)
+  const close = r.ok && !r.body.results.length ? didYouMean(r.body.coverage.limitations) : [];
   if (r.ok && !r.body.results.length && !/[*?]/.test(q)) {
     pattern = `*${q.split(".").pop()}*`;
     r = await api(repoPath(`/symbols?${qs({ q: pattern, kind, path })}`));
@@ -407,11 +457,24 @@ async function search(ev, push = true) {
     h("code", {}, pattern), rows.length ? ` · ${rows[0].source}` : "");
   const list = h("ul", { class: "hits" }, rows.slice(0, 300).map((loc) => h("li", {}, linkTo(symHref(loc.path, loc.start_line),
     () => openSymbol(loc), { class: "hit" },
-    h("span", { class: "name" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
-    h("span", { class: "where" }, `${loc.path}:${loc.start_line}`, tags(loc))))));
-  fill($("results"), meta, rows.length ? list : h("p", { class: "muted pad" },
-    r.body.coverage.limitations.join("; ") || "No definitions match."));
+    h("span", { class: "name" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), breakable(loc.symbol)),
+    h("span", { class: "where" }, breakable(`${loc.path}:${loc.start_line}`), tags(loc))))));
+  const hint = close.length ? h("p", { class: "pad suggest" }, `No definition named “${q}”. Did you mean `,
+    close.map((n, i) => [i ? ", " : "", linkTo(`${location.pathname}?${qs(Object.assign(urlState(), { q: n, symbol: "", file: "", line: "", end: "" }))}`,
+      () => { $("q").value = n; search(null); }, { class: "suggestion" }, n)]), "?") : null;
+  fill($("results"), hint, meta, rows.length ? list : h("p", { class: "muted pad" },
+    r.body.coverage.limitations.filter((x) => !/did you mean/.test(x)).join("; ") || "No definitions match."));
   if (rows.length === 1 && push) openSymbol(rows[0], true, false, true);
+}
+function didYouMean(notes) {
+  // the names of the facade's note "no definition named 'x'; did you mean 'a', 'b'?"
+  const note = (notes || []).find((x) => /did you mean/.test(x));
+  if (!note) return [];
+  return [...note.slice(note.indexOf("did you mean")).matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] || m[2]);
+}
+function layoutSplit() {
+  // no search and a symbol open (a shared link): the symbol takes the whole width
+  $("results").hidden = !S.query && !!S.sym;
 }
 function markHit() {
   const key = S.sym ? `${S.sym.path}:${S.sym.start_line}` : null;
@@ -426,121 +489,95 @@ function tags(loc) {
     loc.stale ? h("span", { class: "tag stale" }, "stale") : null];
 }
 
-// -- rows with their line of code -----------------------------------------------------
-async function withLines(rows, holder) {
-  // the line of code of every row, read in batches (GET …/lines?at=PATH:LINE)
-  const keys = [...new Set(rows.map((x) => `${x.path}:${x.start_line}`))];
-  for (let i = 0; i < keys.length; i += 120) {
-    const r = await api(repoPath(`/lines?${keys.slice(i, i + 120).map((k) => "at=" + encodeURIComponent(k)).join("&")}`));
-    if (!r.ok) return;
-    for (const code of holder.querySelectorAll("code.line[data-at]")) {
-      const t = r.body.lines[code.dataset.at];
-      if (t !== undefined) code.textContent = t.trim() || " ";
-    }
-  }
-}
-
-function groupedRows(rows, truncated, noun, opts = {}) {
-  // rows grouped by file (collapsible, with counts); each row links to the file view
-  if (!rows.length) return h("p", { class: "muted" }, `No ${noun}s found.`);
-  const byFile = new Map();
-  for (const x of rows) { if (!byFile.has(x.path)) byFile.set(x.path, []); byFile.get(x.path).push(x); }
-  const many = byFile.size > 8;
-  const groups = [...byFile].map(([path, xs], i) => h("details", { class: "refs-file", open: !many || i < 5 },
-    h("summary", {}, h("span", { class: "path" }, path), h("span", { class: "count", "aria-label": `${xs.length} ${noun}(s)` }, String(xs.length))),
-    h("ul", { class: "ref-rows" }, xs.map((x) => h("li", { class: "ref-row" },
-      linkTo(fileHref(x.path, x.start_line), () => openFile(x.path, x.start_line, null), { class: "ln" }, `${x.start_line}`),
-      h("code", { class: "line", "data-at": `${x.path}:${x.start_line}` }, "…"),
-      h("span", { class: "row-meta" }, opts.symbolName ? h("span", { class: "muted" }, x.symbol) : null,
-        h("span", { class: `kind ${x.kind}` }, x.kind), tags(x),
-        x.uncertain && x.evidence ? h("span", { class: "ev" }, x.evidence) : null))))));
-  const box = h("div", {},
-    h("div", { class: "group-head" }, h("span", { class: "muted" }, `${rows.length}${truncated ? "+" : ""} ${noun}(s) in ${byFile.size} file(s)`),
-      many ? h("span", { class: "group-tools" },
-        h("button", { type: "button", onclick: () => { for (const d of box.querySelectorAll("details")) d.open = true; } }, "Expand all"),
-        h("button", { type: "button", onclick: () => { for (const d of box.querySelectorAll("details")) d.open = false; } }, "Collapse all")) : null),
-    groups);
-  withLines(rows, box);
-  return box;
-}
-
 // -- symbol view -----------------------------------------------------------------------
 async function openSymbol(loc, push = true, refresh = false, replace = false) {
   const same = S.sym && S.sym.path === loc.path && S.sym.start_line === loc.start_line;
   S.sym = loc;
   const seq = ++S.seq;
+  await script("panels.js", () => window.symbolTabs);
+  if (seq !== S.seq) return;
   if (push) setUrl({ symbol: `${loc.path}:${loc.start_line}`, tab: "symbols", file: "", line: "", end: "" }, replace);
   if (push) switchTab("symbols", false);
   markHit();
+  layoutSplit();
   const at = { path: loc.path, line: loc.start_line };
-  const panel = (id, title, body) => h("section", { class: "panel", "aria-labelledby": id }, h("h3", { id }, title), body);
-  const loading = () => h("div", {}, h("p", { class: "muted" }, "Loading…"));
-  const srcBox = h("div", {}), refsBox = loading(), callersBox = loading(), calleesBox = loading(), hierBox = loading(), graphBox = loading(), blastBox = loading();
+  const fresh = () => seq === S.seq;
+  const srcBox = h("div", {});
   const feats = S.summary ? S.summary.features : {};
   const rels = (S.summary && S.summary.relations) || { callers: { available: true, label: "callers" } };
-  const keepGraph = refresh && same && S.graph;
-  const gbox = (keepGraph && $("graph-box")) || h("div", { id: "graph-box" }, graphBox);
+  const keepGraph = refresh && same && S.graph ? $("graph-box") : null;
+  const unavailable = (name) => h("p", { class: "muted" }, (rels[name] && rels[name].reason) || `${name} are not offered by this server.`);
+  const relRows = (name, noun) => {
+    const box = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+    api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: name }, at))).then((r) => {
+      if (fresh()) fill(box, r.ok ? groupedRows(r.body.results, r.body.truncated, noun, { symbolName: true, openName: true }) : h("p", { class: "error" }, r.body.error));
+    });
+    return box;
+  };
+  const loaders = {
+    refs: () => pagedRows("/references", at, "reference"),
+    callers: () => pagedRows("/callers", at, "call site", { symbolName: true, openName: true }),
+    callees: () => {
+      if (!rels.callees || !rels.callees.available) return unavailable("callees");
+      const box = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+      api(repoPath(`/callees?${qs(at)}`)).then((r) => { if (fresh()) fill(box, r.ok ? calleeRows(loc, r.body.results, r.body.truncated) : h("p", { class: "error" }, r.body.error)); });
+      return box;
+    },
+    calls: () => callTree(loc, rels),
+    types: TYPEISH.has(loc.kind) ? () => (rels.hierarchy && rels.hierarchy.available ? relRows("hierarchy", "related type") : unavailable("hierarchy")) : null,
+    graph: () => {
+      const gbox = keepGraph || h("div", { id: "graph-box" }, h("p", { class: "muted" }, "Loading…"));
+      api(graphPath(Object.assign({ references: 0, depth: 1, limit: 300, relation: "callers" }, at))).then(async (r) => {
+        if (!fresh()) return;
+        if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
+        if (keepGraph && S.graph) { await S.graph.replay(r.body); return; }
+        await graphLib();
+        if (!fresh()) return;
+        S.graph = SpyGraph.create(gbox, { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
+          { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
+        S.graph.start(r.body);
+      });
+      return gbox;
+    },
+    blast: feats.blast_radius ? () => {
+      const box = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+      api(repoPath(`/blast-radius?${qs({ target: `${loc.path}:${loc.start_line}` })}`)).then((r) => { if (fresh()) fill(box, renderBlast(r)); });
+      return box;
+    } : null,
+  };
+  if (!refresh || !same) S.graph = null;
+  const tabs = symbolTabs(loaders, urlState().panel || (refresh && same && S.panel) || "refs", (n) => { S.panel = n; setUrl({ panel: n === "refs" ? "" : n }, true); });
+  S.panel = tabs.el.querySelector("[aria-selected=true]").dataset.panel;
   fill($("symbol"),
     h("section", { class: "panel sym-head", "aria-labelledby": "sym-title" },
-      h("h2", { id: "sym-title" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), loc.symbol),
+      h("h2", { id: "sym-title" }, h("span", { class: `kind ${loc.kind}` }, loc.kind), breakable(loc.symbol)),
       h("div", { class: "where" }, linkTo(fileHref(loc.path, loc.start_line, loc.end_line), () => openFile(loc.path, loc.start_line, loc.end_line),
-        `${loc.path}:${loc.start_line}-${loc.end_line}`),
+        breakable(`${loc.path}:${loc.start_line}-${loc.end_line}`)),
       loc.source ? h("span", { class: "tag" }, loc.source) : null, loc.indexed_at ? h("span", { class: "tag" }, `indexed ${loc.indexed_at}`) : null, tags(loc)),
       srcBox),
-    panel("refs-title", "References", refsBox),
-    panel("callers-title", "Callers", callersBox),
-    panel("callees-title", "Callees", calleesBox),
-    panel("hier-title", "Type hierarchy", hierBox),
-    h("section", { class: "panel", "aria-labelledby": "graph-title" }, h("h3", { id: "graph-title" }, "Graph"),
-      gbox),
-    feats.blast_radius ? panel("blast-title", "Blast radius", blastBox) : null);
-  const fresh = () => seq === S.seq;
+    tabs.el);
+  if (push && !refresh && window.matchMedia("(max-width: 900px)").matches) $("symbol").scrollIntoView({ block: "start" });
   api(repoPath(`/context?${qs({ path: loc.path, start: loc.start_line, end: Math.min(loc.end_line, loc.start_line + 40) })}`))
     .then((r) => { if (fresh()) fill(srcBox, r.ok && r.body.results.length ? sourceBlock(r.body.results[0]) : h("p", { class: "error" }, r.body.error || "No source.")); });
-  api(repoPath(`/references?${qs(at)}`)).then((r) => { if (fresh()) fill(refsBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "reference") : h("p", { class: "error" }, r.body.error)); });
-  api(graphPath(Object.assign({ references: 0, depth: 1, limit: 300, relation: "callers" }, at))).then(async (r) => {
-    if (!fresh()) return;
-    fill(callersBox, r.ok ? groupedRows(r.body.results, r.body.truncated, "call site", { symbolName: true }) : h("p", { class: "error" }, r.body.error));
-    if (!r.ok) { fill(gbox, h("p", { class: "error" }, r.body.error)); return; }
-    if (keepGraph && S.graph) { await S.graph.replay(r.body); return; }
-    await graphLib();
-    if (!fresh()) return;
-    S.graph = SpyGraph.create(gbox, { relations: rels, uid: seq, fetch: fetchRelation, open: (n) => openSymbol(Object.assign(
-      { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, n)) });
-    S.graph.start(r.body);
-  });
-  // the other relations, each as rows with their line of code (or why it is not offered)
-  for (const [name, box, noun] of [["callees", calleesBox, "callee"], ["hierarchy", hierBox, "related type"]]) {
-    const rel = rels[name];
-    if (!rel || !rel.available) {
-      fill(box, h("p", { class: "muted" }, (rel && rel.reason) || `${name} are not offered by this server.`));
-      continue;
-    }
-    if (name === "hierarchy" && !TYPEISH.has(loc.kind)) { fill(box, h("p", { class: "muted" }, `Not a type or a member (${loc.kind}).`)); continue; }
-    api(graphPath(Object.assign({ references: 0, depth: 1, limit: 120, relation: name }, at))).then((r) => {
-      if (fresh()) fill(box, r.ok ? groupedRows(r.body.results, r.body.truncated, noun, { symbolName: true }) : h("p", { class: "error" }, r.body.error));
-    });
-  }
-  if (feats.blast_radius) {
-    api(repoPath(`/blast-radius?${qs({ target: `${loc.path}:${loc.start_line}` })}`)).then((r) => { if (fresh()) fill(blastBox, renderBlast(r)); });
-  }
 }
 
-let graphScript = null;
-function graphLib() {
-  // graph.js is loaded when the first graph is drawn, not before the page is interactive
-  if (window.SpyGraph) return Promise.resolve();
-  if (!graphScript) {
-    graphScript = new Promise((resolve, reject) => {
+const scripts = {};
+function script(name, loaded) {
+  // panels.js (with the first symbol) and graph.js (with the first graph) are loaded when
+  // needed, not before the page is interactive
+  if (loaded()) return Promise.resolve();
+  if (!scripts[name]) {
+    scripts[name] = new Promise((resolve, reject) => {
       const el = document.createElement("script");
-      el.src = "/static/graph.js";
+      el.src = `/static/${name}`;
       el.onload = resolve;
-      el.onerror = () => { graphScript = null; reject(new Error("graph.js did not load")); };
+      el.onerror = () => { scripts[name] = null; reject(new Error(`${name} did not load`)); };
       document.head.append(el);
     });
   }
-  return graphScript;
+  return scripts[name];
 }
+const graphLib = () => script("graph.js", () => window.SpyGraph);
 
 function fetchRelation(n, relation) {
   return api(graphPath({ path: n.path, line: n.start_line, relation, depth: 1, limit: 300, references: 0 }))
@@ -585,27 +622,72 @@ async function openFile(path, line, end, push = true, refresh = false) {
   const f = r.body;
   const lo = line || 0, hi = end || line || 0;
   const defs = f.definitions.filter((d) => !d.symbol.includes(".") || d.kind !== "field").slice(0, 400);
+  const sitesAt = new Map();  // line → its indexed sites (links to their definitions)
+  for (const x of f.sites || []) { if (!sitesAt.has(x.line)) sitesAt.set(x.line, []); sitesAt.get(x.line).push(x); }
+  const defAt = new Map();  // line → the definitions named there (links to their references)
+  for (const d of f.definitions) { if (!defAt.has(d.start_line)) defAt.set(d.start_line, []); defAt.get(d.start_line).push(d); }
   const rows = f.lines.map((t, i) => {
     const n = i + 1;
     return h("div", { class: "cl" + (n >= lo && n <= hi ? " hl" : ""), id: `L${n}` },
       h("a", { class: "ln", href: fileHref(f.path, n), "aria-label": `line ${n}`, onclick: (ev) => { ev.preventDefault(); openFile(f.path, n, null); } }, String(n)),
-      h("code", {}, t || " "));
+      h("code", {}, codeLine(f.path, t, sitesAt.get(n), defAt.get(n))));
   });
   const outline = h("nav", { class: "outline", "aria-label": "definitions in this file" }, h("h3", {}, "Definitions"),
     defs.length ? h("ul", {}, defs.map((d) => h("li", {}, linkTo(symHref(f.path, d.start_line), () => openSymbol(Object.assign(
       { path: f.path, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, d)),
-    h("span", { class: `kind ${d.kind}` }, d.kind), d.symbol.split(".").slice(-2).join("."))))) : h("p", { class: "muted" }, "None."));
+    h("span", { class: `kind ${d.kind}` }, d.kind), breakable(d.symbol.split(".").slice(-2).join(".")))))) : h("p", { class: "muted" }, "None."));
   fill(box,
-    h("div", { class: "file-head" }, h("h2", { id: "file-title" }, f.path),
-      h("span", { class: "muted" }, `${f.total_lines} lines` + (lo ? ` · line ${lo}${hi > lo ? "-" + hi : ""}` : "") + (f.truncated ? " · cut" : "") + " · as on disk")),
+    h("div", { class: "file-head" }, h("h2", { id: "file-title" }, breakable(f.path)),
+      h("span", { class: "muted" }, `${f.total_lines} lines` + (lo ? ` · line ${lo}${hi > lo ? "-" + hi : ""}` : "") + (f.truncated ? " · cut" : "") + " · as on disk" +
+        ((f.sites || []).length ? ` · ${f.sites.length} name(s) link to their definitions` : "") +
+        (f.sites_truncated ? " (the first 20,000 sites)" : ""))),
     h("div", { class: "file-split" },
       h("div", { class: "code", tabindex: "0", role: "region", "aria-labelledby": "file-title" }, rows), outline));
   const code = box.querySelector(".code");
   if (keep !== null) code.scrollTop = keep;
   else if (lo) {
+    // the followed line in the middle of the code box, and the box itself on screen
     const target = $(`L${lo}`);
-    if (target) code.scrollTop = Math.max(0, target.offsetTop - code.offsetTop - code.clientHeight / 3);
+    if (target) {
+      code.scrollTop = Math.max(0, target.offsetTop - code.clientHeight / 3);
+      const r = target.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({ block: "center" });
+    }
   }
+}
+
+function codeLine(path, text, sites, defs) {
+  // the line's text with each indexed site a link to its definition (go to definition) and
+  // each definition's name a link to its symbol view (its references, callers, …)
+  if (!text) return " ";
+  const marks = [];
+  for (const x of sites || []) {
+    let c = x.col;
+    if (text.slice(c, c + x.name.length) !== x.name) c = text.indexOf(x.name, Math.max(0, c - 40));  // byte columns
+    if (c < 0) continue;
+    marks.push({ c, e: c + x.name.length, a: () => linkTo(symHref(x.path, x.start_line), () => openSymbol(Object.assign(
+      { source: "", indexed_at: null, stale: false, uncertain: false, evidence: "", end_line: x.end_line }, x, { line: undefined })),
+    { class: "site", title: `go to definition: ${x.kind} ${x.symbol} (${x.path}:${x.start_line})${x.uncertain ? " · uncertain" : ""}` }, x.name) });
+  }
+  for (const d of defs || []) {
+    const name = d.symbol.split(".").pop();
+    const m = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).exec(text);
+    if (!m) continue;
+    marks.push({ c: m.index, e: m.index + name.length, a: () => linkTo(symHref(path, d.start_line), () => openSymbol(Object.assign(
+      { path, source: "", indexed_at: null, stale: false, uncertain: false, evidence: "" }, d)),
+    { class: "site defn", title: `find references: ${d.kind} ${d.symbol}` }, name) });
+  }
+  if (!marks.length) return text;
+  marks.sort((a, b) => a.c - b.c);
+  const out = [];
+  let at = 0;
+  for (const m of marks) {
+    if (m.c < at) continue;  // overlapping: the first wins
+    out.push(text.slice(at, m.c), m.a());
+    at = m.e;
+  }
+  out.push(text.slice(at));
+  return out;
 }
 
 // -- workspace overlay diff ---------------------------------------------------------------
@@ -677,7 +759,7 @@ async function boot() {
   $("retry").addEventListener("click", () => startIndex(S.summary && S.summary.indexed ? $("reindex-ref") : $("index-ref")));
   $("token-save").addEventListener("click", () => {
     S.token = $("token").value.trim();
-    sessionStorage.setItem("spyglass-token", S.token);
+    stored("sessionStorage", "spyglass-token", S.token);
     $("token-row").hidden = !!S.token;
     notice("");
     if (!S.summary) location.reload();  // refused before the token: start over with it
@@ -713,7 +795,7 @@ async function boot() {
   $("view-repo").hidden = false;
   $("provenance").hidden = false;
   const st = urlState();
-  S.targetRef = st.ref || localStorage.getItem(`spyglass-ref:${S.repoId}`) || null;
+  S.targetRef = st.ref || stored("localStorage", `spyglass-ref:${S.repoId}`) || null;
   await loadSummary(first);
   connectEvents();
   await applyState();

@@ -8,7 +8,8 @@
   const W = 210, H = 40, GX = 70, GY = 8, GROUP_GAP = 14, HEAD = 18;
   const COLLAPSE = 5;  // a file's nodes in one layer beyond this are one group node
   const CROWDED = 24;  // a layer with more nodes than this collapses every file of 2+ nodes
-  const WRAP_PX = 14 * (H + GY);  // a layer taller than this wraps into more columns
+  const MAX_ROWS = 14;  // a layer taller than this folds folders into group nodes
+  const ARC_Y = -30;  // edges passing columns arc at this height, above the layout
 
   function el(tag, attrs, ...kids) {
     const e = document.createElementNS(NS, tag);
@@ -33,7 +34,7 @@
     const text = parts.length > 2 ? parts.slice(-2).join(".") : symbol;
     return text.length > 28 ? text.slice(0, 27) + "…" : text;  // cut at the end, never the start
   }
-  const base = (p) => p.split("/").pop();
+  const base = (p) => (p.endsWith("/") ? p : p.split("/").pop());
 
   function create(box, opts) {
     const G = {
@@ -114,6 +115,32 @@
     }
 
     // -- layout -----------------------------------------------------------------------
+    function foldDirs(gs, L) {
+      // A layer still taller than MAX_ROWS rows folds whole folders into one group node
+      // ("31 symbols · tests/"), then top-level folders; a folder holding an opened group,
+      // or opened itself, is never folded. Enter on the folder shows its files.
+      const rows = (list) => list.reduce((a, g) => a + (g.collapsed ? 1 : g.ns.length), 0);
+      const dirOf = (p) => { const parts = p.split("/"); parts.pop(); return parts.join("/") + "/"; };
+      for (const top of [false, true]) {
+        if (rows(gs) <= MAX_ROWS) break;
+        const target = (g) => { const d = g.dir || dirOf(g.path); return top ? d.split("/")[0] + "/" : d; };
+        const kept = new Set(gs.filter((g) => G.open.has(g.key) || g.ns.some((n) => n.center)).map(target));
+        const byDir = new Map();
+        for (const g of gs) { const d = target(g); if (!byDir.has(d)) byDir.set(d, []); byDir.get(d).push(g); }
+        const out = [];
+        for (const g of gs) {
+          const d = target(g), same = byDir.get(d);
+          const key = `${L}|dir:${d}`;
+          if (same.length < 2 || kept.has(d) || G.open.has(key)) { out.push(g); continue; }
+          if (same[0] !== g) continue;  // the folder's node stands where its first member was
+          const ns = same.flatMap((x) => x.ns);
+          out.push({ key, path: d, dir: d, ns, collapsed: true, score: same[0].score, layer: L });
+        }
+        gs = out;
+      }
+      return gs;
+    }
+
     function layout() {
       const cols = new Map();
       for (const n of G.nodes.values()) { if (!cols.has(n.layer)) cols.set(n.layer, []); cols.get(n.layer).push(n); }
@@ -142,24 +169,16 @@
           return { key, path, ns, collapsed, score, layer: L };
         });
         gs.sort((a, b) => a.score - b.score || a.path.localeCompare(b.path));
+        const folded = L === 0 ? gs : foldDirs(gs, L);
         let i = 0;
-        for (const g of gs) for (const n of g.ns) rank.set(n.id, i++);
-        columns.set(L, gs);
+        for (const g of folded) for (const n of g.ns) rank.set(n.id, i++);
+        columns.set(L, folded);
       }
-      // A tall layer is wrapped into several columns (the first nearest the center), so a
-      // wide fan-in stays readable instead of one very long column.
+      // One column per layer, never wrapped: an edge only ever joins the nodes it names
+      // (a wrapped column drew edges across the inner one, as if joining unrelated nodes);
+      // a tall layer is panned, and a crowded one is already folded into file groups.
       const gh = (g) => (g.ns.length > 1 ? HEAD : 0) + (g.collapsed ? 1 : g.ns.length) * (H + GY) + GROUP_GAP;
-      const slots = [];  // [{ layer, groups, height }] left to right
-      for (const L of layers) {
-        const subs = [];
-        let cur = [], used = 0;
-        for (const g of columns.get(L)) {
-          if (cur.length && used + gh(g) > WRAP_PX) { subs.push({ layer: L, groups: cur, height: used }); cur = []; used = 0; }
-          cur.push(g); used += gh(g);
-        }
-        if (cur.length) subs.push({ layer: L, groups: cur, height: used });
-        slots.push(...(L < 0 ? subs.reverse() : subs));
-      }
+      const slots = layers.map((L) => ({ layer: L, groups: columns.get(L), height: columns.get(L).reduce((a, g) => a + gh(g), 0) }));
       const height = Math.max(...slots.map((c) => c.height));
       slots.forEach((c, i) => {
         let y = (height - c.height) / 2 + 10;
@@ -203,9 +222,13 @@
         const a = L.pos.get(s), b = L.pos.get(t);
         const fwd = a.x < b.x;
         const x1 = fwd ? a.x + W : a.x, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
-        const c1 = fwd ? (x1 + x2) / 2 : x1 - 30, c2 = fwd ? (x1 + x2) / 2 : x2 - 30;
-        const p = el("path", { class: "e" + (e.uncertain ? " uncertain" : ""), "data-s": s, "data-t": t,
-          d: `M${x1},${y1} C${c1},${y1} ${c2},${y2} ${x2 - 6},${y2}` },
+        const apart = Math.round(Math.abs(b.x - a.x) / (W + GX));
+        // between neighbouring columns a curve across the gap; an edge passing other columns
+        // arcs above every node, so it never runs through a node it does not join
+        const d = apart > 1 || (!fwd && apart === 1)
+          ? `M${x1},${y1} C${x1 + (fwd ? 50 : -50)},${ARC_Y} ${x2 - 50},${ARC_Y} ${x2 - 6},${y2}`
+          : `M${x1},${y1} C${fwd ? (x1 + x2) / 2 : x1 - 30},${y1} ${fwd ? (x1 + x2) / 2 : x2 - 30},${y2} ${x2 - 6},${y2}`;
+        const p = el("path", { class: "e" + (e.uncertain ? " uncertain" : ""), "data-s": s, "data-t": t, d },
         el("title", {}, edgeText(e)));
         vp.append(p, el("path", { class: "arrow" + (e.uncertain ? " uncertain" : ""), d: `M${x2 - 7},${y2 - 4} L${x2},${y2} L${x2 - 7},${y2 + 4}` }));
       }
@@ -351,6 +374,12 @@
       G.view.x = drag.vx + ev.clientX - drag.x; G.view.y = drag.vy + ev.clientY - drag.y; apply();
     });
     svg.addEventListener("pointerup", () => { drag = null; });
+    // the box changed size (a narrower window, a tab shown again): fit the graph into it
+    let boxW = 0;
+    new ResizeObserver(() => {
+      const w = Math.round(svg.getBoundingClientRect().width);
+      if (w && w !== boxW && L) { boxW = w; fit(); } else if (w) boxW = w;
+    }).observe(svg);
 
     return {
       /** Show the first answer (the symbol's callers, one hop). */

@@ -1,0 +1,41 @@
+"""The team store's tests run against the PostgreSQL that scripts/postgres.sh starts before
+pytest (scripts/test.sh); without it they are skipped with the reason."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+RW_URL = os.environ.get("SPYGLASS_TEST_PG_RW",
+                        "postgresql://spyglass_rw:spyglass-test-rw@127.0.0.1/spyglass_test")
+RO_URL = os.environ.get("SPYGLASS_TEST_PG_RO",
+                        "postgresql://spyglass_ro:spyglass-test-ro@127.0.0.1/spyglass_test")
+
+
+def _reachable() -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[dev]')"
+    try:
+        psycopg.connect(RW_URL, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        return f"no PostgreSQL for the team store tests (scripts/postgres.sh): {exc}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    why = _reachable()
+    if why:
+        pytest.skip(why)
+    return RW_URL
+
+
+@pytest.fixture()
+def repo_id() -> Iterator[str]:
+    """A repository id of its own for each test (one database holds every test's rows)."""
+    yield f"test/{uuid.uuid4().hex[:12]}"
