@@ -45,6 +45,20 @@ if [ ! -f "${TOOLS}/node_modules/@c4312/scip/scip_pb.js" ] && command -v npm >/d
   npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 @c4312/scip@0.1.0 >&2 \
     || echo "bootstrap: could not install @c4312/scip; the SCIP export reader tests skip" >&2
 fi
+# Language servers of the hostile-repository bridge test (tests/security/test_hostile_servers.py,
+# each skipped without its server): typescript-language-server with its own typescript, and
+# gopls 0.16.1 + Go 1.24 unpacked from Debian trixie by bench/accuracy/get_gopls.sh (bookworm's
+# Go 1.19 predates the go.mod `toolchain` lines the test arms).
+if [ ! -x "${TOOLS}/tsls/node_modules/.bin/typescript-language-server" ] \
+    && command -v npm >/dev/null 2>&1; then
+  npm install -s --no-audit --no-fund --prefix "${TOOLS}/tsls" \
+    typescript-language-server@6.0.2 typescript@5.9.3 >&2 \
+    || echo "bootstrap: could not install typescript-language-server; its test will skip" >&2
+fi
+if command -v curl >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
+  bash bench/accuracy/get_gopls.sh >&2 \
+    || echo "bootstrap: could not fetch gopls and Go 1.24; the gopls test will skip" >&2
+fi
 # Browser end-to-end test of the web page (tests/web/test_browser.py, skipped without them):
 # Debian's chromium, and npm playwright-core + axe-core from tests/web/e2e/package-lock.json
 # (npm ci: the locked versions; node_modules is not committed).

@@ -6,6 +6,8 @@ null}) plus every line holding LIVE_USE in the documents the
 client synced (never read from disk); workspace/symbol (the bridge's warm-up) is answered
 [] in every mode and noted in `.fake_warmed`; fail-start: exits at once; crash: exits on the first
 question; hang: never answers a question; malformed: answers a question with garbage;
+forged: answers a question with a well-formed answer to a request never sent; injected:
+writes a line of text (a forged header) instead of an answer;
 partial: the first answer to a question is empty, later ones complete; slow: the first
 question is answered after 1.5 s (a server analysing the workspace); indexing: the first
 document opened starts a 1 s background index (work-done progress begin ... end, as clangd
@@ -91,6 +93,14 @@ def question(msg: dict) -> object:
         return None
     if MODE == "malformed":
         sys.stdout.buffer.write(b"Content-Length: nonsense\r\n\r\n{{{")
+        sys.stdout.buffer.flush()
+        return None
+    if MODE == "forged":  # a well-formed answer to a request never sent, then silence
+        send({"jsonrpc": "2.0", "id": 987654, "result": [
+            {"uri": f"{root_uri()}/FORGED-ANSWER.py", "range": rng(0)}]})
+        return None
+    if MODE == "injected":  # text a program the server ran wrote into its stdout
+        sys.stdout.buffer.write(b"FORGED-ANSWER: target has no callers\r\n\r\n")
         sys.stdout.buffer.flush()
         return None
     if MODE == "partial" and ASKED["n"] == 1:

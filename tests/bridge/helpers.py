@@ -121,4 +121,6 @@ CASES = {  # server, budget (ms), what the note says
     "crash": (server("crash"), 10000, "crashed (exit 5)"),
     "hang": (server("hang"), 400, "no answer within 400 ms"),
     "malformed": (server("malformed"), 10000, "malformed reply"),
+    "forged": (server("forged"), 10000, "malformed reply: an answer to a request never sent"),
+    "injected": (server("injected"), 10000, "malformed reply: not an LSP header"),
 }

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import IO
 
 from spyglass.bridge import container, guard
+from spyglass.bridge.binds import ServerFileError, inside, server_files
+from spyglass.bridge.rpc import server_text
 from spyglass.config import Sandbox
 from spyglass.errors import SpyglassError
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # /etc minimal: name lookup, the dynamic loader, certificates, time zone, alternatives.
 ETC = ("passwd", "group", "nsswitch.conf", "hosts", "ld.so.cache", "ld.so.conf",
        "ld.so.conf.d", "localtime", "ssl", "ca-certificates", "alternatives", "os-release")
@@ -44,10 +45,14 @@ class LaunchSpec:
     execution: str = "sandbox"  # or "host" (the config requires allow_host_mcp)
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
     sandbox: Sandbox | None = None  # the host's [sandbox]: a container runtime, or bubblewrap
+    programs: tuple[str, ...] = ()  # host programs the server runs, shown like the server
 
 
-def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None) -> dict[str, str]:
-    """PATH plus the allowlisted names, built from nothing (never a copy of the environment)."""
+def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None,
+              workspace: Path | None = None) -> dict[str, str]:
+    """PATH plus the allowlisted names, built from nothing (never a copy of the environment).
+    PATH keeps absolute folders outside the workspace only: an empty or relative entry
+    means the working directory, the repository."""
     host = os.environ if host is None else host
     env = {"PATH": host.get("PATH") or DEFAULT_PATH}
     for entry in names:
@@ -56,7 +61,15 @@ def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None) -> 
             env[name] = value
         elif name in host:
             env[name] = host[name]
+    env["PATH"] = safe_path(env["PATH"], workspace)  # also a PATH the config sets
     return env
+
+
+def safe_path(path: str, workspace: Path | None) -> str:
+    """PATH without empty, relative or workspace entries (DEFAULT_PATH when none is left)."""
+    kept = [e for e in path.split(os.pathsep) if e.startswith("/") and not (
+        workspace is not None and inside(Path(os.path.realpath(e)), workspace))]
+    return os.pathsep.join(dict.fromkeys(kept)) or DEFAULT_PATH
 
 
 def find_binary(command: str, path: str) -> Path:
@@ -67,34 +80,8 @@ def find_binary(command: str, path: str) -> Path:
     return Path(found) if Path(found).is_absolute() else Path(found).absolute()
 
 
-def _prefixes(exe: Path) -> list[str]:
-    """The installations an executable outside the system folders belongs to (a venv, a
-    node_modules tree, a pyenv Python): the folder above its bin/ (or its own folder), for
-    the file, its symlink target and a script's interpreter."""
-    candidates = [exe, exe.resolve()]
-    try:
-        with exe.open("rb") as fh:
-            first = fh.readline(256)
-        if first.startswith(b"#!"):
-            interp = Path(first[2:].decode("utf-8", "replace").split()[0])
-            candidates += [interp, interp.resolve()]
-    except (OSError, IndexError):
-        pass
-    out: list[str] = []
-    home = Path.home()
-    for candidate in candidates:
-        if str(candidate).startswith(SYSTEM_DIRS):
-            continue
-        folder = candidate.parent
-        prefix = folder.parent if folder.name == "bin" else folder
-        if prefix == home or prefix in home.parents:  # never expose the whole home
-            prefix = candidate
-        if str(prefix) not in out:
-            out.append(str(prefix))
-    return out
-
-
-def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[str]:
+def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None,
+               path: str = DEFAULT_PATH) -> list[str]:
     """bubblewrap: read-only system, private /tmp and $HOME, the workspace read-only, no
     network, every namespace bubblewrap can unshare, dies with its parent."""
     bwrap = shutil.which("bwrap")
@@ -113,9 +100,13 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[st
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
              "--tmpfs", str(home or Path.home())]
-    extra = _prefixes(exe) + list(spec.binds)
-    for path in extra:
-        args += ["--ro-bind-try", path, path]
+    shown: dict[str, str | None] = {}
+    for program in (exe, *map(Path, spec.programs)):
+        shown.update(server_files(program, path, spec.workspace, home))
+    for name, link in shown.items():
+        args += ["--symlink", link, name] if link is not None else ["--ro-bind", name, name]
+    for bind in spec.binds:
+        args += ["--ro-bind-try", bind, bind]
     ws = str(spec.workspace)
     # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
     args += ["--ro-bind", ws, ws, "--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
@@ -158,7 +149,7 @@ class Child:
 
     def last_error(self) -> str:
         lines = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return lines[-1][:300] if lines else ""
+        return server_text(lines[-1]) if lines else ""
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -235,9 +226,12 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     """Start a child under the restricted posture; LaunchError when it cannot start."""
     if not spec.command:
         raise LaunchError("empty command")
-    env = child_env(spec.env, host_env)
     workspace = spec.workspace.resolve()
+    env = child_env(spec.env, host_env, workspace)
     if spec.execution == "sandbox" and spec.sandbox is not None and spec.sandbox.container:
+        # Inside the container /work is the workspace: no PATH folder there either.
+        env["PATH"] = safe_path(env["PATH"], Path(container.INSIDE))
+
         def check(argv: list[str]) -> tuple[int | None, str]:
             return _run_quietly(argv, workspace, {"PATH": env["PATH"]},
                                 container.CHECK_TIMEOUT)
@@ -249,9 +243,15 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
             raise LaunchError(str(exc)) from exc
         return SPAWNER.run(lambda: _start(run.argv, workspace, run.env, run.cleanup, run.paths))
     exe = find_binary(spec.command[0], env["PATH"])
-    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds)
-    inner = bwrap_args(spec, exe) if spec.execution == "sandbox" else [str(exe),
-                                                                     *spec.command[1:]]
+    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
+                      spec.sandbox, spec.programs)
+    try:  # refuses a server (or a program it runs) inside the workspace
+        for program in (exe, *map(Path, spec.programs)):
+            server_files(program, env["PATH"], workspace)
+    except ServerFileError as exc:
+        raise LaunchError(str(exc)) from exc
+    inner = bwrap_args(spec, exe, path=env["PATH"]) if spec.execution == "sandbox" else [
+        str(exe), *spec.command[1:]]
     return SPAWNER.run(lambda: _start(inner, workspace, env))
 
 

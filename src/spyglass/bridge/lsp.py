@@ -18,6 +18,7 @@ from spyglass.bridge.rpc import (
     RpcClient,
     RpcError,
     RpcTimeout,
+    server_text,
 )
 
 T = TypeVar("T")
@@ -69,30 +70,36 @@ class LspClient(RpcClient):
         return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
     def _read_body(self) -> bytes | None:
-        length = -1
+        """One body after its header block: `Content-Length` exactly once (decimal digits),
+        `Content-Type` optional, nothing else, every line ending in CRLF; a header is never
+        repeated in the error (it may be a forged message)."""
+        length: int | None = None
         seen = 0
         while True:
             line = self._out.readline(MAX_HEADER)
             if not line:
+                if seen:
+                    raise LspError("malformed reply: the stream ended inside a header")
                 return None
             seen += len(line)
-            if seen > MAX_HEADER or not line.endswith(b"\n"):
-                raise LspError("malformed reply: header too long")
-            line = line.strip()
-            if not line:
+            if seen > MAX_HEADER or not line.endswith(b"\r\n"):
+                raise LspError("malformed reply: a header line too long or not ending in CRLF")
+            if line == b"\r\n":
                 break
-            name, colon, value = line.decode("ascii", "replace").partition(":")
-            if not colon:
-                raise LspError(f"malformed reply: header line {line[:40]!r}")
-            if name.strip().lower() == "content-length":
-                try:
-                    length = int(value)
-                except ValueError as exc:
-                    raise LspError("malformed reply: bad Content-Length") from exc
-        if not 0 <= length <= MAX_BODY:
+            name, colon, value = line[:-2].partition(b":")
+            name, value = name.strip().lower(), value.strip()
+            if not colon or name not in (b"content-length", b"content-type"):
+                raise LspError("malformed reply: not an LSP header")
+            if name == b"content-length":
+                if length is not None or not value.isdigit() or len(value) > 12:
+                    raise LspError("malformed reply: bad Content-Length")
+                length = int(value)
+        if length is None or length > MAX_BODY:
             raise LspError("malformed reply: missing or out-of-range Content-Length")
         body = self._out.read(length)
-        return body if len(body) == length else None
+        if len(body) != length:
+            raise LspError("malformed reply: the stream ended inside a message")
+        return body
 
     def _cancel_request(self, rid: int) -> None:
         self.notify("$/cancelRequest", {"id": rid})
@@ -100,7 +107,7 @@ class LspClient(RpcClient):
     def _notification(self, method: str, params: Json) -> None:
         if method in ("window/logMessage", "window/showMessage"):
             if isinstance(params, dict) and params.get("type") == 1:  # an error
-                self.last_logged = str(params.get("message", ""))[:300]
+                self.last_logged = server_text(params.get("message", ""))
         elif method == "$/progress":
             value = params.get("value") if isinstance(params, dict) else None
             kind = value.get("kind") if isinstance(value, dict) else None

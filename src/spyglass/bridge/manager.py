@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+from spyglass.bridge.harden import harden
 from spyglass.bridge.launcher import Child, LaunchError, LaunchSpec, launch
 from spyglass.bridge.lsp import LspClient, LspError
 from spyglass.bridge.mcpclient import McpClient
@@ -69,9 +70,11 @@ class Bridge:
 
     def _run_start(self) -> None:
         try:
-            child = launch(LaunchSpec(self.server.command, self.root, self.server.env,
-                                      self.server.execution, self.server.binds,
-                                      self.server.sandbox))
+            posture = harden(self.server, self.root)
+            child = launch(LaunchSpec(posture.command, self.root,
+                                      self.server.env + posture.env, self.server.execution,
+                                      self.server.binds, self.server.sandbox,
+                                      posture.programs))
         except LaunchError as exc:
             with self._lock:
                 self._fail(str(exc))
@@ -81,15 +84,16 @@ class Bridge:
             client = McpClient(child.stdin, child.stdout, self.root, child.paths)
         else:
             client = LspClient(child.stdin, child.stdout, self.root,
-                               json.loads(self.server.settings), child.paths)
+                               json.loads(posture.settings), child.paths)
         with self._lock:
             self._child, self._client = child, client
         try:
             if isinstance(client, McpClient):
                 client.initialize(timeout=60.0)
             else:
-                client.initialize(timeout=60.0, process_id=None if self.server.execution
-                                  == "sandbox" else -1)
+                client.initialize(json.loads(posture.init_options), timeout=60.0,
+                                  process_id=None if self.server.execution == "sandbox"
+                                  else -1)
                 client.wait_idle(quiet=QUIET, limit=START_LIMIT)
                 if WARM_UP:
                     client.warm_up(WARM_UP_LIMIT)

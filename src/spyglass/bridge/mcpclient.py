@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from spyglass.bridge.lsp import uri
-from spyglass.bridge.rpc import MAX_BODY, Json, MethodNotFound, PathTranslator, RpcClient, RpcError
+from spyglass.bridge.rpc import (
+    MAX_BODY,
+    Json,
+    MethodNotFound,
+    PathTranslator,
+    RpcClient,
+    RpcError,
+    server_text,
+)
 
 PROTOCOL = "2025-11-25"  # the newest revision reached through the initialize handshake
 MAX_PAGES = 20  # tools/list pages read
@@ -61,7 +69,7 @@ class McpClient(RpcClient):
             self.tools_changed = True  # (never from the reader thread: it would wait on itself)
         elif method == "notifications/message" and isinstance(params, dict) and \
                 params.get("level") in ("error", "critical", "alert", "emergency"):
-            self.last_logged = str(params.get("data", ""))[:300]
+            self.last_logged = server_text(params.get("data", ""))
 
     def initialize(self, timeout: float = 60.0) -> None:
         """The handshake, then the server's declared tools (tools/list, every page)."""
@@ -127,7 +135,7 @@ class McpClient(RpcClient):
         texts = [c.get("text", "") for c in content if isinstance(c, dict)] \
             if isinstance(content, list) else []
         if result.get("isError"):
-            raise RpcError(f"{tool} failed: " + " ".join(map(str, texts))[:300])
+            raise RpcError(f"{tool} failed: " + server_text(" ".join(map(str, texts))))
         if "structuredContent" in result:
             return result["structuredContent"]
         try:
