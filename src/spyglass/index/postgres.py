@@ -35,6 +35,7 @@ SCHEMA_NAME = "spyglass"  # the schema of the shared tables (the SQL's `main.`)
 
 # Conflict targets of `INSERT OR REPLACE` / the primary keys of the store's tables.
 _KEY = re.compile(r"PRIMARY KEY\s*\(([^)]*)\)", re.IGNORECASE)
+_TEMP_WRITE = re.compile(r"\s*(?:INSERT INTO|DELETE FROM) pg_temp\.(\w+)", re.IGNORECASE)
 
 
 def is_url(value: str | None) -> bool:
@@ -244,6 +245,7 @@ class Connection:
         self.url = url
         self.repo = repo
         self.lock = threading.RLock()
+        self._stale_stats: set[str] = set()
         try:
             self._pg = psycopg.connect(url, autocommit=True, connect_timeout=10,
                                        application_name="spyglass")
@@ -294,6 +296,11 @@ class Connection:
             return self._pragma(stripped)
         t = translate(sql)
         with self.lock, self._errors():
+            if not self._note_temp_writes(t.sql) and self._stale_stats \
+                    and not self.in_transaction_of_writes(t.sql):
+                for table in sorted(self._stale_stats):
+                    self._pg.execute(f"ANALYZE pg_temp.{table}".encode())
+                self._stale_stats.clear()
             cur = self._pg.execute(t.sql, tuple(params))
             rows = cur.fetchall() if cur.description is not None else []
         lastrowid = int(rows[0][0]) if t.returning and rows else None
@@ -305,6 +312,7 @@ class Connection:
         if not rows:
             return Cursor([], 0, None)
         with self.lock, self._errors(), self._pg.cursor() as cur:
+            self._note_temp_writes(t.sql)
             cur.executemany(t.sql.removesuffix(" RETURNING id") if t.returning else t.sql, rows)
             return Cursor([], cur.rowcount, None)
 
@@ -368,6 +376,20 @@ class Connection:
         fn = "pg_advisory_unlock" + ("_shared" if shared else "")
         with self.lock:
             self._pg.execute(f"SELECT {fn}(hashtextextended(%s, 0))", (name,))
+
+    def _note_temp_writes(self, sql: str) -> bool:
+        """PostgreSQL never analyses temporary tables by itself: the overlay's tables are
+        analysed before the next query once they were written (a plan made for an empty
+        table would scan the baseline's facts in the wrong order). True: `sql` writes one."""
+        m = _TEMP_WRITE.match(sql)
+        if m:
+            self._stale_stats.add(m.group(1))
+        return m is not None
+
+    @staticmethod
+    def in_transaction_of_writes(sql: str) -> bool:
+        """Statements that are not queries (transaction control, other writes)."""
+        return not sql.lstrip()[:6].upper().startswith(("SELECT", "WITH"))
 
     def _pragma(self, stmt: str) -> Cursor:
         if "database_list" in stmt:  # the facade's check that the store is still there
