@@ -158,7 +158,7 @@ def _team_config(args: argparse.Namespace) -> tuple[Config, str]:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from spyglass.index import queue
+    from spyglass.query.facade import run_worker
     config, url = _team_config(args)
     if not config.team_repos:
         raise BadInput("a worker indexes the repositories of [team] repos in its host "
@@ -170,24 +170,20 @@ def _worker(args: argparse.Namespace) -> int:
 
     def log(line: str) -> None:
         print(escape_text(line), file=sys.stderr, flush=True)
-    done = queue.work(url, repos, config, once=args.once, poll=max(args.poll, 0.1),
+    done = run_worker(url, repos, config, once=args.once, poll=max(args.poll, 0.1),
                       lease=max(args.lease, 1.0), name=args.name, log=log)
     print(f"{done} job(s) done")
     return EXIT_OK
 
 
 def _enqueue(args: argparse.Namespace) -> int:
-    from spyglass.index import postgres, queue
+    from spyglass.query.facade import enqueue_job
     config, url = _team_config(args)
     known = dict(config.team_repos)
     if known and args.repo not in known:
         raise BadInput(f"{args.repo} is not among the repositories of [team] repos: "
                        f"{', '.join(sorted(known))}")
-    conn = postgres.Connection(url, "", create=True)
-    try:
-        job = queue.enqueue(conn, args.repo, args.ref)
-    finally:
-        conn.close()
+    job = enqueue_job(url, args.repo, args.ref)
     if args.json:
         dump({"job": job.id, "repo": job.repo, "ref": job.ref, "state": job.state})
     else:

@@ -20,6 +20,8 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from spyglass.index.schema import FACT_INDEXES, SCHEMA
+
 SCHEMES = ("postgresql://", "postgres://")
 
 # Tables whose integer primary key `id` the store numbers itself (SQLite's rowid alias).
@@ -103,7 +105,6 @@ def _keys(schema: str) -> dict[str, str]:
 
 @functools.cache
 def _table_keys() -> dict[str, str]:
-    from spyglass.index.store import SCHEMA
     keys = _keys(SCHEMA)
     keys["meta"] = "key"
     return keys
@@ -264,7 +265,6 @@ class Connection:
 
     # -- set-up ----------------------------------------------------------------------------
     def _create_schema(self) -> None:
-        from spyglass.index.store import FACT_INDEXES, SCHEMA
         with self._pg.transaction():
             self._pg.execute("SELECT pg_advisory_xact_lock(7281901)")
             self._pg.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")

@@ -13,10 +13,11 @@ from typing import Self
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import confined, gitcall, writer
+from spyglass.index import confined, gitcall, postgres, queue, writer
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
+from spyglass.index.queue import Job
 from spyglass.index.store import (
     SCHEMA,
     STORE_DIR,
@@ -592,3 +593,21 @@ def write_repository_file(root: Path, rel: str, data: bytes) -> None:
     """Write a root-relative file atomically through the one writer (index/writer.py);
     raises `IndexUnavailable` with the reason when a link or non-folder is in the way."""
     writer.write_file(root, rel, data)
+
+
+# -- the team store's queue (docs/team.md) ------------------------------------------------
+
+def enqueue_job(url: str, repo: str, ref: str) -> Job:
+    """Queue an index job of `repo` at `ref` in the team store (or the same one waiting)."""
+    conn = postgres.Connection(url, "", create=True)
+    try:
+        return queue.enqueue(conn, repo, ref)
+    finally:
+        conn.close()
+
+
+def run_worker(url: str, repos: dict[str, Path], config: Config, *, once: bool, poll: float,
+         lease: float, name: str, log: Callable[[str], None]) -> int:
+    """Take and build jobs of `repos` until stopped (index/queue.py); the jobs done."""
+    return queue.work(url, repos, config, once=once, poll=poll, lease=lease, name=name,
+                      log=log)
