@@ -117,7 +117,8 @@ def test_the_command_line_is_the_seeds(tmp_path: Path) -> None:
         asked.append(argv)
         return 0, ""
 
-    run = container.plan(("pylsp", "--x"), tmp_path, env, ("/opt/lsp",), box, check)
+    run = container.plan(("pylsp", "--x"), tmp_path, env, ("/opt/lsp",), box, check,
+                         lambda name, path: shutil.which(name, path=path))
     assert asked == [[str(fake), "image", "inspect", "--format", "{{.Id}}", "lsp:1"]]
     argv = run.argv
     assert argv[:4] == [str(fake), "run", "-i", "--rm"]
@@ -142,7 +143,8 @@ def test_a_bind_under_work_is_refused(tmp_path: Path) -> None:
     fake.chmod(0o755)
     with pytest.raises(container.ContainerError, match="under /work"):
         container.plan(("x",), tmp_path, {"PATH": str(tmp_path)}, ("/work/tools",),
-                       Sandbox("podman", "lsp:1"), lambda argv: (0, ""))
+                       Sandbox("podman", "lsp:1"), lambda argv: (0, ""),
+                       lambda name, path: shutil.which(name, path=path))
 
 
 def test_paths_are_mapped_in_uris_and_paths_only(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +71,10 @@ class PathMap:
         return self._walk(message, [(b, a) for a, b in self._pairs])
 
 
-def runtime_binary(sandbox: Sandbox, path: str) -> str:
-    """The runtime's executable on spyglass's PATH, or ContainerError naming it."""
-    found = shutil.which(sandbox.runtime, path=path)
+def runtime_binary(sandbox: Sandbox, path: str, which: Which) -> str:
+    """The runtime's executable on spyglass's PATH (looked up by the launcher, the one
+    module that finds programs), or ContainerError naming it."""
+    found = which(sandbox.runtime, path)
     if found is None:
         raise ContainerError(f"container runtime {sandbox.runtime!r} not found on PATH "
                              f"([sandbox] runtime; install {sandbox.runtime} or set "
@@ -83,6 +83,7 @@ def runtime_binary(sandbox: Sandbox, path: str) -> str:
 
 
 Check = Callable[[list[str]], tuple[int | None, str]]  # argv → (exit code or None, stderr)
+Which = Callable[[str, str], str | None]  # (program, PATH) → its path, or None
 
 
 def check_image(binary: str, sandbox: Sandbox, check: Check) -> None:
@@ -99,13 +100,13 @@ def check_image(binary: str, sandbox: Sandbox, check: Check) -> None:
 
 
 def plan(command: tuple[str, ...], workspace: Path, env: Mapping[str, str],
-         binds: tuple[str, ...], sandbox: Sandbox, check: Check) -> Plan:
+         binds: tuple[str, ...], sandbox: Sandbox, check: Check, which: Which) -> Plan:
     """The container launch of `command` (resolved inside the image) for `workspace`."""
     for path in binds:
         if path == INSIDE or path.startswith(INSIDE + "/"):
             raise ContainerError(f"bind {path!r} lies under {INSIDE}, where the workspace "
                                  "is mounted in the container")
-    binary = runtime_binary(sandbox, env["PATH"])
+    binary = runtime_binary(sandbox, env["PATH"], which)
     check_image(binary, sandbox, check)
     name = f"spyglass-{os.getpid()}-{secrets.token_hex(6)}"
     argv = [binary, "run", "-i", "--rm", "--name", name, "--pull", "never",

@@ -238,7 +238,7 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
 
         try:
             run = container.plan(spec.command, workspace, env, spec.binds, spec.sandbox,
-                                 check)
+                                 check, lambda name, path: shutil.which(name, path=path))
         except container.ContainerError as exc:
             raise LaunchError(str(exc)) from exc
         return SPAWNER.run(lambda: _start(run.argv, workspace, run.env, run.cleanup, run.paths))
