@@ -84,6 +84,7 @@ class LanguagePack:
         _ = self.structure
         _ = self.references
         _ = self.blanks
+        _ = self.separators
         _ = self.constraint_pattern
         _ = self.claim_patterns
         _ = self.file_constraint_pattern
@@ -136,6 +137,24 @@ class LanguagePack:
         except re.error as exc:
             raise LanguagePackError(
                 f"{self.folder / 'manifest.toml'}: 'parse_blanks': {exc}") from exc
+
+    @cached_property
+    def separators(self) -> re.Pattern[bytes] | None:
+        """The manifest's `parse_separators` as one pattern: group 1 of a match (whitespace
+        where the grammar needs a `;`, TypeScript's call signatures one per line) becomes
+        `;` before parsing; None without any."""
+        patterns = [str(p) for p in self.manifest.get("parse_separators", ())]
+        if not patterns:
+            return None
+        try:
+            compiled = re.compile("|".join(f"(?:{p})" for p in patterns).encode())
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'parse_separators': {exc}") from exc
+        if compiled.groups != len(patterns):
+            raise LanguagePackError(f"{self.folder / 'manifest.toml'}: 'parse_separators': "
+                                    "each pattern has exactly one group (the separator's place)")
+        return compiled
 
     @property
     def self_names(self) -> frozenset[str]:
