@@ -85,6 +85,7 @@ class LanguagePack:
         _ = self.references
         _ = self.blanks
         _ = self.separators
+        _ = self.recovery_patterns
         _ = self.constraint_pattern
         _ = self.claim_patterns
         _ = self.file_constraint_pattern
@@ -155,6 +156,23 @@ class LanguagePack:
             raise LanguagePackError(f"{self.folder / 'manifest.toml'}: 'parse_separators': "
                                     "each pattern has exactly one group (the separator's place)")
         return compiled
+
+    @cached_property
+    def recovery_patterns(self) -> tuple[tuple[str, re.Pattern[bytes]], ...]:
+        """The manifest's `recovered_definitions` (kind → regex, group 1 the name), each
+        compiled multi-line: definitions read from unparsed regions (syntax/recovery.py)."""
+        out: list[tuple[str, re.Pattern[bytes]]] = []
+        for kind, pattern in self.manifest.get("recovered_definitions", {}).items():
+            try:
+                compiled = re.compile(str(pattern).encode(), re.MULTILINE)
+            except re.error as exc:
+                raise LanguagePackError(f"{self.folder / 'manifest.toml'}: "
+                                        f"'recovered_definitions' {kind!r}: {exc}") from exc
+            if compiled.groups < 1:
+                raise LanguagePackError(f"{self.folder / 'manifest.toml'}: "
+                                        f"'recovered_definitions' {kind!r}: no name group")
+            out.append((str(kind), compiled))
+        return tuple(out)
 
     @property
     def self_names(self) -> frozenset[str]:
