@@ -1,8 +1,11 @@
 ; Definitions: @definition.<kind> spans the whole definition, @name is its name.
 (function_definition name: (identifier) @name) @definition.func
+; A generic base (`class Request(Connection[StateT])`) is inheritance from the class it
+; subscripts.
 (class_definition
   name: (identifier) @name
-  superclasses: (argument_list [(identifier) (attribute)] @base)?) @definition.class
+  superclasses: (argument_list [(identifier) @base (attribute) @base
+                                (subscript value: [(identifier) (attribute)] @base)])?) @definition.class
 (module (expression_statement (assignment left: (identifier) @name) @definition.var))
 (module (expression_statement (assignment left: (pattern_list (identifier) @name)) @definition.var))
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
