@@ -183,6 +183,12 @@ _NAMED_TYPE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _TYPE_KINDS = frozenset({"class", "interface", "type", "enum", "func"})
 
 
+def _one_type(bases: tuple[str, ...]) -> bool:
+    """Whether a field's bases are one declared named type (no container mark, no union,
+    no parameter mark): `#query: Query<T>`, not `items: Query[]` nor `a: A | B`."""
+    return len(bases) == 1 and _NAMED_TYPE.fullmatch(bases[0]) is not None
+
+
 def _direct(arg: str, qualifier: str, named_types: frozenset[str]) -> bool:
     """Whether an ``inst:`` head's receiver is the whole qualifier (`x.m`, not `x.a.m`),
     typed by one named type: imported, or a class, interface, type or function (its
@@ -337,6 +343,7 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     supers: list[int] = []
     composites: set[str] = set()
     named_types = frozenset(d.qualname for d in facts.definitions if d.kind in _TYPE_KINDS)
+    field_types = {d.qualname: d.bases for d in facts.definitions if d.kind == "field"}
     for ref in facts.references:
         head, arg = H.split(ref.head)
         # `f().m`, `c.getCache().build`: a member of a call's result, through the callee's
@@ -365,6 +372,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.SELF and qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
+            if len(rest) == 1 and _one_type(field_types.get(f"{arg}.{rest[0]}", ())):
+                conf = "exact"  # a field declared with one named type: proven as x.m is
         elif head == H.FREE and qualifier == "super":
             supers.append(len(targets))  # `super.m()`: the member of the class's base
         elif head == H.FREE and qualifier in _EXPORTS_OBJECTS:
