@@ -155,7 +155,12 @@ def _(item: StatusReport) -> list[str]:
     if item.head:
         out.append(f"workspace  {e(item.head)}, merge-base {(item.overlay_base or 'none')[:12]}")
     for lang in item.languages:
-        out.append(f"language   {lang.language:<12} {lang.files:>6} files {lang.lines:>8} lines")
+        broken = (f", {lang.unparsed_files} with syntax errors ({lang.syntax_errors})"
+                  if lang.unparsed_files else "")
+        out.append(f"language   {lang.language:<12} {lang.files:>6} files {lang.lines:>8} lines"
+                   f"{broken}")
+    for d in item.parse_errors:
+        out.append(f"  unparsed {e(d.path)}:{d.start_line} {e(d.message)}")
     for reason, n in item.skipped_by_reason:
         out.append(f"skipped    {n:>6}  {e(reason)}")
     out.append(f"overlay    {len(item.overlay_added)} added, {len(item.overlay_modified)} "

@@ -119,13 +119,13 @@ def total(items):
 #? blast-radius shapes.Shape.area --depth 2
 0 shapes.Shape.area
 1 shapes.Square.side
-1 use.total ? | use.total calls shapes.Shape.area at use.py:6 (
+1 use.total | use.total calls shapes.Shape.area at use.py:6
 #? blast-radius shapes.Shape --depth 1
 0 shapes.Shape
 0 shapes.Shape.area
 1 shapes.Square | shapes.Square subclasses shapes.Shape at shapes.py:6
 1 shapes.Square.side
-1 use.total ?
+1 use.total
 ''',
     "tests by naming convention and by package": '''
 #- lib/parser.py

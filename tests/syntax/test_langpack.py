@@ -23,7 +23,7 @@ from spyglass.syntax.langpack import (
     pack_for_path,
     reload_packs,
 )
-from spyglass.syntax.parsing import prepared
+from spyglass.syntax.parsing import prepared, syntax_errors
 
 
 @pytest.mark.parametrize("name", sorted(all_packs()))
@@ -208,6 +208,58 @@ def test_parse_blanks_keep_lines_and_columns(tmp_path: Path) -> None:
     out = prepared(pack, data)
     assert out == b"x = 1           \n   + 2\n"
     assert len(out) == len(data) and out.count(b"\n") == data.count(b"\n")
+
+
+def test_parse_blank_groups_blank_only_the_groups(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "parse_blanks = ['<(keep) +x']"))
+    assert prepared(pack, b"a <keep  x keep x") == b"a <      x keep x"
+
+
+def test_parse_separators_write_a_semicolon_in_group_one(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "parse_separators = ['\\n([ \\t]+)<']"))
+    data = b"a\n  <b\n<c\n"
+    out = prepared(pack, data)
+    assert out == b"a\n; <b\n<c\n"
+    assert len(out) == len(data) and out.count(b"\n") == data.count(b"\n")
+
+
+def test_a_parse_separator_needs_one_group(tmp_path: Path) -> None:
+    pack = load_pack(_manifest_with(tmp_path, "parse_separators = ['x']"))
+    with pytest.raises(LanguagePackError, match=r"'parse_separators': each pattern"):
+        pack.validate()
+
+
+TS_UNPARSED_BY_023 = b"""export interface V<in out A, out B extends string = "x"> { a: A }
+export class Box<
+  in A,
+  out B
+> {}
+export const mapper: {
+  <A>(self: A): A
+  <A, F extends (...args: Array<any>) => any, B extends Iterable<V<A, B>>>(s: A, f: F): B
+  (self: string): <B>(that: B) => string
+  <A>(self: A, n: number): A
+} = impl
+const f = (x: number) =>
+  <T>(y: T): T => y
+const r = g(a, out as any); for (const k in obj) {} if (k in obj && a < out) {}
+const note = "in which, out of"
+"""
+
+
+def test_typescript_rewrites_parse_variance_and_call_signatures() -> None:
+    """The TypeScript pack's rewrites make the pinned grammar parse variance annotations
+    and generic call signatures one per line, and leave expressions that look alike."""
+    pack = all_packs()["typescript"]
+    out = prepared(pack, TS_UNPARSED_BY_023)
+    assert len(out) == len(TS_UNPARSED_BY_023)
+    assert out.count(b"\n") == TS_UNPARSED_BY_023.count(b"\n")
+    assert syntax_errors(pack, TS_UNPARSED_BY_023) == ()
+    kept = out.splitlines()
+    assert kept[-3] == b"  <T>(y: T): T => y"  # after `=>`: an expression, no `;`
+    assert kept[-2] == TS_UNPARSED_BY_023.splitlines()[-2]
+    assert kept[-1] == TS_UNPARSED_BY_023.splitlines()[-1]
+    assert prepared(pack, b"type T = { <A>(a: A): A }") == b"type T = { <A>(a: A): A }"
 
 
 def test_a_bad_parse_blank_names_the_key(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from spyglass.config import Config
 from spyglass.query import paths as client_paths
+from spyglass.query import unparsed
 from spyglass.query.display import display
 from spyglass.query.results import DefRow, Page
 from spyglass.query.view import View
@@ -78,6 +79,9 @@ def _coverage(view: View, files: list[tuple[str, str | None]], own: bool,
         skipped.append(Skipped(path, reason or "not source code"))
     limitations = [f"{lang} is not supported: {n} file(s) not analysed"
                    for lang, n in unsupported.most_common()]
+    broken = unparsed.of_view(view, None if paths is None else analysed)
+    if broken.files:
+        limitations.append(broken.limitation())
     if not analysed:
         supported = ", ".join(sorted(all_packs()))
         limitations.append(f"no supported source files here (supported: {supported})")

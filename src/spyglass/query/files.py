@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index.builder import binary_or_undecodable
-from spyglass.query import coverage
+from spyglass.query import coverage, unparsed
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
@@ -202,6 +202,7 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
     if ignored and view.probe.is_git:
         reasons["ignored by .gitignore"] += ignored
     prov = ci.provenance()
+    broken = unparsed.of_view(view)
     limits = ci.config.limits
     hint = ("" if snap else "no index yet: answers come from live parsing (text-fallback); "
             "run `spyglass index` in the repository to build one")
@@ -211,7 +212,8 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         snapshot_ref=snap.ref if snap else None,
         indexed_at=snap.indexed_at if snap else None,
         job_state=job.state if job else None, job_error=job.error if job else None,
-        languages=tuple(LanguageCount(k, langs[k], lines[k]) for k in sorted(langs)),
+        languages=tuple(LanguageCount(k, langs[k], lines[k], broken.files[k], broken.errors[k])
+                        for k in sorted(langs)),
         skipped_by_reason=tuple(sorted(reasons.items())),
         overlay_added=tuple(view.changes.added), overlay_modified=tuple(view.changes.modified),
         overlay_deleted=tuple(view.changes.deleted),
@@ -229,5 +231,6 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
         bridges=bridges,
         coverage=coverage.for_languages(langs, others),
+        parse_errors=broken.first,
     )
     return ci.envelope([report])

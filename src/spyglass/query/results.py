@@ -100,6 +100,8 @@ class LanguageCount:
     language: str
     files: int
     lines: int
+    unparsed_files: int = 0  # files with syntax errors (read with error recovery)
+    syntax_errors: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,8 @@ class StatusReport:
     bridges: tuple[BridgeStatus, ...] = ()  # language servers (docs/bridge.md)
     # The depth reached for each language of the repository (README "Languages").
     coverage: tuple[LanguageCoverage, ...] = ()
+    # The first syntax error of the first files that have any (the construct not parsed).
+    parse_errors: tuple[DiagnosticItem, ...] = ()
 
 
 

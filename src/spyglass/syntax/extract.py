@@ -24,6 +24,8 @@ from spyglass.syntax.intervals import innermost, parents, segments
 from spyglass.syntax.langpack import LanguagePack
 from spyglass.syntax.name_lookup import MEMBER_PARENTS, NameLookup
 from spyglass.syntax.parsing import not_analysed, parse, prepared
+from spyglass.syntax.recovery import read as read_definitions
+from spyglass.syntax.recovery import recovered
 from spyglass.syntax.scope import SEPARATORS, SPACE, Scope, node_text
 from spyglass.syntax.typed_bindings import TypedBindings
 from spyglass.types import Definition, Diagnostic, FileFacts, Import, Reference
@@ -160,12 +162,13 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         imports, import_at = self._imports(scopes, import_matches)
         self._bind_definitions(defs, def_nodes, scopes, scope_of_def)
         refs = self._references(defs, def_nodes, scopes, imports, import_at)
+        found = diagnostics(self.pack, self.root, self.data)
         return FileFacts(
             language=self.pack.name,
-            definitions=tuple(defs),
+            definitions=(*defs, *recovered(self.pack, self.data, found, defs)),
             references=tuple(refs),
             imports=tuple(imports),
-            diagnostics=tuple(diagnostics(self.pack, self.root, self.data)),
+            diagnostics=tuple(found),
             lines=self.data.count(b"\n") + (0 if self.data.endswith(b"\n") or not self.data else 1),
             package=package,
             build_constraint=build_constraint(self.pack, self.data),
@@ -517,4 +520,7 @@ def extract(pack: LanguagePack, data: bytes) -> FileFacts:
     except OverBudget as exc:  # the parse finished, its queries did not: keep its errors
         found = [] if extractor is None else \
             diagnostics(pack, extractor.root, data)
-        return FileFacts(pack.name, (), (), (), (*found, not_analysed(exc)), 0)
+        # The pack's recovery patterns still read the file's top-level definitions.
+        lines = data.count(b"\n") + 1
+        return FileFacts(pack.name, tuple(read_definitions(pack, data, [(1, lines)])), (), (),
+                         (*found, not_analysed(exc)), 0)

@@ -84,6 +84,8 @@ class LanguagePack:
         _ = self.structure
         _ = self.references
         _ = self.blanks
+        _ = self.separators
+        _ = self.recovery_patterns
         _ = self.constraint_pattern
         _ = self.claim_patterns
         _ = self.file_constraint_pattern
@@ -136,6 +138,41 @@ class LanguagePack:
         except re.error as exc:
             raise LanguagePackError(
                 f"{self.folder / 'manifest.toml'}: 'parse_blanks': {exc}") from exc
+
+    @cached_property
+    def separators(self) -> re.Pattern[bytes] | None:
+        """The manifest's `parse_separators` as one pattern: group 1 of a match (whitespace
+        where the grammar needs a `;`, TypeScript's call signatures one per line) becomes
+        `;` before parsing; None without any."""
+        patterns = [str(p) for p in self.manifest.get("parse_separators", ())]
+        if not patterns:
+            return None
+        try:
+            compiled = re.compile("|".join(f"(?:{p})" for p in patterns).encode())
+        except re.error as exc:
+            raise LanguagePackError(
+                f"{self.folder / 'manifest.toml'}: 'parse_separators': {exc}") from exc
+        if compiled.groups != len(patterns):
+            raise LanguagePackError(f"{self.folder / 'manifest.toml'}: 'parse_separators': "
+                                    "each pattern has exactly one group (the separator's place)")
+        return compiled
+
+    @cached_property
+    def recovery_patterns(self) -> tuple[tuple[str, re.Pattern[bytes]], ...]:
+        """The manifest's `recovered_definitions` (kind → regex, group 1 the name), each
+        compiled multi-line: definitions read from unparsed regions (syntax/recovery.py)."""
+        out: list[tuple[str, re.Pattern[bytes]]] = []
+        for kind, pattern in self.manifest.get("recovered_definitions", {}).items():
+            try:
+                compiled = re.compile(str(pattern).encode(), re.MULTILINE)
+            except re.error as exc:
+                raise LanguagePackError(f"{self.folder / 'manifest.toml'}: "
+                                        f"'recovered_definitions' {kind!r}: {exc}") from exc
+            if compiled.groups < 1:
+                raise LanguagePackError(f"{self.folder / 'manifest.toml'}: "
+                                        f"'recovered_definitions' {kind!r}: no name group")
+            out.append((str(kind), compiled))
+        return tuple(out)
 
     @property
     def self_names(self) -> frozenset[str]:

@@ -82,7 +82,8 @@ MANIFEST: Schema = {
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
-    "qualifier_separators": STRS, "parse_blanks": STRS,
+    "qualifier_separators": STRS, "parse_blanks": STRS, "parse_separators": STRS,
+    "recovered_definitions": ("map", str),
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,

@@ -177,6 +177,32 @@ def _bind(imp: Import, mod: str) -> str:
     return f"{mod}#{imp.name}"
 
 
+_NAMED_TYPE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+_TYPE_KINDS = frozenset({"class", "interface", "type", "enum", "func"})
+
+
+def _one_type(bases: tuple[str, ...]) -> bool:
+    """Whether a field's bases are one declared named type (no container mark, no union,
+    no parameter mark): `#query: Query<T>`, not `items: Query[]` nor `a: A | B`."""
+    return len(bases) == 1 and _NAMED_TYPE.fullmatch(bases[0]) is not None
+
+
+def _direct(arg: str, qualifier: str, named_types: frozenset[str]) -> bool:
+    """Whether an ``inst:`` head's receiver is the whole qualifier (`x.m`, not `x.a.m`),
+    typed by one named type: imported, or a class, interface, type or function (its
+    declared result) of this file; not a union, not a value (`for (h of handlers)`: one of
+    the array's values), not a member of `this`. A member of it is proven as `this.m` is."""
+    consumed, type_head, type_text = H.parse_instance(arg)
+    kind, val = H.split(type_head)
+    if len(qualifier.split(".")) != consumed or _NAMED_TYPE.fullmatch(type_text) is None:
+        return False
+    if kind == H.IMPORT:
+        return True
+    return kind == H.DEF and val in named_types
+
+
 def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
               bound: list[str]) -> str | None:
     """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
@@ -316,6 +342,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     confidence: list[str] = []
     supers: list[int] = []
     composites: set[str] = set()
+    named_types = frozenset(d.qualname for d in facts.definitions if d.kind in _TYPE_KINDS)
+    field_types = {d.qualname: d.bases for d in facts.definitions if d.kind == "field"}
     for ref in facts.references:
         head, arg = H.split(ref.head)
         # `f().m`, `c.getCache().build`: a member of a call's result, through the callee's
@@ -344,6 +372,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
         elif head == H.SELF and qualifier:
             target = f"{key}#{arg}.{tail}"
             conf = "inferred" if rest else "exact"  # this.field.m(): via the field's type
+            if len(rest) == 1 and _one_type(field_types.get(f"{arg}.{rest[0]}", ())):
+                conf = "exact"  # a field declared with one named type: proven as x.m is
         elif head == H.FREE and qualifier == "super":
             supers.append(len(targets))  # `super.m()`: the member of the class's base
         elif head == H.FREE and qualifier in _EXPORTS_OBJECTS:
@@ -355,6 +385,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
             if target and (_guessed_result(arg, facts) or _by_context(arg)):
                 conf = GUESS
+            elif target and not called and _direct(arg, qualifier, named_types):
+                conf = "exact"  # `x.m()`, x declared or constructed as one named type
         if called and target and _unknown_result(head, arg, qualifier, facts):
             if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
                 conf = GUESS

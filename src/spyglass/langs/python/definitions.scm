@@ -1,8 +1,11 @@
 ; Definitions: @definition.<kind> spans the whole definition, @name is its name.
 (function_definition name: (identifier) @name) @definition.func
+; A generic base (`class Request(Connection[StateT])`) is inheritance from the class it
+; subscripts.
 (class_definition
   name: (identifier) @name
-  superclasses: (argument_list [(identifier) (attribute)] @base)?) @definition.class
+  superclasses: (argument_list [(identifier) @base (attribute) @base
+                                (subscript value: [(identifier) (attribute)] @base)])?) @definition.class
 (module (expression_statement (assignment left: (identifier) @name) @definition.var))
 (module (expression_statement (assignment left: (pattern_list (identifier) @name)) @definition.var))
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
@@ -67,6 +70,25 @@
        (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
          right: (identifier) @_value) @definition.field)))))
  (#eq? @_init "__init__") (#eq? @_self "self") (#eq? @_param @_value))
+; …or a copy of such a parameter (`self.routes = list(routes)`, `[] if routes is None else
+; list(routes)`): the parameter's declared type, whose elements the copy holds.
+((class_definition name: (identifier) @receiver
+   body: (block (function_definition
+     name: (identifier) @_init
+     parameters: (parameters [(typed_parameter (identifier) @_param type: (type) @base)
+                              (typed_default_parameter name: (identifier) @_param
+                                                       type: (type) @base)])
+     body: (block (expression_statement
+       (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+         right: [(call function: (identifier) @_copy
+                       arguments: (argument_list . (identifier) @_value .))
+                 (conditional_expression . (call function: (identifier) @_copy
+                       arguments: (argument_list . (identifier) @_value .)))
+                 (conditional_expression (call function: (identifier) @_copy
+                       arguments: (argument_list . (identifier) @_value .)) .)])
+         @definition.field)))))
+ (#eq? @_init "__init__") (#eq? @_self "self") (#eq? @_param @_value)
+ (#any-of? @_copy "list" "tuple" "sorted" "set" "frozenset"))
 ; @base of a class-body field: its declared type.
 (class_definition body: (block (expression_statement
   (assignment left: (identifier) @name type: (type) @base) @definition.field)))

@@ -110,6 +110,10 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target, conf = _instance(arg, qualifier, ref.name, bound, prefix), "inferred"
             if f".{_element_member()}" in arg:  # an element of what another file declares: a guess
                 conf = GUESS
+            elif not called and _direct(arg, qualifier):
+                # a member of the receiver itself, whose declared or constructed type names
+                # a class (`r: "Request"`, `r = Request()`): proven as `self.m` is
+                conf = "exact"
         targets.append(target)
         confidence.append(conf if target else "ambiguous")
     def_full = tuple(f"{prefix}{d.qualname}" for d in facts.definitions)
@@ -181,6 +185,13 @@ def _element_alias(full: str, declared: str, d: Definition, facts: FileFacts,
 def _element_member() -> str:
     rules = _element_rules()
     return rules.member if rules is not None and rules.member else "\0"
+
+
+def _direct(arg: str, qualifier: str) -> bool:
+    """Whether an ``inst:`` head's receiver is the whole qualifier (`r.m`, not `r.a.m`) and
+    its type one class name (not a union, a container mark or a generic parameter)."""
+    consumed, _, type_text = H.parse_instance(arg)
+    return len(qualifier.split(".")) == consumed and _DOTTED.fullmatch(type_text) is not None
 
 
 def _instance(arg: str, qualifier: str, name: str, bound: list[str], prefix: str

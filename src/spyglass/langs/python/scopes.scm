@@ -37,6 +37,11 @@
   left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type)
   (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
+; A generic class constructed with its type arguments (`req = Request[State](scope)`): the class.
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: (subscript value: [(identifier) (attribute)] @local.type))
+  (#match? @local.type "(^|\\.)_*[A-Z][A-Za-z0-9_]*$"))
 ; A call of a method of the same class (`x = self.m()`): the method's return type.
 (assignment
   left: (identifier) @local.definition
