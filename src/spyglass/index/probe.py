@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.config import IndexRules
-from spyglass.index import confined, filenames, gitcall, gitindex
+from spyglass.index import confined, filenames, gitcall, gitguard, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
@@ -52,6 +52,7 @@ class Probe:
         self.git_dir: Path | None = None
         self.common_dir: Path | None = None
         self.object_format = "sha1"  # of blob ids: the repository's (sha256 repositories)
+        self.ignores = gitguard.IgnoreScan(root)  # no FIFO `.gitignore` reaches git
         if self.is_git:
             self.git_dir, self.common_dir = src.git_dirs(root)
             self.object_format = gitcall.repo_config(root).object_format
@@ -87,10 +88,8 @@ class Probe:
         if self.git_dir is None or self.common_dir is None:
             return ()
         paths = [self.git_dir / "HEAD", self.git_dir / "index", self.common_dir / "packed-refs"]
-        try:
-            head = (self.git_dir / "HEAD").read_text().strip()
-        except OSError:
-            head = ""
+        head = (gitguard.read_small(self.git_dir / "HEAD") or b"").decode(
+            "utf-8", "replace").strip()  # bounded, a regular file only
         if head.startswith("ref: "):
             paths.append(self.common_dir / head[5:])
         return tuple(_stat(p) for p in paths)
@@ -297,6 +296,7 @@ class Probe:
         untracked: set[str] = set()
         folders: list[str] = []
         undecodable: set[str] = set()  # stand-ins for names that are not UTF-8
+        self.ignores.check()
         for tag, path, exact in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
                                                 "--deleted", "--others", "--exclude-standard",
                                                 "--directory")):
@@ -350,6 +350,7 @@ class Probe:
         if not self.is_git:
             return [f for f in self.listing if f.skipped == "ignored by .gitignore"]
         if self._ignored is None or self._ignored_at != self.listed:
+            self.ignores.check()
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--ignored",
                           "--exclude-standard", "--directory")
             self._ignored = [src.SourceFile(filenames.from_bytes(p)[0], "", 0,

@@ -266,11 +266,12 @@ def git_files(root: Path, commit: str, max_bytes: int, rules: IndexRules = DEFAU
     return filenames.unique(files)
 
 
-def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
-               ) -> Iterator[tuple[str, bytes]]:
+def read_blobs(root: Path, shas: Iterable[str], strict: bool = False,
+               max_bytes: int | None = None) -> Iterator[tuple[str, bytes]]:
     """Stream blob contents with one `git cat-file --batch` process (no filters apply). A
     missing object is passed over, or with `strict` reported as a corrupt repository (or,
-    in a partial clone, as an object never fetched)."""
+    in a partial clone, as an object never fetched). A blob over `max_bytes` is passed
+    over too, read through without being kept (callers size blobs first: `blob_sizes`)."""
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return
@@ -283,7 +284,7 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
             for sha in wanted:
                 proc.stdin.write(sha.encode() + b"\n")
             proc.stdin.close()
-        except BrokenPipeError:
+        except (BrokenPipeError, ValueError, OSError):
             pass
 
     writer = threading.Thread(target=feed, daemon=True)
@@ -299,14 +300,27 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
                     raise IndexUnavailable(f"git object {sha} is missing or corrupt: the "
                                            "repository is damaged (try `git fsck`)")
                 continue
-            size = int(parts[2])
-            data = proc.stdout.read(size)
-            proc.stdout.read(1)
-            yield sha, data
+            data = gitcall.read_blob(proc.stdout, int(parts[2]), max_bytes)
+            if data is not None:
+                yield sha, data
     finally:
-        proc.stdout.close()
-        proc.wait()
-        writer.join()
+        gitcall.finish(proc)
+        writer.join(gitcall.FINISH_SECONDS)
+
+
+def blob_sizes(root: Path, shas: Iterable[str]) -> dict[str, int]:
+    """The size of each blob git holds (`cat-file --batch-check`: no content is read)."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    out = gitcall.run(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
+                      input="".join(f"{sha}\n" for sha in wanted).encode())
+    sizes: dict[str, int] = {}
+    for line in out.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes
 
 
 def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
