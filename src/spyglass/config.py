@@ -130,6 +130,7 @@ class Config:
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
+    git_timeout_s: float = 120.0  # one git command; then its process group is killed
 
 
 def name_words(name: str) -> list[str]:
@@ -215,6 +216,14 @@ def _budget(section: dict[str, Any]) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 60000:
         raise ConfigError("[codeintel] lsp_budget_ms must be an integer from 0 to 60000")
     return value
+
+
+def _seconds(section: dict[str, Any], key: str, default: float) -> float:
+    value = section.get(key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 3600:
+        raise ConfigError(f"[codeintel] {key} must be a number of seconds, above 0 and at "
+                          "most 3600")
+    return float(value)
 
 
 def _lsp(entry: dict[str, Any], protocol: str = "lsp") -> LspServer:
@@ -347,6 +356,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
+        git_timeout_s=_seconds(section, "git_timeout_s", Config.git_timeout_s),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

@@ -12,7 +12,7 @@ from typing import Self
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import gitcall
+from spyglass.index import gitcall, gitguard
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -85,6 +85,11 @@ class CallLock:
             self._lock.release()
 
 
+def read_small(path: Path) -> bytes | None:
+    """A small regular file's first 4 KiB, never blocking (`.git`, HEAD: the web summary)."""
+    return gitguard.read_small(path)
+
+
 class CodeIntel:
     """Facade over one repository: open it, then ask questions. Thread-safe (one lock)."""
 
@@ -94,7 +99,8 @@ class CodeIntel:
         # root: the workspace (confinement root); store_root: where `.spyglass/` lives
         # (shared by every worktree of a git repository).
         self.root, self.store_root = locate(self.start, root)
-        self.config = config or load_config(repo_root=self.root)
+        self._config = config or load_config(repo_root=self.root)
+        gitcall.set_timeout(self._config.git_timeout_s)
         self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
@@ -103,6 +109,16 @@ class CodeIntel:
         self._escalator: Escalator | None = None
 
     # -- plumbing --------------------------------------------------------------------------
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        """The effective config; its git timeout applies to every git call of the process."""
+        self._config = config
+        gitcall.set_timeout(config.git_timeout_s)
+
     @property
     def has_index(self) -> bool:
         return find_store(self.store_root) == self.store_root
