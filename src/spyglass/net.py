@@ -234,10 +234,13 @@ class Shutdown:
 
 
 def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on", "off"],
-                        ready: Callable[[], None] | None = None) -> None:
+                        ready: Callable[[], None] | None = None,
+                        on_stop: Callable[[], object] | None = None) -> None:
     """Serve `app` on `sock` with uvicorn until SIGINT or SIGTERM, then stop promptly and
     quietly: open streams end, no ASGI traceback, exit status 0. The signal handlers are in
-    place before `ready` announces the server, so even an early signal stops it cleanly."""
+    place before `ready` announces the server, so even an early signal stops it cleanly.
+    `on_stop` runs at the signal (it kills the child processes requests wait on, which
+    would otherwise hold the request threads, and the exit, until they end)."""
     import asyncio
     import signal
 
@@ -252,6 +255,8 @@ def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on
             if self.should_exit and sig == signal.SIGINT:
                 self.force_exit = True
             self.should_exit = True
+            if on_stop is not None:
+                on_stop()
             if loop:
                 loop[0].call_soon_threadsafe(gate.stopping.set)
             else:

@@ -174,6 +174,7 @@ def http_app(built: Built, host: str, port: int, token: str | None = None,
 
 def serve_http(built: Built, address: str, err: TextIO, token: str | None = None,
                extra_hosts: Sequence[str] = ()) -> None:
+    from spyglass.query.facade import stop_children
     host, port = parse_address(address)
     refuse_open_bind(host, token, "spyglass serve --http")
     sock = listen(host, port)
@@ -190,7 +191,8 @@ def serve_http(built: Built, address: str, err: TextIO, token: str | None = None
     def ready() -> None:
         err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
         err.flush()
-    serve_until_stopped(app, sock, lifespan="on", ready=ready)
+    serve_until_stopped(app, sock, lifespan="on", ready=ready,
+                        on_stop=stop_children)
 
 
 def serve(start: Path, http: str | None = None, require_index: bool = False,

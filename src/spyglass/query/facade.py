@@ -85,6 +85,12 @@ class CallLock:
             self._lock.release()
 
 
+def stop_children() -> int:
+    """Kill every git process of this process (a server stopping: requests waiting on git
+    end now, and no git is left behind as an orphan); how many there were."""
+    return gitcall.kill_all()
+
+
 def read_small(path: Path) -> bytes | None:
     """A small regular file's first 4 KiB, never blocking (`.git`, HEAD: the web summary)."""
     return gitguard.read_small(path)
@@ -96,6 +102,8 @@ class CodeIntel:
     def __init__(self, start: Path | str = ".", *, config: Config | None = None,
                  root: Path | None = None) -> None:
         self.start = Path(start).resolve()
+        if config is None:  # the host's git timeout, before the first git call
+            gitcall.set_timeout(load_config().git_timeout_s)
         # root: the workspace (confinement root); store_root: where `.spyglass/` lives
         # (shared by every worktree of a git repository).
         self.root, self.store_root = locate(self.start, root)
