@@ -131,6 +131,7 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
     git_timeout_s: float = 120.0  # one git command; then its process group is killed
+    mcp_session_idle_s: float = 600.0  # an MCP-over-HTTP session with no request: closed
 
 
 def name_words(name: str) -> list[str]:
@@ -357,6 +358,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
         git_timeout_s=_seconds(section, "git_timeout_s", Config.git_timeout_s),
+        mcp_session_idle_s=_seconds(section, "mcp_session_idle_s", Config.mcp_session_idle_s),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

@@ -272,7 +272,7 @@ MAXRSS = ("import sys; from spyglass.cli.main import main; code = main(sys.argv[
 
 def test_diff_never_reads_a_blob_over_max_file_bytes(
         tmp_path: Path, home: Path, record_property: Callable[[str, object], None]) -> None:
-    size = 256 << 20
+    size = 128 << 20
     repo = _big_blob_repo(tmp_path / "repo", size)
     sha = subprocess.run(["git", "rev-parse", "HEAD~1:big.py"], cwd=repo, capture_output=True,
                          text=True, check=True).stdout.strip()
