@@ -405,7 +405,8 @@ def _walk_folders(root: Path, top: str, rules: IndexRules) -> list[str]:
     out = [top]
     for folder, dirs, _ in os.walk(root / top):
         rel_dir = os.path.relpath(folder, root).replace(os.sep, "/")
-        dirs[:] = [d for d in dirs if src.folder_skipped(f"{rel_dir}/{d}/", rules, False) is None]
+        dirs[:] = [] if rel_dir.count("/") >= src.MAX_DEPTH else [  # os.walk recurses
+            d for d in dirs if src.folder_skipped(f"{rel_dir}/{d}/", rules, False) is None]
         out += [f"{rel_dir}/{d}" for d in dirs]
     return out
 

@@ -37,6 +37,14 @@ class SourceFile:
     skipped: str | None = None
 
 
+MAX_DEPTH = 200  # folder levels: deeper folders are skipped (the walks recurse per level)
+
+
+def deep_reason(depth: int) -> str:
+    return (f"skipped directory: nested {depth} folders deep (more than {MAX_DEPTH}; "
+            "nothing below that depth is read)")
+
+
 def skip_reason(path: str, size: int, max_bytes: int, rules: IndexRules = DEFAULT_RULES,
                 tracked: bool = False) -> str | None:
     """Why a path is skipped by the generic rules (folder names, size). The reason names
@@ -50,7 +58,9 @@ def skip_reason(path: str, size: int, max_bytes: int, rules: IndexRules = DEFAUL
 
 
 def dir_reason(parts: list[str], rules: IndexRules, tracked: bool) -> str | None:
-    """Why a path under these folders is skipped by name, or None."""
+    """Why a path under these folders is skipped by name or depth, or None."""
+    if len(parts) > MAX_DEPTH:
+        return deep_reason(len(parts))
     for part in parts:
         if part in ALWAYS_SKIPPED:
             return f"skipped directory {part}/"
@@ -348,9 +358,13 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
             return False
 
         keep = []
+        depth = rel.count("/") + 1  # of the folders listed below
         for d in sorted(dirs):
             full = rel + filenames.from_os(d)[0]
             if d in (".git", ".spyglass"):
+                continue
+            if depth > MAX_DEPTH:
+                files.append(SourceFile(full + "/", "", 0, deep_reason(depth)))
                 continue
             if not filenames.from_os(d)[1]:
                 files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))
