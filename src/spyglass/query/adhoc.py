@@ -14,14 +14,13 @@ compiles and matches, so nothing slow may happen there unbounded (docs/security.
   CPU time, so a busy machine does not cut an answer short): the regex predicates check it
   at every call, and the cursor runs in match mode (capture mode ignores tree-sitter's
   timeout: two sibling patterns with `#eq?` took 20 s against a 1 s budget) with a
-  wall-clock timeout of what is left, stretched by the machine's load, at most
-  `WALL_SLACK` times the budget. tree-sitter's progress callback, the only way to stop
+  wall-clock timeout of what is left, stretched by the share of a core the thread got
+  while parsing the file, at most `WALL_SLACK` times the budget. tree-sitter's progress callback, the only way to stop
   it by CPU time, crashes py-tree-sitter 0.25, and so does an exception from a predicate.
 """
 
 from __future__ import annotations
 
-import os
 import time
 import warnings
 from collections.abc import Iterator
@@ -226,22 +225,20 @@ class AdHocQuery:
             return 0.0
         return self.deadline - time.thread_time()
 
-    def _wall_slice(self, cpu_left: float) -> float:
-        """The cursor's wall-clock timeout for `cpu_left` CPU seconds: stretched by the
-        load per core (the thread gets a share of a core), within the wall-clock bound."""
-        try:
-            load = os.getloadavg()[0] / (os.cpu_count() or 1)
-        except OSError:
-            load = 1.0
-        stretch = min(max(load, 1.0), WALL_SLACK)
+    def _wall_slice(self, cpu_left: float, share: float) -> float:
+        """The cursor's wall-clock timeout for `cpu_left` CPU seconds, given the share of a
+        core this thread got lately (its parse's CPU over wall time): within the bound."""
+        stretch = 1.0 / min(max(share, 1.0 / WALL_SLACK), 1.0)
         return max(0.001, min(cpu_left * stretch, self.wall_deadline - time.monotonic()))
 
-    def captures(self, query: Query, root: Node, match_limit: int) -> dict[str, list[Node]]:
-        """The captures of `query` under `root` within what is left of the budget."""
+    def captures(self, query: Query, root: Node, match_limit: int, share: float = 1.0
+                 ) -> dict[str, list[Node]]:
+        """The captures of `query` under `root` within what is left of the budget; `share`:
+        the CPU share of a core the thread had while parsing the file (1: an idle core)."""
         # A file already parsed gets at least a short slice: its parse is paid for.
         left = max(self.remaining(), MIN_SLICE_SECONDS)
         self.predicates.deadline = time.thread_time() + left
-        wall = self._wall_slice(left)
+        wall = self._wall_slice(left, share)
         with warnings.catch_warnings():  # the cursor timeout is deprecated for a progress
             warnings.simplefilter("ignore", DeprecationWarning)  # callback that segfaults
             cursor = QueryCursor(query, match_limit=match_limit,
