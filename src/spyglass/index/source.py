@@ -319,12 +319,14 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False,
 
 
 def blob_sizes(root: Path, shas: Iterable[str]) -> dict[str, int]:
-    """The size of each blob git holds (`cat-file --batch-check`: no content is read)."""
+    """The size of each blob git holds (`cat-file --batch-check`: no content is read). A
+    blob it cannot size (a partial clone's missing one) is left out: the reader that
+    follows drops a blob over its limit anyway, and reports the missing one."""
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return {}
-    out = gitcall.run(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
-                      input="".join(f"{sha}\n" for sha in wanted).encode())
+    out = gitcall.call(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
+                       input="".join(f"{sha}\n" for sha in wanted).encode()).stdout
     sizes: dict[str, int] = {}
     for line in out.decode("utf-8", "replace").splitlines():
         parts = line.split()
