@@ -83,6 +83,14 @@ def _excludes_file(root: Path) -> None:
     os.mkfifo(root / "my-excludes")
 
 
+def _include_fifo(root: Path) -> Path:
+    """A FIFO an include of the repository's config names, outside the repository."""
+    fifo = root.parent / f"more-config-{root.name}"
+    os.mkfifo(fifo)
+    git(root, "config", "include.path", str(fifo))
+    return fifo
+
+
 PLACEMENTS: dict[str, Callable[[Path], None]] = {
     "root .gitignore": _root_fifo,
     "untracked folder's .gitignore": _untracked_fifo,
@@ -92,6 +100,7 @@ PLACEMENTS: dict[str, Callable[[Path], None]] = {
     ".git/packed-refs": _in_git("packed-refs"),
     ".git/shallow": _in_git("shallow"),
     "relative core.excludesFile": _excludes_file,
+    "config include.path outside the repository": _include_fifo,
 }
 
 
@@ -196,19 +205,19 @@ def _git_children(root: Path) -> list[int]:
     return found
 
 
-def _include_fifo(root: Path) -> Path:
-    """A FIFO no pre-check reaches: a config include outside the repository (git reads
-    config first of all; a local attacker's, or a tarball's absolute include)."""
-    fifo = root.parent / "more-config"
+def _global_include_fifo(home: Path) -> Path:
+    """A FIFO no pre-check reaches: one the user's own ~/.gitconfig includes (not the
+    repository's doing; it stands for any file git opens that spyglass does not check)."""
+    fifo = home / "global-more-config"
     os.mkfifo(fifo)
-    git(root, "config", "include.path", str(fifo))
+    (home / ".gitconfig").write_text(f"[include]\n\tpath = {fifo}\n")
     return fifo
 
 
 def test_a_hung_git_is_killed_with_its_group_at_the_timeout(
         tmp_path: Path, home: Path, record_property: Callable[[str, object], None]) -> None:
     repo = make_repo(tmp_path / "repo", FILES)
-    _include_fifo(repo)
+    _global_include_fifo(home)
     assert plain_git_hangs(repo, "config", "--list"), "control: plain git must hang"
     done = run_cli(repo, home, "find", "helper", timeout=60)
     assert done.returncode == 1 and "did not finish within 3 s and was killed" in done.stderr
@@ -218,8 +227,8 @@ def test_a_hung_git_is_killed_with_its_group_at_the_timeout(
     with pytest.raises(Exception, match="did not finish"):
         gitcall.run(repo, "rev-parse", "HEAD")
     assert _no_git_running() and _git_children(repo) == []
-    record(record_property, kind="line", line="bounded git: a git hung on a config-include "
-           f"FIFO is killed at git_timeout_s ({GIT_TIMEOUT} s), group and all, no orphan")
+    record(record_property, kind="line", line="bounded git: a git hung on a FIFO no check "
+           f"reaches is killed at git_timeout_s ({GIT_TIMEOUT} s), group and all, no orphan")
 
 
 def test_stopping_the_server_kills_the_git_it_waits_on(tmp_path: Path) -> None:
@@ -229,7 +238,7 @@ def test_stopping_the_server_kills_the_git_it_waits_on(tmp_path: Path) -> None:
     write_config(home, extra="git_timeout_s = 600")
     with serving(repo, home, "web", "--port", "0") as served:
         repo_id = httpx.get(served.url + "/api/v1/code/repos").json()["repos"][0]["repo_id"]
-        _include_fifo(repo)
+        _global_include_fifo(home)
         (repo / "a.py").write_text("def helper(x):\n    return x + 2\n")
 
         def ask() -> None:

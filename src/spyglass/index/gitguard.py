@@ -79,6 +79,39 @@ def _line_path(data: bytes, prefix: bytes, base: Path) -> Path | None:
     return target if target.is_absolute() else base / target
 
 
+MAX_INCLUDES = 64  # config files an include chain may name before the rest are left to git
+
+
+def includes(config: Path, seen: set[str] | None = None) -> list[Path]:
+    """Files a config file includes (`[include]` / `[includeIf …]` `path = …`), followed
+    through nested includes: relative to the including file, `~` expanded."""
+    seen = set() if seen is None else seen
+    data = read_small(config, CONFIG_BYTES)
+    if data is None:
+        return []
+    found: list[Path] = []
+    section = ""
+    for raw in data.decode("utf-8", "replace").splitlines():
+        line = raw.strip()
+        head = re.match(r"\[\s*([A-Za-z0-9.-]+)", line)
+        if head:
+            section = head.group(1).lower()
+            line = line[line.find("]") + 1:].strip()
+        m = re.match(r"path\s*=\s*(.*)$", line, re.IGNORECASE)
+        if not m or section not in ("include", "includeif"):
+            continue
+        value = os.path.expanduser(m.group(1).split(" #")[0].split(" ;")[0].strip()
+                                   .strip('"'))
+        target = Path(value) if os.path.isabs(value) else config.parent / value
+        if str(target) in seen or len(seen) >= MAX_INCLUDES:
+            continue
+        seen.add(str(target))
+        found.append(target)
+        if blocking(str(target)) is None:
+            found += includes(target, seen)
+    return found
+
+
 def _core_worktree(git_dir: Path) -> Path | None:
     """`core.worktree` of a git dir's own config (a submodule's points back at it)."""
     data = read_small(git_dir / "config", CONFIG_BYTES)
@@ -214,6 +247,13 @@ def check_git_dir(dirs: GitDirs) -> None:
             raise GitRefused(f"{found}, not a regular file: git would block reading it; "
                              "spyglass does not run git on this repository until it is "
                              "removed")
+    for config in {dirs.common_dir / "config", dirs.git_dir / "config.worktree"}:
+        for target in includes(config):
+            why = blocking(str(target))
+            if why is not None:
+                raise GitRefused(f"{config} includes {target}, a {why}: git would block "
+                                 "reading it; spyglass does not run git on this repository "
+                                 "until the include is removed")
 
 
 def check(root: Path) -> GitDirs | None:
