@@ -101,11 +101,13 @@ def _start(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill git's process group and reap it (a timed-out, cancelled or abandoned call)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """Kill git's process group and reap it (a timed-out, cancelled or abandoned call).
+    Only while git is not reaped: its pid (the group's id) cannot be reused until then."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     _reap(proc)
 
 
