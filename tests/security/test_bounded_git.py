@@ -373,3 +373,34 @@ def test_bounded_reads_never_wait_on_a_fifo(tmp_path: Path) -> None:
     assert read_small(tmp_path / "fifo") is None
     assert read_small(tmp_path / "big") == b"x" * 4096
     assert read_small(Path("/dev/zero")) is None
+
+
+def test_a_cancelled_mcp_call_kills_its_git(tmp_path: Path, home: Path) -> None:
+    """The client gives up on a call waiting on a hung git (timeout 60 s): git is gone."""
+    write_config(home, extra="git_timeout_s = 60")
+    repo = make_repo(tmp_path / "repo", FILES)
+
+    seen: list[int] = []
+
+    async def go() -> list[int]:
+        built = build_server(repo, environ={})
+        async with Client(built.server, mode="legacy") as client:
+            await client.call_tool("code_find_symbol", {"name": "helper"})
+            _global_include_fifo(home)
+            (repo / "a.py").write_text("def helper(x):\n    return x + 5\n")
+
+            async def ask() -> None:
+                await client.call_tool("code_suggest_tests", {"diff": "HEAD"})
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(ask)
+                deadline = time.monotonic() + 30
+                while not seen and time.monotonic() < deadline:
+                    await anyio.sleep(0.1)
+                    seen.extend(_git_children(repo))  # the call waits on a blocked git
+                tasks.cancel_scope.cancel()  # the client gives up
+            deadline = time.monotonic() + 10
+            while _git_children(repo) and time.monotonic() < deadline:
+                await anyio.sleep(0.1)
+            return _git_children(repo)
+    assert anyio.run(go) == []
+    assert seen, "git should have been blocked on the FIFO include"

@@ -78,6 +78,7 @@ _configs: dict[str, RepoConfig] = {}
 _state: dict[str, str] = {}
 _timeout = [TIMEOUT]
 _live: dict[int, subprocess.Popen[bytes]] = {}  # git processes running, by pid (= pgid)
+_owner: dict[int, int] = {}  # pid -> the thread that started it
 _live_lock = threading.Lock()
 
 
@@ -97,6 +98,7 @@ def _start(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
         args, start_new_session=True, **kwargs)
     with _live_lock:
         _live[proc.pid] = proc
+        _owner[proc.pid] = threading.get_ident()
     return proc
 
 
@@ -118,13 +120,14 @@ def _reap(proc: subprocess.Popen[bytes]) -> None:
         pass
     with _live_lock:
         _live.pop(proc.pid, None)
+        _owner.pop(proc.pid, None)
 
 
-def kill_all() -> int:
-    """Kill every git process still running (at exit: no git is left blocked as an
-    orphan when a server stops); how many there were."""
+def kill_all(thread: int | None = None) -> int:
+    """Kill every git process still running — or those `thread` started (a request it
+    served was cancelled) — so none is left blocked as an orphan; how many there were."""
     with _live_lock:
-        procs = list(_live.values())
+        procs = [p for pid, p in _live.items() if thread is None or _owner.get(pid) == thread]
     for proc in procs:
         _kill(proc)
     return len(procs)

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Self, TypeVar
 
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
@@ -85,10 +85,21 @@ class CallLock:
             self._lock.release()
 
 
-def stop_children() -> int:
+_T = TypeVar("_T")
+
+
+def stop_children(thread: int | None = None) -> int:
     """Kill every git process of this process (a server stopping: requests waiting on git
-    end now, and no git is left behind as an orphan); how many there were."""
-    return gitcall.kill_all()
+    end now, and no git is left behind as an orphan), or those of one worker thread (its
+    request was cancelled); how many there were."""
+    return gitcall.kill_all(thread)
+
+
+def run_cancellable(fn: Callable[[], _T], started: list[int]) -> _T:
+    """Run `fn`, recording the running thread in `started` first: a caller whose request
+    is cancelled passes it to `stop_children`."""
+    started.append(threading.get_ident())
+    return fn()
 
 
 def read_small(path: Path) -> bytes | None:
