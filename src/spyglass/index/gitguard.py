@@ -271,13 +271,24 @@ class IgnoreScan:
     The first scan walks every folder but `.git`; later ones rescan only the folders whose
     mtime moved (a `.gitignore` made or replaced moves its folder's) and new folders."""
 
-    def __init__(self, top: Path) -> None:
+    def __init__(self, top: Path, work_tree: Path | None = None) -> None:
         self.top = top
+        self.work_tree = work_tree or top  # git also reads the folders' above `top`
         self._dirs: dict[str, int] = {}
         self.scans = 0  # folders read (for tests)
 
     def check(self) -> None:
         """GitRefused naming the first `.gitignore` that is not a regular file."""
+        for above in self.top.parents if self.work_tree != self.top else ():
+            if self.work_tree != above and self.work_tree not in above.parents:
+                break
+            try:
+                mode = os.lstat(above / ".gitignore").st_mode
+            except OSError:
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+                raise GitRefused(f"{above / '.gitignore'} is a {kind(mode)}, not a regular "
+                                 "file: git would block reading it as an ignore file")
         if not self._dirs:
             todo = [str(self.top)]
         else:

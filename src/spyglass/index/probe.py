@@ -54,6 +54,8 @@ class Probe:
         self.object_format = "sha1"  # of blob ids: the repository's (sha256 repositories)
         self.ignores = gitguard.IgnoreScan(root)  # no FIFO `.gitignore` reaches git
         if self.is_git:
+            found = gitguard.discover(root)
+            self.ignores = gitguard.IgnoreScan(root, found.top if found else None)
             self.git_dir, self.common_dir = src.git_dirs(root)
             self.object_format = gitcall.repo_config(root).object_format
         self.listing: list[src.SourceFile] = []  # every file, with skip reasons
