@@ -263,6 +263,9 @@ def test_mcp_http_refuses_cross_site_and_https_origins(tmp_path: Path) -> None:
         https = httpx.post(served.url, json=INIT, timeout=30,
                            headers={**MCP_HEADERS, "Origin": f"https://127.0.0.1:{port}"})
         assert https.status_code == 403
+        userinfo = httpx.post(served.url, json=INIT, timeout=30,
+                              headers={**MCP_HEADERS, "Host": f"127.0.0.1:{port}@evil.com"})
+        assert userinfo.status_code == 421
         same = httpx.post(served.url, json=INIT, timeout=30,
                           headers={**MCP_HEADERS, "Origin": f"http://127.0.0.1:{port}"})
         assert same.status_code == 200
