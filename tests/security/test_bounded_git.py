@@ -326,7 +326,20 @@ def _gitlink(root: Path, other: Path) -> None:
     os.symlink(other / ".git", root / ".git")
 
 
-@pytest.mark.parametrize("make_link", [_gitfile, _gitlink], ids=["file", "symlink"])
+def _gitfile_bare(root: Path, other: Path) -> None:
+    bare = other.parent / "other-bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(other), str(bare)], check=True,
+                   capture_output=True)
+    (root / ".git").write_text(f"gitdir: {bare}\n")
+
+
+def _gitfile_worktree(root: Path, other: Path) -> None:
+    git(other, "worktree", "add", "-q", str(other.parent / "other-wt"), "-b", "side")
+    (root / ".git").write_text(f"gitdir: {other / '.git' / 'worktrees' / 'other-wt'}\n")
+
+
+@pytest.mark.parametrize("make_link", [_gitfile, _gitlink, _gitfile_bare, _gitfile_worktree],
+                         ids=["file", "symlink", "file-to-bare", "file-to-their-worktree"])
 def test_a_dot_git_into_another_repository_is_refused(
         tmp_path: Path, home: Path, make_link: Callable[[Path, Path], None],
         record_property: Callable[[str, object], None]) -> None:
@@ -335,7 +348,8 @@ def test_a_dot_git_into_another_repository_is_refused(
     root.mkdir()
     (root / "mine.py").write_text("def mine():\n    return 0\n")
     make_link(root, other)
-    listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False)
+    listed = subprocess.run(["git", "ls-files", "--with-tree=HEAD"], cwd=root,
+                            capture_output=True, text=True, check=False)
     assert "theirs.py" in listed.stdout  # control: git reads the other repository
     outcomes = {}
     for args in (["find", "their_secret"], ["status"], ["index"]):
@@ -361,7 +375,13 @@ def test_linked_worktrees_and_submodules_still_belong(tmp_path: Path, home: Path
     sub = _other_repo(tmp_path / "subsrc")
     git(main_repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub),
         "vendored")
-    for root in (tmp_path / "wt", main_repo / "vendored"):
+    separate = tmp_path / "separate"
+    subprocess.run(["git", "init", "-q", f"--separate-git-dir={tmp_path / 'store.git'}",
+                    str(separate)], check=True, capture_output=True)
+    (separate / "s.py").write_text("def s():\n    return 0\n")
+    git(separate, "add", "-A")
+    git(separate, "commit", "-qm", "s")
+    for root in (tmp_path / "wt", main_repo / "vendored", separate):
         done = run_cli(root, home, "status")
         assert done.returncode == 0, done.stderr
 

@@ -112,8 +112,8 @@ def includes(config: Path, seen: set[str] | None = None) -> list[Path]:
     return found
 
 
-def _core_worktree(git_dir: Path) -> Path | None:
-    """`core.worktree` of a git dir's own config (a submodule's points back at it)."""
+def _core(git_dir: Path, key: str) -> str | None:
+    """A `core.<key>` value of a git dir's own config (read bounded), or None."""
     data = read_small(git_dir / "config", CONFIG_BYTES)
     if data is None:
         return None
@@ -124,11 +124,18 @@ def _core_worktree(git_dir: Path) -> Path | None:
         if head:
             section = head.group(1).lower()
             line = line[line.find("]") + 1:].strip()
-        m = re.match(r"worktree\s*=\s*(.*)$", line, re.IGNORECASE)
+        m = re.match(rf"{key}\s*=\s*(.*)$", line, re.IGNORECASE)
         if section == "core" and m:
-            value = m.group(1).strip().strip('"')
-            return Path(value) if os.path.isabs(value) else git_dir / value
+            return m.group(1).strip().strip('"')
     return None
+
+
+def _core_worktree(git_dir: Path) -> Path | None:
+    """`core.worktree` of a git dir's own config (a submodule's points back at it)."""
+    value = _core(git_dir, "worktree")
+    if value is None:
+        return None
+    return Path(value) if os.path.isabs(value) else git_dir / value
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -136,16 +143,22 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def belongs(top: Path, git_dir: Path) -> bool:
-    """Whether a git dir reached through `top/.git` (a file or link) is this work tree's:
-    a linked worktree's `gitdir` back-link names `top/.git`, or its `core.worktree` (a
-    submodule's, `--separate-git-dir`'s) names `top`. git itself accepts any target."""
+    """Whether a git dir reached through `top/.git` (a file or link) is this work tree's.
+    A linked worktree's `gitdir` back-link must name `top/.git`; a `core.worktree` (a
+    submodule's) must name `top`; with neither (`--separate-git-dir`), it must stand
+    alone: not a `.git` folder of another work tree nor inside one, not bare. git itself
+    accepts any target."""
     back = read_small(git_dir / "gitdir")
     if back is not None:
         link = _line_path(b"gitdir:" + back, b"gitdir:", git_dir)
-        if link is not None and _same(link, top / ".git"):
-            return True
+        return link is not None and _same(link, top / ".git")
     worktree = _core_worktree(git_dir)
-    return worktree is not None and _same(worktree, top)
+    if worktree is not None:
+        return _same(worktree, top)
+    real = Path(os.path.realpath(git_dir))
+    if real.name == ".git" or any(p.name == ".git" for p in real.parents):
+        return False  # another work tree's own git dir, or one of its modules/worktrees
+    return (_core(git_dir, "bare") or "false").lower() not in ("true", "yes", "on", "1")
 
 
 def _through(top: Path, dot: Path) -> Path:
@@ -167,8 +180,9 @@ def _through(top: Path, dot: Path) -> Path:
         raise GitRefused(f"{dot} leads to a {kind(st.st_mode)}: not a git directory")
     if not belongs(top, target):
         raise GitRefused(f"{dot} points at {target}, a git directory that does not belong to "
-                         "this work tree (no `gitdir` back-link, no `core.worktree` naming "
-                         f"{top}): spyglass does not read another repository through it")
+                         "this work tree (another work tree's, or bare; no `gitdir` back-link "
+                         f"or `core.worktree` naming {top}): spyglass does not read another "
+                         "repository through it")
     return target
 
 
