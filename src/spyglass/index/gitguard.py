@@ -79,6 +79,8 @@ def _line_path(data: bytes, prefix: bytes, base: Path) -> Path | None:
     return target if target.is_absolute() else base / target
 
 
+OWN_DESCRIPTORS = ("/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/",
+                   "/proc/thread-self/fd/")  # each process's own: not ours to check
 MAX_INCLUDES = 64  # config files an include chain may name before the rest are left to git
 
 
@@ -263,6 +265,8 @@ def check_git_dir(dirs: GitDirs) -> None:
                              "removed")
     for config in {dirs.common_dir / "config", dirs.git_dir / "config.worktree"}:
         for target in includes(config):
+            if str(target).startswith(OWN_DESCRIPTORS):
+                continue  # git's own: stdin is /dev/null, stdout and stderr our pipes
             why = blocking(str(target))
             if why is not None:
                 raise GitRefused(f"{config} includes {target}, a {why}: git would block "
