@@ -156,6 +156,8 @@ class Config:
     store_url: str | None = None  # [store] url: a PostgreSQL team store (docs/team.md)
     store_repo: str | None = None  # [store] repo: this repository's id in that store
     team_repos: tuple[tuple[str, str], ...] = ()  # [team] repos: id → a worker's clone
+    git_timeout_s: float = 120.0  # one git command; then its process group is killed
+    mcp_session_idle_s: float = 600.0  # an MCP-over-HTTP session with no request: closed
 
 
 def name_words(name: str) -> list[str]:
@@ -241,6 +243,14 @@ def _budget(section: dict[str, Any]) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 60000:
         raise ConfigError("[codeintel] lsp_budget_ms must be an integer from 0 to 60000")
     return value
+
+
+def _seconds(section: dict[str, Any], key: str, default: float) -> float:
+    value = section.get(key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 3600:
+        raise ConfigError(f"[codeintel] {key} must be a number of seconds, above 0 and at "
+                          "most 3600")
+    return float(value)
 
 
 def _lsp(entry: dict[str, Any], protocol: str = "lsp") -> LspServer:
@@ -413,6 +423,8 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         sandbox=sandbox,
         **_store(data.get("store", {})),
         team_repos=_team_repos(data.get("team", {})),
+        git_timeout_s=_seconds(section, "git_timeout_s", Config.git_timeout_s),
+        mcp_session_idle_s=_seconds(section, "mcp_session_idle_s", Config.mcp_session_idle_s),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

@@ -233,17 +233,61 @@ class Shutdown:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+class Overload:
+    """ASGI middleware: past `limit` requests in progress, a JSON 503 at once (with
+    Retry-After) instead of an ever longer queue; uvicorn's own limit, above it, is the
+    backstop for connections that never send a request."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_CONNECTIONS) -> None:
+        self.app = app
+        self.limit = limit
+        self.active = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.active >= self.limit:
+            await send_json(send, 503, {"error": f"server busy: {self.active} requests in "
+                                        "progress; retry shortly"},
+                            [(b"retry-after", b"1"), (b"connection", b"close")])
+            return
+        self.active += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.active -= 1
+
+
+class RefuseCrossSite:
+    """ASGI middleware: a request a browser marks `Sec-Fetch-Site: cross-site` (a page on
+    another site) is refused with 403, with or without an Origin header."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and (header(scope, b"sec-fetch-site") or "").strip(
+                ).lower() == "cross-site":
+            await send_json(send, 403, {"error": "cross-site request refused"})
+            return
+        await self.app(scope, receive, send)
+
+
 def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on", "off"],
-                        ready: Callable[[], None] | None = None) -> None:
+                        ready: Callable[[], None] | None = None,
+                        on_stop: Callable[[], object] | None = None) -> None:
     """Serve `app` on `sock` with uvicorn until SIGINT or SIGTERM, then stop promptly and
     quietly: open streams end, no ASGI traceback, exit status 0. The signal handlers are in
-    place before `ready` announces the server, so even an early signal stops it cleanly."""
+    place before `ready` announces the server, so even an early signal stops it cleanly.
+    `on_stop` runs at the signal (it kills the child processes requests wait on, which
+    would otherwise hold the request threads, and the exit, until they end)."""
     import asyncio
     import signal
 
     import uvicorn
 
-    gate = Shutdown(app)
+    gate = Shutdown(Overload(app))
     gate.stopping = asyncio.Event()
     loop: list[asyncio.AbstractEventLoop] = []
 
@@ -252,6 +296,8 @@ def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on
             if self.should_exit and sig == signal.SIGINT:
                 self.force_exit = True
             self.should_exit = True
+            if on_stop is not None:
+                on_stop()
             if loop:
                 loop[0].call_soon_threadsafe(gate.stopping.set)
             else:
@@ -262,7 +308,7 @@ def serve_until_stopped(app: ASGIApp, sock: socket.socket, lifespan: Literal["on
 
     server = Server(uvicorn.Config(gate, log_level="warning", lifespan=lifespan,
                                    timeout_graceful_shutdown=2,
-                                   limit_concurrency=MAX_CONNECTIONS))
+                                   limit_concurrency=2 * MAX_CONNECTIONS))
 
     async def main() -> None:
         loop.append(asyncio.get_running_loop())

@@ -113,7 +113,7 @@ def test_a_fifo_in_the_config_cannot_hang_spyglass(tmp_path: Path,
                                   "--exclude-standard")
     git(root, "config", "include.path", str(fifo))  # read by every git command
     monkeypatch.setattr(gitcall, "CONFIG_TIMEOUT", 1.0)
-    with pytest.raises(IndexUnavailable, match="did not finish within 1 s"):
+    with pytest.raises(IndexUnavailable, match="includes .*fifo, a FIFO"):  # checked first
         gitcall.repo_config(root)
 
 

@@ -164,7 +164,8 @@ class SnapshotBuilder:
                         packs[p] = all_packs()[lang]
             unread = [sha for sha, found in by_sha.items()
                       if any((sha, extension(p)) not in known for p in found)]
-            for sha, text in src.read_blobs(self.root, unread):
+            for sha, text in src.read_blobs(self.root, unread,
+                                            max_bytes=self.config.limits.max_file_bytes):
                 for p in by_sha[sha]:
                     pack = pack_for_path(p, text)
                     if pack is not None:
@@ -304,7 +305,7 @@ class SnapshotBuilder:
                 lang = unsupported_language(f.path)
                 skipped[f.path] = f"unsupported language: {lang}" if lang else "not source code"
         self._claim(commit, files, packs)
-        blobs = gitcall.BlobReader(self.root)
+        blobs = gitcall.BlobReader(self.root, self.config.limits.max_file_bytes)
         try:
             ctxs = contexts(files, packs, self._reader(commit, files, blobs))
         finally:

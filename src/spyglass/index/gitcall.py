@@ -3,15 +3,18 @@ repository configures is ever executed (docs/security.md, "Git")."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
-import stat
+import signal
 import subprocess
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.errors import GitRefused, IndexUnavailable
+from spyglass.index import gitguard
 
 # Plumbing only: none of these compares the working tree through git (so no clean filter,
 # textconv or external diff can apply), and none fetches, prints through a pager or runs a
@@ -28,7 +31,8 @@ PROTOCOLS = ("file", "git", "ssh", "http", "https", "ext", "fd", "ftp", "ftps")
 NO_EXEC = "/dev/null/spyglass-runs-no-program"
 NO_PROTOCOL = "spyglass-allows-no-protocol"  # the only name GIT_ALLOW_PROTOCOL lets through
 MAX_NEUTRALISED = 2000  # config sections to neutralise before a repository is refused
-TIMEOUT = 600.0  # seconds one git command may take (a FIFO in an include must not hang us)
+TIMEOUT = 120.0  # default seconds one git command may take (host config `git_timeout_s`)
+FINISH_SECONDS = 2.0  # a batch process's grace after its input ends, then it is killed
 CONFIG_TIMEOUT = 30.0  # reading config is instant unless an include is a FIFO
 PARTIAL_HINT = ("spyglass never fetches — run `git fetch`/`git backfill` yourself")
 
@@ -72,6 +76,70 @@ class RepoConfig:
 
 _configs: dict[str, RepoConfig] = {}
 _state: dict[str, str] = {}
+_timeout = [TIMEOUT]
+_live: dict[int, subprocess.Popen[bytes]] = {}  # git processes running, by pid (= pgid)
+_owner: dict[int, int] = {}  # pid -> the thread that started it
+_live_lock = threading.Lock()
+
+
+def set_timeout(seconds: float) -> None:
+    """How long one git command may run before its process group is killed."""
+    _timeout[0] = seconds
+
+
+def timeout() -> float:
+    return _timeout[0]
+
+
+def _start(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    """git in a session of its own (so its whole group can be killed), recorded until it
+    is reaped; every git call is preceded by the checks of `gitguard`."""
+    proc: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
+        args, start_new_session=True, **kwargs)
+    with _live_lock:
+        _live[proc.pid] = proc
+        _owner[proc.pid] = threading.get_ident()
+    return proc
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill git's process group and reap it (a timed-out, cancelled or abandoned call).
+    Only while git is not reaped: its pid (the group's id) cannot be reused until then."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    _reap(proc)
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    with _live_lock:
+        _live.pop(proc.pid, None)
+        _owner.pop(proc.pid, None)
+
+
+def kill_all(thread: int | None = None) -> int:
+    """Kill every git process still running — or those `thread` started (a request it
+    served was cancelled) — so none is left blocked as an orphan; how many there were."""
+    with _live_lock:
+        procs = [p for pid, p in _live.items() if thread is None or _owner.get(pid) == thread]
+    for proc in procs:
+        _kill(proc)
+    return len(procs)
+
+
+def running() -> int:
+    """How many git processes spyglass has running now (tests)."""
+    with _live_lock:
+        return sum(1 for p in _live.values() if p.poll() is None)
+
+
+atexit.register(kill_all)
 
 
 def git_binary() -> str:
@@ -142,14 +210,25 @@ def _refused(arg: str) -> bool:
 
 
 def _spawn(root: Path, args: tuple[str, ...], pairs: Iterable[tuple[str, str]],
-           input: bytes | None, timeout: float = TIMEOUT) -> Result:
+           input: bytes | None, limit: float | None = None) -> Result:
+    seconds = timeout() if limit is None else min(limit, timeout())
+    gitguard.check(root)
+    proc = _start(argv(*args), cwd=root, env=environment(pairs),
+                  stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        proc = subprocess.run(argv(*args), cwd=root, env=environment(pairs), input=input,
-                              stdin=None if input is not None else subprocess.DEVNULL,
-                              capture_output=True, check=False, timeout=timeout)
-    except subprocess.TimeoutExpired as exc:
-        raise IndexUnavailable(f"git {args[0]} did not finish within {timeout:.0f} s") from exc
-    return Result(proc.returncode, proc.stdout, proc.stderr)
+        out, err = proc.communicate(input, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        raise IndexUnavailable(f"git {args[0]} did not finish within {seconds:g} s and was "
+                               "killed (a FIFO or device it reads? a very large "
+                               "repository? the host config's git_timeout_s sets the "
+                               "limit)") from None
+    except BaseException:  # cancelled (KeyboardInterrupt, a task's end): git goes too
+        _kill(proc)
+        raise
+    _reap(proc)
+    return Result(proc.returncode or 0, out, err)
 
 
 # -- the repository's configuration ------------------------------------------------------------
@@ -167,11 +246,9 @@ def _watched(root: Path) -> list[Path]:
     dot = root / ".git"
     out = [dot, dot / "config", dot / "config.worktree", dot / "HEAD", home / ".gitconfig",
            xdg / "git" / "config"]
-    if _regular(dot, root) and dot.exists():  # a linked worktree: `gitdir: …` (its HEAD)
-        try:
-            text = dot.read_text("utf-8", "replace")[:4096].strip()
-        except OSError:
-            text = ""
+    data = gitguard.read_small(dot)  # bounded, regular files only
+    if data is not None:  # a linked worktree: `gitdir: …` (its HEAD)
+        text = data.decode("utf-8", "replace").strip()
         if text.startswith("gitdir:"):
             target = Path(text[7:].strip())
             out.append((target if target.is_absolute() else root / target) / "HEAD")
@@ -179,11 +256,9 @@ def _watched(root: Path) -> list[Path]:
 
 
 def _regular(path: Path, base: Path) -> bool:
-    """Whether a configured file is missing or a regular file (not a FIFO or a device)."""
-    try:
-        return stat.S_ISREG(os.stat(path if path.is_absolute() else base / path).st_mode)
-    except OSError:
-        return True
+    """Whether a configured file is missing, a folder or a regular file (not a FIFO or a
+    device)."""
+    return gitguard.blocking(str(path if path.is_absolute() else base / path)) is None
 
 
 def repo_config(root: Path) -> RepoConfig:
@@ -221,8 +296,11 @@ def repo_config(root: Path) -> RepoConfig:
             files.add(target if target.is_absolute() else base / target)
         if key == "extensions.objectformat" and value.lower() == "sha256":
             object_format = "sha256"
-        if key == "core.excludesfile" and not _regular(Path(os.path.expanduser(value)), base):
-            excludes_unsafe = True  # a FIFO or device would hang `ls-files --others`
+        excludes = Path(os.path.expanduser(value))
+        if key == "core.excludesfile" and not (_regular(excludes, base) and
+                                               _regular(excludes, root)):
+            excludes_unsafe = True  # a FIFO or device would hang `ls-files --others`; git
+            # opens a relative one from the work tree, not from the config's folder
         if sub and section in names:
             names[section].add(sub)
         if (section == "remote" and leaf == "promisor" and value.lower() in
@@ -293,10 +371,44 @@ def refusal(stderr: str) -> GitRefused | None:
 
 
 def batch(root: Path, *args: str) -> subprocess.Popen[bytes]:
-    """A long-running hardened git process talking over pipes (`cat-file --batch`)."""
-    return subprocess.Popen(argv(*args), cwd=root, env=environment(repo_config(root).pairs),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    """A long-running hardened git process talking over pipes (`cat-file --batch`); end
+    it with `finish`."""
+    pairs = repo_config(root).pairs
+    gitguard.check(root)
+    return _start(argv(*args), cwd=root, env=environment(pairs), stdin=subprocess.PIPE,
+                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+def finish(proc: subprocess.Popen[bytes]) -> None:
+    """End a batch process: its pipes closed, then its group killed if it lingers."""
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            try:
+                pipe.close()
+            except OSError:
+                pass
+    try:
+        proc.wait(timeout=FINISH_SECONDS)
+    except subprocess.TimeoutExpired:
+        pass
+    _kill(proc)
+
+
+def read_blob(stdout: object, size: int, max_bytes: int | None) -> bytes | None:
+    """One blob's bytes from a `cat-file --batch` stream after its header, or None past
+    `max_bytes` (then read through in 1 MiB pieces and dropped: memory stays bounded)."""
+    assert hasattr(stdout, "read")
+    if max_bytes is None or size <= max_bytes:
+        data: bytes = stdout.read(size)
+        stdout.read(1)
+        return data
+    left = size + 1
+    while left > 0:
+        chunk = stdout.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        left -= len(chunk)
+    return None
 
 
 class BlobReader:
@@ -304,12 +416,14 @@ class BlobReader:
     one long-running `git cat-file --batch` process, started at the first ask; `close`
     ends it. git flushes each object as it is written (no `--buffer`)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, max_bytes: int | None = None) -> None:
         self.root = root
+        self.max_bytes = max_bytes
         self._proc: subprocess.Popen[bytes] | None = None
 
     def read(self, sha: str) -> bytes | None:
-        """The blob's bytes, or None when git has no such blob."""
+        """The blob's bytes, or None when git has no such blob (or it is over
+        `max_bytes`)."""
         if self._proc is None:
             self._proc = batch(self.root, "cat-file", "--batch")
         assert self._proc.stdin is not None and self._proc.stdout is not None
@@ -321,17 +435,12 @@ class BlobReader:
         parts = self._proc.stdout.readline().split()
         if len(parts) < 3 or parts[1] != b"blob":
             return None
-        data = self._proc.stdout.read(int(parts[2]))
-        self._proc.stdout.read(1)
-        return data
+        return read_blob(self._proc.stdout, int(parts[2]), self.max_bytes)
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None:
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.close()
-            proc.stdout.close()
-            proc.wait()
+            finish(proc)
 
 
 def missing_objects(root: Path, commit: str) -> set[str]:

@@ -7,6 +7,8 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from spyglass.index import gitguard
+
 _ENTRY = struct.Struct(">10I20sH")  # ctime s/ns, mtime s/ns, dev, ino, mode, uid, gid, size
 ASSUME_VALID, EXTENDED, STAGE = 0x8000, 0x4000, 0x3000
 SKIP_WORKTREE, INTENT_TO_ADD = 0x4000, 0x2000
@@ -22,18 +24,24 @@ class IndexEntry:
     blob: str
 
 
+MAX_INDEX_BYTES = 1 << 30  # larger: no stat cache (files are hashed instead)
+
+
 def read_index(git_dir: Path, common_dir: Path) -> dict[str, IndexEntry]:
     """Path → entry for the stage-0 entries git keeps a trustworthy stat for. Entries that
     are racily clean (modified in the same second the index was written), assumed valid,
     skip-worktree or intent-to-add are left out: their stat says nothing about content.
     Returns {} for anything unexpected (a SHA-256 repository, a damaged or locked file)."""
     path = git_dir / "index"
+    config = gitguard.read_small(common_dir / "config", gitguard.CONFIG_BYTES)
+    if config is None or b"sha256" in config.lower():
+        return {}
     try:
-        if "sha256" in (common_dir / "config").read_text(errors="replace").lower():
-            return {}
-        data = path.read_bytes()
         written = os.stat(path).st_mtime_ns
     except OSError:
+        return {}
+    data = gitguard.read_small(path, MAX_INDEX_BYTES)  # a regular file, never a FIFO
+    if data is None or len(data) >= MAX_INDEX_BYTES:
         return {}
     if len(data) < 12 or data[:4] != b"DIRC":
         return {}

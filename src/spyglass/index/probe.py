@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.config import IndexRules
-from spyglass.index import confined, filenames, gitcall, gitindex
+from spyglass.index import confined, filenames, gitcall, gitguard, gitindex
 from spyglass.index import source as src
 from spyglass.syntax.langpack import pack_for_path
 
@@ -55,7 +55,10 @@ class Probe:
         self.git_dir: Path | None = None
         self.common_dir: Path | None = None
         self.object_format = "sha1"  # of blob ids: the repository's (sha256 repositories)
+        self.ignores = gitguard.IgnoreScan(root)  # no FIFO `.gitignore` reaches git
         if self.is_git:
+            found = gitguard.discover(root)
+            self.ignores = gitguard.IgnoreScan(root, found.top if found else None)
             self.git_dir, self.common_dir = src.git_dirs(root)
             self.object_format = gitcall.repo_config(root).object_format
         self.listing: list[src.SourceFile] = []  # every file, with skip reasons
@@ -90,10 +93,8 @@ class Probe:
         if self.git_dir is None or self.common_dir is None:
             return ()
         paths = [self.git_dir / "HEAD", self.git_dir / "index", self.common_dir / "packed-refs"]
-        try:
-            head = (self.git_dir / "HEAD").read_text().strip()
-        except OSError:
-            head = ""
+        head = (gitguard.read_small(self.git_dir / "HEAD") or b"").decode(
+            "utf-8", "replace").strip()  # bounded, a regular file only
         if head.startswith("ref: "):
             paths.append(self.common_dir / head[5:])
         return tuple(_stat(p) for p in paths)
@@ -300,6 +301,7 @@ class Probe:
         untracked: set[str] = set()
         folders: list[str] = []
         undecodable: set[str] = set()  # stand-ins for names that are not UTF-8
+        self.ignores.check()
         for tag, path, exact in _tagged(gitcall.run(self.root, "ls-files", "-z", "-t", "--cached",
                                                 "--deleted", "--others", "--exclude-standard",
                                                 STORE_EXCLUDE, "--directory")):
@@ -353,6 +355,7 @@ class Probe:
         if not self.is_git:
             return [f for f in self.listing if f.skipped == "ignored by .gitignore"]
         if self._ignored is None or self._ignored_at != self.listed:
+            self.ignores.check()
             out = gitcall.run(self.root, "ls-files", "-z", "--others", "--ignored",
                               "--exclude-standard", STORE_EXCLUDE, "--directory")
             self._ignored = [src.SourceFile(filenames.from_bytes(p)[0], "", 0,
@@ -407,7 +410,8 @@ def _walk_folders(root: Path, top: str, rules: IndexRules) -> list[str]:
     out = [top]
     for folder, dirs, _ in os.walk(root / top):
         rel_dir = os.path.relpath(folder, root).replace(os.sep, "/")
-        dirs[:] = [d for d in dirs if src.folder_skipped(f"{rel_dir}/{d}/", rules, False) is None]
+        dirs[:] = [] if rel_dir.count("/") >= src.MAX_DEPTH else [  # os.walk recurses
+            d for d in dirs if src.folder_skipped(f"{rel_dir}/{d}/", rules, False) is None]
         out += [f"{rel_dir}/{d}" for d in dirs]
     return out
 

@@ -37,6 +37,14 @@ class SourceFile:
     skipped: str | None = None
 
 
+MAX_DEPTH = 200  # folder levels: deeper folders are skipped (the walks recurse per level)
+
+
+def deep_reason(depth: int) -> str:
+    return (f"skipped directory: nested {depth} folders deep (more than {MAX_DEPTH}; "
+            "nothing below that depth is read)")
+
+
 def skip_reason(path: str, size: int, max_bytes: int, rules: IndexRules = DEFAULT_RULES,
                 tracked: bool = False) -> str | None:
     """Why a path is skipped by the generic rules (folder names, size). The reason names
@@ -50,7 +58,9 @@ def skip_reason(path: str, size: int, max_bytes: int, rules: IndexRules = DEFAUL
 
 
 def dir_reason(parts: list[str], rules: IndexRules, tracked: bool) -> str | None:
-    """Why a path under these folders is skipped by name, or None."""
+    """Why a path under these folders is skipped by name or depth, or None."""
+    if len(parts) > MAX_DEPTH:
+        return deep_reason(len(parts))
     for part in parts:
         if part in ALWAYS_SKIPPED:
             return f"skipped directory {part}/"
@@ -266,11 +276,12 @@ def git_files(root: Path, commit: str, max_bytes: int, rules: IndexRules = DEFAU
     return filenames.unique(files)
 
 
-def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
-               ) -> Iterator[tuple[str, bytes]]:
+def read_blobs(root: Path, shas: Iterable[str], strict: bool = False,
+               max_bytes: int | None = None) -> Iterator[tuple[str, bytes]]:
     """Stream blob contents with one `git cat-file --batch` process (no filters apply). A
     missing object is passed over, or with `strict` reported as a corrupt repository (or,
-    in a partial clone, as an object never fetched)."""
+    in a partial clone, as an object never fetched). A blob over `max_bytes` is passed
+    over too, read through without being kept (callers size blobs first: `blob_sizes`)."""
     wanted = list(dict.fromkeys(shas))
     if not wanted:
         return
@@ -283,7 +294,7 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
             for sha in wanted:
                 proc.stdin.write(sha.encode() + b"\n")
             proc.stdin.close()
-        except BrokenPipeError:
+        except (BrokenPipeError, ValueError, OSError):
             pass
 
     writer = threading.Thread(target=feed, daemon=True)
@@ -299,14 +310,29 @@ def read_blobs(root: Path, shas: Iterable[str], strict: bool = False
                     raise IndexUnavailable(f"git object {sha} is missing or corrupt: the "
                                            "repository is damaged (try `git fsck`)")
                 continue
-            size = int(parts[2])
-            data = proc.stdout.read(size)
-            proc.stdout.read(1)
-            yield sha, data
+            data = gitcall.read_blob(proc.stdout, int(parts[2]), max_bytes)
+            if data is not None:
+                yield sha, data
     finally:
-        proc.stdout.close()
-        proc.wait()
-        writer.join()
+        gitcall.finish(proc)
+        writer.join(gitcall.FINISH_SECONDS)
+
+
+def blob_sizes(root: Path, shas: Iterable[str]) -> dict[str, int]:
+    """The size of each blob git holds (`cat-file --batch-check`: no content is read). A
+    blob it cannot size (a partial clone's missing one) is left out: the reader that
+    follows drops a blob over its limit anyway, and reports the missing one."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    out = gitcall.call(root, "cat-file", "--batch-check=%(objectname) %(objectsize)",
+                       input="".join(f"{sha}\n" for sha in wanted).encode()).stdout
+    sizes: dict[str, int] = {}
+    for line in out.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes
 
 
 def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
@@ -334,9 +360,13 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
             return False
 
         keep = []
+        depth = rel.count("/") + 1  # of the folders listed below
         for d in sorted(dirs):
             full = rel + filenames.from_os(d)[0]
             if d in (".git", ".spyglass"):
+                continue
+            if depth > MAX_DEPTH:
+                files.append(SourceFile(full + "/", "", 0, deep_reason(depth)))
                 continue
             if not filenames.from_os(d)[1]:
                 files.append(SourceFile(full + "/", "", 0, filenames.UNDECODABLE))

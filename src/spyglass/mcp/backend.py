@@ -130,9 +130,17 @@ class Backend:
     async def run(self, fn: Callable[[], T]) -> T:
         """Run a blocking facade call on a worker thread; domain errors become ToolErrors.
 
-        A cancelled call returns at once; the worker finishes its (read-only) query alone."""
+        A cancelled call returns at once; the worker finishes its (read-only) query alone,
+        and the git processes it was waiting on are killed (docs/security.md)."""
+        from spyglass.query.facade import run_cancellable, stop_children
+        started: list[int] = []
         try:
-            return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+            return await anyio.to_thread.run_sync(lambda: run_cancellable(fn, started),
+                                                  abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            for thread in started:
+                stop_children(thread)
+            raise
         except ToolError:
             raise
         except Exception as exc:

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from spyglass.config import ALL_TOOLS, Limits
+from spyglass.config import ALL_TOOLS, Config, Limits
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.mcp.filter import ToolFilter, resolve_tool_filter, warn_tool_filter
 from spyglass.net import (
     BodyCap,
+    RefuseCrossSite,
     TokenGate,
     allowed_names,
     is_loopback,
@@ -153,7 +154,7 @@ def security_settings(host: str, port: int, extra_hosts: Sequence[str] = ()) -> 
     hosts = [f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in names]
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts,
-        allowed_origins=[f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts])
+        allowed_origins=[f"http://{h}" for h in hosts])  # served over http: no https://
 
 
 def http_app(built: Built, host: str, port: int, token: str | None = None,
@@ -163,10 +164,13 @@ def http_app(built: Built, host: str, port: int, token: str | None = None,
     config = built.backend.config if built.backend is not None else None
     limit = config.limits.max_request_bytes if config else Limits().max_request_bytes
     hosts = (*(config.allowed_hosts if config else ()), *extra_hosts)
+    from spyglass.mcp.sessions import TOTAL, SessionCap
+    idle = config.mcp_session_idle_s if config else Config.mcp_session_idle_s
     app: Any = built.server.streamable_http_app(
         transport_security=security_settings(host, port, hosts), host=host,
-        max_request_body_size=limit)
-    app = BodyCap(app, limit)
+        max_request_body_size=limit, session_idle_timeout=idle, max_sessions=2 * TOTAL)
+    app = SessionCap(app, built.server.session_manager)  # idle sessions make room
+    app = RefuseCrossSite(BodyCap(app, limit))
     if not is_loopback(host):
         app = TokenGate(app, token or (config.admin_token if config else None))
     return app
@@ -174,6 +178,7 @@ def http_app(built: Built, host: str, port: int, token: str | None = None,
 
 def serve_http(built: Built, address: str, err: TextIO, token: str | None = None,
                extra_hosts: Sequence[str] = ()) -> None:
+    from spyglass.query.facade import stop_children
     host, port = parse_address(address)
     refuse_open_bind(host, token, "spyglass serve --http")
     sock = listen(host, port)
@@ -190,7 +195,8 @@ def serve_http(built: Built, address: str, err: TextIO, token: str | None = None
     def ready() -> None:
         err.write(f"spyglass: MCP over streamable HTTP at http://{shown}:{port}/mcp\n")
         err.flush()
-    serve_until_stopped(app, sock, lifespan="on", ready=ready)
+    serve_until_stopped(app, sock, lifespan="on", ready=ready,
+                        on_stop=stop_children)
 
 
 def serve(start: Path, http: str | None = None, require_index: bool = False,

@@ -1,4 +1,4 @@
-"""Ad hoc tree-sitter queries made safe: RE2 for regex predicates, a shape limit, a time budget.
+"""Ad hoc tree-sitter queries made safe: RE2 for regex predicates, a shape limit, a CPU budget.
 
 A client's query runs inside the server process and tree-sitter holds the GIL while it
 compiles and matches, so nothing slow may happen there unbounded (docs/security.md):
@@ -10,7 +10,13 @@ compiles and matches, so nothing slow may happen there unbounded (docs/security.
   (back-references, look-around), with the reason;
 * the query text is bounded in characters and in quantifiers (tree-sitter's query analysis
   grows much faster than linearly with optional steps and cannot be interrupted);
-* matching runs under one deadline for the whole request (the cursor's timeout).
+* matching runs under one CPU-time budget for the whole request (the working thread's
+  CPU time, so a busy machine does not cut an answer short): the regex predicates check it
+  at every call, and the cursor runs in match mode (capture mode ignores tree-sitter's
+  timeout: two sibling patterns with `#eq?` took 20 s against a 1 s budget) with a
+  wall-clock timeout of what is left, stretched by the share of a core the thread got
+  while parsing the file, at most `WALL_SLACK` times the budget. tree-sitter's progress callback, the only way to stop
+  it by CPU time, crashes py-tree-sitter 0.25, and so does an exception from a predicate.
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ import re2  # type: ignore[import-untyped]
 from tree_sitter import Language, Node, Query, QueryCursor
 
 from spyglass.errors import BadInput
+from spyglass.syntax.budget import WALL_SLACK
 
 MAX_QUERY_CHARS = 8192
 MAX_QUANTIFIERS = 16  # 16 optional steps compile in ~0.1 s; 24 in ~0.35 s, 320 in 21 s
-TIME_BUDGET_SECONDS = 1.0  # matching; the parse of a file (<= max_file_bytes) comes on top
+TIME_BUDGET_SECONDS = 1.0  # CPU time of the working thread: reading, parsing and matching
 REGEX_MEMORY = 2 << 20  # per pattern: RE2's program and DFA cache (then it runs as an NFA)
 MAX_REGEXES = 32
 MIN_SLICE_SECONDS = 0.1
@@ -154,6 +161,8 @@ class RegexPredicates:
     patterns: dict[str, Any]
     evaluated: int = 0
     errors: list[str] = field(default_factory=list)
+    deadline: float = float("inf")  # the request's end, in thread CPU time
+    expired: bool = False
 
     def __call__(self, predicate: str, args: list[tuple[str, Literal["capture", "string"]]],
                  pattern_index: int,
@@ -161,6 +170,9 @@ class RegexPredicates:
         name = predicate.removeprefix(RENAMED)
         if name not in REGEX_PREDICATES or len(args) != 2:
             self.errors.append(f"unsupported query predicate #{predicate}")
+            return False
+        if self.expired or self.evaluated % 16 == 0 and time.thread_time() >= self.deadline:
+            self.expired = True  # the rest of the matches are dropped, cheaply
             return False
         (capture, _), (pattern, _) = args
         regex = self.patterns.get(pattern)
@@ -183,15 +195,16 @@ class RegexPredicates:
 
 
 class AdHocQuery:
-    """One client query compiled per language, run file by file under one deadline."""
+    """One client query compiled per language, run file by file under one CPU budget."""
 
     def __init__(self, text: str, seconds: float = TIME_BUDGET_SECONDS) -> None:
         if not text.strip():
             raise BadInput("query must be a non-empty tree-sitter query")
         self.text, patterns = prepare(text)
-        self.predicates = RegexPredicates(patterns)
-        self.deadline = time.monotonic() + seconds
         self.seconds = seconds
+        self.deadline = time.thread_time() + seconds
+        self.wall_deadline = time.monotonic() + seconds * WALL_SLACK
+        self.predicates = RegexPredicates(patterns, deadline=self.deadline)
         self.timed_out = False
         self._compiled: dict[str, Query] = {}
 
@@ -207,27 +220,49 @@ class AdHocQuery:
         return query
 
     def remaining(self) -> float:
-        return self.deadline - time.monotonic()
+        """CPU seconds left (0 once the wall-clock bound is spent too)."""
+        if time.monotonic() >= self.wall_deadline:
+            return 0.0
+        return self.deadline - time.thread_time()
 
-    def captures(self, query: Query, root: Node, match_limit: int) -> dict[str, list[Node]]:
-        """The captures of `query` under `root` within what is left of the time budget."""
+    def _wall_slice(self, cpu_left: float, share: float) -> float:
+        """The cursor's wall-clock timeout for `cpu_left` CPU seconds, given the share of a
+        core this thread got lately (its parse's CPU over wall time): within the bound."""
+        stretch = 1.0 / min(max(share, 1.0 / WALL_SLACK), 1.0)
+        return max(0.001, min(cpu_left * stretch, self.wall_deadline - time.monotonic()))
+
+    def captures(self, query: Query, root: Node, match_limit: int, share: float = 1.0
+                 ) -> dict[str, list[Node]]:
+        """The captures of `query` under `root` within what is left of the budget; `share`:
+        the CPU share of a core the thread had while parsing the file (1: an idle core)."""
         # A file already parsed gets at least a short slice: its parse is paid for.
         left = max(self.remaining(), MIN_SLICE_SECONDS)
+        self.predicates.deadline = time.thread_time() + left
+        wall = self._wall_slice(left, share)
         with warnings.catch_warnings():  # the cursor timeout is deprecated for a progress
             warnings.simplefilter("ignore", DeprecationWarning)  # callback that segfaults
             cursor = QueryCursor(query, match_limit=match_limit,
-                                 timeout_micros=max(1, int(left * 1_000_000)))
+                                 timeout_micros=max(1, int(wall * 1_000_000)))
         began = time.monotonic()
-        found = cursor.captures(root, self.predicates)
+        matches = cursor.matches(root, self.predicates)
         if self.predicates.errors:
             raise BadInput(self.predicates.errors[0])
-        if time.monotonic() - began >= left * 0.98:
+        if self.predicates.expired or time.monotonic() - began >= wall * 0.98 \
+                or self.remaining() <= 0:
             self.timed_out = True
+        found: dict[str, list[Node]] = {}
+        seen: set[tuple[str, int]] = set()
+        for _, groups in matches:  # a node in several matches is one capture
+            for name, nodes in groups.items():
+                for node in nodes:
+                    if (name, node.id) not in seen:
+                        seen.add((name, node.id))
+                        found.setdefault(name, []).append(node)
         return found
 
     def limitation(self) -> str | None:
-        """The note an answer carries when the time budget cut it short."""
+        """The note an answer carries when the budget cut it short."""
         if not self.timed_out:
             return None
-        return (f"the query ran out of its {self.seconds:g} s time budget: the answer is "
+        return (f"the query ran out of its {self.seconds:g} s CPU time budget: the answer is "
                 "partial; narrow the paths or simplify the query")

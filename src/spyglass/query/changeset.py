@@ -181,7 +181,8 @@ def _overlay_hunks(ci: Answer, path: str) -> list[Hunk] | None:
     if member is None or view.snapshot is None or view.snapshot.commit is None:
         return None
     try:
-        old = next((d for _, d in src.read_blobs(ci.root, [member.blob])), None)
+        old = next((d for _, d in src.read_blobs(
+            ci.root, [member.blob], max_bytes=ci.config.limits.max_file_bytes)), None)
     except OSError:
         old = None
     if old is None:
@@ -254,7 +255,10 @@ def from_diff(ci: Answer, rev: str) -> ChangeSet:
     wanted = [old[p] for p in changed if p in old and p in new]
     if new_commit is not None:
         wanted += [new[p] for p in changed if p in new]
-    contents = dict(src.read_blobs(ci.root, wanted))
+    limit = ci.config.limits.max_file_bytes
+    sizes = src.blob_sizes(ci.root, wanted)  # sized first: no blob over the limit is read
+    over = {sha: n for sha, n in sizes.items() if n > limit}
+    contents = dict(src.read_blobs(ci.root, [w for w in wanted if w not in over], max_bytes=limit))
     cs = ChangeSet(origin=f"git diff {rev}")
     why = f"changed in {cs.origin}"
     for path in changed:
@@ -266,6 +270,13 @@ def from_diff(ci: Answer, rev: str) -> ChangeSet:
             cs.add_file(path)
             continue
         sides = [old.get(path), new[path] if new_commit is not None else None]
+        large = next((sha for sha in sides if sha in over), None)
+        if large is not None:
+            cs.notes.append(f"{path}: blob {large[:12]} is {over[large]} bytes > "
+                            f"max_file_bytes {limit}: not read; the whole file is taken as "
+                            "changed")
+            changed_defs(ci, cs, path, None, why)
+            continue
         absent = [sha for sha in sides if sha is not None and sha not in contents]
         if absent:  # only a partial clone lacks an object it lists (never fetched)
             cs.notes.append(f"{path}: partial clone: object {absent[0]} is not present "

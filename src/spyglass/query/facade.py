@@ -8,12 +8,12 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Self, TypeVar
 
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import confined, gitcall, postgres, queue, writer
+from spyglass.index import confined, gitcall, gitguard, postgres, queue, writer
 from spyglass.index import source as src
 from spyglass.index.builder import Progress
 from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
@@ -89,16 +89,41 @@ class CallLock:
             self._lock.release()
 
 
+_T = TypeVar("_T")
+
+
+def stop_children(thread: int | None = None) -> int:
+    """Kill every git process of this process (a server stopping: requests waiting on git
+    end now, and no git is left behind as an orphan), or those of one worker thread (its
+    request was cancelled); how many there were."""
+    return gitcall.kill_all(thread)
+
+
+def run_cancellable(fn: Callable[[], _T], started: list[int]) -> _T:
+    """Run `fn`, recording the running thread in `started` first: a caller whose request
+    is cancelled passes it to `stop_children`."""
+    started.append(threading.get_ident())
+    return fn()
+
+
+def read_small(path: Path) -> bytes | None:
+    """A small regular file's first 4 KiB, never blocking (`.git`, HEAD: the web summary)."""
+    return gitguard.read_small(path)
+
+
 class CodeIntel:
     """Facade over one repository: open it, then ask questions. Thread-safe (one lock)."""
 
     def __init__(self, start: Path | str = ".", *, config: Config | None = None,
                  root: Path | None = None) -> None:
         self.start = Path(start).resolve()
+        if config is None:  # the host's git timeout, before the first git call
+            gitcall.set_timeout(load_config().git_timeout_s)
         # root: the workspace (confinement root); store_root: where `.spyglass/` lives
         # (shared by every worktree of a git repository).
         self.root, self.store_root = locate(self.start, root)
-        self.config = config or load_config(repo_root=self.root)
+        self._config = config or load_config(repo_root=self.root)
+        gitcall.set_timeout(self._config.git_timeout_s)
         self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
@@ -130,6 +155,16 @@ class CodeIntel:
                 self.notes.append(f"the team store has no snapshot of {self.store_repo}; "
                                   "answering from the local index")
         return self._team
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        """The effective config; its git timeout applies to every git call of the process."""
+        self._config = config
+        gitcall.set_timeout(config.git_timeout_s)
 
     @property
     def has_index(self) -> bool:

@@ -132,6 +132,9 @@ def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
     return ci.envelope(results, rels)
 
 
+SHARE_SAMPLE_SECONDS = 0.02  # a parse this long tells the thread's share of a core
+
+
 def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     adhoc = AdHocQuery(query)  # regex predicates on RE2, shape limits (docs/security.md)
     rels = _expand_all(ci, paths)
@@ -158,7 +161,9 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
             pack, compiled = claimed, adhoc.compiled(claimed.name, claimed.language)
         clock = Budget()  # parse of one file: OverBudget (a LimitExceeded) past it
         tree = parse(pack, data, clock)
-        for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1).items():
+        share = clock.spent / clock.wall if clock.wall >= SHARE_SAMPLE_SECONDS else 1.0
+        for name, nodes in adhoc.captures(compiled, tree.root_node, limit + 1,
+                                          share).items():
             for node in nodes:
                 text = (node.text or b"")[:budget].decode("utf-8", "replace")
                 results.append(AstMatch(rel, name, node.type, node.start_point[0] + 1,

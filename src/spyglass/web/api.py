@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from spyglass.errors import BadInput
-from spyglass.query.facade import CodeIntel
+from spyglass.query.facade import CodeIntel, read_small
 from spyglass.web.graph import build_graph, relation_status
 from spyglass.web.http import (
     NotFound,
@@ -48,18 +48,17 @@ def has_snapshot(ci: CodeIntel) -> bool:
 
 
 def branch_of(root: Path) -> str | None:
-    """The branch HEAD names, read from git's HEAD file (no process): None when detached."""
+    """The branch HEAD names, read from git's HEAD file (no process): None when detached.
+    `.git` (a file) and HEAD are read bounded and only as regular files: a link to
+    /dev/zero or a FIFO is never read without end, nor waited on."""
     git = root / ".git"
-    try:
-        if git.is_file():  # a linked worktree: `gitdir: PATH`
-            line = git.read_text(encoding="utf-8", errors="replace").strip()
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = Path(line[7:].strip())
-            git = gitdir if gitdir.is_absolute() else root / gitdir
-        head = (git / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
-        return None
+    if git.is_file():  # a linked worktree: `gitdir: PATH`
+        line = (read_small(git) or b"").decode("utf-8", "replace").strip()
+        if not line.startswith("gitdir:"):
+            return None
+        gitdir = Path(line[7:].strip())
+        git = gitdir if gitdir.is_absolute() else root / gitdir
+    head = (read_small(git / "HEAD") or b"").decode("utf-8", "replace").strip()
     prefix = "ref: refs/heads/"
     return head[len(prefix):][:200] if head.startswith(prefix) else None
 

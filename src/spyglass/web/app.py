@@ -24,7 +24,7 @@ from spyglass.net import (
     refuse_open_bind,
     serve_until_stopped,
 )
-from spyglass.query.facade import CodeIntel
+from spyglass.query.facade import CodeIntel, stop_children
 from spyglass.web import api, openapi, tools
 from spyglass.web.http import WebState
 from spyglass.web.jobs import HEARTBEAT_SECONDS, Jobs
@@ -134,5 +134,6 @@ def run_web(start: Path, host: str, port: int, config_path: str | None,
     def ready() -> None:
         err.write(f"spyglass: {ci.repo} ({ci.root}) at http://{shown}:{port}/\n")
         err.flush()
-    serve_until_stopped(app, sock, lifespan="off", ready=ready)
+    serve_until_stopped(app, sock, lifespan="off", ready=ready,
+                        on_stop=stop_children)
     return 0

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
@@ -24,7 +25,7 @@ from spyglass.errors import (
     internal_reason,
 )
 from spyglass.net import json_depth_problem
-from spyglass.query.facade import CodeIntel
+from spyglass.query.facade import CodeIntel, run_cancellable, stop_children
 from spyglass.types import ToolResult
 from spyglass.web.jobs import Busy, Jobs
 from spyglass.web.security import Guard
@@ -119,9 +120,15 @@ async def json_body(request: Request, example: str) -> dict[str, Any]:
 
 
 async def blocking(fn: Callable[[], Any]) -> Response:
-    """Run a facade call in the thread pool and answer with its JSON (or an error)."""
+    """Run a facade call in the thread pool and answer with its JSON (or an error); if the
+    request is cancelled, the git processes the call waits on are killed."""
+    started: list[int] = []
     try:
-        value = await run_in_threadpool(fn)
+        value = await run_in_threadpool(run_cancellable, fn, started)
+    except anyio.get_cancelled_exc_class():
+        for thread in started:
+            stop_children(thread)
+        raise
     except Exception as exc:  # noqa: BLE001 - every failure becomes a JSON error
         return error_response(exc)
     if isinstance(value, Response):

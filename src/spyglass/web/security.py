@@ -3,6 +3,7 @@ the admin token on every API request beyond loopback (docs/security.md)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -23,17 +24,24 @@ SECURITY_HEADERS = (
 )
 
 
+HOST_NAME = re.compile(r"[a-z0-9.-]+|\[[0-9a-f:.]+\]")
+
+
 def split_host(value: str) -> tuple[str, int | None]:
-    """`host[:port]` or `[v6]:port` as (lowercase host without brackets, port or None)."""
+    """`host[:port]` or `[v6]:port` as (lowercase host without brackets, port or None); a
+    value that is not exactly that (`127.0.0.1:80@evil.com`, a path, a bad port) gives
+    the host "" (no server has that name)."""
     value = value.strip().lower()
     if value.startswith("["):
-        host, _, rest = value[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
+        host, sep, rest = value.partition("]")
+        host, port = host + sep, rest.removeprefix(":")
     elif value.count(":") == 1:
         host, _, port = value.partition(":")
     else:
         host, port = value, ""
-    return host, int(port) if port.isdigit() and len(port) <= 5 else None
+    if not HOST_NAME.fullmatch(host) or port and not (port.isdigit() and len(port) <= 5):
+        return "", None
+    return host.strip("[]"), int(port) if port else None
 
 
 class Guard:
@@ -71,8 +79,8 @@ class Guard:
             origin_port = parts.port
         except ValueError:
             return f"Origin {origin!r} is not a valid origin"
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return f"Origin {origin!r} is not allowed"
+        if parts.scheme != request.url.scheme or not parts.hostname:  # http here: https
+            return f"Origin {origin!r} is not allowed (not {request.url.scheme}://)"
         host, host_port = split_host(request.headers.get("host", ""))
         port = origin_port or (443 if parts.scheme == "https" else 80)
         own_port = host_port or (443 if request.url.scheme == "https" else 80)

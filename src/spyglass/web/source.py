@@ -13,6 +13,8 @@ from spyglass.types import CodeLocation
 MAX_LINES = 20_000  # a file view longer than this is cut (the answer says so)
 MAX_POSITIONS = 2_000  # positions of one /lines request
 MAX_LINE_CHARS = 400  # one row's line of code is cut here
+MAX_VIEW_LINE_CHARS = 4_000  # a file view's line is cut here (a minified one-line file)
+MAX_VIEW_CHARS = 1_000_000  # a file view holds this many characters at most
 
 
 def _lines(ci: CodeIntel, path: str) -> tuple[str, list[str]]:
@@ -28,14 +30,30 @@ def file_view(ci: CodeIntel, path: str) -> dict[str, Any]:
     rel, lines = _lines(ci, path)
     with ci.lock:
         outline = ci.structure(rel)
-        sites, cut = ci.file_sites(rel)
+        sites, sites_cut = ci.file_sites(rel)
     defs = [{"symbol": d.symbol, "kind": d.kind, "start_line": d.start_line,
              "end_line": d.end_line} for d in outline.results
             if isinstance(d, CodeLocation)]
-    return {"path": rel, "lines": lines[:MAX_LINES], "total_lines": len(lines),
-            "truncated": len(lines) > MAX_LINES, "definitions": defs,
-            "sites": [asdict(s) for s in sites if s.line <= MAX_LINES],
-            "sites_truncated": cut}
+    shown: list[str] = []
+    size = cut = 0
+    for line in lines[:MAX_LINES]:
+        if len(line) > MAX_VIEW_LINE_CHARS:
+            line, cut = line[:MAX_VIEW_LINE_CHARS], cut + 1
+        if size + len(line) > MAX_VIEW_CHARS:
+            break
+        size += len(line)
+        shown.append(line)
+    notes = []
+    if len(shown) < len(lines):
+        notes.append(f"showing {len(shown)} of {len(lines)} lines (at most {MAX_LINES} lines "
+                     f"and {MAX_VIEW_CHARS} characters)")
+    if cut:
+        notes.append(f"{cut} line(s) longer than {MAX_VIEW_LINE_CHARS} characters cut there")
+    return {"path": rel, "lines": shown, "total_lines": len(lines),
+            "truncated": bool(notes), "long_lines_cut": cut, "notes": notes,
+            "definitions": defs,
+            "sites": [asdict(s) for s in sites if s.line <= len(shown)],
+            "sites_truncated": sites_cut}
 
 
 def parse_positions(values: list[str]) -> list[tuple[str, int]]:
