@@ -109,6 +109,7 @@ def test_the_password_never_appears(tmp_path: Path, pg_url: str, repo_id: str) -
     bad.write_text(f'[store]\nurl = "{wrong}"\nrepo = "{repo_id}"\n')
     log = tmp_path / "session.jsonl"
     outputs = []
+    status: dict[str, object] = {}
     for cfg, secret in ((config, password), (bad, "canary-Pw-3f9e1")):
         for args in (["index"], ["status"], ["--json", "status"], ["refs", "helper"],
                      ["--json", "callers", "app.core.helper"], ["find", "nothing_here"],
@@ -116,6 +117,9 @@ def test_the_password_never_appears(tmp_path: Path, pg_url: str, repo_id: str) -
             run = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(mirror),
                                   "--config", str(cfg), *args], capture_output=True, text=True, check=False)
             outputs.append((secret, args, run.stdout + run.stderr))
+            if cfg == config and args == ["--json", "status"]:
+                assert run.stdout.startswith("{"), (run.stdout, run.stderr)
+                status = json.loads(run.stdout)
         run = subprocess.run([sys.executable, "-m", "spyglass", "-C", str(mirror), "--store",
                               wrong, "status"], capture_output=True, text=True, check=False)
         outputs.append(("canary-Pw-3f9e1", ["--store"], run.stdout + run.stderr))
@@ -124,7 +128,7 @@ def test_the_password_never_appears(tmp_path: Path, pg_url: str, repo_id: str) -
         assert secret not in text, (args, text)
     if log.exists():
         assert password not in log.read_text()
-    assert json.loads(next(t for _, a, t in outputs if a == ["--json", "status"]))
+    assert status["results"] is not None
 
 
 def test_find_across_repositories(tmp_path: Path, pg_url: str, repo_id: str) -> None:

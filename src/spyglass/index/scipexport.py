@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,14 +18,14 @@ from urllib.parse import quote
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.index import confined, source, writer
 from spyglass.index import scipwrite as w
-from spyglass.index.store import SnapshotRow, latest_complete, snapshot_by_id
+from spyglass.index.store import Conn, SnapshotRow, latest_complete, snapshot_by_id
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import ScipExport
 
 MANIFEST_BYTES = 1 << 20
 
 
-def choose_snapshot(conn: sqlite3.Connection, ref: str | None,
+def choose_snapshot(conn: Conn, ref: str | None,
                     root: Path | None = None) -> SnapshotRow:
     """The newest complete snapshot, or the newest complete one of REF: its name as indexed,
     a commit prefix of at least 4 hex digits, or (in a git repository) the commit REF names
@@ -147,13 +146,13 @@ class _Unit:
     module: str
 
 
-def _units(conn: sqlite3.Connection, snapshot: int) -> list[_Unit]:
+def _units(conn: Conn, snapshot: int) -> list[_Unit]:
     return [_Unit(str(p), int(u), str(lang), str(mod)) for p, u, lang, mod in conn.execute(
         "SELECT sf.path, u.id, u.language, u.module FROM snapshot_files sf JOIN units u "
         "ON u.id = sf.unit WHERE sf.snapshot = ? ORDER BY sf.path", (snapshot,))]
 
 
-def _defs(conn: sqlite3.Connection, snapshot: int) -> dict[int, list[tuple[Any, ...]]]:
+def _defs(conn: Conn, snapshot: int) -> dict[int, list[tuple[Any, ...]]]:
     out: dict[int, list[tuple[Any, ...]]] = {}
     for row in conn.execute(
             "SELECT d.unit, d.idx, d.name, d.full, d.kind, d.name_line, d.name_col, d.parent "
@@ -163,7 +162,7 @@ def _defs(conn: sqlite3.Connection, snapshot: int) -> dict[int, list[tuple[Any, 
     return out
 
 
-def _refs(conn: sqlite3.Connection, unit: int) -> Iterator[tuple[Any, ...]]:
+def _refs(conn: Conn, unit: int) -> Iterator[tuple[Any, ...]]:
     yield from conn.execute("SELECT line, col, end_col, role, target, conf FROM refs "
                             "WHERE unit = ? ORDER BY line, col", (unit,))
 
@@ -175,7 +174,7 @@ def _tool_version() -> str:
         return "0"
 
 
-def export(root: Path, conn: sqlite3.Connection, snap: SnapshotRow, out: Path,
+def export(root: Path, conn: Conn, snap: SnapshotRow, out: Path,
            ref: str | None = None) -> ScipExport:
     """Write `snap` to `out` as a SCIP index (atomically: a temporary file renamed)."""
     packages = Packages(root)
@@ -216,7 +215,7 @@ def export(root: Path, conn: sqlite3.Connection, snap: SnapshotRow, out: Path,
                       size)
 
 
-def _document(conn: sqlite3.Connection, u: _Unit, rows: list[tuple[Any, ...]],
+def _document(conn: Conn, u: _Unit, rows: list[tuple[Any, ...]],
               own: dict[int, str], symbol_of: dict[str, str], packages: Packages,
               counts: dict[str, int], symbols: set[str]) -> bytes:
     occs: list[w.Occ] = []

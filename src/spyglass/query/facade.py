@@ -413,7 +413,7 @@ class CodeIntel:
         the repository, was copied, damaged or edited): the message it journaled."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             row = conn.execute("SELECT detail FROM events WHERE kind='store_rejected' "
                                "ORDER BY id DESC LIMIT 1").fetchone()
@@ -487,7 +487,7 @@ class CodeIntel:
         from spyglass.index import scipexport
         if not self.has_index:
             raise IndexUnavailable("no index yet: run `spyglass index` first")
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             snap = scipexport.choose_snapshot(conn, ref, self.root)
             return scipexport.export(self.root, conn, snap, out, ref)
