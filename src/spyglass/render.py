@@ -25,12 +25,14 @@ from spyglass.query.results import (
     SourceSpan,
     StatusReport,
     TestCommand,
+    TestFile,
 )
 from spyglass.types import CodeLocation, ToolResult
 
 MAX_ROWS = 200
 MAX_TEXT = 200
 MAX_COMMANDS = 8
+MAX_IDS = 12  # test ids a test file's row names (the structured result has them all)
 
 
 HINT_LINES = ("limitation:", "truncated", "tools ", "snapshot   none", "warning:")
@@ -114,6 +116,18 @@ def location(item: CodeLocation, width: int = 0, kind_width: int = 0,
     if item.evidence:
         row += f"  ({_cut(item.evidence, 160)})"
     return row
+
+
+@rows.register
+def _(item: TestFile) -> list[str]:
+    """`path  reason  n tests: a, b (+k more)  [uncertain]  (chain)`: what to run and why."""
+    ids = _more((escape_text(t) for t in item.tests[:MAX_IDS]), len(item.tests), MAX_IDS)
+    what = f"{len(item.tests)} test{'s' if len(item.tests) != 1 else ''}: {ids}" \
+        if item.tests else "whole file"
+    row = f"{escape_text(item.path)}  {escape_text(item.reason)}  {what}"
+    if item.uncertain:
+        row += "  [uncertain]"
+    return [f"{row}  ({_cut(item.evidence, 240)})"]
 
 
 @rows.register

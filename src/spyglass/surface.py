@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from spyglass.errors import BadInput
-from spyglass.query.results import AstMatch, DiagnosticItem, SourceSpan, StatusReport
+from spyglass.query.results import AstMatch, DiagnosticItem, SourceSpan, StatusReport, TestFile
 from spyglass.types import CodeLocation
 
 Kind = Literal["str", "int", "bool", "strs", "spans"]
@@ -168,10 +168,10 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          (TARGETS, DIFF, DEPTH, LSP_BUDGET),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
-         "Focused tests to run for a change, with evidence and a runnable command. Use after "
-         "editing.",
+         "Test files to run for a change (best first), each with its test ids and evidence, "
+         "and one runnable command per framework. Use after editing.",
          (TARGETS, DIFF, DEPTH),
-         CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
+         TestFile, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
          "Index state: snapshot, freshness, languages, skipped files, limits, tools; "
          "index=true builds or updates it.",

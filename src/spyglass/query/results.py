@@ -264,6 +264,23 @@ class TestTarget:
 
 
 @dataclass(frozen=True, slots=True)
+class TestFile:
+    """A test file to run for a change: its suggested tests (ids, best first; none: the
+    whole file), the command running them, and why, as the best evidence's chain."""
+
+    __test__ = False  # not a pytest test class
+
+    path: str
+    tests: tuple[str, ...]
+    command: str
+    reason: str  # changed | reference | reach | fixture | convention | name | import | package
+    relevance: float  # higher ranks first
+    uncertain: bool
+    evidence: str  # `test → user → … → changed` (the chain), or the rule that matched
+    start_line: int = 1  # of the first listed test
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeSummary:
     """What the answer started from."""
 
