@@ -33,8 +33,8 @@ from fixture import commit_all, write_files
 
 from spyglass.errors import SpyglassError
 from spyglass.query import changes
-from spyglass.query.results import TestFile, TestTarget
 from spyglass.query.facade import CodeIntel
+from spyglass.query.results import TestFile, TestTarget
 from spyglass.types import ToolResult
 from spyglass.wire import result_json
 
