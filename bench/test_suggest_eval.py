@@ -172,6 +172,11 @@ def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: st
         "commits": len(scores),
         "recall@5": mean([s.recall5 for s in scores]),
         "recall@10": mean([s.recall10 for s in scores]),
+        # over the changed test files that exist before the commit (a test file the commit
+        # adds cannot be suggested when only its source change is on disk)
+        "recall@10_existing": mean([len(set(s.reachable) & set(s.ranked[:10]))
+                                    / len(s.reachable) for s in scores if s.reachable]),
+        "commits_with_existing": sum(1 for s in scores if s.reachable),
         "budget": max_chars,
         "budget_recall@10": mean([s.budget_recall10 for s in scores]) if max_chars else None,
         "budget_files_median": statistics.median([s.budget_files for s in scores] or [0]),

@@ -29,9 +29,11 @@ from spyglass.query.results import (
 )
 from spyglass.types import CodeLocation, ToolResult
 
-MAX_ROWS = 200
 MAX_TEXT = 200
+# Sections shown in part in the text (the structured result has them whole); a line says
+# how many more there are, so no cap goes unsaid.
 MAX_COMMANDS = 8
+MAX_NOTES = 5
 MAX_IDS = 12  # test ids a test file's row names (the structured result has them all)
 
 
@@ -219,7 +221,14 @@ def section_of(first: object, key: str, items: tuple[object, ...]) -> list[str]:
 def _(first: str, key: str, items: tuple[str, ...]) -> list[str]:
     if key == "files":  # explore's files, best first
         return [f"files: {', '.join(escape_text(p) for p in items)}"]
-    return [f"note: {_cut(n, 300)}" for n in items[:5]]
+    return [f"note: {_cut(n, 300)}" for n in items[:MAX_NOTES]] + _unshown(
+        items, MAX_NOTES, "notes")
+
+
+def _unshown(items: tuple[object, ...], shown: int, what: str) -> list[str]:
+    """The line saying how many items of a section the text leaves out (none: no line)."""
+    more = len(items) - shown
+    return [f"(+{more} more {what} in the structured result)"] if more > 0 else []
 
 
 @section.register
@@ -249,7 +258,7 @@ def _(first: ExploreItem, key: str, items: tuple[ExploreItem, ...]) -> list[str]
         callers = ", ".join(_cited(c) for c in item.callers[:6]) or "-"
         callees = ", ".join(_cited(c) for c in item.callees[:6]) or "-"
         out.append(f"{escape_text(item.symbol)}: callers {callers}; callees {callees}")
-    return out
+    return out + _unshown(items, 5, "symbols' neighbours")
 
 
 def _cited(c: Citation) -> str:
@@ -260,13 +269,14 @@ def _cited(c: Citation) -> str:
 
 @section_of.register
 def _(first: ExploreDiagnostic, key: str, items: tuple[ExploreDiagnostic, ...]) -> list[str]:
-    return [f"diagnostic: {_span(d.path, d.line)} {_cut(d.message, 120)}" for d in items[:5]]
+    return [f"diagnostic: {_span(d.path, d.line)} {_cut(d.message, 120)}"
+            for d in items[:5]] + _unshown(items, 5, "diagnostics")
 
 
 @section_of.register
 def _(first: TestCommand, key: str, items: tuple[TestCommand, ...]) -> list[str]:
     return [f"run: {_cut(c.command, 1000)}" + (f"  ({_cut(c.note, 200)})" if c.note else "")
-            for c in items[:MAX_COMMANDS]]
+            for c in items[:MAX_COMMANDS]] + _unshown(items, MAX_COMMANDS, "commands")
 
 
 @section.register
@@ -313,7 +323,7 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     """A few lines per result, the extra sections, truncation and limitations. For models
     (MCP) locations carry their line span and a provenance line closes the text; for people
     (the CLI) locations are aligned columns with their first line."""
-    items = result.results[:MAX_ROWS]
+    items = result.results  # the answer budget (budget.py) bounds them; 0: unbounded
     locations = [r for r in items if isinstance(r, CodeLocation)]
     width = max((len(_span(r.path, r.start_line)) for r in locations), default=0) if people else 0
     kinds = max((len(escape_text(r.kind)) for r in locations), default=0) if people else 0
@@ -321,8 +331,6 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     for r in items:
         lines += ([location(r, width, kinds, span=not people)] if isinstance(r, CodeLocation)
                   else rows(r))
-    if len(result.results) > MAX_ROWS:
-        lines.append(f"… {len(result.results) - MAX_ROWS} more rows in the structured result")
     if not result.results:
         lines.append("no results")
     budget = next((v for _, v in result.extra if isinstance(v, Omitted)), None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -34,6 +34,23 @@ def provenance(view: View | None, repo: str) -> Provenance:
         query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
         worktree_mismatch=view.mismatch if view else None,
     )
+
+
+def touched(prov: Provenance, items: Iterable[object], paths: Iterable[str] = ()
+            ) -> Provenance:
+    """The provenance naming only the grammars and query packs of the languages the answer
+    touched: those of its results' files and of `paths` (the files it was asked about)."""
+    names = {pack.name for p in [*(getattr(i, "path", None) for i in items), *paths]
+             if isinstance(p, str) and (pack := pack_for_path(p)) is not None}
+    return replace(prov, grammars=tuple(g for g in prov.grammars if g[0] in names),
+                   query_packs=tuple(q for q in prov.query_packs if q[0] in names))
+
+
+def languages_only(prov: Provenance, names: Iterable[str]) -> Provenance:
+    """The provenance naming only the grammars and query packs of these languages."""
+    keep = set(names)
+    return replace(prov, grammars=tuple(g for g in prov.grammars if g[0] in keep),
+                   query_packs=tuple(q for q in prov.query_packs if q[0] in keep))
 
 
 def coverage(view: View, paths: list[str] | None = None) -> Coverage:
@@ -155,4 +172,5 @@ class Answer:
         if offset is not None and (start or more):
             page = Page(start, len(shown), len(results), start + limit if more else None)
             extra = (*extra, ("page", page))
-        return ToolResult(tuple(shown), more, cov, self.provenance(), extra)
+        return ToolResult(tuple(shown), more, cov, touched(self.provenance(), shown, paths or ()),
+                          extra)

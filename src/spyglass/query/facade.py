@@ -32,7 +32,7 @@ from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
 from spyglass.query import suggest
 from spyglass.query import symbols as sym
-from spyglass.query.answer import Answer, location
+from spyglass.query.answer import Answer, location, touched
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
 from spyglass.query.changeset import ChangeSet
@@ -463,7 +463,7 @@ class CodeIntel:
             analysed = [f.path for f in files if f.definitions is not None
                         and f.status != "deleted"]
             return ToolResult(tuple(files), truncated, self.coverage(analysed or None),
-                              self.provenance(), (("base", base[0]),
+                              touched(self.provenance(), files), (("base", base[0]),
                                                   ("workspace_digest", view.changes.digest()),
                                                   ("summary", base[1])))
 

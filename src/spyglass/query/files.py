@@ -14,6 +14,7 @@ from spyglass.query import coverage
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
+from spyglass.query.answer import languages_only
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.budget import Budget
 from spyglass.syntax.langpack import pack_for_path
@@ -201,7 +202,7 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
     ignored = len(view.probe.ignored())
     if ignored and view.probe.is_git:
         reasons["ignored by .gitignore"] += ignored
-    prov = ci.provenance()
+    prov = languages_only(ci.provenance(), langs)
     limits = ci.config.limits
     hint = ("" if snap else "no index yet: answers come from live parsing (text-fallback); "
             "run `spyglass index` in the repository to build one")
