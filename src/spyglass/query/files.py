@@ -231,4 +231,4 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         bridges=bridges,
         coverage=coverage.for_languages(langs, others),
     )
-    return ci.envelope([report])
+    return replace(ci.envelope([report]), provenance=prov)  # the repository's languages
