@@ -163,7 +163,7 @@ def _(item: StatusReport) -> list[str]:
         if item.snapshot_ref_source:
             out.append(f"ref        {e(item.snapshot_ref_source)}")
     else:
-        out.append(f"snapshot   none: {e(item.hint)}")
+        out.append(f"snapshot   none ({e(item.hint)})")
     if item.job_state:
         error = f": {_cut(item.job_error, 300)}" if item.job_error else ""
         out.append(f"last job   {item.job_state} ({item.job_parsed or 0} parsed, "
@@ -171,11 +171,13 @@ def _(item: StatusReport) -> list[str]:
     if item.head:
         out.append(f"workspace  {e(item.head)}, merge-base {(item.overlay_base or 'none')[:12]}")
     for lang in item.languages:
-        out.append(f"language   {lang.language:<12} {lang.files:>6} files {lang.lines:>8} lines")
+        lines = f" {lang.lines:>8} lines" if lang.lines >= 0 else ""  # -1: not read
+        out.append(f"language   {lang.language:<12} {lang.files:>6} files{lines}")
     for reason, n in item.skipped_by_reason:
         out.append(f"skipped    {n:>6}  {e(reason)}")
-    out.append(f"overlay    {len(item.overlay_added)} added, {len(item.overlay_modified)} "
-               f"modified, {len(item.overlay_deleted)} deleted")
+    if item.indexed:  # the workspace against the snapshot (none without an index)
+        out.append(f"overlay    {len(item.overlay_added)} added, "
+                   f"{len(item.overlay_modified)} modified, {len(item.overlay_deleted)} deleted")
     for kind, paths in item.overlay_kinds:
         if paths:
             out.append(f"  {kind:<9}  " + _more((e(p) for p in paths[:5]), len(paths), 5))

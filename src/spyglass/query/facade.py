@@ -304,7 +304,13 @@ class CodeIntel:
             return file_ops.ast_query(self.answer(), query, paths)
 
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
+        """Index state; with no completed snapshot, from the workspace's listing alone."""
         with self.lock:
+            if self._complete_snapshot() is None:
+                return file_ops.status_unindexed(
+                    self.root, self.repo, self.config, tools or self.config.capabilities,
+                    self.last_index_job(), self.store_root,
+                    tuple(b.status() for b in self.escalator.bridges()))
             return file_ops.status(self.answer(), tools or self.config.capabilities,
                                    self.last_index_job(), self.store_root,
                                    tuple(b.status() for b in self.escalator.bridges()))
@@ -374,6 +380,16 @@ class CodeIntel:
         conn = connect(self.store_root)
         try:
             return latest_snapshot(conn)
+        finally:
+            conn.close()
+
+    def _complete_snapshot(self) -> SnapshotRow | None:
+        """The newest completed snapshot (None: no index to answer from)."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
+        try:
+            return latest_complete(conn)
         finally:
             conn.close()
 

@@ -10,20 +10,22 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index.builder import binary_or_undecodable
+from spyglass.index.probe import Probe
 from spyglass.query import coverage
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
-from spyglass.query.answer import languages_only
+from spyglass.query.answer import languages_only, provenance
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.budget import Budget
-from spyglass.syntax.langpack import pack_for_path
+from spyglass.syntax.langpack import pack_for_path, unsupported_language
 from spyglass.syntax.parsing import parse, syntax_errors
-from spyglass.types import BridgeStatus, ToolResult
+from spyglass.types import BridgeStatus, Coverage, ToolResult
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from spyglass.config import Config
     from spyglass.index.store import JobRow
     from spyglass.query.answer import Answer
 
@@ -173,6 +175,57 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     note = adhoc.limitation()
     answer = ci.envelope(results, rels, notes=(note,) if note else ())
     return replace(answer, truncated=True) if note else answer
+
+
+def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ...],
+                     job: JobRow | None, store_root: Path,
+                     bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
+    """Status with no completed snapshot: the files by language from the workspace's
+    listing alone (nothing is read, hashed or parsed, so it is quick on any tree), and
+    what the last index job did, said plainly."""
+    langs: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    others: set[str] = set()
+    probe = Probe(root, config.limits.max_file_bytes, config.index)
+    for f in probe.files():
+        pack = pack_for_path(f.path) if not f.skipped else None
+        lang = unsupported_language(f.path) if pack is None and not f.skipped else None
+        reason = f.skipped or (f"unsupported language: {lang}" if lang else
+                               None if pack is not None else "not source code")
+        if reason is None and pack is not None:
+            langs[pack.name] += 1
+            continue
+        assert reason is not None
+        head, _, tail = reason.partition(": ")
+        reasons[head] += 1
+        if head == "unsupported language":
+            others.add(tail)
+    ignored = len(probe.ignored())
+    if ignored and probe.is_git:
+        reasons["ignored by .gitignore"] += ignored
+    if job is not None and job.state != "completed":
+        hint = (f"no index: the last index job {job.state} after persisting {job.persisted} "
+                "files; run `spyglass index` again (it reuses them)")
+    else:
+        hint = "no index: run `spyglass index` in the repository to build one"
+    limits = config.limits
+    report = StatusReport(
+        root=str(root), repo=repo, indexed=False, snapshot_commit=None, snapshot_ref=None,
+        indexed_at=None, job_state=job.state if job else None,
+        job_error=job.error if job else None,
+        languages=tuple(LanguageCount(k, langs[k], -1) for k in sorted(langs)),
+        skipped_by_reason=tuple(sorted(reasons.items())), overlay_added=(),
+        overlay_modified=(), overlay_deleted=(), fresh=False, worktree_mismatch=None,
+        limits=(("max_file_bytes", limits.max_file_bytes),
+                ("max_files_per_request", limits.max_files_per_request),
+                ("max_matches_per_request", limits.max_matches_per_request),
+                ("max_capture_bytes", limits.max_capture_bytes)),
+        tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
+        job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
+        bridges=bridges, coverage=coverage.for_languages(langs, others))
+    cov = Coverage(analysed=sum(langs.values()), languages=tuple(sorted(langs)),
+                   skipped_total=sum(reasons.values()))
+    return ToolResult((report,), False, cov, languages_only(provenance(None, repo), langs))
 
 
 def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
