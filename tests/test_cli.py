@@ -48,9 +48,23 @@ def test_human_output_is_aligned_rows(repo: Path) -> None:
 
 
 def test_no_results_is_success(repo: Path) -> None:
-    proc = run(repo, "find", "does_not_exist")
+    proc = run(repo, "find", "*does_not_exist*")
     assert proc.returncode == 0
     assert "no results" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["find", "refs", "callers", "callees", "hierarchy"])
+def test_a_name_naming_nothing_is_bad_input_for_every_command(repo: Path, command: str
+                                                              ) -> None:
+    proc = run(repo, command, "does_not_exist")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "no definition named 'does_not_exist'" in proc.stderr and not proc.stdout
+
+
+def test_an_empty_name_is_bad_input(repo: Path) -> None:
+    for command in ("find", "refs"):
+        proc = run(repo, command, "")
+        assert proc.returncode == 2 and proc.stderr.startswith("spyglass: ")
 
 
 @pytest.mark.parametrize("args", [("refs",), ("refs", "--at", "pkg/core.py:x"),

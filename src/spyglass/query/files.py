@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index.builder import binary_or_undecodable
+from spyglass.index import source as src
 from spyglass.index.probe import Probe
 from spyglass.query import coverage
 from spyglass.query import paths as client_paths
@@ -112,8 +113,26 @@ def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
     return ci.envelope(results, paths)
 
 
+def _first_files(ci: Answer, paths: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """Every client path expanded, cut to the first max_files_per_request files (in path
+    order), with the note counting the rest (none when nothing was cut)."""
+    limit = ci.config.limits.max_files_per_request
+    for p in paths:
+        if p:
+            client_paths.check(p)
+    rels: list[str] = []
+    for p in paths or [""]:
+        rels += _expand(ci, ci.rel_path(p) if p else "")
+    rels = list(dict.fromkeys(rels))
+    if len(rels) <= limit:
+        return rels, ()
+    return rels[:limit], (f"{len(rels)} files asked for: the first {limit} (in path order) "
+                          f"were checked, {len(rels) - limit} were not "
+                          "(max_files_per_request); ask for a sub-folder to see them",)
+
+
 def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
-    rels = _expand_all(ci, paths)
+    rels, cut = _first_files(ci, paths)
     results: list[object] = []
     for rel in rels:
         pack = pack_for_path(rel)
@@ -132,7 +151,8 @@ def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
         for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
-    return ci.envelope(results, rels)
+    answer = ci.envelope(results, rels, notes=cut)
+    return replace(answer, truncated=True) if cut else answer
 
 
 def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
@@ -222,6 +242,7 @@ def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ..
                 ("max_capture_bytes", limits.max_capture_bytes)),
         tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
+        head=src.head(root).describe() if probe.is_git else None,
         bridges=bridges, coverage=coverage.for_languages(langs, others))
     cov = Coverage(analysed=sum(langs.values()), languages=tuple(sorted(langs)),
                    skipped_total=sum(reasons.values()))
