@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
-from spyglass.index.builder import binary_or_undecodable
 from spyglass.index import source as src
+from spyglass.index.builder import binary_or_undecodable
 from spyglass.index.probe import Probe
 from spyglass.query import coverage
 from spyglass.query import paths as client_paths
@@ -126,9 +126,9 @@ def _first_files(ci: Answer, paths: list[str]) -> tuple[list[str], tuple[str, ..
     rels = list(dict.fromkeys(rels))
     if len(rels) <= limit:
         return rels, ()
-    return rels[:limit], (f"{len(rels)} files asked for: the first {limit} (in path order) "
+    return rels[:limit], ((f"{len(rels)} files asked for: the first {limit} (in path order) "
                           f"were checked, {len(rels) - limit} were not "
-                          "(max_files_per_request); ask for a sub-folder to see them",)
+                          "(max_files_per_request); ask for a sub-folder to see them"),)
 
 
 def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
