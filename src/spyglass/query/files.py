@@ -26,7 +26,7 @@ from spyglass.types import BridgeStatus, Coverage, ToolResult
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from spyglass.config import Config
+    from spyglass.config import Config, IndexRules
     from spyglass.index.store import JobRow
     from spyglass.query.answer import Answer
 
@@ -197,6 +197,19 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     return replace(answer, truncated=True) if note else answer
 
 
+def gitignore_note(is_git: bool, files: list[src.SourceFile], rules: IndexRules
+                   ) -> tuple[str, ...]:
+    """Outside a git repository `.gitignore` files are not applied (as ripgrep): said
+    when the tree has some."""
+    if is_git or rules.gitignore_outside_git:
+        return ()
+    found = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
+    if not found:
+        return ()
+    return (f"not a git repository: {len(found)} .gitignore file(s) not applied, "
+            f"{found[0]} among them (set [index] gitignore_outside_git = true to apply them)",)
+
+
 def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ...],
                      job: JobRow | None, store_root: Path,
                      bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
@@ -245,7 +258,8 @@ def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ..
         head=src.head(root).describe() if probe.is_git else None,
         bridges=bridges, coverage=coverage.for_languages(langs, others))
     cov = Coverage(analysed=sum(langs.values()), languages=tuple(sorted(langs)),
-                   skipped_total=sum(reasons.values()))
+                   skipped_total=sum(reasons.values()),
+                   limitations=gitignore_note(probe.is_git, probe.files(), config.index))
     return ToolResult((report,), False, cov, languages_only(provenance(None, repo), langs))
 
 
@@ -305,4 +319,5 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         bridges=bridges,
         coverage=coverage.for_languages(langs, others),
     )
-    return replace(ci.envelope([report]), provenance=prov)  # the repository's languages
+    notes = gitignore_note(view.probe.is_git, view.disk_files(), ci.config.index)
+    return replace(ci.envelope([report], notes=notes), provenance=prov)  # the repository's languages
