@@ -206,8 +206,8 @@ def gitignore_note(is_git: bool, files: list[src.SourceFile], rules: IndexRules
     found = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
     if not found:
         return ()
-    return (f"not a git repository: {len(found)} .gitignore file(s) not applied, "
-            f"{found[0]} among them (set [index] gitignore_outside_git = true to apply them)",)
+    return ((f"not a git repository: {len(found)} .gitignore file(s) not applied, "
+            f"{found[0]} among them (set [index] gitignore_outside_git = true to apply them)"),)
 
 
 def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ...],
