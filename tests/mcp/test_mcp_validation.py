@@ -12,8 +12,8 @@ from spyglass.mcp.server import build_server
 
 CASES = [
     ("code_context", {"spans": ["pkg/core.py:207-249"]},
-     "code_context: invalid argument spans[0]: got 'pkg/core.py:207-249' (str); expected an "
-     'object {"path": "a.py", "start_line": 3, "end_line": 9}'),
+     ("code_context: invalid argument spans[0]: got 'pkg/core.py:207-249' (str); expected an "
+     'object {"path": "a.py", "start_line": 3, "end_line": 9}')),
     ("code_context", {"spans": [{"path": "pkg/core.py"}]},
      "code_context: invalid argument spans[0].start_line: missing; expected an integer >= 1"),
     ("code_references", {"name": "helper", "line": "abc"},

@@ -113,7 +113,7 @@ class WarmUp:
 # error a location line and an indented message line with its input.
 VALIDATION = re.compile(r"(?:Error executing tool \S+:\s*)?\d+ validation errors? for \S+\n")
 PROBLEM = re.compile(r"^(\S[^\n]*)\n\s+([^\n\[]+?)\s*\[type=(\w+)(?:, input_value=(.*?), "
-                     r"input_type=(\w+))?\]", re.M)
+                     r"input_type=(\w+))?\]", re.MULTILINE)
 # What each kind of parameter takes, as the error states it.
 FORMS = {"str": "a string", "int": "an integer", "bool": "true or false",
          "strs": "a list of strings",
