@@ -120,3 +120,13 @@ def test_status_for_people(repo: Path) -> None:
     assert lines[0].startswith("root ") and any(line.startswith("language   python")
                                                  for line in lines)
     assert "freshness  fresh" in lines
+
+
+def test_context_takes_a_symbol_name(repo: Path) -> None:
+    proc = run(repo, "context", "pkg.core.helper")
+    assert proc.returncode == 0, proc.stderr
+    assert "def helper():" in proc.stdout and "def main" not in proc.stdout
+    proc = run(repo, "context", "helpr")
+    assert proc.returncode == 2 and "did you mean 'helper'?" in proc.stderr
+    proc = run(repo, "context", "pkg/core.py:5-6")  # spans as before
+    assert proc.returncode == 0 and "def main():" in proc.stdout

@@ -182,7 +182,8 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          "Current source of line spans, live from disk, with a content hash. Read spans this "
          "way before editing; never edit from index results.",
          (Param("spans", "spans", "spans to read", required=True, positional=True),),
-         SourceSpan, "context", "context", "current source of PATH:START[-END] spans",
+         SourceSpan, "context", "context",
+         "current source of PATH:START[-END] spans, or of a symbol name's definitions",
          "context"),
     Tool("code_diagnostics",
          "Syntax errors (tree-sitter) in files or folders; check after editing.",
@@ -236,8 +237,15 @@ def parse_position(text: str) -> tuple[str, int, int | None]:
         raise BadInput(f"--at wants PATH:LINE[:COL], got {text!r}") from None
 
 
+SYMBOL_SPAN = 0  # a span's start line for "the definitions of this symbol name"
+
+
 def parse_span(text: str) -> Span:
-    """PATH:START[-END] (1-based, inclusive) → (path, start, end)."""
+    """PATH:START[-END] (1-based, inclusive) → (path, start, end); a word with no `:LINE`
+    and no `/` (``pkg.mod.func``) is a symbol name: (name, SYMBOL_SPAN, SYMBOL_SPAN), the
+    spans of its definitions."""
+    if ":" not in text and "/" not in text and text.strip() and not text.startswith("."):
+        return text, SYMBOL_SPAN, SYMBOL_SPAN
     path, _, lines = text.rpartition(":")
     start, _, end = lines.partition("-")
     if not path or not start.isdigit() or (end and not end.isdigit()):

@@ -301,8 +301,17 @@ class CodeIntel:
             return file_ops.structure(self.answer(), rel)
 
     def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
+        """Live source of spans; a span starting at line 0 names a symbol: the spans of its
+        definitions (an unknown name is bad input, with suggestions)."""
         with self.lock:
-            return file_ops.context(self.answer(), spans)
+            out: list[tuple[str, int, int]] = []
+            for path, start, end in spans:
+                if start != 0:
+                    out.append((path, start, end))
+                    continue
+                out += [(d.path, d.start_line, d.end_line)
+                        for d in self._targets(path, None, None, None)]
+            return file_ops.context(self.answer(), out)
 
     def diagnostics(self, paths: list[str]) -> ToolResult:
         with self.lock:
