@@ -130,3 +130,18 @@ def test_context_takes_a_symbol_name(repo: Path) -> None:
     assert proc.returncode == 2 and "did you mean 'helper'?" in proc.stderr
     proc = run(repo, "context", "pkg/core.py:5-6")  # spans as before
     assert proc.returncode == 0 and "def main():" in proc.stdout
+
+
+def test_refs_of_a_module_are_its_imports(make_repo: MakeRepo) -> None:
+    root = make_repo({"pkg/__init__.py": "", "pkg/util.py": "def helper():\n    return 1\n",
+                      "pkg/a.py": "from pkg.util import helper\n\n\nhelper()\n",
+                      "pkg/b.py": "import pkg.util\n\n\npkg.util.helper()\n",
+                      "pkg/c.py": "x = 1\n"})
+    assert run(root, "index").returncode == 0
+    for command in ("refs", "callers"):
+        proc = run(root, command, "pkg.util", "--json")
+        assert proc.returncode == 0, proc.stderr
+        got = json.loads(proc.stdout)
+        sites = sorted((r["path"], r["start_line"], r["kind"]) for r in got["results"])
+        assert sites == [("pkg/a.py", 1, "import"), ("pkg/b.py", 1, "import")]
+        assert any("is a module" in n for n in got["coverage"]["limitations"])

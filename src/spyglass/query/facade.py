@@ -240,8 +240,13 @@ class CodeIntel:
                    line: int | None = None, column: int | None = None,
                    include_declaration: bool = False, exact_only: bool = False,
                    lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
-        """Uses of a symbol; `offset` continues a truncated answer (its `page` section)."""
+        """Uses of a symbol; `offset` continues a truncated answer (its `page` section). A
+        module's name (``pkg.mod``) that names no definition: the imports of it."""
+        from spyglass.query import modules
         with self.lock:
+            if name and line is None and not sym.find_defs(self.view(), name, None, None) \
+                    and modules.is_module(self.answer(), name):
+                return modules.module_imports(self.answer(), name, offset)
             targets = self._targets(name, path, line, column)
             return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms,
                                offset)
@@ -249,8 +254,13 @@ class CodeIntel:
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False,
                 lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
-        """Call sites of a function; `offset` continues a truncated answer."""
+        """Call sites of a function; `offset` continues a truncated answer. A module's name:
+        the imports of it (a module is not called; importing it runs it)."""
+        from spyglass.query import modules
         with self.lock:
+            if name and line is None and not sym.find_defs(self.view(), name, None, None) \
+                    and modules.is_module(self.answer(), name):
+                return modules.module_imports(self.answer(), name, offset)
             targets = self._targets(name, path, line, column)
             return self._sites(targets, False, exact_only, True, lsp_budget_ms, offset)
 
