@@ -60,6 +60,7 @@ from spyglass.query.rows import (
 from spyglass.query.view import View
 
 MAX_NAMES = 5000  # names in one closure
+MAX_DROPPED = 20000  # names kept out by MAX_NAMES checked for uses before the cap is said
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
 PROBES_PER_QUERY = 50
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
@@ -88,6 +89,7 @@ class _Walk:
     names: dict[str, _Name] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     capped: bool = False
+    dropped: set[str] = field(default_factory=set)  # names the MAX_NAMES cap kept out
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
     modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
     inherits: bool = True  # a seed's language has inherited members (not C)
@@ -100,6 +102,8 @@ class _Walk:
             return
         if len(self.names) >= MAX_NAMES:
             self.capped = True
+            if len(self.dropped) <= MAX_DROPPED:
+                self.dropped.add(new)
             return
         self.names[new] = _Name(list(parent.defs), parent.rules | {rule}, tuple(loops))
         fresh.append(new)
@@ -181,7 +185,11 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
             frontier = []
             break
     label = what or ", ".join(sorted(seeds)[:1])
-    if walk.capped:
+    if walk.capped and (len(walk.dropped) > MAX_DROPPED or _more_sites(view, walk.dropped, 0)
+                        or _aliased(view, walk.dropped)):
+        # said only when a name it kept out is used, or leads on to other names: a cap
+        # that cut unused aliases (a class re-exported by every module of a package) cut
+        # nothing
         walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
                           "reached only through further re-exports or aliases are not listed")
     elif frontier:
@@ -194,6 +202,18 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
 
 
 BUDGET_CHECK_NAMES = 100  # closures smaller than this are never cut by a site budget
+
+
+def _aliased(view: View, names: set[str]) -> bool:
+    """Whether any of `names` is itself renamed by an alias (exact or wildcard): the walk
+    would have gone on from it."""
+    wild = wildcards(view).by_target
+    if any(wild.get(n[:i + 1]) for n in names for i in cut_points(n)):
+        return True
+    keys = sorted({k for n in names for k in dotted_prefixes(n)})
+    return any(view.each("SELECT 1 FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+                         f"WHERE a.target IN ({marks(chunk)}) LIMIT 1", tuple(chunk))
+               for chunk in chunks(keys))
 
 
 def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
