@@ -60,3 +60,12 @@ def test_sections_shown_in_part_say_how_many_more(make_repo: MakeRepo) -> None:
     text = render(result, "code_suggest_tests")
     assert "(+4 more notes in the structured result)" in text
     assert f"(+{11 - MAX_COMMANDS} more commands in the structured result)" in text
+
+
+def test_the_same_bound_hit_by_several_walks_is_said_once() -> None:
+    from spyglass.query.answer import merged
+    rest = "uses reached only through further re-exports or aliases are not listed"
+    notes = [f"alias closure of {label} stopped at 5000 names: {rest}"
+             for label in ("A.f, A.g", "B.h", "A.f", "C.i", "D.j")] + ["other", "other"]
+    assert merged(notes) == (
+        f"alias closure of A.f, A.g, B.h (+2 more) stopped at 5000 names: {rest}", "other")

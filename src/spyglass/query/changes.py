@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from spyglass.query.answer import Answer, touched
+from spyglass.query.answer import Answer, merged, touched
 from spyglass.query.changeset import ChangeSet, collect
 from spyglass.query.impact import Radius, grouped, locations, walk
 from spyglass.query.testmap import Plan, change_summary, plan
@@ -38,7 +38,7 @@ def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
     limit = ans.config.limits.max_matches_per_request
     cov = ans.coverage(cs.files or None)
     notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
-    cov = replace(cov, limitations=cov.limitations + notes + limits)
+    cov = replace(cov, limitations=merged(cov.limitations + notes + limits))
     return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
                       touched(ans.provenance(), results, cs.files), extra)
 
