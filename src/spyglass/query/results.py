@@ -218,6 +218,8 @@ class Framework:
 class TestCommand:
     """One command running every suggested target of one framework (and project root)."""
 
+    __test__ = False  # not a pytest test class
+
     framework: str
     command: str
     targets: int
@@ -250,6 +252,8 @@ class AffectedPackage:
 @dataclass(frozen=True, slots=True)
 class TestTarget:
     """A test to run: a test function or class (`symbol`), or a whole file (`symbol` "")."""
+
+    __test__ = False  # not a pytest test class
 
     path: str
     symbol: str
