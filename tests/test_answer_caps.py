@@ -69,3 +69,11 @@ def test_the_same_bound_hit_by_several_walks_is_said_once() -> None:
              for label in ("A.f, A.g", "B.h", "A.f", "C.i", "D.j")] + ["other", "other"]
     assert merged(notes) == (
         f"alias closure of A.f, A.g, B.h (+2 more) stopped at 5000 names: {rest}", "other")
+
+
+def test_files_over_the_size_limit_are_said_in_the_text(make_repo: MakeRepo) -> None:
+    root = make_repo({"big.py": "x = 1\n" * (3 * 1024 * 1024 // 6), "ok.py": "def ok():\n    pass\n"})
+    assert run(root, "index").returncode == 0
+    proc = run(root, "find", "ok")
+    assert proc.returncode == 0
+    assert "skipped: big.py (over max_file_bytes: not analysed)" in proc.stdout

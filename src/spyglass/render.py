@@ -345,6 +345,10 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     if result.truncated and not any(isinstance(v, Omitted) for _, v in result.extra):
         lines.append("truncated: the answer is incomplete")  # the budget's section says how
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
+    big = [sk.path for sk in result.coverage.skipped if sk.reason.startswith("oversized")]
+    if big:  # not analysed for their size: said in the text too, not only in --json
+        lines.append("skipped: " + _more((escape_text(p) for p in big[:5]), len(big), 5)
+                     + " (over max_file_bytes: not analysed)")
     if people:  # hints name CLI commands on the command line, not MCP tools
         lines = [_cli_line(line) if line.startswith(HINT_LINES) else line for line in lines]
     prov = result.provenance
