@@ -304,8 +304,12 @@ def _(value: Omitted, key: str) -> list[str]:
             lines.append(f"  {escape_text(f.path)}  {f.results} ({f.shown} shown{unsure})"
                          f"{at}")
     narrow = ", ".join(value.narrow)
-    lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
-                 else f"raise {value.raise_budget} to see more")
+    if value.max_chars <= 0:  # no budget: a request limit cut it (its page says how to go on)
+        if narrow:
+            lines.append(f"narrow with {narrow}")
+    else:
+        lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
+                     else f"raise {value.raise_budget} to see more")
     return lines
 
 

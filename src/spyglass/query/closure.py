@@ -437,8 +437,9 @@ def _literal_keys(found: list[tuple[RefRow, tuple[DefRow, ...]]]
 
 
 def _capped_note(label: str, limit: int) -> str:
-    return (f"more than {limit} sites of {label}: the first {limit} (exact ones first, then "
-            "in file order) are considered, the rest are not listed")
+    return (f"more than {limit} sites of {label}: this answer reads the first {limit} (exact "
+            "ones first, then in file order) and counts no further; a continued answer "
+            "(offset past them) reads on")
 
 
 
