@@ -179,15 +179,7 @@ class CodeIntel:
             if not defs and kind and kind not in (known := suggest.kinds(view)):
                 raise BadInput(f"unknown kind {kind!r}; kinds in this index: "
                                + ", ".join(known))
-            if not name.strip():
-                raise BadInput("give a name or a pattern such as '*parse*'")
             close = suggest.similar_names(view, name) if not defs else []
-            if not defs and not kind and rel in (None, "", ".") and \
-                    not any(c in name for c in "*?["):
-                # a plain name naming nothing: the error every tool taking a name gives
-                hint = ("did you mean " + ", ".join(repr(n) for n in close) + "?" if close
-                        else f"try a pattern such as '*{name.split('.')[-1]}*'")
-                raise BadInput(f"no definition named {name!r}; {hint}")
             if not defs and close:
                 notes = (f"no definition named {name!r}; did you mean "
                          + ", ".join(repr(n) for n in close) + "?",)
