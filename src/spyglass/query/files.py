@@ -115,8 +115,11 @@ def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
 
 def _first_files(ci: Answer, paths: list[str]) -> tuple[list[str], tuple[str, ...]]:
     """Every client path expanded, cut to the first max_files_per_request files (in path
-    order), with the note counting the rest (none when nothing was cut)."""
+    order), with the note counting the rest (none when nothing was cut). More paths than
+    that named by the client are refused before any is looked at (a bound on the request,
+    docs/security.md); a folder holding more is answered in part."""
     limit = ci.config.limits.max_files_per_request
+    ci.limit_files(paths)
     for p in paths:
         if p:
             client_paths.check(p)
