@@ -60,6 +60,7 @@ from spyglass.query.rows import (
 from spyglass.query.view import View
 
 MAX_NAMES = 5000  # names in one closure
+CHAIN_WIDTH = 50  # names a hop adds, at most, for the walk to count as a chain of re-exports
 MAX_DROPPED = 20000  # names kept out by MAX_NAMES checked for uses before the cap is said
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
 PROBES_PER_QUERY = 50
@@ -90,6 +91,8 @@ class _Walk:
     notes: list[str] = field(default_factory=list)
     capped: bool = False
     dropped: set[str] = field(default_factory=set)  # names the MAX_NAMES cap kept out
+    hop: int = 0  # the alias hop being walked
+    last: dict[int, list[str]] = field(default_factory=dict)  # names added, by hop
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
     modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
     inherits: bool = True  # a seed's language has inherited members (not C)
@@ -106,6 +109,7 @@ class _Walk:
                 self.dropped.add(new)
             return
         self.names[new] = _Name(list(parent.defs), parent.rules | {rule}, tuple(loops))
+        self.last.setdefault(self.hop, []).append(new)
         fresh.append(new)
 
 
@@ -125,9 +129,10 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
     walk.inherits = _inherits(d.language for ds in seeds.values() for d in ds)
     wild = wildcards(view)
     frontier = sorted(walk.names)
-    for _ in range(depth):
+    for hop in range(depth):
         if not frontier:
             break
+        walk.hop = hop
         fresh: list[str] = []
         wanted: dict[str, list[str]] = {}  # exact alias target → names equal to or below it
         for name in frontier:
@@ -185,11 +190,10 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
             frontier = []
             break
     label = what or ", ".join(sorted(seeds)[:1])
-    if walk.capped and (len(walk.dropped) > MAX_DROPPED or _more_sites(view, walk.dropped, 0)
-                        or _aliased(view, walk.dropped)):
-        # said only when a name it kept out is used, or leads on to other names: a cap
-        # that cut unused aliases (a class re-exported by every module of a package) cut
-        # nothing
+    if walk.capped and _cut_used(view, walk):
+        # said only when the names it kept out, or those of the last hop it walked, are
+        # used: a closure growing without end through re-exported classes (each hop's
+        # names used nowhere) cut nothing an answer would list
         walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
                           "reached only through further re-exports or aliases are not listed")
     elif frontier:
@@ -202,6 +206,20 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
 
 
 BUDGET_CHECK_NAMES = 100  # closures smaller than this are never cut by a site budget
+
+
+def _cut_used(view: View, walk: _Walk) -> bool:
+    """Whether the MAX_NAMES cap may have cut uses: a name it kept out, or one of the
+    last hop that added names, has a reference site; or the walk was a narrow chain
+    (few names a hop: re-export after re-export) that went on past the cap. A walk whose
+    last hop added many names none of which is used is an explosion of alias
+    combinations (a class re-exported and subclassed all over a package): not said."""
+    if len(walk.dropped) > MAX_DROPPED:
+        return True
+    last = walk.last.get(max(walk.last), []) if walk.last else []
+    if _more_sites(view, walk.dropped | set(last), 0):
+        return True
+    return len(last) <= CHAIN_WIDTH and _aliased(view, walk.dropped)
 
 
 def _aliased(view: View, names: set[str]) -> bool:
