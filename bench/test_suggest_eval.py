@@ -16,6 +16,7 @@ from pathlib import Path
 
 from benchgit import GIT_SAFETY, git_env  # bench/ is on sys.path when a benchmark runs
 
+from spyglass import budget, surface
 from spyglass.query.facade import CodeIntel
 from spyglass.query.testmap import runnable
 from spyglass.syntax.langpack import pack_for_path
@@ -108,6 +109,8 @@ class Score:
     precision10: float = 0.0
     precision: float = 0.0
     reachable: list[str] = field(default_factory=list)
+    budget_recall10: float = 0.0  # recall@10 of the files the budgeted answer lists
+    budget_files: int = 0  # test files the budgeted answer lists
 
 
 def score(sha: str, truth: list[str], ranked: list[str], seconds: float, present: set[str]
@@ -124,7 +127,7 @@ def score(sha: str, truth: list[str], ranked: list[str], seconds: float, present
 
 
 def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: str,
-             depth: int, rev: str) -> dict[str, object]:
+             depth: int, rev: str, max_chars: int = 0) -> dict[str, object]:
     root = work / "repo"
     if not root.exists():
         subprocess.run(["git", *GIT_SAFETY, "-c", "protocol.file.allow=always", "clone", "-q",
@@ -143,17 +146,23 @@ def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: st
             for p in c.deleted_sources:
                 (root / p).unlink(missing_ok=True)
         ci = CodeIntel(root)
-        targets = c.sources if mode == "files" else line_targets(root, c)
+        targets = [] if mode == "diff" else c.sources if mode == "files" else \
+            line_targets(root, c)
         t0 = time.perf_counter()
-        result = ci.suggest_tests(targets, None, depth)
+        result = ci.suggest_tests(targets, c.parent if mode == "diff" else None, depth)
         seconds = time.perf_counter() - t0
-        tests = dict(result.extra)["tests"]
-        ranked = list(dict.fromkeys(t.path for t in tests))  # type: ignore[attr-defined]
+        ranked = [f.path for f in result.results]  # type: ignore[attr-defined]
         present = {p for p in c.tests if (root / p).is_file()}
         truth = [p for p in c.tests if runnable(p)] or c.tests
         s = score(c.sha, truth, ranked, seconds, present)
+        if max_chars:  # the files of the answer as the CLI prints it within the budget
+            tool = surface.TOOLS["code_suggest_tests"]
+            shown = [f.path for f in budget.fit(result, tool, max_chars, "cli").results]  # type: ignore[attr-defined]
+            s.budget_files = len(shown)
+            s.budget_recall10 = len(set(truth) & set(shown[:10])) / len(set(truth))
         scores.append(s)
         print(f"[{i + 1}/{len(commits)}] {c.sha[:10]} r@5={s.recall5:.2f} r@10={s.recall10:.2f} "
+              f"budget r@10={s.budget_recall10:.2f} ({s.budget_files} files) "
               f"p={s.precision:.2f} n={len(ranked)} {seconds * 1000:.0f}ms  {c.subject[:50]}",
               file=sys.stderr)
     def mean(xs: list[float]) -> float:
@@ -163,6 +172,14 @@ def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: st
         "commits": len(scores),
         "recall@5": mean([s.recall5 for s in scores]),
         "recall@10": mean([s.recall10 for s in scores]),
+        # over the changed test files that exist before the commit (a test file the commit
+        # adds cannot be suggested when only its source change is on disk)
+        "recall@10_existing": mean([len(set(s.reachable) & set(s.ranked[:10]))
+                                    / len(s.reachable) for s in scores if s.reachable]),
+        "commits_with_existing": sum(1 for s in scores if s.reachable),
+        "budget": max_chars,
+        "budget_recall@10": mean([s.budget_recall10 for s in scores]) if max_chars else None,
+        "budget_files_median": statistics.median([s.budget_files for s in scores] or [0]),
         "precision@5": mean([s.precision5 for s in scores]),
         "precision@10": mean([s.precision10 for s in scores]),
         "precision": mean([s.precision for s in scores]),
@@ -178,7 +195,11 @@ def main() -> int:
     p.add_argument("--commits", type=int, default=50)
     p.add_argument("--scan", type=int, default=3000, help="newest commits to look through")
     p.add_argument("--variant", choices=("commit", "source-only"), default="commit")
-    p.add_argument("--mode", choices=("files", "lines"), default="files")
+    p.add_argument("--mode", choices=("files", "lines", "diff"), default="files",
+                   help="ask with the changed files, their changed lines, or --diff PARENT")
+    p.add_argument("--budget", type=int, default=surface.DEFAULT_CHARS,
+                   help="also score the files the answer lists within this many characters "
+                        "of CLI text (0: unbounded only)")
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--rev", default="origin/HEAD", help="newest commit to consider")
     p.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
@@ -188,12 +209,17 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         report = evaluate(args.repo, work, args.commits, args.scan, args.variant, args.mode,
-                          args.depth, args.rev)
+                          args.depth, args.rev, args.budget)
     finally:
         if args.work is None and not os.environ.get("KEEP"):
             shutil.rmtree(work, ignore_errors=True)
     summary = {k: v for k, v in report.items() if k != "per_commit"}
     print(json.dumps(summary, indent=2))
+    print("| repo | variant | mode | commits | recall@5 | recall@10 unbounded | recall@10 at "
+          "budget | files listed at budget (median) |\n|---|---|---|---|---|---|---|---|\n"
+          f"| {Path(str(report['repo'])).parent.name} | {args.variant} | {args.mode} | "
+          f"{report['commits']} | {report['recall@5']} | {report['recall@10']} | "
+          f"{report['budget_recall@10']} | {report['budget_files_median']} |")
     if args.out:
         args.out.write_text(json.dumps(report, indent=1))
     return 0

@@ -2,7 +2,7 @@
 # Install spyglass, fetch the flask 3.1.3 sdist, index it and ask who uses get_debug_flag.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --demo   # spyglass alone: no dev or test tools
 flask_dir=$(.venv/bin/python scripts/fetch_corpus.py flask --git)
 .venv/bin/spyglass -C "$flask_dir" index
 .venv/bin/spyglass -C "$flask_dir" status

@@ -85,12 +85,10 @@ def test_most_relevant_results_come_first(changed: tuple[str, CodeIntel, int]) -
                  for r in blast.results if isinstance(r, CodeLocation)]
     assert distances == sorted(distances)  # direct before transitive
     tests, _, _ = _ask(ci, "code_suggest_tests", {"targets": [], "depth": 3}, chars=0)
-    listed = dict(tests.extra).get("tests", ())
-    assert isinstance(listed, tuple)
-    targets = [t for t in listed if isinstance(t, res.TestTarget)]
-    direct = [i for i, t in enumerate(targets) if t.reason == "changed" or (
-        t.reason == "reference" and t.evidence.startswith("distance 1:"))]
-    weak = [i for i, t in enumerate(targets) if t.reason in ("convention", "package")]
+    files = [f for f in tests.results if isinstance(f, res.TestFile)]
+    direct = [i for i, f in enumerate(files) if f.reason == "changed" or (
+        f.reason == "reference" and f.evidence.count("→") == 1)]
+    weak = [i for i, f in enumerate(files) if f.reason in ("convention", "package")]
     if direct and weak:
         assert max(direct) < min(weak)  # tests using the changed symbol first
 

@@ -48,9 +48,23 @@ def test_human_output_is_aligned_rows(repo: Path) -> None:
 
 
 def test_no_results_is_success(repo: Path) -> None:
-    proc = run(repo, "find", "does_not_exist")
+    proc = run(repo, "find", "*does_not_exist*")
     assert proc.returncode == 0
     assert "no results" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["find", "refs", "callers", "callees", "hierarchy"])
+def test_a_name_naming_nothing_is_bad_input_for_every_command(repo: Path, command: str
+                                                              ) -> None:
+    proc = run(repo, command, "does_not_exist")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "no definition named 'does_not_exist'" in proc.stderr and not proc.stdout
+
+
+def test_an_empty_name_is_bad_input(repo: Path) -> None:
+    for command in ("find", "refs"):
+        proc = run(repo, command, "")
+        assert proc.returncode == 2 and proc.stderr.startswith("spyglass: ")
 
 
 @pytest.mark.parametrize("args", [("refs",), ("refs", "--at", "pkg/core.py:x"),
@@ -106,3 +120,28 @@ def test_status_for_people(repo: Path) -> None:
     assert lines[0].startswith("root ") and any(line.startswith("language   python")
                                                  for line in lines)
     assert "freshness  fresh" in lines
+
+
+def test_context_takes_a_symbol_name(repo: Path) -> None:
+    proc = run(repo, "context", "pkg.core.helper")
+    assert proc.returncode == 0, proc.stderr
+    assert "def helper():" in proc.stdout and "def main" not in proc.stdout
+    proc = run(repo, "context", "helpr")
+    assert proc.returncode == 2 and "did you mean 'helper'?" in proc.stderr
+    proc = run(repo, "context", "pkg/core.py:5-6")  # spans as before
+    assert proc.returncode == 0 and "def main():" in proc.stdout
+
+
+def test_refs_of_a_module_are_its_imports(make_repo: MakeRepo) -> None:
+    root = make_repo({"pkg/__init__.py": "", "pkg/util.py": "def helper():\n    return 1\n",
+                      "pkg/a.py": "from pkg.util import helper\n\n\nhelper()\n",
+                      "pkg/b.py": "import pkg.util\n\n\npkg.util.helper()\n",
+                      "pkg/c.py": "x = 1\n"})
+    assert run(root, "index").returncode == 0
+    for command in ("refs", "callers"):
+        proc = run(root, command, "pkg.util", "--json")
+        assert proc.returncode == 0, proc.stderr
+        got = json.loads(proc.stdout)
+        sites = sorted((r["path"], r["start_line"], r["kind"]) for r in got["results"])
+        assert sites == [("pkg/a.py", 1, "import"), ("pkg/b.py", 1, "import")]
+        assert any("is a module" in n for n in got["coverage"]["limitations"])

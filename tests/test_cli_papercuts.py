@@ -83,8 +83,8 @@ def test_missing_path_is_an_error(repo: Path) -> None:
 
 def test_did_you_mean(repo: Path) -> None:
     proc = run("-C", str(repo), "find", "Tabel")
-    assert proc.returncode == 0
-    assert "did you mean 'Table'?" in proc.stdout
+    assert proc.returncode == 2
+    assert "did you mean 'Table'?" in proc.stderr
     proc = run("-C", str(repo), "refs", "make_tabel")
     assert proc.returncode == 2 and "did you mean 'make_table'?" in proc.stderr
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fixture import Fixture, parse_fixture
+from fixture import Fixture, parse_fixture, write_files
 
 from spyglass.query import aliases, closure
 from spyglass.query import symbols as sym
@@ -91,7 +91,7 @@ def test_closure_cap_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert notes and "stopped at 3 names" in notes[0]
     assert len(cut.results) < len(full.results)  # what the cap cut is missing, and said so
     blast = ci.blast_radius([f"{path}:{line}"], depth=1)
-    assert [n for n in blast.coverage.limitations if "stopped at 3 names" in n]
+    assert [n for n in blast.coverage.limitations if "stopped at 3 names" in n], blast.coverage.limitations
 
 
 def test_closure_depth_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,3 +212,22 @@ def _finishes_value(call: Callable[[], aliases.Closure]) -> aliases.Closure:
     worker.join(DEADLINE)
     assert box, "closure still running: unbounded"
     return box[0]
+
+
+def test_closure_cap_is_said_only_when_it_cut_a_used_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: "stopped at 5000 names" was on every method query of a 100-file repository;
+    a cap that kept out only aliases nobody uses cut nothing."""
+    files = {"pkg/__init__.py": "", "pkg/core.py": "class K:\n    pass\n",
+             "use.py": "from pkg.core import K\n\n\nK()\n"}
+    files.update({f"pkg/m{i}.py": "from pkg.core import K\n" for i in range(6)})
+    root = tmp_path / "repo"
+    write_files(root, files)
+    ci = CodeIntel(root)
+    ci.index()
+    monkeypatch.setattr(closure, "MAX_NAMES", 3)
+    quiet = ci.references(name="pkg.core.K")
+    assert not [n for n in quiet.coverage.limitations if "alias closure" in n]
+    (root / "late.py").write_text("from pkg.m5 import K\n\n\nK()\n")  # a kept-out name, used
+    said = ci.references(name="pkg.core.K")
+    assert [n for n in said.coverage.limitations if "stopped at 3 names" in n]

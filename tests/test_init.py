@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from spyglass import surface
 from spyglass.cli.main import main
-from spyglass.cli.onboarding import BEGIN, END
+from spyglass.cli.onboarding import BEGIN, END, cli_program
 
 MakeRepo = Callable[..., Path]
 
@@ -54,10 +55,24 @@ def test_instructions_name_real_commands(repo: Path) -> None:
     assert main(["-C", str(repo), "init", "--write", "--client", "cursor"]) == 0
     text = (repo / "AGENTS.md").read_text()
     commands = {t.command for t in surface.TOOLS.values() if t.command}
-    used = {line.split("`spyglass ")[1].split()[0] for line in text.splitlines()
-            if "(CLI: `spyglass " in line}
+    prog = cli_program()
+    used = {line.split(f"`{prog} ")[1].split()[0] for line in text.splitlines()
+            if f"(CLI: `{prog} " in line}
     assert used and used <= commands
     assert not (repo / "CLAUDE.md").exists() and not (repo / ".mcp.json").exists()
+
+
+def test_instructions_commands_work_from_a_shell_without_the_venv_on_path(repo: Path) -> None:
+    """Issue 28: AGENTS.md told agents to run `spyglass`, which is not on PATH after the
+    README's set-up: the commands it gives must run as written."""
+    assert main(["-C", str(repo), "init", "--write", "--client", "cursor"]) == 0
+    text = (repo / "AGENTS.md").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("- outline of a file"))
+    command = line.split("(CLI: `")[1].rstrip(")").rstrip("`").replace("PATH", ".")
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
+    proc = subprocess.run(["sh", "-c", command], cwd=repo, env=env, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, (command, proc.stderr)
 
 
 @pytest.mark.parametrize("setup, message", [

@@ -75,11 +75,15 @@ class IndexRules:
     untracked_skip_dirs: tuple[str, ...] = UNTRACKED_SKIP_DIRS
     include: tuple[str, ...] = ()
     origin: str = "default"  # where skip_dirs came from, named in skip reasons
+    # `.gitignore` files apply inside a git repository only (as in ripgrep): a tarball's
+    # `.gitignore` says what its authors' git ignores, not what the tree holds.
+    gitignore_outside_git: bool = False
 
     @property
     def key(self) -> str:
         """Identity of the rules: a snapshot built under other rules is listed again."""
-        return "\0".join([*self.skip_dirs, "|", *self.untracked_skip_dirs, "|", *self.include])
+        return "\0".join([*self.skip_dirs, "|", *self.untracked_skip_dirs, "|", *self.include,
+                          *(["|gitignore"] if self.gitignore_outside_git else [])])
 
 
 CONTAINER_RUNTIMES = ("docker", "podman")
@@ -360,11 +364,17 @@ def _index_rules(where: str, section: Any, base: IndexRules) -> IndexRules:
     replace the lists (folder names, no slashes), include globs are added."""
     if not isinstance(section, dict):
         raise ConfigError(f"{where} [index] must be a table")
-    unknown = set(section) - {"skip_dirs", "untracked_skip_dirs", "include"}
+    known = {"skip_dirs", "untracked_skip_dirs", "include", "gitignore_outside_git"}
+    unknown = set(section) - known
     if unknown:
         raise ConfigError(f"{where} [index] has unknown keys: {', '.join(sorted(unknown))} "
-                          "(known: skip_dirs, untracked_skip_dirs, include)")
+                          f"(known: {', '.join(sorted(known))})")
     rules = base
+    if "gitignore_outside_git" in section:
+        flag = section["gitignore_outside_git"]
+        if not isinstance(flag, bool):
+            raise ConfigError(f"{where} [index] gitignore_outside_git must be true or false")
+        rules = replace(rules, gitignore_outside_git=flag)
     for key in ("skip_dirs", "untracked_skip_dirs"):
         names = _names(f"{where} [index]", section, key)
         if names is None:
@@ -373,7 +383,8 @@ def _index_rules(where: str, section: Any, base: IndexRules) -> IndexRules:
         if bad:
             raise ConfigError(f"{where} [index] {key} holds folder names, not paths: "
                               f"{bad[0]!r} (use include/skip globs for paths)")
-        rules = replace(rules, **{key: names}, origin=where)
+        rules = replace(rules, skip_dirs=names, origin=where) if key == "skip_dirs" else \
+            replace(rules, untracked_skip_dirs=names, origin=where)
     include = _names(f"{where} [index]", section, "include")
     if include is not None:
         rules = replace(rules, include=rules.include + include)

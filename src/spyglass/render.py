@@ -25,12 +25,16 @@ from spyglass.query.results import (
     SourceSpan,
     StatusReport,
     TestCommand,
+    TestFile,
 )
 from spyglass.types import CodeLocation, ToolResult
 
-MAX_ROWS = 200
 MAX_TEXT = 200
+# Sections shown in part in the text (the structured result has them whole); a line says
+# how many more there are, so no cap goes unsaid.
 MAX_COMMANDS = 8
+MAX_NOTES = 5
+MAX_IDS = 12  # test ids a test file's row names (the structured result has them all)
 
 
 HINT_LINES = ("limitation:", "truncated", "tools ", "snapshot   none", "warning:")
@@ -117,6 +121,18 @@ def location(item: CodeLocation, width: int = 0, kind_width: int = 0,
 
 
 @rows.register
+def _(item: TestFile) -> list[str]:
+    """`path  reason  n tests: a, b (+k more)  [uncertain]  (chain)`: what to run and why."""
+    ids = _more((escape_text(t) for t in item.tests[:MAX_IDS]), len(item.tests), MAX_IDS)
+    what = f"{len(item.tests)} test{'s' if len(item.tests) != 1 else ''}: {ids}" \
+        if item.tests else "whole file"
+    row = f"{escape_text(item.path)}  {escape_text(item.reason)}  {what}"
+    if item.uncertain:
+        row += "  [uncertain]"
+    return [f"{row}  ({_cut(item.evidence, 240)})"]
+
+
+@rows.register
 def _(item: SourceSpan) -> list[str]:
     head = f"{_span(item.path, item.start_line, item.end_line)}  sha1:{item.content_hash[:12]}"
     if item.truncated:
@@ -147,7 +163,7 @@ def _(item: StatusReport) -> list[str]:
         if item.snapshot_ref_source:
             out.append(f"ref        {e(item.snapshot_ref_source)}")
     else:
-        out.append(f"snapshot   none: {e(item.hint)}")
+        out.append(f"snapshot   none ({e(item.hint)})")
     if item.job_state:
         error = f": {_cut(item.job_error, 300)}" if item.job_error else ""
         out.append(f"last job   {item.job_state} ({item.job_parsed or 0} parsed, "
@@ -155,16 +171,17 @@ def _(item: StatusReport) -> list[str]:
     if item.head:
         out.append(f"workspace  {e(item.head)}, merge-base {(item.overlay_base or 'none')[:12]}")
     for lang in item.languages:
+        lines = f" {lang.lines:>8} lines" if lang.lines >= 0 else ""  # -1: not read
         broken = (f", {lang.unparsed_files} with syntax errors ({lang.syntax_errors})"
                   if lang.unparsed_files else "")
-        out.append(f"language   {lang.language:<12} {lang.files:>6} files {lang.lines:>8} lines"
-                   f"{broken}")
+        out.append(f"language   {lang.language:<12} {lang.files:>6} files{lines}{broken}")
     for d in item.parse_errors:
         out.append(f"  unparsed {e(d.path)}:{d.start_line} {e(d.message)}")
     for reason, n in item.skipped_by_reason:
         out.append(f"skipped    {n:>6}  {e(reason)}")
-    out.append(f"overlay    {len(item.overlay_added)} added, {len(item.overlay_modified)} "
-               f"modified, {len(item.overlay_deleted)} deleted")
+    if item.indexed:  # the workspace against the snapshot (none without an index)
+        out.append(f"overlay    {len(item.overlay_added)} added, "
+                   f"{len(item.overlay_modified)} modified, {len(item.overlay_deleted)} deleted")
     for kind, paths in item.overlay_kinds:
         if paths:
             out.append(f"  {kind:<9}  " + _more((e(p) for p in paths[:5]), len(paths), 5))
@@ -211,7 +228,14 @@ def section_of(first: object, key: str, items: tuple[object, ...]) -> list[str]:
 def _(first: str, key: str, items: tuple[str, ...]) -> list[str]:
     if key == "files":  # explore's files, best first
         return [f"files: {', '.join(escape_text(p) for p in items)}"]
-    return [f"note: {_cut(n, 300)}" for n in items[:5]]
+    return [f"note: {_cut(n, 300)}" for n in items[:MAX_NOTES]] + _unshown(
+        items, MAX_NOTES, "notes")
+
+
+def _unshown(items: tuple[object, ...], shown: int, what: str) -> list[str]:
+    """The line saying how many items of a section the text leaves out (none: no line)."""
+    more = len(items) - shown
+    return [f"(+{more} more {what} in the structured result)"] if more > 0 else []
 
 
 @section.register
@@ -241,7 +265,7 @@ def _(first: ExploreItem, key: str, items: tuple[ExploreItem, ...]) -> list[str]
         callers = ", ".join(_cited(c) for c in item.callers[:6]) or "-"
         callees = ", ".join(_cited(c) for c in item.callees[:6]) or "-"
         out.append(f"{escape_text(item.symbol)}: callers {callers}; callees {callees}")
-    return out
+    return out + _unshown(items, 5, "symbols' neighbours")
 
 
 def _cited(c: Citation) -> str:
@@ -252,13 +276,14 @@ def _cited(c: Citation) -> str:
 
 @section_of.register
 def _(first: ExploreDiagnostic, key: str, items: tuple[ExploreDiagnostic, ...]) -> list[str]:
-    return [f"diagnostic: {_span(d.path, d.line)} {_cut(d.message, 120)}" for d in items[:5]]
+    return [f"diagnostic: {_span(d.path, d.line)} {_cut(d.message, 120)}"
+            for d in items[:5]] + _unshown(items, 5, "diagnostics")
 
 
 @section_of.register
 def _(first: TestCommand, key: str, items: tuple[TestCommand, ...]) -> list[str]:
     return [f"run: {_cut(c.command, 1000)}" + (f"  ({_cut(c.note, 200)})" if c.note else "")
-            for c in items[:MAX_COMMANDS]]
+            for c in items[:MAX_COMMANDS]] + _unshown(items, MAX_COMMANDS, "commands")
 
 
 @section.register
@@ -284,8 +309,12 @@ def _(value: Omitted, key: str) -> list[str]:
             lines.append(f"  {escape_text(f.path)}  {f.results} ({f.shown} shown{unsure})"
                          f"{at}")
     narrow = ", ".join(value.narrow)
-    lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
-                 else f"raise {value.raise_budget} to see more")
+    if value.max_chars <= 0:  # no budget: a request limit cut it (its page says how to go on)
+        if narrow:
+            lines.append(f"narrow with {narrow}")
+    else:
+        lines.append(f"narrow with {narrow}, or raise {value.raise_budget}" if narrow
+                     else f"raise {value.raise_budget} to see more")
     return lines
 
 
@@ -305,7 +334,7 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     """A few lines per result, the extra sections, truncation and limitations. For models
     (MCP) locations carry their line span and a provenance line closes the text; for people
     (the CLI) locations are aligned columns with their first line."""
-    items = result.results[:MAX_ROWS]
+    items = result.results  # the answer budget (budget.py) bounds them; 0: unbounded
     locations = [r for r in items if isinstance(r, CodeLocation)]
     width = max((len(_span(r.path, r.start_line)) for r in locations), default=0) if people else 0
     kinds = max((len(escape_text(r.kind)) for r in locations), default=0) if people else 0
@@ -313,8 +342,6 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     for r in items:
         lines += ([location(r, width, kinds, span=not people)] if isinstance(r, CodeLocation)
                   else rows(r))
-    if len(result.results) > MAX_ROWS:
-        lines.append(f"… {len(result.results) - MAX_ROWS} more rows in the structured result")
     if not result.results:
         lines.append("no results")
     budget = next((v for _, v in result.extra if isinstance(v, Omitted)), None)
@@ -327,6 +354,10 @@ def render(result: ToolResult, tool: str = "", *, people: bool = False) -> str:
     if result.truncated and not any(isinstance(v, Omitted) for _, v in result.extra):
         lines.append("truncated: the answer is incomplete")  # the budget's section says how
     lines += [f"limitation: {_cut(n, 1000)}" for n in result.coverage.limitations]
+    big = [sk.path for sk in result.coverage.skipped if sk.reason.startswith("oversized")]
+    if big:  # not analysed for their size: said in the text too, not only in --json
+        lines.append("skipped: " + _more((escape_text(p) for p in big[:5]), len(big), 5)
+                     + " (over max_file_bytes: not analysed)")
     if people:  # hints name CLI commands on the command line, not MCP tools
         lines = [_cli_line(line) if line.startswith(HINT_LINES) else line for line in lines]
     prov = result.provenance

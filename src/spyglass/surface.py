@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from spyglass.errors import BadInput
-from spyglass.query.results import AstMatch, DiagnosticItem, SourceSpan, StatusReport
+from spyglass.query.results import AstMatch, DiagnosticItem, SourceSpan, StatusReport, TestFile
 from spyglass.types import CodeLocation
 
 Kind = Literal["str", "int", "bool", "strs", "spans"]
@@ -170,10 +170,10 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          (TARGETS, DIFF, DEPTH, LSP_BUDGET),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
-         "Focused tests to run for a change, with evidence and a runnable command. Use after "
-         "editing.",
+         "Test files to run for a change (best first), each with its test ids and evidence, "
+         "and one runnable command per framework. Use after editing.",
          (TARGETS, DIFF, DEPTH),
-         CodeLocation, "suggest_tests", "tests", "tests to run for a change", "tests"),
+         TestFile, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
          "Index state: snapshot, freshness, languages, skipped files, limits, tools; "
          "index=true builds or updates it.",
@@ -184,7 +184,8 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          "Current source of line spans, live from disk, with a content hash. Read spans this "
          "way before editing; never edit from index results.",
          (Param("spans", "spans", "spans to read", required=True, positional=True),),
-         SourceSpan, "context", "context", "current source of PATH:START[-END] spans",
+         SourceSpan, "context", "context",
+         "current source of PATH:START[-END] spans, or of a symbol name's definitions",
          "context"),
     Tool("code_diagnostics",
          "Syntax errors (tree-sitter) in files or folders; check after editing.",
@@ -238,8 +239,15 @@ def parse_position(text: str) -> tuple[str, int, int | None]:
         raise BadInput(f"--at wants PATH:LINE[:COL], got {text!r}") from None
 
 
+SYMBOL_SPAN = 0  # a span's start line for "the definitions of this symbol name"
+
+
 def parse_span(text: str) -> Span:
-    """PATH:START[-END] (1-based, inclusive) → (path, start, end)."""
+    """PATH:START[-END] (1-based, inclusive) → (path, start, end); a word with no `:LINE`
+    and no `/` (``pkg.mod.func``) is a symbol name: (name, SYMBOL_SPAN, SYMBOL_SPAN), the
+    spans of its definitions."""
+    if ":" not in text and "/" not in text and text.strip() and not text.startswith("."):
+        return text, SYMBOL_SPAN, SYMBOL_SPAN
     path, _, lines = text.rpartition(":")
     start, _, end = lines.partition("-")
     if not path or not start.isdigit() or (end and not end.isdigit()):

@@ -32,7 +32,9 @@ from pathlib import Path
 from fixture import commit_all, write_files
 
 from spyglass.errors import SpyglassError
+from spyglass.query import changes
 from spyglass.query.facade import CodeIntel
+from spyglass.query.results import TestFile, TestTarget
 from spyglass.types import ToolResult
 from spyglass.wire import result_json
 
@@ -125,7 +127,9 @@ def run(ci: CodeIntel, line: str, cursor: str | None) -> tuple[list[str], ToolRe
             result = ci.blast_radius(args, opts.get("diff"), depth)
             return radius_lines(result), result
         result = ci.suggest_tests(args, opts.get("diff"), depth)
-        return test_lines(result), result
+        with ci.lock:  # each test with its own evidence, as ranked before grouping by file
+            targets = changes.test_plan(ci.answer(), args, opts.get("diff"), depth)[2].targets
+        return test_lines(result, targets), result
     except SpyglassError as exc:
         return [f"error: {exc}"], None
 
@@ -147,11 +151,17 @@ def radius_lines(result: ToolResult) -> list[str]:
     return out
 
 
-def test_lines(result: ToolResult) -> list[str]:
+def test_lines(result: ToolResult, targets: tuple[TestTarget, ...]) -> list[str]:
+    """Each test target with its reason and evidence, then the commands; the answer's test
+    files must be the targets' files in their order, each with its targets' test ids."""
     out = []
-    for t in _extra(result, "tests") or ():  # type: ignore[attr-defined]
+    for t in targets:
         name = f"{t.path}::{t.symbol}" if t.symbol else t.path
         out.append(f"{name} {t.reason}{' ?' if t.uncertain else ''} | {t.evidence}")
+    files = [f for f in result.results if isinstance(f, TestFile)]
+    assert [f.path for f in files] == list(dict.fromkeys(t.path for t in targets))
+    for f in files:
+        assert f.tests == tuple(t.symbol for t in targets if t.path == f.path and t.symbol)
     for c in _extra(result, "commands") or ():  # type: ignore[attr-defined]
         out.append(f"$ {c.command}")
     return out

@@ -103,8 +103,9 @@ def test_sbt_runs_from_the_build_root_and_suites_are_found_by_base(
     assert fw.command(sbt, [("core/src/test/scala/a/AreaCheck.scala", "AreaCheck"),
                             ("core/src/test/scala/a/RoundSuite.scala", "")]) == \
         "sbt \"testOnly *AreaCheck *RoundSuite\""
-    found = dict(ci.suggest_tests(["a.Circle.area"]).extra)
-    assert {(t.path, t.symbol) for t in found["tests"]} == {  # type: ignore[attr-defined]
+    answer = ci.suggest_tests(["a.Circle.area"])
+    found = dict(answer.extra)
+    assert {(f.path, t) for f in answer.results for t in f.tests} == {  # type: ignore[attr-defined]
         ("core/src/test/scala/a/AreaCheck.scala", "AreaCheck"),
         ("core/src/test/scala/a/RoundSuite.scala", "RoundSuite")}
     assert [c.command for c in found["commands"]] == [  # type: ignore[attr-defined]

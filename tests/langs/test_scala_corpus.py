@@ -154,8 +154,9 @@ def test_suites_and_the_sbt_command(jawn: CodeIntel) -> None:
     # own build.sbt is a subproject's)
     outline = _outline(jawn, PARSE_CHECK)
     assert (15, "test", "jawn.ast.ParseCheck") in outline
-    found = dict(jawn.suggest_tests(["jawn.ast.JParser.parseFromString"]).extra)
-    assert [(t.path, t.symbol) for t in found["tests"]] == [  # type: ignore[attr-defined]
+    answer = jawn.suggest_tests(["jawn.ast.JParser.parseFromString"])
+    found = dict(answer.extra)
+    assert [(f.path, t) for f in answer.results for t in f.tests] == [  # type: ignore[attr-defined]
         (PARSE_CHECK, "ParseCheck")]
     assert [c.command for c in found["commands"]] == [  # type: ignore[attr-defined]
         'sbt "testOnly *ParseCheck"']

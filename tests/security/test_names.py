@@ -102,8 +102,9 @@ def test_cli_status_reports_the_names(repo: Path) -> None:
     assert reasons[filenames.UNDECODABLE] >= len(SHOWN)
     found = json.loads(sf.cli(repo, ["find", "literal_backslash", "--json"]).text)
     assert [r["path"] for r in found["results"]] == ["lit\\xfc.py"]  # the real file wins
-    for name in ("in_bad", "in_dir"):  # never read, so never indexed
-        assert json.loads(sf.cli(repo, ["find", name, "--json"]).text)["results"] == []
+    for name in ("in_bad", "in_dir"):  # never read, so never indexed (a pattern: a plain
+        # name naming nothing is bad input on the command line)
+        assert json.loads(sf.cli(repo, ["find", f"*{name}*", "--json"]).text)["results"] == []
 
 
 # -- MCP ------------------------------------------------------------------------------------

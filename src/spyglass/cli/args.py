@@ -10,6 +10,7 @@ from typing import Any
 from spyglass import surface
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # SIGINT (Ctrl-C), as shells report it: 128 + 2
 COMMANDS = {t.command: t for t in surface.TOOLS.values() if t.command}
 SPAN_HELP = "PATH:START[-END], 1-based"
 

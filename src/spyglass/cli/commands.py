@@ -225,5 +225,23 @@ def run(args: argparse.Namespace) -> int:
     if tool is None:
         raise BadInput(f"unknown command {command}")
     given = values(tool, args)
+    if tool.name == "code_find_symbol" and not str(given.get("name") or "").strip():
+        raise BadInput("find wants a name or a pattern such as '*parse*'")
     result = budget.fit(tool.call(ci, given), tool, budget.chars_of(tool, given), "cli")
+    _unknown_name(tool, given, result)
     return _print(result, tool, args.json)
+
+
+def _unknown_name(tool: surface.Tool, given: dict[str, Any], result: ToolResult) -> None:
+    """`find NAME` with a plain name that names no definition (no glob, no filter) is bad
+    input, as for every command taking a name (`refs`, `callers`, …): exit 2, the reason
+    and any "did you mean" on stderr. A pattern or a filtered search finding nothing is an
+    answer (exit 0, "no results")."""
+    name = str(given.get("name") or "")
+    if tool.name != "code_find_symbol" or result.results or given.get("kind") or \
+            given.get("path") not in (None, "", ".") or any(c in name for c in "*?["):
+        return
+    close = next((n.split("; ", 1)[1] for n in result.coverage.limitations
+                  if n.startswith(f"no definition named {name!r}; ")), "")
+    hint = close or f"try a pattern such as '*{name.split('.')[-1]}*'"
+    raise BadInput(f"no definition named {name!r}; {hint}")

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from spyglass.cli.args import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
+from spyglass.cli.args import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser
 from spyglass.errors import BadInput, SpyglassError, input_fault, internal_reason
 from spyglass.render import cli_words, escape_text
 
@@ -26,9 +26,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = EXIT_USAGE if isinstance(exc, BadInput) else EXIT_FAIL
         sys.stderr.write(f"spyglass: {one_line(str(exc))}\n")
         return code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # what was persisted stays: the next run reuses it
         sys.stderr.write("spyglass: interrupted\n")
-        return EXIT_FAIL
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - never a traceback; SPYGLASS_DEBUG shows it

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +42,17 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "spyglass"]
 
 
+def cli_program() -> str:
+    """How the user's shell runs spyglass: `spyglass` when that name on PATH is this very
+    program, else its absolute path (a virtual environment's script is not on PATH unless
+    the environment is activated) or `python -m spyglass`."""
+    command = server_command()
+    found = shutil.which("spyglass")
+    if found and os.path.realpath(found) == os.path.realpath(command[0]):
+        return "spyglass"
+    return shlex.join(command)
+
+
 def _server(folder: str) -> dict[str, Any]:
     program, *rest = server_command()
     return {"command": program, "args": [*rest, "serve", "-C", folder]}
@@ -56,6 +69,7 @@ CLIENTS = {
 def instructions() -> str:
     """The agent section: when to use which tool, and the CLI for sub-agents without MCP."""
     cli = {t.name: t.command for t in surface.TOOLS.values() if t.command}
+    prog = cli_program()
     rows = [
         ("where is X defined", "code_find_symbol", "NAME  (globs: '*Conf*')"),
         ("who uses X (before renaming or changing a signature)", "code_references",
@@ -75,12 +89,12 @@ def instructions() -> str:
     lines = [BEGIN, "## Code navigation: spyglass", "", intro, ""]
     for question, tool, args in rows:
         if tool in cli:
-            lines.append(f"- {question}: `{tool}` (CLI: `spyglass {cli[tool]} {args}`)")
+            lines.append(f"- {question}: `{tool}` (CLI: `{prog} {cli[tool]} {args}`)")
     cli_note = ("Sub-agents without the MCP tools run the same queries on the command line "
-                "from the repository root (`spyglass COMMAND -h` for options; `--json` for "
+                f"from the repository root (`{prog} COMMAND -h` for options; `--json` for "
                 "the structured result). Results cite `path:line`; read spans with "
-                "`spyglass context` before editing, never edit from index results. "
-                "`spyglass index` updates the index after a commit; uncommitted edits are "
+                f"`{prog} context` before editing, never edit from index results. "
+                f"`{prog} index` updates the index after a commit; uncommitted edits are "
                 "followed automatically.")
     lines += ["", cli_note, END]
     return "\n".join(lines) + "\n"

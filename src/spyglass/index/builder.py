@@ -332,9 +332,15 @@ class SnapshotBuilder:
         conn.execute("UPDATE snapshots SET reused=? WHERE id=?", (len(membership), snap))
         conn.execute("UPDATE jobs SET reused=? WHERE id=?", (len(membership), self.job))
         empty = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM units)").fetchone()[0]
-        bulk = bool(empty) and len(todo) > 500
+        # An interrupted first build left its units without the fact indexes: this run
+        # goes on in bulk, or builds them first.
+        unindexed = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM sqlite_master WHERE "
+                                 "type = 'index' AND name = 'refs_target')").fetchone()[0]
+        bulk = bool(empty or unindexed) and len(todo) > 500
         if bulk:
             drop_fact_indexes(conn)
+        elif unindexed:
+            conn.executescript(FACT_INDEXES)
         self.progress("parse", 0, len(todo), 0)
         persisted = self._parse_and_store(snap, commit, todo, contents, membership, skipped,
                                           {f.path: f.size for f in files})
@@ -476,8 +482,15 @@ class SnapshotBuilder:
                         record(pending.pop(future), future.result())
             for future in as_completed(pending):
                 record(pending[future], future.result())
-        finally:
-            pool.shutdown(cancel_futures=True)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed: stop now, workers included. A chunk a worker
+            # committed stays in the store, and the next run reuses its units; the chunks
+            # under way roll back with the killed workers.
+            for proc in list((pool._processes or {}).values()):
+                proc.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(cancel_futures=True)
         return persisted
 
     def _journal_chunk(self, snap: int, persisted: int, total: int) -> None:

@@ -119,6 +119,13 @@ class Probe:
                 return True
         return any(_stat(self.root / p) != k for p, k in self._control.items())
 
+    def files(self) -> list[src.SourceFile]:
+        """Every file of the workspace with its skip reason, as last listed (listing it
+        now if it never was): no file is read or hashed."""
+        if not self.listed:
+            self._list()
+        return self.listing
+
     def refresh(self) -> bool:
         """Bring `current` up to date; True when HEAD, the index or `current` changed."""
         git_key = self.git_key()

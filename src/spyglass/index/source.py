@@ -337,7 +337,8 @@ def blob_sizes(root: Path, shas: Iterable[str]) -> dict[str, int]:
 
 def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
                rules: IndexRules = DEFAULT_RULES) -> list[SourceFile]:
-    """Files of a folder that is not a git repository; honours .gitignore, never follows
+    """Files of a folder that is not a git repository; `.gitignore` files apply only with
+    `[index] gitignore_outside_git` (as ripgrep's --no-require-git); never follows
     symlinks (os.fwalk: each folder is entered by descriptor, so one swapped for a link
     while walking is not entered). Content hashes are computed lazily by the caller (blob
     is '' here). The folders walked are appended to `folders` when given."""
@@ -346,7 +347,7 @@ def disk_files(root: Path, max_bytes: int, folders: list[str] | None = None,
     for folder, dirs, names, dirfd in os.fwalk(root, follow_symlinks=False):
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"
-        if ".gitignore" in names:
+        if ".gitignore" in names and rules.gitignore_outside_git:
             data = confined.read_or_none(root, rel + ".gitignore", max_bytes)
             if data is not None:
                 lines = data.decode("utf-8", "replace").splitlines()

@@ -129,14 +129,68 @@ class WarmUp:
         return result
 
 
+# The SDK's argument validation error (pydantic's text): the count, the model, then per
+# error a location line and an indented message line with its input.
+VALIDATION = re.compile(r"(?:Error executing tool \S+:\s*)?\d+ validation errors? for \S+\n")
+PROBLEM = re.compile(r"^(\S[^\n]*)\n\s+([^\n\[]+?)\s*\[type=(\w+)(?:, input_value=(.*?), "
+                     r"input_type=(\w+))?\]", re.MULTILINE)
+# What each kind of parameter takes, as the error states it.
+FORMS = {"str": "a string", "int": "an integer", "bool": "true or false",
+         "strs": "a list of strings",
+         "spans": 'a list of {"path": "a.py", "start_line": 3, "end_line": 9} objects'}
+ELEMENTS = {"strs": "a string",
+            "spans": 'an object {"path": "a.py", "start_line": 3, "end_line": 9}'}
+SPAN_FIELDS = {"path": "a string (the file)", "start_line": "an integer >= 1",
+               "end_line": "an integer >= 1 (default: start_line)"}
+
+
+def readable_validation(tool: str, text: str) -> str | None:
+    """pydantic's multi-line argument error as one line naming each argument and the form
+    it takes (None: `text` is not one)."""
+    from spyglass import surface
+    if not VALIDATION.match(text):
+        return None
+    declared = surface.TOOLS.get(tool)
+    kinds = {p.name: p.kind for p in declared.params} if declared else {}
+    said = []
+    for where, message, kind, value, type_ in PROBLEM.findall(text):
+        parts = where.split(".")
+        at = parts[0] + "".join(f"[{x}]" if x.isdigit() else f".{x}" for x in parts[1:])
+        field = parts[-1] if len(parts) > 1 and not parts[-1].isdigit() else ""
+        kind_of = kinds.get(parts[0], "")
+        if kind_of == "spans" and field:
+            form = SPAN_FIELDS.get(field, "")
+        elif len(parts) > 1 and parts[-1].isdigit():  # one element of a list
+            form = ELEMENTS.get(kind_of, "")
+        else:
+            form = FORMS.get(kind_of, "")
+        if kind == "missing":
+            got = "missing"
+        elif value:
+            got = f"got {value if len(value) <= 60 else value[:59] + '…'}" + (
+                f" ({type_})" if type_ else "")
+        else:
+            got = message.strip().rstrip(".").lower()
+        said.append(f"{at}: {got}" + (f"; expected {form}" if form else ""))
+    if not said:
+        return None
+    return f"{tool}: invalid argument " + "; ".join(said)
+
+
 class ReasonedErrors:
     """A tool error must say why: the SDK's bare "Error executing tool X" (what is left of an
-    exception raised outside the backend) gets the reason that it was a server fault."""
+    exception raised outside the backend) gets the reason that it was a server fault, and
+    its argument validation errors become one readable line."""
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
                        ) -> HandlerResult:
         result = await call_next(ctx)
         text = _error_text(result) if ctx.method == "tools/call" else None
+        name = str((ctx.params or {}).get("name", "the tool"))
+        readable = readable_validation(name, text) if text else None
+        if readable is not None:
+            return CallToolResult(is_error=True, content=[TextContent(type="text",
+                                                                       text=readable)])
         if text is not None and (not text.strip() or BARE.fullmatch(text.strip())):
             name = (ctx.params or {}).get("name", "the tool")
             result = CallToolResult(is_error=True, content=[TextContent(

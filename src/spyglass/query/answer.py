@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib.metadata
+import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -35,6 +36,51 @@ def provenance(view: View | None, repo: str) -> Provenance:
         query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
         worktree_mismatch=view.mismatch if view else None,
     )
+
+
+# A bound hit by several walks of one answer (the alias closure of each target): said once,
+# naming the walks.
+SAME_BOUND = re.compile(r"^(alias closure) of (.+?) (stopped (?:at \d+ names|after \d+ alias "
+                        r"hops)[^:]*): (.*)$")
+MAX_LABELS = 3
+
+
+def merged(notes: Iterable[str]) -> tuple[str, ...]:
+    """Notes in order, each once; the same bound hit by several walks becomes one note
+    naming them (the first MAX_LABELS, then how many more)."""
+    out: dict[str, list[str]] = {}
+    for note in notes:
+        m = SAME_BOUND.match(note)
+        key = f"{m.group(1)}\0{m.group(3)}\0{m.group(4)}" if m else note
+        labels = out.setdefault(key, [])
+        if m:
+            labels += [x for x in m.group(2).split(", ") if x not in labels]
+    said = []
+    for key, labels in out.items():
+        if not labels:
+            said.append(key)
+            continue
+        what, bound, rest = key.split("\0")
+        more = f" (+{len(labels) - MAX_LABELS} more)" if len(labels) > MAX_LABELS else ""
+        said.append(f"{what} of {', '.join(labels[:MAX_LABELS])}{more} {bound}: {rest}")
+    return tuple(said)
+
+
+def touched(prov: Provenance, items: Iterable[object], paths: Iterable[str] = ()
+            ) -> Provenance:
+    """The provenance naming only the grammars and query packs of the languages the answer
+    touched: those of its results' files and of `paths` (the files it was asked about)."""
+    names = {pack.name for p in [*(getattr(i, "path", None) for i in items), *paths]
+             if isinstance(p, str) and (pack := pack_for_path(p)) is not None}
+    return replace(prov, grammars=tuple(g for g in prov.grammars if g[0] in names),
+                   query_packs=tuple(q for q in prov.query_packs if q[0] in names))
+
+
+def languages_only(prov: Provenance, names: Iterable[str]) -> Provenance:
+    """The provenance naming only the grammars and query packs of these languages."""
+    keep = set(names)
+    return replace(prov, grammars=tuple(g for g in prov.grammars if g[0] in keep),
+                   query_packs=tuple(q for q in prov.query_packs if q[0] in keep))
 
 
 def coverage(view: View, paths: list[str] | None = None) -> Coverage:
@@ -153,11 +199,12 @@ class Answer:
         limit = self.config.limits.max_matches_per_request
         cov = self.coverage(paths)
         if notes:
-            cov = replace(cov, limitations=cov.limitations + tuple(dict.fromkeys(notes)))
+            cov = replace(cov, limitations=cov.limitations + merged(notes))
         start = offset or 0
         shown = results[start:start + limit]
         more = len(results) > start + limit
         if offset is not None and (start or more):
             page = Page(start, len(shown), len(results), start + limit if more else None)
             extra = (*extra, ("page", page))
-        return ToolResult(tuple(shown), more, cov, self.provenance(), extra)
+        return ToolResult(tuple(shown), more, cov, touched(self.provenance(), shown, paths or ()),
+                          extra)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from spyglass.query.answer import Answer
+from spyglass.query.answer import Answer, merged, touched
 from spyglass.query.changeset import ChangeSet, collect
 from spyglass.query.impact import Radius, grouped, locations, walk
-from spyglass.query.results import TestTarget
-from spyglass.query.testmap import change_summary, plan
-from spyglass.types import CodeLocation, ToolResult
+from spyglass.query.testmap import Plan, change_summary, plan
+from spyglass.types import ToolResult
 
 Refine = Callable[[ChangeSet, Callable[[], Radius]], Radius]
 
@@ -26,7 +25,8 @@ def blast_radius(ans: Answer, targets: list[str], diff: str | None, depth: int,
     files, packages = grouped(radius)
     extra: tuple[tuple[str, object], ...] = (
         ("change", change_summary(cs)), ("files", files), ("packages", packages),
-        ("tests", tests.targets), ("commands", tests.commands), ("notes", tuple(radius.notes)))
+        ("tests", tests.targets), ("commands", tests.commands),
+        ("notes", tuple(n for n in radius.notes if n not in radius.limits)))
     return envelope(ans, cs, list(locations(ans, radius)), radius.truncated, extra,
                     tuple(radius.limits))
 
@@ -38,32 +38,26 @@ def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
     limit = ans.config.limits.max_matches_per_request
     cov = ans.coverage(cs.files or None)
     notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
-    cov = replace(cov, limitations=cov.limitations + notes + limits)
+    cov = replace(cov, limitations=merged(cov.limitations + notes + limits))
     return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
-                      ans.provenance(), extra)
+                      touched(ans.provenance(), results, cs.files), extra)
+
+
+def test_plan(ans: Answer, targets: list[str], diff: str | None, depth: int
+              ) -> tuple[ChangeSet, Radius, Plan]:
+    """The change, its walk and its ranked test targets (each test with its own evidence)."""
+    cs = collect(ans, targets, diff)
+    radius = walk(ans, cs, depth)
+    return cs, radius, plan(ans, radius)
 
 
 def suggest_tests(ans: Answer, targets: list[str], diff: str | None, depth: int
                   ) -> ToolResult:
-    """Focused test targets of a change, ranked, each with evidence and a command."""
-    cs = collect(ans, targets, diff)
-    radius = walk(ans, cs, depth)
-    p = plan(ans, radius)
-    results: list[object] = [_location(ans, t) for t in p.targets]
+    """Test files to run for a change, ranked, each with its test ids, one command and its
+    evidence in short; one command per framework invocation for them all."""
+    cs, radius, p = test_plan(ans, targets, diff, depth)
+    notes = tuple(n for n in dict.fromkeys(radius.notes + p.notes) if n not in radius.limits)
     extra: tuple[tuple[str, object], ...] = (
-        ("change", change_summary(cs)), ("tests", p.targets), ("commands", p.commands),
-        ("frameworks", p.frameworks), ("notes", tuple(radius.notes + p.notes)))
-    return envelope(ans, cs, results, radius.truncated, extra, tuple(radius.limits))
-
-
-def _location(ans: Answer, t: TestTarget) -> CodeLocation:
-    view = ans.view()
-    row = view.conn.execute("SELECT source, stale FROM temp.vfiles WHERE path = ?",
-                            (t.path,)).fetchone()
-    source, stale = (str(row[0]), bool(row[1])) if row else ("text-fallback", False)
-    kind = "test" if t.symbol else "module"
-    symbol = t.symbol or t.path
-    return ans.location(t.path, t.start_line, t.end_line, symbol, kind, source, stale,
-                        t.uncertain, f"{t.reason}: {t.evidence}; run: {t.command}")
-
-
+        ("change", change_summary(cs)), ("commands", p.commands),
+        ("frameworks", p.frameworks), ("notes", notes))
+    return envelope(ans, cs, list(p.by_file), radius.truncated, extra, tuple(radius.limits))

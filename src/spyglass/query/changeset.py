@@ -19,6 +19,7 @@ from spyglass.syntax.langpack import pack_for_path
 
 if TYPE_CHECKING:
     from spyglass.query.answer import Answer
+    from spyglass.query.view import View
 
 Hunk = tuple[int, int, bool]  # first line, last line (1-based, new side), deletion point?
 RANGE = re.compile(r"(.+?):(\d+)(?:-(\d+)|:\d+)?")
@@ -115,6 +116,8 @@ def changed_defs(ci: Answer, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
             starts[(k.unit, k.idx)] <= n <= k.end_line for k in kids)}
     chosen: dict[int, list[Hunk]] = {}
     module_lines: list[int] = []
+    imports = _import_lines(view, path)
+    import_only = False  # a changed module-level line that is a plain import
     removed = len(cs.seeds)
     removed_defs(ci, cs, path, {d.full for d in defs}, why)
     removed = len(cs.seeds) - removed
@@ -133,13 +136,31 @@ def changed_defs(ci: Answer, cs: ChangeSet, path: str, hunks: list[Hunk] | None,
         for d in defs:
             if own(d, lines & set(range(starts[(d.unit, d.idx)], d.end_line + 1))):
                 chosen.setdefault(d.idx, []).append(hunk)
-        module_lines += sorted(own(None, lines))[:1]
+        top = own(None, lines)
+        import_only |= bool(top & imports)
+        module_lines += sorted(top - imports)[:1]
     for d in defs:
         if d.idx in chosen:
             cs.seeds.append(Seed(d, f"{why}; lines {_span(chosen[d.idx])}"))
     if module_lines:
         line = max(min(module_lines), 1)
         cs.modules.append(ModuleChange(path, line, f"{why}; module-level line {line}"))
+    elif import_only:
+        cs.notes.append(f"{path}: the module-level lines changed are imports: they change "
+                        "what the file uses, not what it provides to others")
+
+
+def _import_lines(view: View, path: str) -> set[int]:
+    """Lines of `path` holding an import that is not re-exported, in a language whose
+    imports bind names in the importing file only (its pack's `file_local_imports`: Go,
+    Java, TypeScript, …; not Python, whose imports are module attributes): a change there
+    affects no user of the file."""
+    pack = pack_for_path(path)
+    if pack is None or not pack.manifest.get("file_local_imports", False):
+        return set()
+    return {int(str(n)) for (n,) in view.each(
+        "SELECT i.line FROM {imports} i JOIN temp.vfiles f ON f.unit = i.unit WHERE f.path = ? "
+        "AND i.reexport = 0", (path,))}
 
 
 def removed_defs(ci: Answer, cs: ChangeSet, path: str, present: set[str], why: str) -> None:

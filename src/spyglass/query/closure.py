@@ -60,6 +60,8 @@ from spyglass.query.rows import (
 from spyglass.query.view import View
 
 MAX_NAMES = 5000  # names in one closure
+CHAIN_WIDTH = 50  # names a hop adds, at most, for the walk to count as a chain of re-exports
+MAX_DROPPED = 20000  # names kept out by MAX_NAMES checked for uses before the cap is said
 MAX_PROBE_SITES = 5000  # reference sites read by the probes of one closure
 PROBES_PER_QUERY = 50
 MAX_SUBCLASSES = 500  # subclasses followed for inherited members
@@ -88,6 +90,9 @@ class _Walk:
     names: dict[str, _Name] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     capped: bool = False
+    dropped: set[str] = field(default_factory=set)  # names the MAX_NAMES cap kept out
+    hop: int = 0  # the alias hop being walked
+    last: dict[int, list[str]] = field(default_factory=dict)  # names added, by hop
     members: dict[str, list[str]] = field(default_factory=dict)  # inherited alias prefixes
     modules: set[str] = field(default_factory=set)  # module alias prefixes to probe
     inherits: bool = True  # a seed's language has inherited members (not C)
@@ -100,8 +105,11 @@ class _Walk:
             return
         if len(self.names) >= MAX_NAMES:
             self.capped = True
+            if len(self.dropped) <= MAX_DROPPED:
+                self.dropped.add(new)
             return
         self.names[new] = _Name(list(parent.defs), parent.rules | {rule}, tuple(loops))
+        self.last.setdefault(self.hop, []).append(new)
         fresh.append(new)
 
 
@@ -121,9 +129,10 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
     walk.inherits = _inherits(d.language for ds in seeds.values() for d in ds)
     wild = wildcards(view)
     frontier = sorted(walk.names)
-    for _ in range(depth):
+    for hop in range(depth):
         if not frontier:
             break
+        walk.hop = hop
         fresh: list[str] = []
         wanted: dict[str, list[str]] = {}  # exact alias target → names equal to or below it
         for name in frontier:
@@ -181,7 +190,10 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
             frontier = []
             break
     label = what or ", ".join(sorted(seeds)[:1])
-    if walk.capped:
+    if walk.capped and _cut_used(view, walk):
+        # said only when the names it kept out, or those of the last hop it walked, are
+        # used: a closure growing without end through re-exported classes (each hop's
+        # names used nowhere) cut nothing an answer would list
         walk.notes.append(f"alias closure of {label} stopped at {MAX_NAMES} names: uses "
                           "reached only through further re-exports or aliases are not listed")
     elif frontier:
@@ -194,6 +206,32 @@ def expand(view: View, seeds: Mapping[str, Sequence[DefRow]], what: str = "",
 
 
 BUDGET_CHECK_NAMES = 100  # closures smaller than this are never cut by a site budget
+
+
+def _cut_used(view: View, walk: _Walk) -> bool:
+    """Whether the MAX_NAMES cap may have cut uses: a name it kept out, or one of the
+    last hop that added names, has a reference site; or the walk was a narrow chain
+    (few names a hop: re-export after re-export) that went on past the cap. A walk whose
+    last hop added many names none of which is used is an explosion of alias
+    combinations (a class re-exported and subclassed all over a package): not said."""
+    if len(walk.dropped) > MAX_DROPPED:
+        return True
+    last = walk.last.get(max(walk.last), []) if walk.last else []
+    if _more_sites(view, walk.dropped | set(last), 0):
+        return True
+    return len(last) <= CHAIN_WIDTH and _aliased(view, walk.dropped)
+
+
+def _aliased(view: View, names: set[str]) -> bool:
+    """Whether any of `names` is itself renamed by an alias (exact or wildcard): the walk
+    would have gone on from it."""
+    wild = wildcards(view).by_target
+    if any(wild.get(n[:i + 1]) for n in names for i in cut_points(n)):
+        return True
+    keys = sorted({k for n in names for k in dotted_prefixes(n)})
+    return any(view.each("SELECT 1 FROM {aliases} a JOIN temp.vfiles f ON f.unit = a.unit "
+                         f"WHERE a.target IN ({marks(chunk)}) LIMIT 1", tuple(chunk))
+               for chunk in chunks(keys))
 
 
 def _more_sites(view: View, names: Iterable[str], budget: int) -> bool:
@@ -417,8 +455,9 @@ def _literal_keys(found: list[tuple[RefRow, tuple[DefRow, ...]]]
 
 
 def _capped_note(label: str, limit: int) -> str:
-    return (f"more than {limit} sites of {label}: the first {limit} (exact ones first, then "
-            "in file order) are considered, the rest are not listed")
+    return (f"more than {limit} sites of {label}: this answer reads the first {limit} (exact "
+            "ones first, then in file order) and counts no further; a continued answer "
+            "(offset past them) reads on")
 
 
 

@@ -11,6 +11,7 @@ from spyglass.errors import BadInput
 from spyglass.index import confined
 from spyglass.query import closure, edges
 from spyglass.query import symbols as sym
+from spyglass.query.answer import touched
 from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
@@ -351,7 +352,7 @@ def explore(ans: Answer, query: str, budget: int, path: str | None) -> ToolResul
     cut = comment_index(view).cut if mode == "text" else ""
     if cut:
         cov = replace(cov, limitations=(*cov.limitations, cut))
-    return ToolResult(tuple(results), truncated, cov, ans.provenance(), extra)
+    return ToolResult(tuple(results), truncated, cov, touched(ans.provenance(), results), extra)
 
 
 def ranked_files(scored: list[tuple[DefRow, float]], text: dict[str, float],

@@ -36,7 +36,7 @@ from spyglass.query import files as file_ops
 from spyglass.query import paths as client_paths
 from spyglass.query import suggest
 from spyglass.query import symbols as sym
-from spyglass.query.answer import Answer, location
+from spyglass.query.answer import Answer, location, touched
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
 from spyglass.query.changeset import ChangeSet
@@ -251,7 +251,8 @@ class CodeIntel:
             if not defs and kind and kind not in (known := suggest.kinds(view)):
                 raise BadInput(f"unknown kind {kind!r}; kinds in this index: "
                                + ", ".join(known))
-            if not defs and (close := suggest.similar_names(view, name)):
+            close = suggest.similar_names(view, name) if not defs else []
+            if not defs and close:
                 notes = (f"no definition named {name!r}; did you mean "
                          + ", ".join(repr(n) for n in close) + "?",)
             ans = self.answer()
@@ -318,8 +319,13 @@ class CodeIntel:
                    line: int | None = None, column: int | None = None,
                    include_declaration: bool = False, exact_only: bool = False,
                    lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
-        """Uses of a symbol; `offset` continues a truncated answer (its `page` section)."""
+        """Uses of a symbol; `offset` continues a truncated answer (its `page` section). A
+        module's name (``pkg.mod``) that names no definition: the imports of it."""
+        from spyglass.query import modules
         with self.lock:
+            if name and line is None and not sym.find_defs(self.view(), name, None, None) \
+                    and modules.is_module(self.answer(), name):
+                return modules.module_imports(self.answer(), name, offset)
             targets = self._targets(name, path, line, column)
             return self._sites(targets, include_declaration, exact_only, False, lsp_budget_ms,
                                offset)
@@ -327,8 +333,13 @@ class CodeIntel:
     def callers(self, name: str | None = None, path: str | None = None, line: int | None = None,
                 column: int | None = None, exact_only: bool = False,
                 lsp_budget_ms: int | None = None, offset: int = 0) -> ToolResult:
-        """Call sites of a function; `offset` continues a truncated answer."""
+        """Call sites of a function; `offset` continues a truncated answer. A module's name:
+        the imports of it (a module is not called; importing it runs it)."""
+        from spyglass.query import modules
         with self.lock:
+            if name and line is None and not sym.find_defs(self.view(), name, None, None) \
+                    and modules.is_module(self.answer(), name):
+                return modules.module_imports(self.answer(), name, offset)
             targets = self._targets(name, path, line, column)
             return self._sites(targets, False, exact_only, True, lsp_budget_ms, offset)
 
@@ -386,8 +397,17 @@ class CodeIntel:
             return file_ops.structure(self.answer(), rel)
 
     def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
+        """Live source of spans; a span starting at line 0 names a symbol: the spans of its
+        definitions (an unknown name is bad input, with suggestions)."""
         with self.lock:
-            return file_ops.context(self.answer(), spans)
+            out: list[tuple[str, int, int]] = []
+            for path, start, end in spans:
+                if start != 0:
+                    out.append((path, start, end))
+                    continue
+                out += [(d.path, d.start_line, d.end_line)
+                        for d in self._targets(path, None, None, None)]
+            return file_ops.context(self.answer(), out)
 
     def diagnostics(self, paths: list[str]) -> ToolResult:
         with self.lock:
@@ -398,7 +418,13 @@ class CodeIntel:
             return file_ops.ast_query(self.answer(), query, paths)
 
     def status(self, tools: tuple[str, ...] = ()) -> ToolResult:
+        """Index state; with no completed snapshot, from the workspace's listing alone."""
         with self.lock:
+            if self._complete_snapshot() is None:
+                return file_ops.status_unindexed(
+                    self.root, self.repo, self.config, tools or self.config.capabilities,
+                    self.last_index_job(), self.store_root,
+                    tuple(b.status() for b in self.escalator.bridges()))
             result = file_ops.status(self.answer(), tools or self.config.capabilities,
                                      self.last_index_job(), self.store_root,
                                      tuple(b.status() for b in self.escalator.bridges()))
@@ -504,6 +530,16 @@ class CodeIntel:
         finally:
             conn.close()
 
+    def _complete_snapshot(self) -> SnapshotRow | None:
+        """The newest completed snapshot (None: no index to answer from)."""
+        if not self.has_index:
+            return None
+        conn = connect(self.store_root)
+        try:
+            return latest_complete(conn)
+        finally:
+            conn.close()
+
     def last_index_job(self) -> JobRow | None:
         """The newest entry of the job journal (accepted/progress/completed/unavailable/
         failed), including jobs that never produced a snapshot."""
@@ -590,7 +626,7 @@ class CodeIntel:
             analysed = [f.path for f in files if f.definitions is not None
                         and f.status != "deleted"]
             return ToolResult(tuple(files), truncated, self.coverage(analysed or None),
-                              self.provenance(), (("base", base[0]),
+                              touched(self.provenance(), files), (("base", base[0]),
                                                   ("workspace_digest", view.changes.digest()),
                                                   ("summary", base[1])))
 

@@ -9,20 +9,24 @@ from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
+from spyglass.index import source as src
 from spyglass.index.builder import binary_or_undecodable
+from spyglass.index.probe import Probe
 from spyglass.query import coverage, unparsed
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym
 from spyglass.query.adhoc import AdHocQuery
+from spyglass.query.answer import languages_only, provenance
 from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, SourceSpan, StatusReport
 from spyglass.syntax.budget import Budget
-from spyglass.syntax.langpack import pack_for_path
+from spyglass.syntax.langpack import pack_for_path, unsupported_language
 from spyglass.syntax.parsing import parse, syntax_errors
-from spyglass.types import BridgeStatus, ToolResult
+from spyglass.types import BridgeStatus, Coverage, ToolResult
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from spyglass.config import Config, IndexRules
     from spyglass.index.store import JobRow
     from spyglass.query.answer import Answer
 
@@ -109,8 +113,29 @@ def context(ci: Answer, spans: list[tuple[str, int, int]]) -> ToolResult:
     return ci.envelope(results, paths)
 
 
+def _first_files(ci: Answer, paths: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """Every client path expanded, cut to the first max_files_per_request files (in path
+    order), with the note counting the rest (none when nothing was cut). More paths than
+    that named by the client are refused before any is looked at (a bound on the request,
+    docs/security.md); a folder holding more is answered in part."""
+    limit = ci.config.limits.max_files_per_request
+    ci.limit_files(paths)
+    for p in paths:
+        if p:
+            client_paths.check(p)
+    rels: list[str] = []
+    for p in paths or [""]:
+        rels += _expand(ci, ci.rel_path(p) if p else "")
+    rels = list(dict.fromkeys(rels))
+    if len(rels) <= limit:
+        return rels, ()
+    return rels[:limit], ((f"{len(rels)} files asked for: the first {limit} (in path order) "
+                          f"were checked, {len(rels) - limit} were not "
+                          "(max_files_per_request); ask for a sub-folder to see them"),)
+
+
 def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
-    rels = _expand_all(ci, paths)
+    rels, cut = _first_files(ci, paths)
     results: list[object] = []
     for rel in rels:
         pack = pack_for_path(rel)
@@ -129,7 +154,8 @@ def diagnostics(ci: Answer, paths: list[str]) -> ToolResult:
         for g in syntax_errors(pack, data):
             results.append(DiagnosticItem(rel, g.line, g.end_line, g.col + 1, g.severity,
                                           g.message))
-    return ci.envelope(results, rels)
+    answer = ci.envelope(results, rels, notes=cut)
+    return replace(answer, truncated=True) if cut else answer
 
 
 SHARE_SAMPLE_SECONDS = 0.02  # a parse this long tells the thread's share of a core
@@ -179,6 +205,72 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
     return replace(answer, truncated=True) if note else answer
 
 
+def gitignore_note(is_git: bool, files: list[src.SourceFile], rules: IndexRules
+                   ) -> tuple[str, ...]:
+    """Outside a git repository `.gitignore` files are not applied (as ripgrep): said
+    when the tree has some."""
+    if is_git or rules.gitignore_outside_git:
+        return ()
+    found = [f.path for f in files if f.path.rsplit("/", 1)[-1] == ".gitignore"]
+    if not found:
+        return ()
+    return ((f"not a git repository: {len(found)} .gitignore file(s) not applied, "
+            f"{found[0]} among them (set [index] gitignore_outside_git = true to apply them)"),)
+
+
+def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ...],
+                     job: JobRow | None, store_root: Path,
+                     bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
+    """Status with no completed snapshot: the files by language from the workspace's
+    listing alone (nothing is read, hashed or parsed, so it is quick on any tree), and
+    what the last index job did, said plainly."""
+    langs: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    others: set[str] = set()
+    probe = Probe(root, config.limits.max_file_bytes, config.index)
+    for f in probe.files():
+        pack = pack_for_path(f.path) if not f.skipped else None
+        lang = unsupported_language(f.path) if pack is None and not f.skipped else None
+        reason = f.skipped or (f"unsupported language: {lang}" if lang else
+                               None if pack is not None else "not source code")
+        if reason is None and pack is not None:
+            langs[pack.name] += 1
+            continue
+        assert reason is not None
+        head, _, tail = reason.partition(": ")
+        reasons[head] += 1
+        if head == "unsupported language":
+            others.add(tail)
+    ignored = len(probe.ignored())
+    if ignored and probe.is_git:
+        reasons["ignored by .gitignore"] += ignored
+    if job is not None and job.state != "completed":
+        hint = (f"no index: the last index job {job.state} after persisting {job.persisted} "
+                "files; run `spyglass index` again (it reuses them)")
+    else:
+        hint = "no index: run `spyglass index` in the repository to build one"
+    limits = config.limits
+    report = StatusReport(
+        root=str(root), repo=repo, indexed=False, snapshot_commit=None, snapshot_ref=None,
+        indexed_at=None, job_state=job.state if job else None,
+        job_error=job.error if job else None,
+        languages=tuple(LanguageCount(k, langs[k], -1) for k in sorted(langs)),
+        skipped_by_reason=tuple(sorted(reasons.items())), overlay_added=(),
+        overlay_modified=(), overlay_deleted=(), fresh=False, worktree_mismatch=None,
+        limits=(("max_file_bytes", limits.max_file_bytes),
+                ("max_files_per_request", limits.max_files_per_request),
+                ("max_matches_per_request", limits.max_matches_per_request),
+                ("max_capture_bytes", limits.max_capture_bytes)),
+        tools=tuple(tools), store=str(store_root / ".spyglass"), hint=hint,
+        job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
+        head=src.head(root).describe() if probe.is_git else None,
+        bridges=bridges, coverage=coverage.for_languages(langs, others))
+    cov = Coverage(analysed=sum(langs.values()), languages=tuple(sorted(langs)),
+                   skipped_total=sum(reasons.values()),
+                   limitations=gitignore_note(probe.is_git, probe.files(), config.index))
+    return ToolResult((report,), False, cov, languages_only(provenance(None, repo), langs))
+
+
 def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
            bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
     view = ci.view()
@@ -206,7 +298,7 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
     ignored = len(view.probe.ignored())
     if ignored and view.probe.is_git:
         reasons["ignored by .gitignore"] += ignored
-    prov = ci.provenance()
+    prov = languages_only(ci.provenance(), langs)
     broken = unparsed.of_view(view)
     limits = ci.config.limits
     hint = ("" if snap else "no index yet: answers come from live parsing (text-fallback); "
@@ -238,4 +330,5 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         coverage=coverage.for_languages(langs, others),
         parse_errors=broken.first,
     )
-    return ci.envelope([report])
+    notes = gitignore_note(view.probe.is_git, view.disk_files(), ci.config.index)
+    return replace(ci.envelope([report], notes=notes), provenance=prov)  # the repository's languages

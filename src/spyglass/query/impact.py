@@ -75,6 +75,17 @@ class Hit:
             return f"distance 0: {verb} ({why})"
         return f"distance {self.distance}: {hops}; {seed} {verb} ({why})"
 
+    def chain_text(self) -> str:
+        """The chain alone, from this hit to the changed symbol: ``test_x → pkg.c.top →
+        pkg.a.f (tests/test_c.py:5)``, where the first edge is; ``→?`` is an uncertain edge."""
+        if not self.chain:
+            return f"{self.symbol} (changed)"
+        names = [self.chain[0].user]
+        for hop in self.chain:
+            names.append(("→? " if hop.note else "→ ") + hop.used)
+        first = self.chain[0]
+        return f"{' '.join(names)} ({first.path}:{first.line})"
+
 
 # A seed's reason starting with this was not changed itself: a rule widened the change to it
 # (test suggestions' same-file rule takes every definition of a partly changed file).

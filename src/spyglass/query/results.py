@@ -223,6 +223,8 @@ class Framework:
 class TestCommand:
     """One command running every suggested target of one framework (and project root)."""
 
+    __test__ = False  # not a pytest test class
+
     framework: str
     command: str
     targets: int
@@ -256,6 +258,8 @@ class AffectedPackage:
 class TestTarget:
     """A test to run: a test function or class (`symbol`), or a whole file (`symbol` "")."""
 
+    __test__ = False  # not a pytest test class
+
     path: str
     symbol: str
     start_line: int
@@ -266,6 +270,23 @@ class TestTarget:
     relevance: float  # higher ranks first
     uncertain: bool
     evidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestFile:
+    """A test file to run for a change: its suggested tests (ids, best first; none: the
+    whole file), the command running them, and why, as the best evidence's chain."""
+
+    __test__ = False  # not a pytest test class
+
+    path: str
+    tests: tuple[str, ...]
+    command: str
+    reason: str  # changed | reference | reach | fixture | convention | name | import | package
+    relevance: float  # higher ranks first
+    uncertain: bool
+    evidence: str  # `test → user → … → changed` (the chain), or the rule that matched
+    start_line: int = 1  # of the first listed test
 
 
 @dataclass(frozen=True, slots=True)

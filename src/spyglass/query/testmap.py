@@ -13,7 +13,15 @@ from spyglass.query.changeset import ChangeSet, Seed, changed_defs
 from spyglass.query.display import display
 from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
 from spyglass.query.impact import WIDENED, Hit, Radius, walk
-from spyglass.query.results import ChangeSummary, DefRow, Framework, RefRow, TestCommand, TestTarget
+from spyglass.query.results import (
+    ChangeSummary,
+    DefRow,
+    Framework,
+    RefRow,
+    TestCommand,
+    TestFile,
+    TestTarget,
+)
 from spyglass.query.rows import REF_COLS, REF_FROM, chunks, defs_by_keys, marks, refs
 from spyglass.syntax.langpack import LanguagePack, pack_for_path
 
@@ -56,6 +64,7 @@ class Plan:
     frameworks: tuple[Framework, ...] = ()
     files: list[str] = field(default_factory=list)  # test files, best first
     notes: list[str] = field(default_factory=list)  # bounds the search for tests hit
+    by_file: tuple[TestFile, ...] = ()  # the targets grouped per test file, best first
 
 
 def change_summary(cs: ChangeSet) -> ChangeSummary:
@@ -68,14 +77,18 @@ def _test_pack(path: str) -> LanguagePack | None:
 
 
 def test_symbol(pack: LanguagePack, d: DefRow) -> str:
-    """The test a definition in a test file belongs to: the innermost enclosing name that
-    is a test function or class (``TestK.test_m``), or "" when there is none."""
+    """The test a definition in a test file belongs to: the outermost enclosing test
+    function (``test_a`` for ``test_a.test_inner``: a runner collects no nested function),
+    with the test classes around it (``TestK.test_m``), else the innermost enclosing test
+    class, or "" when there is none."""
     parts = d.qualname.split(".")
-    for i in range(len(parts) - 1, -1, -1):
-        if pack.is_test_name(parts[i], "func") or pack.is_test_name(parts[i], "class") or (
-                i == len(parts) - 1 and d.kind == "test"):
+    classes = 0
+    for i, part in enumerate(parts):
+        if pack.is_test_name(part, "func") or (i == len(parts) - 1 and d.kind == "test"):
             return ".".join(parts[: i + 1])
-    return ""
+        if pack.is_test_name(part, "class"):
+            classes = i + 1
+    return ".".join(parts[:classes])
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,16 +102,21 @@ class _Evidence:
     text: str
     seed: str  # the changed symbol (or file) the evidence starts from
     distance: int = -1  # edges from the change (-1: not by reference)
+    chain: str = ""  # the evidence in short: the chain of names, or the rule that matched
 
 
 class _Collector:
     def __init__(self) -> None:
         self.items: list[_Evidence] = []
+        self.relevance: dict[str, float] = {}  # of a file, once ranked
+        self.chains: dict[tuple[str, str], str] = {}  # of a target: its best evidence, short
+        self.reasons: dict[str, dict[str, None]] = {}  # of a file: every kind of evidence
 
     def add(self, path: str, symbol: str, lines: tuple[int, int], reason: str, weight: float,
-            uncertain: bool, evidence: str, seed: str, distance: int = -1) -> None:
+            uncertain: bool, evidence: str, seed: str, distance: int = -1, chain: str = ""
+            ) -> None:
         self.items.append(_Evidence(path, symbol, lines, reason, weight, uncertain, evidence,
-                                    seed, distance))
+                                    seed, distance, chain or evidence))
 
     def ranked(self) -> list[TestTarget]:
         files_of: dict[str, set[str]] = {}
@@ -118,10 +136,13 @@ class _Collector:
         reasons: dict[tuple[str, str], dict[str, None]] = {}
         for e in self.items:
             reasons.setdefault((e.path, e.symbol), {})[e.reason] = None
+            self.reasons.setdefault(e.path, {})[e.reason] = None
+        self.relevance = relevance
         out = []
         for k, (w, e) in best.items():
             also = [r for r in reasons[k] if r != e.reason]
             text = e.text + (f" (also by {', '.join(also)})" if also else "")
+            self.chains[k] = e.chain
             out.append(TestTarget(e.path, e.symbol, e.lines[0], e.lines[1], "", "", e.reason,
                                   round(w, 4), e.uncertain, text))
         tier: dict[str, int] = {}  # of a file: its best direct evidence
@@ -165,10 +186,10 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
         reason = "changed" if h.distance == 0 else "reference"
         if scale != 1.0:
             reason = kind
-        why = h.evidence()
+        why, chain = h.evidence(), h.chain_text()
         if h.d is None:
             out.add(h.path, "", (h.line, h.line), reason, weight * MODULE_LEVEL, h.uncertain,
-                    why, h.seed, h.distance)
+                    why, h.seed, h.distance, chain)
             continue
         name = test_symbol(pack, h.d)
         if name:
@@ -176,9 +197,10 @@ def _by_reference(ans: Answer, radius: Radius, out: _Collector, scale: float = 1
             while top.qualname != name and (top.unit, top.parent) in parents:
                 top = parents[(top.unit, top.parent)]
             out.add(h.path, name, (top.start_line, top.end_line), reason, weight, h.uncertain,
-                    why, h.seed, h.distance)
+                    why, h.seed, h.distance, chain)
         else:  # a helper or fixture of a test file: the file, unless its users show up
-            out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed)
+            out.add(h.path, "", (1, 1), reason, weight * HELPER, True, why, h.seed,
+                    chain=chain)
 
 
 def _by_reach(ans: Answer, radius: Radius, out: _Collector) -> list[str]:
@@ -246,7 +268,8 @@ def _by_name_words(cs: ChangeSet, tests: list[str], out: _Collector) -> None:
                 said = repr(w) if like == [w] else f"{w!r} ({like[0]!r})"
                 # `struct_test.go` names less than `struct_tags_test.go`
                 out.add(t, "", (1, 1), "name", NAME_WORD / len(own), True,
-                        f"file names share the word {said}: {path} and {t}", f"word:{w}")
+                        f"file names share the word {said}: {path} and {t}", f"word:{w}",
+                        chain=f"name word {said} of {path}")
 
 
 def swapped_imports(ans: Answer, path: str) -> list[tuple[str, str]]:
@@ -286,7 +309,7 @@ def _by_swapped_imports(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
             for t in users:
                 out.add(t, "", (1, 1), "import", SWAP, True,
                         f"{path} swaps its import of {old!r} for {new!r}; {t} imports it",
-                        f"import:{old}", near)
+                        f"import:{old}", near, f"imports {old!r}, swapped for {new!r} in {path}")
 
 
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
@@ -340,7 +363,8 @@ def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) ->
         why = (f"{name} uses fixture {fixture!r} at {r.path}:{r.line} (by parameter name); "
                + h.evidence())
         out.add(r.path, name, (user.start_line, user.end_line), "fixture",
-                FIXTURE / (h.distance + 1), True, why, h.seed)
+                FIXTURE / (h.distance + 1), True, why, h.seed,
+                chain=f"{name} → fixture {fixture} ({r.path}:{r.line}); " + h.chain_text())
 
 
 def _by_convention(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
@@ -439,4 +463,29 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True
                                command=fw.command(framework, [(t.path, t.symbol)])))
         chosen.append((framework, (t.path, t.symbol)))
     files = list(dict.fromkeys(t.path for t in targets))
-    return Plan(tuple(targets), fw.group(chosen), fw.used(), files, notes)
+    return Plan(tuple(targets), fw.group(chosen), fw.used(), files, notes,
+                _by_file(targets, chosen, fw, out))
+
+
+def _by_file(targets: list[TestTarget], chosen: list[tuple[Framework, tuple[str, str]]],
+             fw: Frameworks, out: _Collector) -> tuple[TestFile, ...]:
+    """The targets as an agent runs them: per test file (best first), its test ids, one
+    command for them, and the file's best evidence in short (its other kinds named)."""
+    groups: dict[str, list[int]] = {}
+    for i, t in enumerate(targets):
+        groups.setdefault(t.path, []).append(i)
+    result = []
+    for path, idx in groups.items():
+        best = targets[idx[0]]
+        framework = chosen[idx[0]][0]
+        command = fw.command(framework, [chosen[i][1] for i in idx])
+        also = [r for r in out.reasons.get(path, {}) if r != best.reason]
+        evidence = out.chains.get((path, best.symbol), best.evidence)
+        if also:
+            evidence += f" (also: {', '.join(also)})"
+        ids = tuple(targets[i].symbol for i in idx if targets[i].symbol)
+        result.append(TestFile(path, ids, command, best.reason,
+                               round(out.relevance.get(path, best.relevance), 4),
+                               all(targets[i].uncertain for i in idx), evidence,
+                               best.start_line))
+    return tuple(result)

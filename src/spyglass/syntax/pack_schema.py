@@ -81,6 +81,7 @@ MANIFEST: Schema = {
     "claims": ("map", STRS),  # another pack's extension, claimed when the text matches
     # extraction
     "self_names": STRS, "class_scope_encloses": bool, "const_pattern": str,
+    "file_local_imports": bool,
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
     "qualifier_separators": STRS, "parse_blanks": STRS, "parse_separators": STRS,
     "recovered_definitions": ("map", str),
