@@ -9,13 +9,14 @@ region that failed to parse — the name read as text. Each is exactly one of:
 * `excluded`: resolved with certainty to another definition, or not what the question
   asks about (a declaration, a use in the other name space, a call the argument count
   rules out, not a call for `callers`);
-* `cut`: counted but not listed (a bound, an exact-only answer, a candidate too common to
+* `cut`: counted, left out of the list (a bound, an exact-only answer, a candidate too common to
   list by name); the limitations say which and how many.
 
 Every decision names the rule that made it (`Decision.rule`), so the tally says which rule
 decided how much. An occurrence that no rule decided is listed `flagged` by the last rule,
 `unaccounted`: never dropped (the property test tests/test_accounting.py asserts it decides
-nothing)."""
+nothing). Text read in a region that failed to parse is counted (`cut`, its limitation
+names the first places): code, comments and strings are not told apart there."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from enum import Enum
 
 from spyglass.errors import BadInput, LimitExceeded
 from spyglass.query import paths as client_paths
+from spyglass.query.closure import LITERAL_KEY
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs, marks, refs
 from spyglass.query.view import View
@@ -35,6 +37,8 @@ from spyglass.types import Accounting, CodeLocation
 Key = tuple[str, int, int]  # path, line, 0-based column of a site
 MAX_SHOWN = 3
 UNACCOUNTED = "unaccounted"
+# Definitions whose members the parser still finds around an error inside them.
+CONTAINERS = frozenset({"class", "struct", "interface", "enum", "module", "package", "type"})
 
 
 class Verdict(Enum):
@@ -108,6 +112,8 @@ class Broken:
     start: int
     end: int
     why: str
+    error_start: int  # the error's own lines, within start..end
+    error_end: int
 
 
 def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
@@ -127,10 +133,11 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
     found: dict[str, tuple[Broken, ...]] = {}
     for chunk in chunks(sorted(errors)):
         spans: dict[str, list[tuple[int, int]]] = {}
-        for path, start, end in view.each(
-                "SELECT f.path, d.start_line, d.end_line FROM {defs} d JOIN temp.vfiles f ON "
-                f"f.unit = d.unit WHERE f.path IN ({marks(chunk)})", tuple(chunk)):
-            spans.setdefault(str(path), []).append((int(str(start)), int(str(end))))
+        for path, start, end, kind in view.each(
+                "SELECT f.path, d.start_line, d.end_line, d.kind FROM {defs} d JOIN temp.vfiles "
+                f"f ON f.unit = d.unit WHERE f.path IN ({marks(chunk)})", tuple(chunk)):
+            if str(kind) not in CONTAINERS:  # a class's members before the error stand
+                spans.setdefault(str(path), []).append((int(str(start)), int(str(end))))
         for path in chunk:
             found[path] = tuple(_widen(line, end, msg, spans.get(path, []))
                                 for line, end, msg in errors[path])
@@ -145,13 +152,15 @@ def _widen(line: int, end: int, msg: str, spans: list[tuple[int, int]]) -> Broke
     after = [s[0] for s in spans if s[0] > end]
     if after:
         stop = max(stop, min(after) - 1)
-    return Broken(start, stop, f"{msg} at line {line}")
+    return Broken(start, stop, f"{msg} at line {line}", line, end)
 
 
-def broken_at(view: View, path: str, line: int) -> Broken | None:
-    """The region that failed to parse around `line` of `path`, if any."""
-    return next((b for b in broken_regions(view).get(path, ()) if b.start <= line <= b.end),
-                None)
+def broken_at(view: View, path: str, line: int, construct: bool = True) -> Broken | None:
+    """The region that failed to parse around `line` of `path`, if any: the construct the
+    error breaks, or (`construct` False) the error's own lines."""
+    return next((b for b in broken_regions(view).get(path, ())
+                 if (b.start <= line <= b.end if construct else
+                     b.error_start <= line <= b.error_end)), None)
 
 
 def text_tokens(view: View, names: set[str]) -> list[Key]:
@@ -166,8 +175,8 @@ def text_tokens(view: View, names: set[str]) -> list[Key]:
     for path, spans in regions.items():
         lines = _lines(view, path)
         seen: set[int] = set()
-        for b in spans:
-            for n in range(b.start, min(b.end, len(lines)) + 1):
+        for b in spans:  # the error's own lines: around them the parser found the names
+            for n in range(b.error_start, min(b.error_end, len(lines)) + 1):
                 if n in seen:
                     continue
                 seen.add(n)
@@ -195,8 +204,9 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
     r = o.ref
     if r is None:
-        return Decision(Verdict.FLAGGED, "parse-error text",
-                        "matched as text in a region that failed to parse")
+        return Decision(Verdict.CUT, "parse-error text",
+                        "the name read as text in a region that failed to parse (code, a "
+                        "comment or a string: not told apart)")
     if r.target is not None and r.target not in own:
         if r.conf == "exact":
             return Decision(Verdict.EXCLUDED, "resolved elsewhere",
@@ -204,6 +214,9 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         return Decision(Verdict.CUT, "inferred elsewhere",
                         f"bound by inference ({r.conf}) to {r.target}, not proven")
     if r.target is not None:
+        if LITERAL_KEY in r.target:
+            return Decision(Verdict.EXCLUDED, "literal key", "a composite literal's key: a "
+                            "field or a map value, never a type or a function")
         if bounded:
             return Decision(Verdict.CUT, "site bound", "past the bound on sites read")
         return Decision(Verdict.FLAGGED, UNACCOUNTED, "resolved to the target, decided by no "
@@ -223,8 +236,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
     if kind == H.IMPORT:
         return Decision(Verdict.CUT, "unresolved import",
                         "through an import the index did not resolve (outside the project?)")
-    return Decision(Verdict.CUT, "name match not listed",
-                    f"unresolved ({kind or 'no'} head), not listed as a name-matched "
+    return Decision(Verdict.CUT, "name match left out",
+                    f"unresolved ({kind or 'no'} head), left out as a name-matched "
                     "candidate (the name is common, or the receiver unlikely)")
 
 
@@ -268,7 +281,7 @@ def cut_notes(settled: dict[Key, Decision], name: str) -> list[str]:
     for rule, items in sorted(by_rule.items()):
         first = ", ".join(f"{p}:{ln}" for (p, ln, _), _ in items[:MAX_SHOWN])
         more = ", ..." if len(items) > MAX_SHOWN else ""
-        out.append(f"{len(items)} occurrence(s) of `{name}` counted, not listed ({rule}: "
+        out.append(f"{len(items)} occurrence(s) of `{name}` counted, left out of the list ({rule}: "
                    f"{items[0][1].why}): {first}{more}")
     return out
 
@@ -286,7 +299,7 @@ def statement(a: Accounting, name: str) -> str:
                 f"certainty ({a.excluded}); no need to grep")
     return (f"not complete: of {a.occurrences} occurrence(s) of `{name}`, {a.certain} "
             f"certain, {a.flagged} flagged uncertain, {a.excluded} excluded, {a.cut} counted "
-            f"but not listed")
+            f"but left out of the list")
 
 
 __all__ = ["Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict", "broken_at",

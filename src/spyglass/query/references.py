@@ -262,25 +262,34 @@ def _build_rule(q: Ask, s: Site) -> Site | Decision:
 
 
 def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
-    """A site inside a construct that failed to parse: its binding and its enclosing
-    definition are not proven."""
-    broken = accounting.broken_at(q.view, s.ref.path, s.ref.line)
+    """A site the parser could not read as code: for callers, any site of a construct
+    that failed to parse (its enclosing definition is not proven: a broken header leaves
+    its body to the scope around it); for references, a site within the error itself (its
+    role is not proven). Flagged."""
+    broken = accounting.broken_at(q.view, s.ref.path, s.ref.line, construct=q.calls_only)
     if broken is None:
         return s
-    return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
-                    f"{broken.end}, {broken.why}): its binding and enclosing definition "
-                    "are not proven")
+    if q.calls_only:
+        return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
+                        f"{broken.end}, {broken.why}): the enclosing definition is not "
+                        "proven")
+    return _flag(s, f"within a syntax error ({broken.why}): read from the parser's "
+                    "recovery, the use is not proven")
 
 
 def _macro_rule(q: Ask, s: Site) -> Site | Decision:
-    """A C name that a macro of the same name redefines in the site's unit
-    (`#define FooState FooStateInternal` in a header it includes), or a use inside a
-    macro's body (a use only where that macro is expanded): flagged."""
+    """A C name that a macro of the same name renames in the site's unit but not in the
+    definition's, or the reverse (`#define FooState FooStateInternal` in a private header:
+    the use means the other name), or a use inside a macro's body (a use only where that
+    macro is expanded): flagged. Where both see the macro, both are renamed alike."""
     if q.macro_units is None or s.ref.role == "import":
         return s
-    if s.ref.unit in q.macro_units:
-        return _flag(s, f"a macro named {q.d.name!r} is defined where this file sees it: "
-                        "the preprocessor may rename this use")
+    if (s.ref.unit in q.macro_units) != (q.d.unit in q.macro_units):
+        seen = "this file sees it and the definition's does not" \
+            if s.ref.unit in q.macro_units else "the definition's file sees it and this " \
+            "file does not"
+        return _flag(s, f"a macro named {q.d.name!r} renames the name where it is seen "
+                        f"({seen}): this use may mean another name")
     outer = sym.enclosing(q.view, s.ref)
     if outer is not None and outer.kind == "macro" and outer.full != q.d.full:
         return _flag(s, f"inside the body of macro {outer.name}: a use only where "
