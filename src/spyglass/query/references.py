@@ -280,8 +280,9 @@ def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
 def _macro_rule(q: Ask, s: Site) -> Site | Decision:
     """A C name that a macro of the same name renames in the site's unit but not in the
     definition's, or the reverse (`#define FooState FooStateInternal` in a private header:
-    the use means the other name), or a use inside a macro's body (a use only where that
-    macro is expanded): flagged. Where both see the macro, both are renamed alike."""
+    the use means the other name), a use reached only through another macro's expansion
+    (`OUTER(v)` whose body names the target), or a use inside a macro's body: flagged.
+    Where both see the renaming macro, both are renamed alike."""
     if q.macro_units is None or s.ref.role == "import":
         return s
     if (s.ref.unit in q.macro_units) != (q.d.unit in q.macro_units):
@@ -290,6 +291,10 @@ def _macro_rule(q: Ask, s: Site) -> Site | Decision:
             "file does not"
         return _flag(s, f"a macro named {q.d.name!r} renames the name where it is seen "
                         f"({seen}): this use may mean another name")
+    if s.ref.name != q.d.name and s.ref.target is not None and any(
+            o.kind == "macro" for o in defs_by_full(q.view, [s.ref.target])):
+        return _flag(s, f"reached only through the expansion of macro {s.ref.name}: "
+                        f"{s.ref.name}'s body is read, not expanded with its arguments")
     outer = sym.enclosing(q.view, s.ref)
     if outer is not None and outer.kind == "macro" and outer.full != q.d.full:
         return _flag(s, f"inside the body of macro {outer.name}: a use only where "
@@ -357,10 +362,46 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
     annotation, which mostly hold other classes' objects; what the bounds cut; what the
     accounting counted but did not list; its statement), and the accounting of every
     occurrence of the targets' names (query/accounting.py)."""
+    run = _run(ans, targets, include_declaration, exact_only, calls_only, reach)
+    # Ranked before any budget cuts them: certain sites first, then by place (path, line,
+    # column: a total order, so the pages of a long answer neither overlap nor skip).
+    # Two uses on one line (`f(a) == f(b)`) are one row: a location has no column.
+    ranked = list(dict.fromkeys(c for _, c in sorted(run.listed.items(),
+                                                     key=lambda kv: (kv[1].uncertain, kv[0]))))
+    left = unlisted_note([r for k, r in sorted(run.ledger.unlisted.items())
+                          if k not in run.listed], calls_only)
+    return ranked, tuple(dict.fromkeys([*run.ledger.notes, *left, *run.notes])), run.accounting
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One answer before ranking: the listed sites by place, the ledger of the rules, the
+    accounting's notes, tally and the verdict on every occurrence not listed."""
+
+    listed: dict[Key, CodeLocation]
+    ledger: Ledger
+    notes: tuple[str, ...]
+    accounting: Accounting
+    settled: dict[Key, Decision]
+
+
+def verdicts(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
+             exact_only: bool = False, calls_only: bool = False) -> dict[Key, Verdict]:
+    """The verdict on every occurrence and listed site of an answer (the property test,
+    tests/test_accounting.py, checks them against the answer and the view)."""
+    run = _run(ans, targets, include_declaration, exact_only, calls_only, 0)
+    out = {k: Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN
+           for k, loc in run.listed.items()}
+    out.update({k: d.verdict for k, d in run.settled.items()})
+    return out
+
+
+def _run(ans: Answer, targets: list[DefRow], include_declaration: bool, exact_only: bool,
+         calls_only: bool, reach: int) -> Run:
+    """The sites of `targets` through the site rules, then the accounting."""
     view = ans.view()
     ledger = Ledger()
     out: dict[Key, CodeLocation] = {}
-    listed: dict[Key, RefRow] = {}
     for d in targets:
         if include_declaration and not calls_only:
             out[(d.path, d.name_line, -1)] = ans.def_location(d)
@@ -378,16 +419,8 @@ def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = Fa
             if k in out and not out[k].uncertain:
                 continue
             out[k] = _location(ans, view, d, judged, calls_only)
-            listed[k] = s.ref
-    acct, notes = _account(ans, view, targets, out, ledger, calls_only, exact_only)
-    # Ranked before any budget cuts them: certain sites first, then by place (path, line,
-    # column: a total order, so the pages of a long answer neither overlap nor skip).
-    # Two uses on one line (`f(a) == f(b)`) are one row: a location has no column.
-    ranked = list(dict.fromkeys(c for _, c in sorted(out.items(),
-                                                     key=lambda kv: (kv[1].uncertain, kv[0]))))
-    left = unlisted_note([r for k, r in sorted(ledger.unlisted.items()) if k not in out],
-                         calls_only)
-    return ranked, tuple(dict.fromkeys([*ledger.notes, *left, *notes])), acct
+    acct, notes, settled = _account(ans, view, targets, out, ledger, calls_only, exact_only)
+    return Run(out, ledger, tuple(notes), acct, settled)
 
 
 def _location(ans: Answer, view: View, d: DefRow, s: Site, calls_only: bool) -> CodeLocation:
@@ -404,12 +437,12 @@ def _location(ans: Answer, view: View, d: DefRow, s: Site, calls_only: bool) -> 
 
 def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, CodeLocation],
              ledger: Ledger, calls_only: bool, exact_only: bool
-             ) -> tuple[Accounting, list[str]]:
+             ) -> tuple[Accounting, list[str], dict[Key, Decision]]:
     """The accounting of every occurrence of the targets' names; an occurrence no rule
     decided but the last ones flag (text in a region that failed to parse, a site no rule
     decided) is listed, flagged, unless the answer is exact-only (then cut)."""
     if not targets:
-        return Accounting(0, 0, 0, 0, 0), []
+        return Accounting(0, 0, 0, 0, 0), [], {}
     names = {t.name for t in targets}
     own: set[str] = set()
     for t in targets:
@@ -423,12 +456,13 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
         if decision.verdict is not Verdict.FLAGGED:
             continue
         if exact_only:
-            settled[k] = Decision(Verdict.CUT, "exact only", decision.why)
+            ledger.decided[k] = Decision(Verdict.CUT, "exact only", decision.why)
             added = True
             continue
         o = by_key[k]
         if calls_only and o.ref is not None and sym.call_filter(view, targets[0])(o.ref) is None:
-            settled[k] = Decision(Verdict.EXCLUDED, "not a call", f"a {o.ref.role}, not a call")
+            ledger.decided[k] = Decision(Verdict.EXCLUDED, "not a call",
+                                         f"a {o.ref.role}, not a call")
             added = True
             continue
         d = targets[0]
@@ -442,7 +476,8 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
     if added:
         acct, settled = accounting.tally(out, found, ledger, own, targets, member)
     name = targets[0].name
-    return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)]
+    return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)], \
+        settled
 
 
 def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
