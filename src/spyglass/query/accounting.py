@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from spyglass.errors import BadInput, LimitExceeded
+from spyglass.query import aliases, closure
 from spyglass.query import paths as client_paths
 from spyglass.query.closure import LITERAL_KEY
 from spyglass.query.results import DefRow, RefRow
@@ -194,8 +195,26 @@ def _lines(view: View, path: str) -> list[str]:
     return data.decode("utf-8", "replace").splitlines()
 
 
+DEFINITION, PROJECT, OUTSIDE = "definition", "project", "outside"
+
+
+def reaches(view: View, targets: set[str]) -> dict[str, str]:
+    """Where each reference target leads: to a `definition`; into the `project` (a prefix
+    is a project definition or module, the rest no definition declares); or `outside`."""
+    bound = aliases.resolve(view, targets)
+    out = {t: DEFINITION for t, ds in bound.items() if ds}
+    rest = targets - set(out)
+    heads = {t: [t[:i] for i in range(len(t)) if t[i] in ".#"] for t in rest}
+    every = {p for ps in heads.values() for p in ps if p}
+    known = {p for p, ds in aliases.resolve(view, every).items() if ds} | \
+        closure.modules_of(view, every)
+    for t in rest:
+        out[t] = PROJECT if any(p in known for p in heads[t]) else OUTSIDE
+    return out
+
+
 def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
-           bounded: bool) -> Decision:
+           bounded: bool, reach: dict[str, str], distinctive: bool) -> Decision:
     """The verdict of the last rules on an occurrence nothing else decided."""
     if o.definition is not None:
         d = o.definition
@@ -207,12 +226,26 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         return Decision(Verdict.CUT, "parse-error text",
                         "the name read as text in a region that failed to parse (code, a "
                         "comment or a string: not told apart)")
-    if r.target is not None and r.target not in own:
+    if r.target is not None and r.target not in own and LITERAL_KEY not in r.target:
+        where = reach.get(r.target, OUTSIDE)
+        if where == DEFINITION:
+            if r.conf == "exact":
+                return Decision(Verdict.EXCLUDED, "resolved elsewhere",
+                                f"resolved with certainty to {r.target}")
+            return Decision(Verdict.CUT, "inferred elsewhere",
+                            f"bound by inference ({r.conf}) to {r.target}, not proven")
+        if where == PROJECT:  # a project type's member no definition has: dynamic?
+            why = (f"bound to {r.target}, which no definition declares: a member made at "
+                   "run time (`__getattr__`, a manager built `from_queryset`, a metaclass) "
+                   "or inherited through a base not resolved")
+            if distinctive:
+                return Decision(Verdict.FLAGGED, "undeclared member", why)
+            return Decision(Verdict.CUT, "undeclared member, common name", why)
         if r.conf == "exact":
-            return Decision(Verdict.EXCLUDED, "resolved elsewhere",
-                            f"resolved with certainty to {r.target}")
-        return Decision(Verdict.CUT, "inferred elsewhere",
-                        f"bound by inference ({r.conf}) to {r.target}, not proven")
+            return Decision(Verdict.EXCLUDED, "outside the project",
+                            f"resolved with certainty to {r.target}, outside the project")
+        return Decision(Verdict.CUT, "inferred outside",
+                        f"bound by inference ({r.conf}) to {r.target}, outside the project")
     if r.target is not None:
         if LITERAL_KEY in r.target:
             return Decision(Verdict.EXCLUDED, "literal key", "a composite literal's key: a "
@@ -242,7 +275,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
 
 
 def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledger,
-          own: set[str], targets: list[DefRow], member: bool) -> tuple[Accounting, dict[Key, Decision]]:
+          own: set[str], targets: list[DefRow], member: bool, reach: dict[str, str],
+          distinctive: bool) -> tuple[Accounting, dict[Key, Decision]]:
     """The tally over every occurrence and every listed site (a site listed under another
     name, an alias, counts too), and the decisions of the occurrences not listed."""
     rules: Counter[str] = Counter()
@@ -260,7 +294,7 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
             decision = Decision(Verdict.CUT, "parameter receiver",
                                 "on a parameter without a type annotation: counted")
         if decision is None:
-            decision = settle(o, own, targets, member, ledger.bounded)
+            decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive)
         settled[o.key] = decision
         counts[decision.verdict] += 1
         rules[decision.rule] += 1

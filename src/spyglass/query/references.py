@@ -449,7 +449,12 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
         own |= set(closure.of(view, [t]).names)
     member = all(t.kind in closure.MEMBER_KINDS or t.kind == "field" for t in targets)
     found = accounting.occurrences(view, names)
-    acct, settled = accounting.tally(out, found, ledger, own, targets, member)
+    reach = accounting.reaches(view, {o.ref.target for o in found if o.ref is not None
+                                      and o.ref.target and o.ref.target not in own
+                                      and key(o.ref) not in out})
+    distinctive = member and sym.member_candidate(view, targets[0])
+    acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
+                                     distinctive)
     added = False
     by_key = {o.key: o for o in found}
     for k, decision in settled.items():
@@ -474,7 +479,8 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
                               f"{decision.why} ({decision.rule})")
         added = True
     if added:
-        acct, settled = accounting.tally(out, found, ledger, own, targets, member)
+        acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
+                                         distinctive)
     name = targets[0].name
     return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)], \
         settled
