@@ -31,6 +31,7 @@ from spyglass.query import paths as client_paths
 from spyglass.query.closure import LITERAL_KEY
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs, marks, refs
+from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax import heads as H
 from spyglass.types import Accounting, CodeLocation
@@ -195,22 +196,39 @@ def _lines(view: View, path: str) -> list[str]:
     return data.decode("utf-8", "replace").splitlines()
 
 
-DEFINITION, PROJECT, OUTSIDE = "definition", "project", "outside"
+DEFINITION, DYNAMIC, PROJECT, OUTSIDE = "definition", "dynamic", "project", "outside"
 
 
-def reaches(view: View, targets: set[str]) -> dict[str, str]:
-    """Where each reference target leads: to a `definition`; into the `project` (a prefix
-    is a project definition or module, the rest no definition declares); or `outside`."""
+def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
+    """Where each reference target leads: to a `definition`; to a member no definition
+    declares of a project class that makes members at run time (`dynamic`: manifest
+    `dynamic_member_hooks`, Python's `__getattr__`); into the `project` otherwise (a
+    prefix is a project definition or module: a member of a value whose type is not
+    known, or of a class whose bases are not all read); or `outside`."""
     bound = aliases.resolve(view, targets)
     out = {t: DEFINITION for t, ds in bound.items() if ds}
     rest = targets - set(out)
     heads = {t: [t[:i] for i in range(len(t)) if t[i] in ".#"] for t in rest}
     every = {p for ps in heads.values() for p in ps if p}
-    known = {p for p, ds in aliases.resolve(view, every).items() if ds} | \
-        closure.modules_of(view, every)
+    resolved = {p: ds for p, ds in aliases.resolve(view, every).items() if ds}
+    known = set(resolved) | closure.modules_of(view, every)
+    hooks = manifest_value(language, "dynamic_member_hooks")
+    dynamic = _hooked(view, [str(h) for h in hooks]) if isinstance(hooks, list) else set()
     for t in rest:
-        out[t] = PROJECT if any(p in known for p in heads[t]) else OUTSIDE
+        if any(d.full in dynamic for p in heads[t] for d in resolved.get(p, ())):
+            out[t] = DYNAMIC
+        else:
+            out[t] = PROJECT if any(p in known for p in heads[t]) else OUTSIDE
     return out
+
+
+def _hooked(view: View, hooks: list[str]) -> set[str]:
+    """Full names of the definitions that declare a member named one of `hooks`."""
+    if not hooks:
+        return set()
+    return {d.full[:-len(d.name) - 1] for d in defs(view.each(
+        f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(hooks)})", tuple(hooks)))
+        if d.parent >= 0}
 
 
 def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
@@ -234,13 +252,17 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
                                 f"resolved with certainty to {r.target}")
             return Decision(Verdict.CUT, "inferred elsewhere",
                             f"bound by inference ({r.conf}) to {r.target}, not proven")
-        if where == PROJECT:  # a project type's member no definition has: dynamic?
-            why = (f"bound to {r.target}, which no definition declares: a member made at "
-                   "run time (`__getattr__`, a manager built `from_queryset`, a metaclass) "
-                   "or inherited through a base not resolved")
+        if where == DYNAMIC:  # a member a project class makes at run time
+            why = (f"bound to {r.target}, which no definition declares: its class makes "
+                   "members at run time (`__getattr__`)")
             if distinctive:
-                return Decision(Verdict.FLAGGED, "undeclared member", why)
-            return Decision(Verdict.CUT, "undeclared member, common name", why)
+                return Decision(Verdict.FLAGGED, "member made at run time", why)
+            return Decision(Verdict.CUT, "member made at run time, common name", why)
+        if where == PROJECT:
+            return Decision(Verdict.CUT, "undeclared member",
+                            f"bound to {r.target}, which no definition declares: a member "
+                            "of a value whose type is not known (a manager built "
+                            "`from_queryset`, a metaclass, a base not read, a library type)")
         if r.conf == "exact":
             return Decision(Verdict.EXCLUDED, "outside the project",
                             f"resolved with certainty to {r.target}, outside the project")

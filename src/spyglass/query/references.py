@@ -451,7 +451,7 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
     found = accounting.occurrences(view, names)
     reach = accounting.reaches(view, {o.ref.target for o in found if o.ref is not None
                                       and o.ref.target and o.ref.target not in own
-                                      and key(o.ref) not in out})
+                                      and key(o.ref) not in out}, targets[0].language)
     distinctive = member and sym.member_candidate(view, targets[0])
     acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
                                      distinctive)
