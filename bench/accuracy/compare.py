@@ -9,8 +9,10 @@ receiver or name could not be bound), ``exact`` keeps only results that are not
 
 Nothing is scored apart (docs/accuracy.md "Headline figures"): a site spyglass flags is a
 returned site like any other, in every figure. The headline, per corpus and question:
-the silent-miss rate (oracle sites the answer neither lists certain nor flags), the
-precision of the results marked certain (a certain-wrong site counts against it), the
+the silent-miss rate (oracle sites the answer neither lists certain nor flags), and of
+those how many the answer's accounting counts (`counted`: cut, a limitation says how many
+and where; the rest the accounting excluded as certain, or are no occurrence of the name:
+an alias, a site the index has no reference for), the precision of the results marked certain (a certain-wrong site counts against it), the
 default answer's P / R (flagged sites count as returned) and the flagged share (uncertain
 results among all results). Every answer's accounting (`coverage.accounting`) is checked
 too: its tally sums, and no occurrence was left to the last rule (`unaccounted`).
@@ -33,7 +35,9 @@ from typing import Any
 
 from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compile_commands
 from spyglass.config import load_config
+from spyglass.query import references
 from spyglass.query import rows as facts
+from spyglass.query.accounting import Verdict
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation, ToolResult
 
@@ -97,10 +101,12 @@ class Headline:
     certain: int = 0  # results marked certain
     certain_right: int = 0  # of which the oracle has
     flagged_right: int = 0  # flagged results the oracle has
+    counted: int = 0  # silent misses the answer's accounting counts (cut): not listed
+    excluded: int = 0  # silent misses the accounting excluded as certain (certain-wrong)
 
     def merge(self, other: Headline) -> None:
         for f in ("oracle", "silent", "returned", "certain", "certain_right",
-                  "flagged_right"):
+                  "flagged_right", "counted", "excluded"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
 
     @property
@@ -120,7 +126,8 @@ class Headline:
                 "silent_rate": round(self.silent_rate, 4), "returned": self.returned,
                 "certain": self.certain, "certain_precision": round(self.certain_precision, 4),
                 "flagged_share": round(self.flagged_share, 4),
-                "flagged_in_oracle": self.flagged_right}
+                "flagged_in_oracle": self.flagged_right,
+                "silent_counted": self.counted, "silent_excluded": self.excluded}
 
 
 @dataclass
@@ -338,6 +345,8 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             _check_accounting(asked[0][0], accounting[q])
             got = _spyglass_sites(answers[q], corpus.include)
             _headline(headline[q], oracle, got)
+            if oracle - set(got):
+                _unlisted(ci, where, q == "calls", oracle - set(got), headline[q])
             first = set(_spyglass_sites(asked[0][0].results, corpus.include))
             for s in oracle | first:
                 first_page[q].add(site_kind(lines, t, s), tp=int(s in oracle and s in first),
@@ -378,6 +387,18 @@ def _headline(h: Headline, oracle: set[Site], got: dict[Site, CodeLocation]) -> 
     h.flagged_right += len((set(got) - certain) & oracle)
 
 
+def _unlisted(ci: CodeIntel, where: dict[str, Any], calls: bool, missed: set[Site],
+              h: Headline) -> None:
+    """Of the oracle sites the answer does not list, those its accounting counts (cut,
+    with a limitation) and those it excludes as certain (a certain-wrong exclusion)."""
+    targets = ci._targets(None, where["path"], where["line"], where["column"])
+    decided = references.verdicts(ci.answer(), targets, calls_only=calls)
+    cut = {(p, ln) for (p, ln, _), v in decided.items() if v is Verdict.CUT}
+    excluded = {(p, ln) for (p, ln, _), v in decided.items() if v is Verdict.EXCLUDED}
+    h.counted += len(missed & cut)
+    h.excluded += len((missed - cut) & excluded)
+
+
 def _check_accounting(first: ToolResult, counts: list[int]) -> None:
     """Count an answer, whether its tally sums, and the occurrences no rule decided."""
     counts[0] += 1
@@ -409,8 +430,8 @@ def headline_by_language(results: list[CorpusResult]) -> dict[str, dict[str, Hea
     return out
 
 
-HEAD_COLUMNS = ("corpus", "question", "oracle sites", "silent-miss", "certain P", "P", "R",
-                "flagged share", "accounting")
+HEAD_COLUMNS = ("corpus", "question", "oracle sites", "silent-miss", "counted", "certain P",
+                "P", "R", "flagged share", "accounting")
 
 
 def headline_rows(results: list[CorpusResult]) -> list[tuple[str, ...]]:
@@ -428,7 +449,7 @@ def headline_rows(results: list[CorpusResult]) -> list[tuple[str, ...]]:
             a = acct.get(q)
             checked = (f"{a[0]} answers, {a[1]} off, {a[2]} unaccounted" if a else "")
             rows.append((name, q, str(h.oracle), f"{h.silent_rate:.3%}",
-                         f"{h.certain_precision:.3f}", f"{s.precision:.3f}",
+                         f"{h.counted}/{h.silent}", f"{h.certain_precision:.3f}", f"{s.precision:.3f}",
                          f"{s.recall:.3f}", f"{h.flagged_share:.3f}", checked))
     return rows
 
@@ -437,7 +458,7 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
     """A plain-text report: the headline (per corpus and language), then P / R per view
     and site kind, and the miss categories."""
     out: list[str] = []
-    widths = (16, 8, 13, 12, 10, 7, 7, 14, 0)
+    widths = (16, 8, 13, 12, 9, 10, 7, 7, 14, 0)
     out.append("".join(f"{c:<{w}}" if w else c for c, w in zip(HEAD_COLUMNS, widths)))
     for row in headline_rows(results):
         out.append("".join(f"{c:<{w}}" if w else c for c, w in zip(row, widths)))

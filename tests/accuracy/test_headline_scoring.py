@@ -59,11 +59,11 @@ def test_reports_lead_with_the_headline(tmp_path: Path) -> None:
     r = _scored(tmp_path)
     text = render([r])
     first = text.splitlines()[1]
-    assert first.split()[:8] == ["t", "refs", "3", "33.333%", "0.333", "0.400", "0.667",
-                                 "0.400"], first
+    assert first.split()[:9] == ["t", "refs", "3", "33.333%", "0/1", "0.333", "0.400",
+                                 "0.667", "0.400"], first
     assert "scored apart" not in text
     md = markdown([r])
-    assert "| t | refs | 3 | 33.333% | 0.333 | 0.400 | 0.667 | 0.400 |" in md
+    assert "| t | refs | 3 | 33.333% | 0/1 | 0.333 | 0.400 | 0.667 | 0.400 |" in md
     doc = r.to_json()
     assert doc["headline"]["calls"]["silent"] == 1
     assert doc["accounting"]["refs"] == {"answers": 1, "tally_off": 0, "unaccounted": 0}

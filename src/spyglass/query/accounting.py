@@ -196,15 +196,20 @@ def _lines(view: View, path: str) -> list[str]:
     return data.decode("utf-8", "replace").splitlines()
 
 
-DEFINITION, DYNAMIC, PROJECT, OUTSIDE = "definition", "dynamic", "project", "outside"
+DEFINITION, DYNAMIC, DISPATCH, PROJECT, OUTSIDE = (
+    "definition", "dynamic", "dispatch", "project", "outside")
+# Kinds of a receiver's type whose members may dispatch to any implementation, read or not.
+OPEN_KINDS = frozenset({"interface", "type"})
 
 
 def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
     """Where each reference target leads: to a `definition`; to a member no definition
     declares of a project class that makes members at run time (`dynamic`: manifest
-    `dynamic_member_hooks`, Python's `__getattr__`); into the `project` otherwise (a
-    prefix is a project definition or module: a member of a value whose type is not
-    known, or of a class whose bases are not all read); or `outside`."""
+    `dynamic_member_hooks`, Python's `__getattr__`); to a member no definition declares
+    of a project interface or type alias (`dispatch`: its method set comes from what the
+    index did not read, and a call may reach any implementation); into the `project`
+    otherwise (a prefix is a project definition or module: a member of a value whose type
+    is not known, or of a class whose bases are not all read); or `outside`."""
     bound = aliases.resolve(view, targets)
     out = {t: DEFINITION for t, ds in bound.items() if ds}
     rest = targets - set(out)
@@ -215,8 +220,11 @@ def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
     hooks = manifest_value(language, "dynamic_member_hooks")
     dynamic = _hooked(view, [str(h) for h in hooks]) if isinstance(hooks, list) else set()
     for t in rest:
+        deepest = next((resolved[p] for p in reversed(heads[t]) if p in resolved), [])
         if any(d.full in dynamic for p in heads[t] for d in resolved.get(p, ())):
             out[t] = DYNAMIC
+        elif any(d.kind in OPEN_KINDS for d in deepest):
+            out[t] = DISPATCH
         else:
             out[t] = PROJECT if any(p in known for p in heads[t]) else OUTSIDE
     return out
@@ -258,6 +266,12 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             if distinctive:
                 return Decision(Verdict.FLAGGED, "member made at run time", why)
             return Decision(Verdict.CUT, "member made at run time, common name", why)
+        if where == DISPATCH:  # an interface's member the index did not read
+            why = (f"bound to {r.target}, a member of an interface or type alias the index "
+                   "did not read whole: it may dispatch to the target")
+            if distinctive:
+                return Decision(Verdict.FLAGGED, "interface member not read", why)
+            return Decision(Verdict.CUT, "interface member not read, common name", why)
         if where == PROJECT:
             return Decision(Verdict.CUT, "undeclared member",
                             f"bound to {r.target}, which no definition declares: a member "
