@@ -37,6 +37,15 @@ def test_accuracy_floor(name: str, tmp_path: Path) -> None:
     scores = {f"{q}/{v}": s for (q, v), s in result.scores.items()}
     failures = []
     for key, floor in FLOORS[name].items():
+        if key.endswith("/headline"):
+            h = result.headline[key.split("/")[0]]
+            if h.certain_precision < floor["certain_precision"]:
+                failures.append(f"{key} certain precision {h.certain_precision:.3f} < floor "
+                                f"{floor['certain_precision']:.3f}")
+            if h.silent_rate > floor["silent_rate_max"]:
+                failures.append(f"{key} silent-miss rate {h.silent_rate:.3f} > ceiling "
+                                f"{floor['silent_rate_max']:.3f}")
+            continue
         score = scores[key]
         for metric in ("precision", "recall"):
             got = getattr(score, metric)
