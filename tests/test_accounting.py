@@ -68,7 +68,7 @@ def test_members_made_at_run_time_are_flagged_or_counted(tmp_path: Path) -> None
     assert ("shop/models.py", 11) not in rows
     acct = out.coverage.accounting
     assert acct is not None and not acct.complete
-    assert (acct.flagged, acct.cut) == (1, 1) and dict(acct.by_rule)["undeclared member"] == 1
+    assert (acct.flagged, acct.cut) == (1, 1) and dict(acct.by_rule)["cut: undeclared member"] == 1
     assert any(n.startswith("1 occurrence(s) of `filter` counted") and "shop/models.py:11"
                in n for n in out.coverage.limitations), out.coverage.limitations
     assert out.coverage.limitations[-1].startswith("not complete:")
@@ -115,4 +115,4 @@ def test_exact_only_counts_what_it_leaves_out(tmp_path: Path) -> None:
     out = ci.references(path="shop/query.py", line=2, column=9, exact_only=True)
     acct = out.coverage.accounting
     assert acct is not None and not _rows(out)
-    assert acct.cut == 2 and acct.flagged == 0 and dict(acct.by_rule)["exact only"] == 1
+    assert acct.cut == 2 and acct.flagged == 0 and dict(acct.by_rule)["cut: exact only"] == 1

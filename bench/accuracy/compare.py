@@ -37,7 +37,7 @@ from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compil
 from spyglass.config import load_config
 from spyglass.query import references
 from spyglass.query import rows as facts
-from spyglass.query.accounting import Verdict
+from spyglass.query.accounting import UNACCOUNTED_KEY, Verdict
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation, ToolResult
 
@@ -47,7 +47,8 @@ KINDS = ("same-file", "cross-file", "alias")
 VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
 Site = tuple[str, int]
-MAX_PAGES = 1000  # pages asked per answer at most (a bound for a broken continuation)
+MAX_PAGES = 1000
+ # pages asked per answer at most (a bound for a broken continuation)
 
 
 def fetch_corpus(name: str) -> Path:
@@ -103,11 +104,15 @@ class Headline:
     flagged_right: int = 0  # flagged results the oracle has
     counted: int = 0  # silent misses the answer's accounting counts (cut): not listed
     excluded: int = 0  # silent misses the accounting excluded as certain (certain-wrong)
+    rules: Counter[str] = field(default_factory=Counter)  # the rules that decided those
+    cut_by_rule: Counter[str] = field(default_factory=Counter)  # every cut, by rule
 
     def merge(self, other: Headline) -> None:
         for f in ("oracle", "silent", "returned", "certain", "certain_right",
                   "flagged_right", "counted", "excluded"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.rules.update(other.rules)
+        self.cut_by_rule.update(other.cut_by_rule)
 
     @property
     def silent_rate(self) -> float:
@@ -127,7 +132,9 @@ class Headline:
                 "certain": self.certain, "certain_precision": round(self.certain_precision, 4),
                 "flagged_share": round(self.flagged_share, 4),
                 "flagged_in_oracle": self.flagged_right,
-                "silent_counted": self.counted, "silent_excluded": self.excluded}
+                "silent_counted": self.counted, "silent_excluded": self.excluded,
+                "silent_by_rule": dict(self.rules.most_common()),
+                "cut_by_rule": dict(self.cut_by_rule.most_common())}
 
 
 @dataclass
@@ -342,7 +349,7 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             paging[q][0] += 1
             paging[q][1] += len(asked[0])
             paging[q][2] += len(asked[0]) > 1
-            _check_accounting(asked[0][0], accounting[q])
+            _check_accounting(asked[0][0], accounting[q], headline[q])
             got = _spyglass_sites(answers[q], corpus.include)
             _headline(headline[q], oracle, got)
             if oracle - set(got):
@@ -392,22 +399,28 @@ def _unlisted(ci: CodeIntel, where: dict[str, Any], calls: bool, missed: set[Sit
     """Of the oracle sites the answer does not list, those its accounting counts (cut,
     with a limitation) and those it excludes as certain (a certain-wrong exclusion)."""
     targets = ci._targets(None, where["path"], where["line"], where["column"])
-    decided = references.verdicts(ci.answer(), targets, calls_only=calls)
-    cut = {(p, ln) for (p, ln, _), v in decided.items() if v is Verdict.CUT}
-    excluded = {(p, ln) for (p, ln, _), v in decided.items() if v is Verdict.EXCLUDED}
-    h.counted += len(missed & cut)
-    h.excluded += len((missed - cut) & excluded)
+    decided = references.decisions(ci.answer(), targets, calls_only=calls)
+    cut = {(p, ln): d.rule for (p, ln, _), d in decided.items() if d.verdict is Verdict.CUT}
+    excluded = {(p, ln): d.rule for (p, ln, _), d in decided.items()
+                if d.verdict is Verdict.EXCLUDED}
+    h.counted += len(missed & set(cut))
+    h.excluded += len((missed - set(cut)) & set(excluded))
+    for s in missed:
+        if s in cut or s in excluded:
+            h.rules[cut.get(s) or excluded[s]] += 1
 
 
-def _check_accounting(first: ToolResult, counts: list[int]) -> None:
-    """Count an answer, whether its tally sums, and the occurrences no rule decided."""
+def _check_accounting(first: ToolResult, counts: list[int], h: Headline) -> None:
+    """Count an answer, whether its tally sums, and the occurrences no rule decided; sum
+    what it cut by rule."""
     counts[0] += 1
     a = first.coverage.accounting
     if a is None:
         return
+    h.cut_by_rule.update({r[len("cut: "):]: n for r, n in a.by_rule if r.startswith("cut: ")})
     if a.certain + a.flagged + a.excluded + a.cut != a.occurrences:
         counts[1] += 1
-    counts[2] += dict(a.by_rule).get("unaccounted", 0)
+    counts[2] += dict(a.by_rule).get(UNACCOUNTED_KEY, 0)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:

@@ -8,7 +8,7 @@ bench/accounting.py (every target of every corpus)."""
 from __future__ import annotations
 
 from spyglass.query import references
-from spyglass.query.accounting import UNACCOUNTED, Verdict
+from spyglass.query.accounting import UNACCOUNTED_KEY, Verdict
 from spyglass.query.facade import CodeIntel
 from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, defs, refs
 from spyglass.types import CodeLocation, ToolResult
@@ -24,8 +24,9 @@ def violations(ci: CodeIntel, result: ToolResult, path: str, line: int, col: int
     out: list[str] = []
     if acct.certain + acct.flagged + acct.excluded + acct.cut != acct.occurrences:
         out.append(f"the tally does not sum: {acct}")
-    if dict(acct.by_rule).get(UNACCOUNTED, 0):
-        out.append(f"{dict(acct.by_rule)[UNACCOUNTED]} occurrence(s) left to the last rule")
+    if dict(acct.by_rule).get(UNACCOUNTED_KEY, 0):
+        out.append(f"{dict(acct.by_rule)[UNACCOUNTED_KEY]} occurrence(s) left to the last "
+                   "rule")
     statement = [n for n in result.coverage.limitations
                  if n.startswith(("complete:", "not complete:"))]
     if len(statement) != 1 or not statement[0].startswith(

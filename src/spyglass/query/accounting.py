@@ -39,6 +39,7 @@ from spyglass.types import Accounting, CodeLocation
 Key = tuple[str, int, int]  # path, line, 0-based column of a site
 MAX_SHOWN = 3
 UNACCOUNTED = "unaccounted"
+UNACCOUNTED_KEY = f"flagged: {UNACCOUNTED}"  # its key in Accounting.by_rule
 # Definitions whose members the parser still finds around an error inside them.
 CONTAINERS = frozenset({"class", "struct", "interface", "enum", "module", "package", "type"})
 
@@ -319,8 +320,9 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
     counts: Counter[Verdict] = Counter()
     settled: dict[Key, Decision] = {}
     for loc in listed.values():
-        counts[Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN] += 1
-        rules["listed " + ("flagged" if loc.uncertain else "certain")] += 1
+        verdict = Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN
+        counts[verdict] += 1
+        rules[f"{verdict.value}: listed"] += 1
     for o in found:
         if o.key in listed or (o.definition is not None
                                and (o.key[0], o.key[1], -1) in listed):
@@ -333,7 +335,7 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
             decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive)
         settled[o.key] = decision
         counts[decision.verdict] += 1
-        rules[decision.rule] += 1
+        rules[f"{decision.verdict.value}: {decision.rule}"] += 1
     acct = Accounting(sum(counts.values()), counts[Verdict.CERTAIN], counts[Verdict.FLAGGED],
                       counts[Verdict.EXCLUDED], counts[Verdict.CUT],
                       tuple(sorted(rules.items())))
@@ -372,6 +374,6 @@ def statement(a: Accounting, name: str) -> str:
             f"but left out of the list")
 
 
-__all__ = ["Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict", "broken_at",
-           "broken_regions", "cut_notes", "key", "occurrences", "settle", "statement",
-           "tally", "text_tokens"]
+__all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
+           "broken_at", "broken_regions", "cut_notes", "key", "occurrences", "settle",
+           "statement", "tally", "text_tokens"]

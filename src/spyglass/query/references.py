@@ -389,10 +389,17 @@ def verdicts(ans: Answer, targets: list[DefRow], include_declaration: bool = Fal
              exact_only: bool = False, calls_only: bool = False) -> dict[Key, Verdict]:
     """The verdict on every occurrence and listed site of an answer (the property test,
     tests/test_accounting.py, checks them against the answer and the view)."""
+    return {k: d.verdict for k, d in decisions(ans, targets, include_declaration,
+                                               exact_only, calls_only).items()}
+
+
+def decisions(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
+              exact_only: bool = False, calls_only: bool = False) -> dict[Key, Decision]:
+    """The decision on every occurrence and listed site of an answer, with its rule."""
     run = _run(ans, targets, include_declaration, exact_only, calls_only, 0)
-    out = {k: Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN
-           for k, loc in run.listed.items()}
-    out.update({k: d.verdict for k, d in run.settled.items()})
+    out = {k: Decision(Verdict.FLAGGED, "listed flagged", loc.evidence) if loc.uncertain
+           else Decision(Verdict.CERTAIN, "listed certain", "") for k, loc in run.listed.items()}
+    out.update(run.settled)
     return out
 
 
