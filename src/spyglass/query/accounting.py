@@ -91,9 +91,28 @@ def key(r: RefRow) -> Key:
     return (r.path, r.line, r.col)
 
 
+MEMO_NAMES = 64  # name sets whose occurrences a view keeps (per state)
+
+
 def occurrences(view: View, names: set[str]) -> list[Occurrence]:
     """Every occurrence of `names` in the view: references, definitions' names, and the
-    text of regions that failed to parse where the index has neither."""
+    text of regions that failed to parse where the index has neither (kept per state of
+    the view for the last MEMO_NAMES name sets: an answer reads them twice)."""
+    state = view.state_key
+    memo = view.memo.get("occurrences")
+    if memo is None or memo[0] != state or not isinstance(memo[1], dict):
+        memo = (state, {})
+        view.memo["occurrences"] = memo
+    cache: dict[frozenset[str], list[Occurrence]] = memo[1]  # type: ignore[assignment]
+    k = frozenset(names)
+    if k not in cache:
+        if len(cache) >= MEMO_NAMES:
+            cache.pop(next(iter(cache)))
+        cache[k] = _occurrences(view, names)
+    return cache[k]
+
+
+def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
     out: dict[Key, Occurrence] = {}
     for chunk in chunks(sorted(names)):
         for r in refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.name IN "

@@ -113,7 +113,32 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     out += [Site(r, True, why) for r, why in linked]
     if not exact_only:
         out += _candidates(view, d, own, calls_only, is_call, ledger, filters, arity)
+        out += _last_rules(view, d, own, out, ledger)
     return out if arity is None else _overload_flags(out, arity, exact_only, ledger)
+
+
+def _last_rules(view: View, d: DefRow, own: set[str], found: list[Site], ledger: Ledger
+                ) -> list[Site]:
+    """Uses of `d`'s name no rule above decided that the accounting's last rules flag (a
+    member a class makes at run time, an interface member the index did not read, a use no
+    rule decided): listed flagged with that evidence, here so that blast radius, which
+    takes its first layer from `sites`, has them too (query/accounting.py)."""
+    seen = {key(s.ref) for s in found} | set(ledger.decided) | set(ledger.unlisted)
+    rest = [o for o in accounting.occurrences(view, {d.name})
+            if o.ref is not None and o.key not in seen]
+    if not rest:
+        return []
+    reach = accounting.reaches(view, {str(o.ref.target) for o in rest if o.ref is not None
+                                      and o.ref.target and o.ref.target not in own},
+                               d.language)
+    member = d.kind in closure.MEMBER_KINDS or d.kind == "field"
+    distinctive = member and sym.member_candidate(view, d)
+    out: list[Site] = []
+    for o in rest:
+        decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive)
+        if decision.verdict is Verdict.FLAGGED and o.ref is not None:
+            out.append(Site(o.ref, True, f"{decision.why} ({decision.rule})"))
+    return out
 
 
 Filter = tuple[str, Callable[[RefRow], bool], str]
