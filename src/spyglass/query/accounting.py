@@ -219,14 +219,14 @@ def _lines(view: View, path: str) -> list[str]:
 DEFINITION, DYNAMIC, DISPATCH, PROJECT, OUTSIDE = (
     "definition", "dynamic", "dispatch", "project", "outside")
 # Kinds of a receiver's type whose members may dispatch to any implementation, read or not.
-OPEN_KINDS = frozenset({"interface", "type"})
+OPEN_KINDS = frozenset({"interface"})
 
 
 def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
     """Where each reference target leads: to a `definition`; to a member no definition
     declares of a project class that makes members at run time (`dynamic`: manifest
     `dynamic_member_hooks`, Python's `__getattr__`); to a member no definition declares
-    of a project interface or type alias (`dispatch`: its method set comes from what the
+    of a project interface (`dispatch`: its method set comes from what the
     index did not read, and a call may reach any implementation); into the `project`
     otherwise (a prefix is a project definition or module: a member of a value whose type
     is not known, or of a class whose bases are not all read); or `outside`."""
