@@ -230,6 +230,24 @@ def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
     index did not read, and a call may reach any implementation); into the `project`
     otherwise (a prefix is a project definition or module: a member of a value whose type
     is not known, or of a class whose bases are not all read); or `outside`."""
+    state = view.state_key
+    memo = view.memo.get("reaches")
+    if memo is None or memo[0] != state or not isinstance(memo[1], dict):
+        memo = (state, {})
+        view.memo["reaches"] = memo
+    known_reach: dict[str, str] = memo[1]  # type: ignore[assignment]
+    wanted = {t for t in targets if t not in known_reach}
+    if wanted:
+        if len(known_reach) > MEMO_TARGETS:
+            known_reach.clear()
+        known_reach.update(_reaches(view, wanted, language))
+    return {t: known_reach[t] for t in targets}
+
+
+MEMO_TARGETS = 50_000  # reference targets whose reach a view keeps (per state)
+
+
+def _reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
     bound = aliases.resolve(view, targets)
     out = {t: DEFINITION for t, ds in bound.items() if ds}
     rest = targets - set(out)
@@ -336,12 +354,12 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
     """The tally over every occurrence and every listed site (a site listed under another
     name, an alias, counts too), and the decisions of the occurrences not listed."""
     rules: Counter[str] = Counter()
-    counts: Counter[Verdict] = Counter()
+    counts: Counter[str] = Counter()  # by verdict value (an Enum hashes slowly)
     settled: dict[Key, Decision] = {}
     for loc in listed.values():
-        verdict = Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN
+        verdict = "flagged" if loc.uncertain else "certain"
         counts[verdict] += 1
-        rules[f"{verdict.value}: listed"] += 1
+        rules[f"{verdict}: listed"] += 1
     for o in found:
         if o.key in listed or (o.definition is not None
                                and (o.key[0], o.key[1], -1) in listed):
@@ -353,11 +371,11 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
         if decision is None:
             decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive)
         settled[o.key] = decision
-        counts[decision.verdict] += 1
-        rules[f"{decision.verdict.value}: {decision.rule}"] += 1
-    acct = Accounting(sum(counts.values()), counts[Verdict.CERTAIN], counts[Verdict.FLAGGED],
-                      counts[Verdict.EXCLUDED], counts[Verdict.CUT],
-                      tuple(sorted(rules.items())))
+        value = decision.verdict.value
+        counts[value] += 1
+        rules[f"{value}: {decision.rule}"] += 1
+    acct = Accounting(sum(counts.values()), counts["certain"], counts["flagged"],
+                      counts["excluded"], counts["cut"], tuple(sorted(rules.items())))
     return acct, settled
 
 
