@@ -116,3 +116,24 @@ def test_exact_only_counts_what_it_leaves_out(tmp_path: Path) -> None:
     acct = out.coverage.accounting
     assert acct is not None and not _rows(out)
     assert acct.cut == 2 and acct.flagged == 0 and dict(acct.by_rule)["cut: exact only"] == 1
+
+
+def test_a_bound_on_sites_read_counts_what_it_cut(tmp_path: Path) -> None:
+    # 30 calls and an import, a cap of 5 per answer: 2 × 5 sites are read, the other 21
+    # are counted (cut by the site bound) and the answer is not complete.
+    from dataclasses import replace
+
+    from spyglass.config import load_config
+    calls = "".join(f"f({i})\n" for i in range(30))
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def f(x):\n    return x\n",
+                           "pkg/b.py": "from pkg.a import f\n\n" + calls})
+    config = load_config(repo_root=tmp_path)
+    config = replace(config, limits=replace(config.limits, max_matches_per_request=5))
+    ci = CodeIntel(tmp_path, config=config)
+    ci.index()
+    out = ci.references(path="pkg/a.py", line=1, column=5)
+    acct = out.coverage.accounting
+    assert acct is not None and not acct.complete
+    assert dict(acct.by_rule)["cut: site bound"] == 21, acct
+    assert (acct.certain, acct.occurrences) == (10, 32)  # and the declaration, excluded
+    assert any("more than 10 sites" in n for n in out.coverage.limitations), out.coverage
