@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from accounting_check import assert_accounted
 from fixture import RELATION_WORDS, ROLE_WORDS, Expect, Fixture, parse_fixture
 
 from spyglass.query.facade import CodeIntel
@@ -30,6 +31,7 @@ def check_references(fx: Fixture, ci: CodeIntel) -> None:
             assert r.evidence, "an uncertain result must say why"  # type: ignore[attr-defined]
     check_confidence(expects, result.results)
     check_unlisted(_expects(fx, "unlisted"), result.coverage.limitations)
+    assert_accounted(ci, result, path, line, col, calls=False)
     # The exact-only parameter returns exactly the sites not marked uncertain.
     exact = ci.references(path=path, line=line, column=col, exact_only=True)
     assert {(r.path, r.start_line, r.kind) for r in exact.results} == {  # type: ignore[attr-defined]
@@ -89,6 +91,7 @@ def check_callers(fx: Fixture, ci: CodeIntel) -> None:
         (p, ln, s.split(".")[-1]) for p, ln, s in want}, got
     check_unlisted([e for e in _expects(fx, "unlisted") if "caller" in e.words],
                    result.coverage.limitations)
+    assert_accounted(ci, result, path, line, col, calls=True)
 
 
 def _flags_hold(e: Expect, r: object) -> None:

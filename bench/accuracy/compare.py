@@ -7,14 +7,15 @@ results included), ``resolved`` leaves out the name-matched candidates (sites wh
 receiver or name could not be bound), ``exact`` keeps only results that are not
 ``uncertain``.
 
-Sites flagged for a reason the oracle by design answers otherwise (the evidence says so,
-``APART``) are scored apart: sites the build may leave out (a Go file's build constraint, a
-C branch inactive under the compile command: the server answers for one build), and Python
-submodules reached through a package that does not bind them (bound only by an import side
-effect: a static checker rejects the binding). Every view's P/R is computed over the other
-sites, and the flagged ones are counted per kind and question (how many, how many the
-oracle has) beside the scores they would give if counted (``inclusive``), so nothing is
-hidden.
+Nothing is scored apart (docs/accuracy.md "Headline figures"): a site spyglass flags is a
+returned site like any other, in every figure. The headline, per corpus and question:
+the silent-miss rate (oracle sites the answer neither lists certain nor flags), and of
+those how many the answer's accounting counts (`counted`: cut, a limitation says how many
+and where; the rest the accounting excluded as certain, or are no occurrence of the name:
+an alias, a site the index has no reference for), the precision of the results marked certain (a certain-wrong site counts against it), the
+default answer's P / R (flagged sites count as returned) and the flagged share (uncertain
+results among all results). Every answer's accounting (`coverage.accounting`) is checked
+too: its tally sums, and no occurrence was left to the last rule (`unaccounted`).
 
 An answer cut at the per-answer cap is continued as an agent asking for every site would:
 the next page from the offset the answer's `page` section names, until the last page. The
@@ -34,9 +35,10 @@ from typing import Any
 
 from accuracy.corpora import CORPORA, AccuracyCorpus, fetch_module, write_compile_commands
 from spyglass.config import load_config
+from spyglass.query import references
 from spyglass.query import rows as facts
+from spyglass.query.accounting import UNACCOUNTED_KEY, Verdict
 from spyglass.query.facade import CodeIntel
-from spyglass.query.submodules import SIDE_EFFECT
 from spyglass.types import CodeLocation, ToolResult
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,17 +46,9 @@ ORACLE_DIR = REPO / "tests" / "accuracy" / "oracle"
 KINDS = ("same-file", "cross-file", "alias")
 VIEWS = ("all", "resolved", "exact")
 CALLABLE = frozenset({"func", "method"})
-# The evidence spyglass gives for a site its build may leave out: a Go file's build
-# constraint, a C branch inactive under the compile command's -D flags.
-BUILD_CONSTRAINT = ("in a file with a build constraint", "in a preprocessor branch inactive")
-BUILD = "build-constrained"
-# The kinds of sites scored apart, and the evidence spyglass gives each (module docstring).
-APART: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (BUILD, BUILD_CONSTRAINT),
-    ("import side effect", (SIDE_EFFECT,)),
-)
 Site = tuple[str, int]
-MAX_PAGES = 1000  # pages asked per answer at most (a bound for a broken continuation)
+MAX_PAGES = 1000
+ # pages asked per answer at most (a bound for a broken continuation)
 
 
 def fetch_corpus(name: str) -> Path:
@@ -99,6 +93,51 @@ class Score:
 
 
 @dataclass
+class Headline:
+    """One question's headline counts on one corpus (module docstring)."""
+
+    oracle: int = 0  # oracle sites
+    silent: int = 0  # oracle sites neither listed certain nor flagged
+    returned: int = 0  # results (certain and flagged)
+    certain: int = 0  # results marked certain
+    certain_right: int = 0  # of which the oracle has
+    flagged_right: int = 0  # flagged results the oracle has
+    counted: int = 0  # silent misses the answer's accounting counts (cut): not listed
+    excluded: int = 0  # silent misses the accounting excluded as certain (certain-wrong)
+    rules: Counter[str] = field(default_factory=Counter)  # the rules that decided those
+    cut_by_rule: Counter[str] = field(default_factory=Counter)  # every cut, by rule
+
+    def merge(self, other: Headline) -> None:
+        for f in ("oracle", "silent", "returned", "certain", "certain_right",
+                  "flagged_right", "counted", "excluded"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.rules.update(other.rules)
+        self.cut_by_rule.update(other.cut_by_rule)
+
+    @property
+    def silent_rate(self) -> float:
+        return self.silent / self.oracle if self.oracle else 0.0
+
+    @property
+    def certain_precision(self) -> float:
+        return self.certain_right / self.certain if self.certain else 1.0
+
+    @property
+    def flagged_share(self) -> float:
+        return (self.returned - self.certain) / self.returned if self.returned else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"oracle_sites": self.oracle, "silent": self.silent,
+                "silent_rate": round(self.silent_rate, 4), "returned": self.returned,
+                "certain": self.certain, "certain_precision": round(self.certain_precision, 4),
+                "flagged_share": round(self.flagged_share, 4),
+                "flagged_in_oracle": self.flagged_right,
+                "silent_counted": self.counted, "silent_excluded": self.excluded,
+                "silent_by_rule": dict(self.rules.most_common()),
+                "cut_by_rule": dict(self.cut_by_rule.most_common())}
+
+
+@dataclass
 class CorpusResult:
     """Scores of one corpus: (question, view) → Score, plus categorised misses."""
 
@@ -109,11 +148,11 @@ class CorpusResult:
     scores: dict[tuple[str, str], Score]
     misses: dict[str, Counter[str]]  # "refs fn" / "refs fp" / "calls fn" / ... → category
     examples: list[str]
-    # Sites flagged for a kind of APART, scored apart: kind → question → [flagged sites
-    # in the default answer, of which the oracle has].
-    apart: dict[str, dict[str, list[int]]] = field(default_factory=dict)
-    # The scores with the flagged sites counted like any other (module docstring).
-    inclusive: dict[tuple[str, str], Score] = field(default_factory=dict)
+    # The headline (module docstring): question → counts.
+    headline: dict[str, Headline] = field(default_factory=dict)
+    # The accounting checked on every answer: question → [answers, tallies that do not
+    # sum, occurrences left to the last rule].
+    accounting: dict[str, list[int]] = field(default_factory=dict)
     # The continuation followed (module docstring): question → [answers, pages asked,
     # answers longer than one page], and the default view scored on first pages only.
     pages: dict[str, list[int]] = field(default_factory=dict)
@@ -122,24 +161,15 @@ class CorpusResult:
     # cannot say who calls them, so their callers are not scored.
     no_call_item: int = 0
 
-    @property
-    def constrained(self) -> dict[str, list[int]]:
-        """The build-constrained sites: question → [flagged, of which the oracle has]."""
-        return self.apart.get(BUILD, {"refs": [0, 0], "calls": [0, 0]})
-
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.name, "language": self.language, "oracle": self.oracle,
                 "targets": self.targets,
                 "scores": {f"{q}/{v}": s.to_json() for (q, v), s in self.scores.items()},
                 "misses": {k: dict(c.most_common()) for k, c in self.misses.items()},
                 "callers_not_scored_no_call_item": self.no_call_item,
-                "build_constrained": {q: {"flagged": n, "in_oracle": k}
-                                      for q, (n, k) in self.constrained.items()},
-                "flagged_apart": {kind: {q: {"flagged": n, "in_oracle": k}
-                                         for q, (n, k) in by_q.items()}
-                                  for kind, by_q in self.apart.items()},
-                "scores_with_flagged": {f"{q}/{v}": s.to_json()
-                                        for (q, v), s in self.inclusive.items()},
+                "headline": {q: h.to_json() for q, h in self.headline.items()},
+                "accounting": {q: {"answers": a, "tally_off": o, "unaccounted": u}
+                               for q, (a, o, u) in self.accounting.items()},
                 "pages": {q: {"answers": a, "pages": p, "longer_than_a_page": m}
                           for q, (a, p, m) in self.pages.items()},
                 "first_page": {q: s.to_json() for q, s in self.first_page.items()}}
@@ -182,7 +212,7 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
         assert loc is not None
         if not loc.uncertain:
             return "exact but not in oracle"
-        ev = loc.evidence  # never a flagged site's: those are scored apart
+        ev = loc.evidence
         if "receiver type unknown" in ev:
             return "name match: receiver type unknown"
         if "unresolved name" in ev:
@@ -210,11 +240,6 @@ def _category(ci: CodeIntel, target: dict[str, Any], site: Site, miss: str,
     if r.head == "free":
         return "unbound name"
     return f"unresolved ({r.head.split(':')[0]})"
-
-
-def flagged(loc: CodeLocation) -> str:
-    """The kind of APART the site is flagged for (scored apart), "" for none."""
-    return next((kind for kind, marks in APART if any(m in loc.evidence for m in marks)), "")
 
 
 def _in_view(view: str, loc: CodeLocation) -> bool:
@@ -297,12 +322,12 @@ def _pages(ask: Any, where: dict[str, Any], follow: bool) -> tuple[list[ToolResu
 def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _Lines,
            follow: bool = True) -> CorpusResult:
     scores = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
-    inclusive = {(q, v): Score() for q in ("refs", "calls") for v in VIEWS}
     misses: dict[str, Counter[str]] = {}
     examples: list[str] = []
-    apart_ = {kind: {"refs": [0, 0], "calls": [0, 0]} for kind, _ in APART}
     paging = {"refs": [0, 0, 0], "calls": [0, 0, 0]}
     first_page = {"refs": Score(), "calls": Score()}
+    headline = {"refs": Headline(), "calls": Headline()}
+    accounting = {"refs": [0, 0, 0], "calls": [0, 0, 0]}
     no_call_item = 0
     for t in doc["targets"]:
         where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
@@ -324,14 +349,13 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             paging[q][0] += 1
             paging[q][1] += len(asked[0])
             paging[q][2] += len(asked[0]) > 1
+            _check_accounting(asked[0][0], accounting[q], headline[q])
             got = _spyglass_sites(answers[q], corpus.include)
-            kinds = {s: kind for s, loc in got.items() if (kind := flagged(loc))}
-            apart = set(kinds)
-            for s, kind in kinds.items():
-                apart_[kind][q][0] += 1
-                apart_[kind][q][1] += s in oracle
+            _headline(headline[q], oracle, got)
+            if oracle - set(got):
+                _unlisted(ci, where, q == "calls", oracle - set(got), headline[q])
             first = set(_spyglass_sites(asked[0][0].results, corpus.include))
-            for s in (oracle | first) - apart:
+            for s in oracle | first:
                 first_page[q].add(site_kind(lines, t, s), tp=int(s in oracle and s in first),
                                   fp=int(s in first and s not in oracle),
                                   fn=int(s in oracle and s not in first))
@@ -340,12 +364,9 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                 for s in oracle | mine:
                     kind = site_kind(lines, t, s)
                     hit_o, hit_m = s in oracle, s in mine
-                    counts = {"tp": int(hit_o and hit_m), "fp": int(hit_m and not hit_o),
-                              "fn": int(hit_o and not hit_m)}
-                    inclusive[(q, view)].add(kind, **counts)
-                    if s in apart:
-                        continue
-                    scores[(q, view)].add(kind, **counts)
+                    scores[(q, view)].add(kind, tp=int(hit_o and hit_m),
+                                          fp=int(hit_m and not hit_o),
+                                          fn=int(hit_o and not hit_m))
                     if hit_o == hit_m:
                         continue
                     miss = "fn" if hit_o else "fp"
@@ -358,8 +379,48 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
                         examples.append(f"{q} {miss} [{cat}] {t['name']} "
                                         f"({t['path']}:{t['line']}) at {s[0]}:{s[1]}")
     return CorpusResult(corpus.name, corpus.language, doc["oracle"], len(doc["targets"]),
-                        scores, misses, examples, apart_, inclusive, paging, first_page,
+                        scores, misses, examples, headline, accounting, paging, first_page,
                         no_call_item)
+
+
+def _headline(h: Headline, oracle: set[Site], got: dict[Site, CodeLocation]) -> None:
+    """Add one answer to the headline counts (module docstring)."""
+    h.oracle += len(oracle)
+    h.silent += len(oracle - set(got))
+    h.returned += len(got)
+    certain = {s for s, loc in got.items() if not loc.uncertain}
+    h.certain += len(certain)
+    h.certain_right += len(certain & oracle)
+    h.flagged_right += len((set(got) - certain) & oracle)
+
+
+def _unlisted(ci: CodeIntel, where: dict[str, Any], calls: bool, missed: set[Site],
+              h: Headline) -> None:
+    """Of the oracle sites the answer does not list, those its accounting counts (cut,
+    with a limitation) and those it excludes as certain (a certain-wrong exclusion)."""
+    targets = ci._targets(None, where["path"], where["line"], where["column"])
+    decided = references.decisions(ci.answer(), targets, calls_only=calls)
+    cut = {(p, ln): d.rule for (p, ln, _), d in decided.items() if d.verdict is Verdict.CUT}
+    excluded = {(p, ln): d.rule for (p, ln, _), d in decided.items()
+                if d.verdict is Verdict.EXCLUDED}
+    h.counted += len(missed & set(cut))
+    h.excluded += len((missed - set(cut)) & set(excluded))
+    for s in missed:
+        if s in cut or s in excluded:
+            h.rules[cut.get(s) or excluded[s]] += 1
+
+
+def _check_accounting(first: ToolResult, counts: list[int], h: Headline) -> None:
+    """Count an answer, whether its tally sums, and the occurrences no rule decided; sum
+    what it cut by rule."""
+    counts[0] += 1
+    a = first.coverage.accounting
+    if a is None:
+        return
+    h.cut_by_rule.update({r[len("cut: "):]: n for r, n in a.by_rule if r.startswith("cut: ")})
+    if a.certain + a.flagged + a.excluded + a.cut != a.occurrences:
+        counts[1] += 1
+    counts[2] += dict(a.by_rule).get(UNACCOUNTED_KEY, 0)
 
 
 def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], Score]]:
@@ -372,9 +433,49 @@ def by_language(results: list[CorpusResult]) -> dict[str, dict[tuple[str, str], 
     return out
 
 
+def headline_by_language(results: list[CorpusResult]) -> dict[str, dict[str, Headline]]:
+    """Headline counts summed per language."""
+    out: dict[str, dict[str, Headline]] = {}
+    for r in results:
+        lang = out.setdefault(r.language, {q: Headline() for q in r.headline})
+        for q, h in r.headline.items():
+            lang[q].merge(h)
+    return out
+
+
+HEAD_COLUMNS = ("corpus", "question", "oracle sites", "silent-miss", "counted", "certain P",
+                "P", "R", "flagged share", "accounting")
+
+
+def headline_rows(results: list[CorpusResult]) -> list[tuple[str, ...]]:
+    """The headline table's rows: per corpus, then per language (module docstring)."""
+    rows: list[tuple[str, ...]] = []
+    named = [(r.name, r.headline, r.scores, r.accounting) for r in results]
+    for lang, by_q in headline_by_language(results).items():
+        summed = by_language([r for r in results if r.language == lang])[lang]
+        named.append((f"[{lang}]", by_q, summed, {}))
+    for name, heads, scores, acct in named:
+        for q, h in heads.items():
+            if not h.oracle and not h.returned:
+                continue
+            s = scores[(q, "all")]
+            a = acct.get(q)
+            checked = (f"{a[0]} answers, {a[1]} off, {a[2]} unaccounted" if a else "")
+            rows.append((name, q, str(h.oracle), f"{h.silent_rate:.3%}",
+                         f"{h.counted}/{h.silent}", f"{h.certain_precision:.3f}", f"{s.precision:.3f}",
+                         f"{s.recall:.3f}", f"{h.flagged_share:.3f}", checked))
+    return rows
+
+
 def render(results: list[CorpusResult], details: bool = False) -> str:
-    """A plain-text report: per corpus, per language, per site kind, miss categories."""
+    """A plain-text report: the headline (per corpus and language), then P / R per view
+    and site kind, and the miss categories."""
     out: list[str] = []
+    widths = (16, 8, 13, 12, 9, 10, 7, 7, 14, 0)
+    out.append("".join(f"{c:<{w}}" if w else c for c, w in zip(HEAD_COLUMNS, widths)))
+    for row in headline_rows(results):
+        out.append("".join(f"{c:<{w}}" if w else c for c, w in zip(row, widths)))
+    out.append("")
     head = f"{'corpus':<16}{'question':<8}{'view':<7}{'sites':>6}{'P':>8}{'R':>8}" + "".join(
         f"{k + ' R':>14}" for k in KINDS)
     out.append(head)
@@ -389,7 +490,6 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
                        f"{s.recall:>8.3f}{kinds}")
     for r in results:
         out.append(f"\n{r.name} ({r.oracle}, {r.targets} targets): misses by category")
-        out += ["  " + line for line in _constrained_lines(r)]
         out += ["  " + line for line in _paging_lines(r)]
         if r.no_call_item:
             out.append(f"  callers not scored for {r.no_call_item} target(s): the oracle has "
@@ -401,21 +501,6 @@ def render(results: list[CorpusResult], details: bool = False) -> str:
         if details:
             out.extend("    " + e for e in r.examples)
     return "\n".join(out)
-
-
-def _constrained_lines(r: CorpusResult) -> list[str]:
-    """The flagged sites scored apart, by kind, and the default view's scores were they
-    counted."""
-    kinds = []
-    for kind, by_q in r.apart.items():
-        flagged_ = [f"{q} {n} ({k} in the oracle)" for q, (n, k) in by_q.items() if n]
-        if flagged_:
-            kinds.append(f"{kind} sites (flagged, scored apart): {'; '.join(flagged_)}")
-    if not kinds:
-        return []
-    counted = "; ".join(f"{q} P {s.precision:.3f} R {s.recall:.3f}"
-                        for (q, v), s in r.inclusive.items() if v == "all")
-    return [f"{'; '.join(kinds)}; with them counted, default answer: {counted}"]
 
 
 def _paging_lines(r: CorpusResult) -> list[str]:
@@ -431,8 +516,11 @@ def _paging_lines(r: CorpusResult) -> list[str]:
 
 
 def markdown(results: list[CorpusResult]) -> str:
-    """The README table: per language and per corpus, refs and callers, three views."""
-    out = [("| language / corpus | question | sites | all P | all R | resolved P | resolved R "
+    """The docs tables: the headline first, then per language and per corpus, refs and
+    callers, three views."""
+    out = ["| " + " | ".join(HEAD_COLUMNS) + " |", "|" + "---|" * len(HEAD_COLUMNS)]
+    out += ["| " + " | ".join(row) + " |" for row in headline_rows(results)]
+    out += ["", ("| language / corpus | question | sites | all P | all R | resolved P | resolved R "
             "| exact P | exact R |"), "|---|---|---|---|---|---|---|---|---|"]
     rows = [(f"**{lang}**", s) for lang, s in by_language(results).items()] + [
         (f"{r.name} ({r.targets} targets)", r.scores) for r in results]
@@ -459,24 +547,5 @@ def markdown(results: list[CorpusResult]) -> str:
             if "/all " in key:
                 items = "; ".join(f"{c} {n}" for c, n in counter.most_common())
                 out.append(f"* {r.name} {key.replace('/all', '')}: {items}")
-        out += [f"* {r.name} {line}" for line in _constrained_lines(r) + _paging_lines(r)]
-    return "\n".join(out + _constrained_table(results))
-
-
-def _constrained_table(results: list[CorpusResult]) -> list[str]:
-    """Flagged sites per corpus and question, scored apart, with the inclusive figures."""
-    rows = [(r, kind, q, n, k) for r in results for kind, by_q in r.apart.items()
-            for q, (n, k) in by_q.items() if n]
-    if not rows:
-        return []
-    out = ["", ("Sites flagged apart (Go build constraints, C inactive `#if` branches, "
-                "Python submodules bound only by an import side effect), scored apart; P / "
-                "R of the default answer without them (the scores above) and with them "
-                "counted:"), "",
-           ("| corpus | kind | question | flagged | in the oracle | all P / R | with them: "
-            "all P / R |"), "|---|---|---|---|---|---|---|"]
-    for r, kind, q, n, k in rows:
-        s, i = r.scores[(q, "all")], r.inclusive[(q, "all")]
-        out.append(f"| {r.name} | {kind} | {q} | {n} | {k} | {s.precision:.3f} / "
-                   f"{s.recall:.3f} | {i.precision:.3f} / {i.recall:.3f} |")
-    return out
+        out += [f"* {r.name} {line}" for line in _paging_lines(r)]
+    return "\n".join(out)

@@ -82,16 +82,24 @@ def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = Fal
 
 
 def cmd_floors(names: list[str], margin: float = 0.0) -> int:
-    """Record the current scores, rounded down to two places less `margin`, as CI floors."""
+    """Record the current scores, rounded down to two places less `margin`, as CI floors;
+    the headline's silent-miss rate rounded up plus `margin` as its ceiling."""
     path = ORACLE_DIR / "floors.json"
     floors = json.loads(path.read_text()) if path.exists() else {}
 
     def floor(x: float) -> float:
         return max(0.0, round(math.floor(x * 100) / 100 - margin, 2))
+    def ceiling(x: float) -> float:
+        return min(1.0, round(math.ceil(x * 100) / 100 + margin, 2))
     for result in (measure(name) for name in names):
         floors[result.name] = {
             f"{q}/{v}": {"precision": floor(s.precision), "recall": floor(s.recall)}
             for (q, v), s in result.scores.items()}
+        # the headline: certain precision floored, the silent-miss rate capped
+        floors[result.name].update({
+            f"{q}/headline": {"certain_precision": floor(h.certain_precision),
+                              "silent_rate_max": ceiling(h.silent_rate)}
+            for q, h in result.headline.items() if h.oracle or h.returned})
         print(result.name, floors[result.name])
     path.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
     return 0

@@ -10,6 +10,7 @@ DEF_KINDS = frozenset(
      "field", "module", "package", "macro", "test"}
 )
 ROLES = frozenset({"call", "import", "type", "read", "write", "ref"})
+Role = Literal["call", "import", "type", "read", "write", "ref"]
 
 Source = Literal["live-lsp", "cached-index", "text-fallback"]
 Confidence = Literal["exact", "inferred", "ambiguous"]
@@ -124,6 +125,27 @@ class Skipped:
 
 
 @dataclass(frozen=True, slots=True)
+class Accounting:
+    """Every occurrence of a target's name in the analysed files, each decided once
+    (docs/contract.md "Accounting"): listed `certain`, listed `flagged` (uncertain, with
+    evidence), `excluded` (resolved with certainty to another definition, or not a use the
+    question asks about), or `cut` (counted, not listed: a bound, an exact-only answer, a
+    name-matched candidate too common to list; the limitations say which)."""
+
+    occurrences: int
+    certain: int
+    flagged: int
+    excluded: int
+    cut: int
+    by_rule: tuple[tuple[str, int], ...] = ()  # which rule decided how many occurrences
+
+    @property
+    def complete(self) -> bool:
+        """Every occurrence is listed as certain or excluded: no need to grep."""
+        return self.flagged == 0 and self.cut == 0
+
+
+@dataclass(frozen=True, slots=True)
 class Coverage:
     """Which files an answer analysed and which it skipped, plus explicit limitations."""
 
@@ -133,6 +155,7 @@ class Coverage:
     limitations: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     skipped_total: int = 0  # every skipped file, listed in `skipped` or not
+    accounting: Accounting | None = None  # references, callers, callees, blast radius
 
 
 @dataclass(frozen=True, slots=True)

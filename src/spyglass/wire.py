@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from spyglass.types import Coverage, Provenance, ToolResult
+from spyglass.types import Accounting, Coverage, Provenance, ToolResult
 
 
 def plain(value: object) -> Any:
@@ -27,7 +27,15 @@ def coverage_json(c: Coverage) -> dict[str, Any]:
         "skipped_total": c.skipped_total,
         "limitations": list(c.limitations),
         "languages": list(c.languages),
+        **({"accounting": accounting_json(c.accounting)} if c.accounting else {}),
     }
+
+
+def accounting_json(a: Accounting) -> dict[str, Any]:
+    """The tally of docs/contract.md "Accounting", with `complete` spelled out."""
+    return {"occurrences": a.occurrences, "certain": a.certain, "flagged": a.flagged,
+            "excluded": a.excluded, "cut": a.cut, "complete": a.complete,
+            "by_rule": dict(a.by_rule)}
 
 
 def provenance_json(p: Provenance) -> dict[str, Any]:

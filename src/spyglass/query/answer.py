@@ -16,7 +16,7 @@ from spyglass.query.display import display
 from spyglass.query.results import DefRow, Page
 from spyglass.query.view import View
 from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
-from spyglass.types import CodeLocation, Coverage, Provenance, Skipped, ToolResult
+from spyglass.types import Accounting, CodeLocation, Coverage, Provenance, Skipped, ToolResult
 
 MAX_SKIPPED_LISTED = 50
 
@@ -191,7 +191,8 @@ class Answer:
 
     def envelope(self, results: list[object], paths: list[str] | None = None,
                  extra: tuple[tuple[str, object], ...] = (), notes: tuple[str, ...] = (),
-                 offset: int | None = None) -> ToolResult:
+                 offset: int | None = None, accounting: Accounting | None = None
+                 ) -> ToolResult:
         """Results cut at max_matches_per_request, with coverage (plus `notes`) and
         provenance. With `offset` (a tool that continues: references, callers) the answer
         is the page from `offset` on, and a `page` section says where the next one starts
@@ -200,6 +201,8 @@ class Answer:
         cov = self.coverage(paths)
         if notes:
             cov = replace(cov, limitations=cov.limitations + merged(notes))
+        if accounting is not None:
+            cov = replace(cov, accounting=accounting)
         start = offset or 0
         shown = results[start:start + limit]
         more = len(results) > start + limit

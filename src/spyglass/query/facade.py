@@ -46,7 +46,7 @@ from spyglass.query.impact import Radius
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary, Site
 from spyglass.query.view import View
-from spyglass.types import CodeLocation, Coverage, Provenance, ScipExport, ToolResult
+from spyglass.types import Accounting, CodeLocation, Coverage, Provenance, ScipExport, ToolResult
 
 
 def repo_name(root: Path) -> str:
@@ -365,15 +365,23 @@ class CodeIntel:
         and a configured language server within the budget (query/escalate.py;
         `lsp_budget_ms` 0 = index only)."""
         ans = self.answer()
+        own: list[tuple[list[CodeLocation], tuple[str, ...], Accounting]] = []
+
+        def index_answer() -> tuple[list[CodeLocation], tuple[str, ...]]:
+            own.append(reference_locations(ans, targets, include_declaration, exact_only,
+                                           calls_only=calls_only, reach=max(offset, 0)))
+            return own[-1][0], own[-1][1]
         found, notes = self.escalator.answer(
             ans.view(), targets, calls_only, include_declaration, lsp_budget_ms,
-            lambda: reference_locations(ans, targets, include_declaration, exact_only,
-                                        calls_only=calls_only, reach=max(offset, 0)))
+            index_answer)
         ambiguous = sym.ambiguity(targets)
         if offset < 0:
             raise BadInput(f"offset must be >= 0, got {offset}")
+        # The accounting is the index answer's: kept when the answer is the index's own
+        # (a language server's or a SCIP index's answer is not accounted by name).
+        acct = own[-1][2] if own and found is own[-1][0] else None
         return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
-                            offset=offset)
+                            offset=offset, accounting=acct)
 
     def file_sites(self, path: str) -> tuple[list[Site], bool]:
         """The indexed sites of a file, each with the definition it resolves to (the web

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput
 from spyglass.query import closure, edges, references
+from spyglass.query.accounting import Ledger
 from spyglass.query.changeset import ChangeSet, ModuleChange
 from spyglass.query.display import display
 from spyglass.query.results import AffectedFile, AffectedPackage, DefRow, RefRow
@@ -252,9 +253,10 @@ def _reference_sites(view: View, defs: list[DefRow], changed: int, radius: Radiu
     """Every site the references tool finds for each of `defs` (same rules, same
     uncertainty): the first layer holds them; `changed` definitions in all."""
     out: list[tuple[RefRow, DefRow, str, bool]] = []
-    notes: list[str] = []
+    ledger = Ledger()
+    notes = ledger.notes
     for d in defs:
-        for s in references.sites(view, d, [d], False, False, False, {}, notes):
+        for s in references.sites(view, d, [d], False, False, False, ledger):
             r = s.ref
             note = "" if not s.uncertain else _binding(r) if s.evidence.startswith(
                 "inferred (") else s.evidence or "uncertain"

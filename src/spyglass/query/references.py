@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spyglass.query import (
+    accounting,
     candidates,
     closure,
     dispatch,
@@ -16,6 +17,7 @@ from spyglass.query import (
     submodules,
 )
 from spyglass.query import symbols as sym
+from spyglass.query.accounting import Decision, Key, Ledger, Verdict, key
 from spyglass.query.answer import Answer
 from spyglass.query.display import display, module_symbol
 from spyglass.query.results import DefRow, RefRow
@@ -24,7 +26,7 @@ from spyglass.query.view import View
 from spyglass.syntax import conditionals
 from spyglass.syntax import heads as H
 from spyglass.syntax.langpack import all_packs
-from spyglass.types import CodeLocation
+from spyglass.types import Accounting, CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
 # Sites read per definition, as a multiple of the answer's cap (max_matches_per_request):
@@ -42,25 +44,27 @@ class Site:
 
 
 def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: bool,
-          exact_only: bool, calls_only: bool, unlisted: dict[tuple[str, int, int], RefRow],
-          notes: list[str], reach: int = 0) -> list[Site]:
+          exact_only: bool, calls_only: bool, ledger: Ledger, reach: int = 0) -> list[Site]:
     """Every site of `d` (one of `targets`): exact and inferred uses of its closure, uses
-    through related members and interface dispatch, name-matched candidates. Parameters of
-    unknown type matched by name go to `unlisted` (counted, not listed); what the bounds
-    cut goes to `notes`; `reach` (a continued answer's offset) widens the bound on sites
-    read. Blast radius takes its first layer from here too."""
+    through related members and interface dispatch, name-matched candidates. What the
+    rules leave out is decided in `ledger` (query/accounting.py): excluded with the rule
+    that excluded it, or cut and counted (parameters of unknown type matched by name,
+    candidates past the cap, sites past the bound); its notes say what the bounds cut;
+    `reach` (a continued answer's offset) widens the bound on sites read. Blast radius
+    takes its first layer from here too."""
     several = len(targets) > 1
     cands = ", ".join(f"{t.path}:{t.start_line}" for t in targets[:5])
     budget = SITES_PER_ANSWER * view.config.limits.max_matches_per_request + reach
     names = closure.of(view, [d], site_budget=budget)
     is_call = sym.call_filter(view, d)  # a property is called by reading it
     found_sites = closure.sites(view, names, budget)
-    notes += found_sites.limitations
+    ledger.notes += found_sites.limitations
+    ledger.bounded = ledger.bounded or len(found_sites.limitations) > len(names.limitations)
     found = found_sites.rows
     cls = sym.constructed_class(view, d)
     if cls is not None:  # `new C()` calls C's constructor
         built = closure.sites(view, closure.of(view, [cls]))
-        notes += built.limitations
+        ledger.notes += built.limitations
         found += [r for r in built.rows if r.role == "call"]
     declared = sym.declaration_sites(d.language, include_declaration)
     if "redefinition" not in declared:
@@ -70,16 +74,18 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     own = set(names.names)
     linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
     arity = overloads.arity_rule(view, d)
-    base = overloads.narrowed(sym.site_filter(view, d, declared), arity)
-    scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
-    spaced = _name_space_filter(view, d)  # C: `struct X` is the tag's, a bare `X` not
+    filters = _filters(view, d, declared, arity)
 
     def keep(r: RefRow) -> bool:
-        return base(r) and (scoped is None or scoped(r)) and (spaced is None or spaced(r))
+        for rule, test, why in filters:
+            if not test(r):
+                ledger.decide(r, Verdict.EXCLUDED, rule, why)
+                return False
+        return True
     found = [r for r in found if keep(r)]
     linked = [(r, why) for r, why in linked if keep(r)]
     out: list[Site] = []
-    for r, why in [] if exact_only else dispatch.dispatched(view, d, notes):
+    for r, why in [] if exact_only else dispatch.dispatched(view, d, ledger.notes):
         if r.target not in own and keep(r):
             out.append(Site(r, True, f"{why}; resolved to {r.target}"))
     if not exact_only:
@@ -87,10 +93,13 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     unbound = submodules.checker(view, d.language)  # `pkg.sub.x`, `sub` unbound by `pkg`
     for r in found:
         if r.conf == "exact" and several and exact_only:
+            ledger.decide(r, Verdict.CUT, "exact only", "one of several candidates")
             continue  # bound, but to one of several candidates: not exact
         if unbound is not None and (why := unbound(r)):
             if not exact_only:
                 out.append(Site(r, True, why))
+            else:
+                ledger.decide(r, Verdict.CUT, "exact only", why)
             continue
         if r.conf == "exact":
             out.append(Site(r, several, f"{len(targets)} candidate definitions: {cands}"
@@ -99,37 +108,103 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             why = f"inferred ({H.untagged(r.head)[0].split(':')[0]} binding): resolved to " \
                   f"{r.target}"
             out.append(Site(r, True, why))
+        else:
+            ledger.decide(r, Verdict.CUT, "exact only", f"inferred binding to {r.target}")
     out += [Site(r, True, why) for r, why in linked]
     if not exact_only:
-        loose: list[RefRow] = []
-        for r in sym.unresolved_refs(view, d):
-            if r.target in own:
-                continue  # a guessed binding found through the closure (inheritance)
-            if r.head != sym.PARAM:
-                loose.append(r)
-            elif not calls_only or is_call(r) is not None:
-                unlisted[(r.path, r.line, r.col)] = r
-        if loose:
-            owner = sym.owner_class(view, d) if d.kind in closure.MEMBER_KINDS else None
-            loose, capped = candidates.rank_and_cap(d, owner.name if owner else "", loose)
-            if capped:
-                notes.append(capped)
-            n_same = len(sym.find_defs(view, d.name))
-            inherits = inherited_names.inheriting(view, d)
-            for r in loose:
-                if spaced is not None and not spaced(r):
-                    continue
-                if arity is not None and arity(r) == overloads.DROP:
-                    continue
-                if inherits is not None and (why := inherits(r) or ""):
-                    out.append(Site(r, True, why))  # bare, in a type that inherits `d`
-                    continue
-                why = "receiver type unknown" if r.qualifier else "unresolved name"
-                if r.target:  # a guessed binding that reached no definition
-                    why = f"receiver type unknown (the guess {r.target} reaches no definition)"
-                out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
-                                f"named {d.name!r}"))
-    return out if arity is None else _overload_flags(out, arity, exact_only)
+        out += _candidates(view, d, own, calls_only, is_call, ledger, filters, arity)
+        out += _last_rules(view, d, own, out, ledger)
+    return out if arity is None else _overload_flags(out, arity, exact_only, ledger)
+
+
+def _last_rules(view: View, d: DefRow, own: set[str], found: list[Site], ledger: Ledger
+                ) -> list[Site]:
+    """Uses of `d`'s name no rule above decided that the accounting's last rules flag (a
+    member a class makes at run time, an interface member the index did not read, a use no
+    rule decided): listed flagged with that evidence, here so that blast radius, which
+    takes its first layer from `sites`, has them too (query/accounting.py)."""
+    seen = {key(s.ref) for s in found} | set(ledger.decided) | set(ledger.unlisted)
+    rest = [o for o in accounting.occurrences(view, {d.name})
+            if o.ref is not None and o.key not in seen]
+    if not rest:
+        return []
+    reach = accounting.reaches(view, {str(o.ref.target) for o in rest if o.ref is not None
+                                      and o.ref.target and o.ref.target not in own},
+                               d.language)
+    member = d.kind in closure.MEMBER_KINDS or d.kind == "field"
+    distinctive = member and sym.member_candidate(view, d)
+    out: list[Site] = []
+    for o in rest:
+        decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive)
+        if decision.verdict is Verdict.FLAGGED and o.ref is not None:
+            out.append(Site(o.ref, True, f"{decision.why} ({decision.rule})"))
+    return out
+
+
+Filter = tuple[str, Callable[[RefRow], bool], str]
+
+
+def _filters(view: View, d: DefRow, declared: frozenset[str], arity: overloads.Rule | None
+             ) -> list[Filter]:
+    """The rules that exclude a site found for `d`, in order, each named with its reason:
+    a declaration or the other name space's use (site_filter), a call whose argument count
+    rules `d` out, a C typedef's use outside its header's includers, a tag written where a
+    typedef is meant (or the reverse)."""
+    out: list[Filter] = [("declaration or other name space", sym.site_filter(view, d, declared),
+                          "a declaration, or a use of the other name space's definition")]
+    if arity is not None:
+        out.append(("argument count", lambda r: arity(r) != overloads.DROP,
+                    "the call's argument count rules the definition out"))
+    scoped = includes.file_scoped_filter(view, d)  # a C typedef: its header's includers
+    if scoped is not None:
+        out.append(("file scope", scoped, "in a file that does not include the definition"))
+    spaced = _name_space_filter(view, d)  # C: `struct X` is the tag's, a bare `X` not
+    if spaced is not None:
+        out.append(("tag name space", spaced, "the tag's name space, not the typedef's"))
+    return out
+
+
+def _candidates(view: View, d: DefRow, own: set[str], calls_only: bool,
+                is_call: Callable[[RefRow], str | None], ledger: Ledger, filters: list[Filter],
+                arity: overloads.Rule | None) -> list[Site]:
+    """Name-matched candidates of `d`: unresolved uses of its name, flagged with why; those
+    on parameters of unknown type are counted (ledger.unlisted), those past the cap cut."""
+    loose: list[RefRow] = []
+    for r in sym.unresolved_refs(view, d):
+        if r.target in own:
+            continue  # a guessed binding found through the closure (inheritance)
+        if r.head != sym.PARAM:
+            loose.append(r)
+        elif not calls_only or is_call(r) is not None:
+            ledger.unlisted[key(r)] = r
+    if not loose:
+        return []
+    owner = sym.owner_class(view, d) if d.kind in closure.MEMBER_KINDS else None
+    kept, capped = candidates.rank_and_cap(d, owner.name if owner else "", loose)
+    if capped:
+        ledger.notes.append(capped)
+        shown = {key(r) for r in kept}
+        for r in loose:
+            if key(r) not in shown:
+                ledger.decide(r, Verdict.CUT, "candidate cap", "past the candidate cap")
+    n_same = len(sym.find_defs(view, d.name))
+    inherits = inherited_names.inheriting(view, d)
+    space = [f for f in filters if f[0] in ("tag name space", "argument count")]
+    out: list[Site] = []
+    for r in kept:
+        failed = next((f for f in space if not f[1](r)), None)
+        if failed is not None:
+            ledger.decide(r, Verdict.EXCLUDED, failed[0], failed[2])
+            continue
+        if inherits is not None and (why := inherits(r) or ""):
+            out.append(Site(r, True, why))  # bare, in a type that inherits `d`
+            continue
+        why = "receiver type unknown" if r.qualifier else "unresolved name"
+        if r.target:  # a guessed binding that reached no definition
+            why = f"receiver type unknown (the guess {r.target} reaches no definition)"
+        out.append(Site(r, True, f"{why}; matched by name: {n_same} definition(s) "
+                        f"named {d.name!r}"))
+    return out
 
 
 def _name_space_filter(view: View, d: DefRow) -> Callable[[RefRow], bool] | None:
@@ -148,15 +223,17 @@ def _name_space_filter(view: View, d: DefRow) -> Callable[[RefRow], bool] | None
     return lambda r: H.untagged(r.head)[1]
 
 
-def _overload_flags(found: list[Site], arity: overloads.Rule, exact_only: bool) -> list[Site]:
+def _overload_flags(found: list[Site], arity: overloads.Rule, exact_only: bool,
+                    ledger: Ledger) -> list[Site]:
     """Sites whose argument count does not decide between overloads, flagged uncertain
-    with that evidence (candidates of each overload that takes as many; left out of an
+    with that evidence (candidates of each overload that takes as many; cut from an
     exact-only answer)."""
     out: list[Site] = []
     for s in found:
         why = arity(s.ref)
         if why and why != overloads.DROP:
             if exact_only:
+                ledger.decide(s.ref, Verdict.CUT, "exact only", why)
                 continue
             s = Site(s.ref, True, "; ".join(filter(None, (s.evidence, why))))
         out.append(s)
@@ -177,57 +254,285 @@ def _outside_stubs(d: DefRow, rows: list[RefRow], listed: bool) -> list[RefRow]:
     return [r for r in rows if not r.path.endswith(suffixes)]
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One target's question, as the site rules read it."""
+
+    view: View
+    d: DefRow
+    exact_only: bool
+    calls_only: bool
+    is_call: Callable[[RefRow], str | None]
+    constrained: dict[int, Constraint]
+    inactive_def: str
+    macro_units: frozenset[int] | None  # units where a macro redefines the name
+
+
+# A site rule: a site in, the site (flagged or not) or a verdict out (docs/contract.md
+# "Accounting"). The rules run in this order on every site found; the first verdict stands.
+SiteRule = Callable[[Ask, Site], "Site | Decision"]
+
+
+def _flag(s: Site, why: str) -> Site:
+    return Site(s.ref, True, "; ".join(filter(None, (s.evidence, why))))
+
+
+def _build_rule(q: Ask, s: Site) -> Site | Decision:
+    """Go build constraints, C branches inactive under the compile command, a definition
+    in an inactive branch: flagged."""
+    r = s.ref
+    flag = q.constrained[r.unit].at(r.line) if r.unit in q.constrained else ""
+    flag = "; ".join(filter(None, (flag, q.inactive_def)))
+    return _flag(s, flag) if flag else s
+
+
+def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
+    """A site the parser could not read as code: for callers, any site of a construct
+    that failed to parse (its enclosing definition is not proven: a broken header leaves
+    its body to the scope around it); for references, a site within the error itself (its
+    role is not proven). Flagged."""
+    broken = accounting.broken_at(q.view, s.ref.path, s.ref.line, construct=q.calls_only)
+    if broken is None:
+        return s
+    if q.calls_only:
+        return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
+                        f"{broken.end}, {broken.why}): the enclosing definition is not "
+                        "proven")
+    return _flag(s, f"within a syntax error ({broken.why}): read from the parser's "
+                    "recovery, the use is not proven")
+
+
+def _macro_rule(q: Ask, s: Site) -> Site | Decision:
+    """A C name that a macro of the same name renames in the site's unit but not in the
+    definition's, or the reverse (`#define FooState FooStateInternal` in a private header:
+    the use means the other name), a use reached only through another macro's expansion
+    (`OUTER(v)` whose body names the target), or a use inside a macro's body: flagged.
+    Where both see the renaming macro, both are renamed alike."""
+    if q.macro_units is None or s.ref.role == "import":
+        return s
+    if (s.ref.unit in q.macro_units) != (q.d.unit in q.macro_units):
+        seen = "this file sees it and the definition's does not" \
+            if s.ref.unit in q.macro_units else "the definition's file sees it and this " \
+            "file does not"
+        return _flag(s, f"a macro named {q.d.name!r} renames the name where it is seen "
+                        f"({seen}): this use may mean another name")
+    if s.ref.name != q.d.name and s.ref.target is not None and any(
+            o.kind == "macro" for o in defs_by_full(q.view, [s.ref.target])):
+        return _flag(s, f"reached only through the expansion of macro {s.ref.name}: "
+                        f"{s.ref.name}'s body is read, not expanded with its arguments")
+    outer = sym.enclosing(q.view, s.ref)
+    if outer is not None and outer.kind == "macro" and outer.full != q.d.full:
+        return _flag(s, f"inside the body of macro {outer.name}: a use only where "
+                        f"{outer.name} is expanded")
+    return s
+
+
+def _stub_rule(q: Ask, s: Site) -> Site | Decision:
+    """A site in a declaration file (manifest `declaration_files`, Python's `.pyi`) of a
+    definition outside it: the stub declares, it does not use; flagged."""
+    stubs = sym.manifest_value(q.d.language, "declaration_files")
+    if not isinstance(stubs, list) or not stubs or q.d.path.endswith(tuple(map(str, stubs))):
+        return s
+    if s.ref.path.endswith(tuple(map(str, stubs))) and s.ref.role != "import":
+        return _flag(s, "in a declaration (stub) file: a declaration, not a use")
+    return s
+
+
+def _exact_rule(q: Ask, s: Site) -> Site | Decision:
+    """An exact-only answer lists certain sites; the others are cut (counted)."""
+    if q.exact_only and s.uncertain:
+        return Decision(Verdict.CUT, "exact only", s.evidence)
+    return s
+
+
+def _call_rule(q: Ask, s: Site) -> Site | Decision:
+    """For callers: a site that is no call is excluded; a function used as a value is
+    called indirectly from here (flagged)."""
+    if not q.calls_only:
+        return s
+    how = q.is_call(s.ref)
+    if how is None:
+        return Decision(Verdict.EXCLUDED, "not a call", f"a {s.ref.role}, not a call")
+    if how == "indirect":
+        return Site(s.ref, True, "used as a value (a callback or handler), called "
+                                 "indirectly from here")
+    return s
+
+
+SITE_RULES: tuple[tuple[str, SiteRule], ...] = (
+    ("build", _build_rule),
+    ("parse error", _parse_error_rule),
+    ("macro", _macro_rule),
+    ("stub", _stub_rule),
+    ("exact only", _exact_rule),
+    ("not a call", _call_rule),
+)
+
+
+def judge(q: Ask, s: Site) -> Site | Decision:
+    """The site rules in order: the site as they leave it, or the first verdict."""
+    for _, rule in SITE_RULES:
+        out = rule(q, s)
+        if isinstance(out, Decision):
+            return out
+        s = out
+    return s
+
+
 def locations(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
               exact_only: bool = False, calls_only: bool = False, reach: int = 0
-              ) -> tuple[list[CodeLocation], tuple[str, ...]]:
+              ) -> tuple[list[CodeLocation], tuple[str, ...], Accounting]:
     """The sites of `targets` as locations (for callers: each call's enclosing definition),
-    and the notes: name-matched sites left out (members used on parameters without a type
-    annotation, which mostly hold other classes' objects), and what the bounds cut."""
-    view = ans.view()
-    unlisted: dict[tuple[str, int, int], RefRow] = {}
-    notes: list[str] = []
-    out: dict[tuple[str, int, int], CodeLocation] = {}
-    for d in targets:
-        if include_declaration and not calls_only:
-            out[(d.path, d.name_line, -1)] = ans.def_location(d)
-        is_call = sym.call_filter(view, d)
-        found = sites(view, d, targets, include_declaration, exact_only, calls_only, unlisted,
-                      notes, reach)
-        constrained = build_constraints(view, d.language, {s.ref.unit for s in found})
-        inactive_def = _definition_inactive(view, d)
-        for s in found:
-            r, uncertain, evidence = s.ref, s.uncertain, s.evidence
-            flag = constrained[r.unit].at(r.line) if r.unit in constrained else ""
-            flag = "; ".join(filter(None, (flag, inactive_def)))
-            if flag:
-                if exact_only:
-                    continue  # flagged, so not exact
-                uncertain = True
-                evidence = "; ".join(filter(None, (evidence, flag)))
-            how = is_call(r) if calls_only else None
-            if calls_only and how is None:
-                continue
-            if how == "indirect":
-                uncertain, evidence = True, ("used as a value (a callback or handler), "
-                                             "called indirectly from here")
-            k = (r.path, r.line, r.col)
-            if k in out and not out[k].uncertain:
-                continue
-            if calls_only:
-                caller = sym.enclosing(view, r)
-                symbol = display(caller) if caller else module_symbol(r.path)
-                kind = caller.kind if caller else "module"
-            else:
-                symbol, kind = display(d), r.role
-            out[k] = ans.location(r.path, r.line, r.line, symbol, kind, r.source, r.stale,
-                                  uncertain, evidence)
+    the notes (name-matched sites left out: members used on parameters without a type
+    annotation, which mostly hold other classes' objects; what the bounds cut; what the
+    accounting counted but did not list; its statement), and the accounting of every
+    occurrence of the targets' names (query/accounting.py)."""
+    run = _run(ans, targets, include_declaration, exact_only, calls_only, reach)
     # Ranked before any budget cuts them: certain sites first, then by place (path, line,
     # column: a total order, so the pages of a long answer neither overlap nor skip).
     # Two uses on one line (`f(a) == f(b)`) are one row: a location has no column.
-    listed = list(dict.fromkeys(c for _, c in sorted(out.items(),
+    ranked = list(dict.fromkeys(c for _, c in sorted(run.listed.items(),
                                                      key=lambda kv: (kv[1].uncertain, kv[0]))))
-    left = unlisted_note([r for k, r in sorted(unlisted.items()) if k not in out], calls_only)
-    return listed, tuple(dict.fromkeys([*notes, *left]))
+    left = unlisted_note([r for k, r in sorted(run.ledger.unlisted.items())
+                          if k not in run.listed], calls_only)
+    return ranked, tuple(dict.fromkeys([*run.ledger.notes, *left, *run.notes])), run.accounting
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One answer before ranking: the listed sites by place, the ledger of the rules, the
+    accounting's notes, tally and the verdict on every occurrence not listed."""
+
+    listed: dict[Key, CodeLocation]
+    ledger: Ledger
+    notes: tuple[str, ...]
+    accounting: Accounting
+    settled: dict[Key, Decision]
+
+
+def verdicts(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
+             exact_only: bool = False, calls_only: bool = False) -> dict[Key, Verdict]:
+    """The verdict on every occurrence and listed site of an answer (the property test,
+    tests/test_accounting.py, checks them against the answer and the view)."""
+    return {k: d.verdict for k, d in decisions(ans, targets, include_declaration,
+                                               exact_only, calls_only).items()}
+
+
+def decisions(ans: Answer, targets: list[DefRow], include_declaration: bool = False,
+              exact_only: bool = False, calls_only: bool = False) -> dict[Key, Decision]:
+    """The decision on every occurrence and listed site of an answer, with its rule."""
+    run = _run(ans, targets, include_declaration, exact_only, calls_only, 0)
+    out = {k: Decision(Verdict.FLAGGED, "listed flagged", loc.evidence) if loc.uncertain
+           else Decision(Verdict.CERTAIN, "listed certain", "") for k, loc in run.listed.items()}
+    out.update(run.settled)
+    return out
+
+
+def _run(ans: Answer, targets: list[DefRow], include_declaration: bool, exact_only: bool,
+         calls_only: bool, reach: int) -> Run:
+    """The sites of `targets` through the site rules, then the accounting."""
+    view = ans.view()
+    ledger = Ledger()
+    out: dict[Key, CodeLocation] = {}
+    for d in targets:
+        if include_declaration and not calls_only:
+            out[(d.path, d.name_line, -1)] = ans.def_location(d)
+        found = sites(view, d, targets, include_declaration, exact_only, calls_only, ledger,
+                      reach)
+        q = Ask(view, d, exact_only, calls_only, sym.call_filter(view, d),
+                build_constraints(view, d.language, {s.ref.unit for s in found}),
+                _definition_inactive(view, d), _macro_units(view, d))
+        for s in found:
+            judged = judge(q, s)
+            if isinstance(judged, Decision):
+                ledger.decided.setdefault(key(s.ref), judged)
+                continue
+            k = key(s.ref)
+            if k in out and not out[k].uncertain:
+                continue
+            out[k] = _location(ans, view, d, judged, calls_only)
+    acct, notes, settled = _account(ans, view, targets, out, ledger, calls_only, exact_only)
+    return Run(out, ledger, tuple(notes), acct, settled)
+
+
+def _location(ans: Answer, view: View, d: DefRow, s: Site, calls_only: bool) -> CodeLocation:
+    r = s.ref
+    if calls_only:
+        caller = sym.enclosing(view, r)
+        symbol = display(caller) if caller else module_symbol(r.path)
+        kind = caller.kind if caller else "module"
+    else:
+        symbol, kind = display(d), r.role
+    return ans.location(r.path, r.line, r.line, symbol, kind, r.source, r.stale,
+                        s.uncertain, s.evidence)
+
+
+def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, CodeLocation],
+             ledger: Ledger, calls_only: bool, exact_only: bool
+             ) -> tuple[Accounting, list[str], dict[Key, Decision]]:
+    """The accounting of every occurrence of the targets' names; an occurrence no rule
+    decided but the last ones flag (text in a region that failed to parse, a site no rule
+    decided) is listed, flagged, unless the answer is exact-only (then cut)."""
+    if not targets:
+        return Accounting(0, 0, 0, 0, 0), [], {}
+    names = {t.name for t in targets}
+    own: set[str] = set()
+    for t in targets:
+        own |= set(closure.of(view, [t]).names)
+    member = all(t.kind in closure.MEMBER_KINDS or t.kind == "field" for t in targets)
+    found = accounting.occurrences(view, names)
+    reach = accounting.reaches(view, {o.ref.target for o in found if o.ref is not None
+                                      and o.ref.target and o.ref.target not in own
+                                      and key(o.ref) not in out}, targets[0].language)
+    distinctive = member and sym.member_candidate(view, targets[0])
+    acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
+                                     distinctive)
+    added = False
+    by_key = {o.key: o for o in found}
+    for k, decision in settled.items():
+        if decision.verdict is not Verdict.FLAGGED:
+            continue
+        if exact_only:
+            ledger.decided[k] = Decision(Verdict.CUT, "exact only", decision.why)
+            added = True
+            continue
+        o = by_key[k]
+        if calls_only and o.ref is not None and sym.call_filter(view, targets[0])(o.ref) is None:
+            ledger.decided[k] = Decision(Verdict.EXCLUDED, "not a call",
+                                         f"a {o.ref.role}, not a call")
+            added = True
+            continue
+        d = targets[0]
+        symbol = display(d) if not calls_only else module_symbol(k[0])
+        kind = (o.ref.role if o.ref is not None else "ref") if not calls_only else "module"
+        out[k] = ans.location(k[0], k[1], k[1], symbol, kind,
+                              o.ref.source if o.ref is not None else "text-fallback",
+                              o.ref.stale if o.ref is not None else False, True,
+                              f"{decision.why} ({decision.rule})")
+        added = True
+    if added:
+        acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
+                                         distinctive)
+    name = targets[0].name
+    return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)], \
+        settled
+
+
+def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
+    """For a pack with preprocessor conditions (C), the units where a macro of `d`'s name
+    (not `d` itself) is defined or seen through an include; None for other packs."""
+    if not sym.manifest_value(d.language, "preprocessor_conditions"):
+        return None
+    macros = [o for o in sym.find_defs(view, d.name) if o.kind == "macro"
+              and o.language == d.language and (o.unit, o.idx) != (d.unit, d.idx)]
+    if not macros:
+        return frozenset()
+    files: set[str] = set()
+    for m in macros:
+        files |= includes.includers(view, m.path) or {m.path}
+    units = {int(str(u)) for chunk in chunks(sorted(files)) for (u,) in view.conn.execute(
+        f"SELECT unit FROM temp.vfiles WHERE path IN ({marks(chunk)})", tuple(chunk))}
+    return frozenset(units)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spyglass.types import BridgeStatus, CodeLocation
+from spyglass.types import BridgeStatus, CodeLocation, Confidence, Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,12 @@ class RefRow:
     line: int
     col: int
     end_col: int
-    role: str
+    role: Role
     scope: int
     qualifier: str
     head: str
     target: str | None
-    conf: str
+    conf: Confidence
     path: str
     language: str
     source: str

@@ -105,7 +105,7 @@ MANIFEST: Schema = {
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
     "preprocessor_present": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
-    "inherited_members": bool, "external_guesses_dropped": bool,
+    "inherited_members": bool, "external_guesses_dropped": bool, "dynamic_member_hooks": STRS,
     "submodules_bound_by_import": bool,
     # queries
     "callers_include_value_uses": bool, "callers_include_member_uses": bool,

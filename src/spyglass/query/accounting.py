@@ -1,0 +1,416 @@
+"""The accounting of an answer: every occurrence of the target's name, decided exactly once.
+
+docs/contract.md "Accounting". An occurrence is the target's name as an identifier token in
+the analysed files: a reference the index extracted, a definition's name, or — inside a
+region that failed to parse — the name read as text. Each is exactly one of:
+
+* `certain`: listed, not uncertain;
+* `flagged`: listed, uncertain, with evidence;
+* `excluded`: resolved with certainty to another definition, or not what the question
+  asks about (a declaration, a use in the other name space, a call the argument count
+  rules out, not a call for `callers`);
+* `cut`: counted, left out of the list (a bound, an exact-only answer, a candidate too common to
+  list by name); the limitations say which and how many.
+
+Every decision names the rule that made it (`Decision.rule`), so the tally says which rule
+decided how much. An occurrence that no rule decided is listed `flagged` by the last rule,
+`unaccounted`: never dropped (the property test tests/test_accounting.py asserts it decides
+nothing). Text read in a region that failed to parse is counted (`cut`, its limitation
+names the first places): code, comments and strings are not told apart there."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+
+from spyglass.errors import BadInput, LimitExceeded
+from spyglass.query import aliases, closure
+from spyglass.query import paths as client_paths
+from spyglass.query.closure import LITERAL_KEY
+from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs, marks, refs
+from spyglass.query.symbols import manifest_value
+from spyglass.query.view import View
+from spyglass.syntax import heads as H
+from spyglass.types import Accounting, CodeLocation
+
+Key = tuple[str, int, int]  # path, line, 0-based column of a site
+MAX_SHOWN = 3
+UNACCOUNTED = "unaccounted"
+UNACCOUNTED_KEY = f"flagged: {UNACCOUNTED}"  # its key in Accounting.by_rule
+# Definitions whose members the parser still finds around an error inside them.
+CONTAINERS = frozenset({"class", "struct", "interface", "enum", "module", "package", "type"})
+
+
+class Verdict(Enum):
+    """What became of one occurrence (module docstring)."""
+
+    CERTAIN = "certain"
+    FLAGGED = "flagged"
+    EXCLUDED = "excluded"
+    CUT = "cut"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One rule's verdict on one occurrence, and why."""
+
+    verdict: Verdict
+    rule: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """The name at a place: a reference row, a definition's name, or text (`ref` None)."""
+
+    key: Key
+    ref: RefRow | None
+    definition: DefRow | None = None
+
+
+@dataclass
+class Ledger:
+    """What the rules of one answer decided besides listing (internal, mutable while the
+    answer is built): exclusions and cuts by site, the limitations, the unlisted
+    parameter-receiver sites, and whether a bound cut the sites read."""
+
+    notes: list[str] = field(default_factory=list)
+    decided: dict[Key, Decision] = field(default_factory=dict)
+    unlisted: dict[Key, RefRow] = field(default_factory=dict)
+    bounded: bool = False
+
+    def decide(self, r: RefRow, verdict: Verdict, rule: str, why: str) -> None:
+        """Record a verdict on a site that is not listed (the first rule's stands)."""
+        self.decided.setdefault(key(r), Decision(verdict, rule, why))
+
+
+def key(r: RefRow) -> Key:
+    return (r.path, r.line, r.col)
+
+
+MEMO_NAMES = 64  # name sets whose occurrences a view keeps (per state)
+
+
+def occurrences(view: View, names: set[str]) -> list[Occurrence]:
+    """Every occurrence of `names` in the view: references, definitions' names, and the
+    text of regions that failed to parse where the index has neither (kept per state of
+    the view for the last MEMO_NAMES name sets: an answer reads them twice)."""
+    state = view.state_key
+    memo = view.memo.get("occurrences")
+    if memo is None or memo[0] != state or not isinstance(memo[1], dict):
+        memo = (state, {})
+        view.memo["occurrences"] = memo
+    cache: dict[frozenset[str], list[Occurrence]] = memo[1]  # type: ignore[assignment]
+    k = frozenset(names)
+    if k not in cache:
+        if len(cache) >= MEMO_NAMES:
+            cache.pop(next(iter(cache)))
+        cache[k] = _occurrences(view, names)
+    return cache[k]
+
+
+def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
+    out: dict[Key, Occurrence] = {}
+    for chunk in chunks(sorted(names)):
+        for r in refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.name IN "
+                                f"({marks(chunk)})", tuple(chunk))):
+            out.setdefault(key(r), Occurrence(key(r), r))
+        for d in defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN "
+                                f"({marks(chunk)})", tuple(chunk))):
+            k = (d.path, d.name_line, d.name_col)
+            out.setdefault(k, Occurrence(k, None, d))
+    for k in text_tokens(view, names):
+        out.setdefault(k, Occurrence(k, None))
+    return list(out.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """A region of a file that failed to parse, widened to the construct it breaks."""
+
+    start: int
+    end: int
+    why: str
+    error_start: int  # the error's own lines, within start..end
+    error_end: int
+
+
+def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
+    """Per file, the regions whose parse failed (computed once per state of the view): each
+    syntax error widened to the innermost definition the parser still found around it,
+    and on to the line before the next definition it found (a broken header leaves its
+    body to the enclosing scope: its sites' enclosing definition is not proven)."""
+    k = view.state_key
+    memo = view.memo.get("broken")
+    if memo is not None and memo[0] == k and isinstance(memo[1], dict):
+        return memo[1]
+    errors: dict[str, list[tuple[int, int, str]]] = {}
+    for path, line, end, msg in view.each(
+            "SELECT f.path, g.line, g.end_line, g.message FROM {diags} g JOIN temp.vfiles f "
+            "ON f.unit = g.unit WHERE g.severity = 'error'"):
+        errors.setdefault(str(path), []).append((int(str(line)), int(str(end)), str(msg)))
+    found: dict[str, tuple[Broken, ...]] = {}
+    for chunk in chunks(sorted(errors)):
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for path, start, end, kind in view.each(
+                "SELECT f.path, d.start_line, d.end_line, d.kind FROM {defs} d JOIN temp.vfiles "
+                f"f ON f.unit = d.unit WHERE f.path IN ({marks(chunk)})", tuple(chunk)):
+            if str(kind) not in CONTAINERS:  # a class's members before the error stand
+                spans.setdefault(str(path), []).append((int(str(start)), int(str(end))))
+        for path in chunk:
+            found[path] = tuple(_widen(line, end, msg, spans.get(path, []))
+                                for line, end, msg in errors[path])
+    view.memo["broken"] = (k, found)
+    return found
+
+
+def _widen(line: int, end: int, msg: str, spans: list[tuple[int, int]]) -> Broken:
+    inside = [s for s in spans if s[0] <= line <= s[1]]
+    start = max((s[0] for s in inside), default=line)
+    stop = max([end, *(s[1] for s in inside if s[0] == start)])
+    after = [s[0] for s in spans if s[0] > end]
+    if after:
+        stop = max(stop, min(after) - 1)
+    return Broken(start, stop, f"{msg} at line {line}", line, end)
+
+
+def broken_at(view: View, path: str, line: int, construct: bool = True) -> Broken | None:
+    """The region that failed to parse around `line` of `path`, if any: the construct the
+    error breaks, or (`construct` False) the error's own lines."""
+    return next((b for b in broken_regions(view).get(path, ())
+                 if (b.start <= line <= b.end if construct else
+                     b.error_start <= line <= b.error_end)), None)
+
+
+def text_tokens(view: View, names: set[str]) -> list[Key]:
+    """The names as identifier tokens in the text of regions that failed to parse (read
+    from the workspace, within max_file_bytes)."""
+    regions = broken_regions(view)
+    if not regions or not names:
+        return []
+    word = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in sorted(names))
+                      + r")(?![\w$])")
+    out: list[Key] = []
+    for path, spans in regions.items():
+        lines = _lines(view, path)
+        seen: set[int] = set()
+        for b in spans:  # the error's own lines: around them the parser found the names
+            for n in range(b.error_start, min(b.error_end, len(lines)) + 1):
+                if n in seen:
+                    continue
+                seen.add(n)
+                text = lines[n - 1]
+                out += [(path, n, len(text[:m.start()].encode())) for m in word.finditer(text)]
+    return out
+
+
+def _lines(view: View, path: str) -> list[str]:
+    """The file's lines from the workspace; none when it is gone, refused or too big."""
+    try:
+        data = client_paths.read(view.root, path, view.config.limits.max_file_bytes)
+    except (BadInput, LimitExceeded):
+        return []
+    return data.decode("utf-8", "replace").splitlines()
+
+
+DEFINITION, DYNAMIC, DISPATCH, PROJECT, OUTSIDE = (
+    "definition", "dynamic", "dispatch", "project", "outside")
+# Kinds of a receiver's type whose members may dispatch to any implementation, read or not.
+OPEN_KINDS = frozenset({"interface"})
+
+
+def reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
+    """Where each reference target leads: to a `definition`; to a member no definition
+    declares of a project class that makes members at run time (`dynamic`: manifest
+    `dynamic_member_hooks`, Python's `__getattr__`); to a member no definition declares
+    of a project interface (`dispatch`: its method set comes from what the
+    index did not read, and a call may reach any implementation); into the `project`
+    otherwise (a prefix is a project definition or module: a member of a value whose type
+    is not known, or of a class whose bases are not all read); or `outside`."""
+    state = view.state_key
+    memo = view.memo.get("reaches")
+    if memo is None or memo[0] != state or not isinstance(memo[1], dict):
+        memo = (state, {})
+        view.memo["reaches"] = memo
+    known_reach: dict[str, str] = memo[1]  # type: ignore[assignment]
+    wanted = {t for t in targets if t not in known_reach}
+    if wanted:
+        if len(known_reach) > MEMO_TARGETS:
+            known_reach.clear()
+        known_reach.update(_reaches(view, wanted, language))
+    return {t: known_reach[t] for t in targets}
+
+
+MEMO_TARGETS = 50_000  # reference targets whose reach a view keeps (per state)
+
+
+def _reaches(view: View, targets: set[str], language: str) -> dict[str, str]:
+    bound = aliases.resolve(view, targets)
+    out = {t: DEFINITION for t, ds in bound.items() if ds}
+    rest = targets - set(out)
+    heads = {t: [t[:i] for i in range(len(t)) if t[i] in ".#"] for t in rest}
+    every = {p for ps in heads.values() for p in ps if p}
+    resolved = {p: ds for p, ds in aliases.resolve(view, every).items() if ds}
+    known = set(resolved) | closure.modules_of(view, every)
+    hooks = manifest_value(language, "dynamic_member_hooks")
+    dynamic = _hooked(view, [str(h) for h in hooks]) if isinstance(hooks, list) else set()
+    for t in rest:
+        deepest = next((resolved[p] for p in reversed(heads[t]) if p in resolved), [])
+        if any(d.full in dynamic for p in heads[t] for d in resolved.get(p, ())):
+            out[t] = DYNAMIC
+        elif any(d.kind in OPEN_KINDS for d in deepest):
+            out[t] = DISPATCH
+        else:
+            out[t] = PROJECT if any(p in known for p in heads[t]) else OUTSIDE
+    return out
+
+
+def _hooked(view: View, hooks: list[str]) -> set[str]:
+    """Full names of the definitions that declare a member named one of `hooks`."""
+    if not hooks:
+        return set()
+    return {d.full[:-len(d.name) - 1] for d in defs(view.each(
+        f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name IN ({marks(hooks)})", tuple(hooks)))
+        if d.parent >= 0}
+
+
+def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
+           bounded: bool, reach: dict[str, str], distinctive: bool) -> Decision:
+    """The verdict of the last rules on an occurrence nothing else decided."""
+    if o.definition is not None:
+        d = o.definition
+        if any((t.unit, t.idx) == (d.unit, d.idx) for t in targets):
+            return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
+        return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
+    r = o.ref
+    if r is None:
+        return Decision(Verdict.CUT, "parse-error text",
+                        "the name read as text in a region that failed to parse (code, a "
+                        "comment or a string: not told apart)")
+    if r.target is not None and r.target not in own and LITERAL_KEY not in r.target:
+        where = reach.get(r.target, OUTSIDE)
+        if where == DEFINITION:
+            if r.conf == "exact":
+                return Decision(Verdict.EXCLUDED, "resolved elsewhere",
+                                f"resolved with certainty to {r.target}")
+            return Decision(Verdict.CUT, "inferred elsewhere",
+                            f"bound by inference ({r.conf}) to {r.target}, not proven")
+        if where == DYNAMIC:  # a member a project class makes at run time
+            why = (f"bound to {r.target}, which no definition declares: its class makes "
+                   "members at run time (`__getattr__`)")
+            if distinctive:
+                return Decision(Verdict.FLAGGED, "member made at run time", why)
+            return Decision(Verdict.CUT, "member made at run time, common name", why)
+        if where == DISPATCH:  # an interface's member the index did not read
+            why = (f"bound to {r.target}, a member of an interface or type alias the index "
+                   "did not read whole: it may dispatch to the target")
+            if distinctive:
+                return Decision(Verdict.FLAGGED, "interface member not read", why)
+            return Decision(Verdict.CUT, "interface member not read, common name", why)
+        if where == PROJECT:
+            return Decision(Verdict.CUT, "undeclared member",
+                            f"bound to {r.target}, which no definition declares: a member "
+                            "of a value whose type is not known (a manager built "
+                            "`from_queryset`, a metaclass, a base not read, a library type)")
+        if r.conf == "exact":
+            return Decision(Verdict.EXCLUDED, "outside the project",
+                            f"resolved with certainty to {r.target}, outside the project")
+        return Decision(Verdict.CUT, "inferred outside",
+                        f"bound by inference ({r.conf}) to {r.target}, outside the project")
+    if r.target is not None:
+        if LITERAL_KEY in r.target:
+            return Decision(Verdict.EXCLUDED, "literal key", "a composite literal's key: a "
+                            "field or a map value, never a type or a function")
+        if bounded:
+            return Decision(Verdict.CUT, "site bound", "past the bound on sites read")
+        return Decision(Verdict.FLAGGED, UNACCOUNTED, "resolved to the target, decided by no "
+                        "rule: listed flagged")
+    kind = H.split(H.untagged(r.head)[0])[0]
+    if kind == H.EXTERN:
+        return Decision(Verdict.EXCLUDED, "builtin receiver",
+                        "on a receiver of a builtin type: never a project member")
+    if not r.qualifier and kind in H.LOCAL_KINDS:
+        return Decision(Verdict.EXCLUDED, "local name", "a local name of its function")
+    if r.qualifier and not member and kind in (*H.UNKNOWN_RECEIVERS, H.SELF, H.INST):
+        return Decision(Verdict.EXCLUDED, "member of a value",
+                        "a member of a value, not the module-level definition")
+    if not r.qualifier and member and kind == H.FREE:
+        return Decision(Verdict.CUT, "bare name",
+                        "a bare name where the target is a member: unbound in its file")
+    if kind == H.IMPORT:
+        return Decision(Verdict.CUT, "unresolved import",
+                        "through an import the index did not resolve (outside the project?)")
+    return Decision(Verdict.CUT, "name match left out",
+                    f"unresolved ({kind or 'no'} head), left out as a name-matched "
+                    "candidate (the name is common, or the receiver unlikely)")
+
+
+def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledger,
+          own: set[str], targets: list[DefRow], member: bool, reach: dict[str, str],
+          distinctive: bool) -> tuple[Accounting, dict[Key, Decision]]:
+    """The tally over every occurrence and every listed site (a site listed under another
+    name, an alias, counts too), and the decisions of the occurrences not listed."""
+    rules: Counter[str] = Counter()
+    counts: Counter[str] = Counter()  # by verdict value (an Enum hashes slowly)
+    settled: dict[Key, Decision] = {}
+    for loc in listed.values():
+        verdict = "flagged" if loc.uncertain else "certain"
+        counts[verdict] += 1
+        rules[f"{verdict}: listed"] += 1
+    for o in found:
+        if o.key in listed or (o.definition is not None
+                               and (o.key[0], o.key[1], -1) in listed):
+            continue
+        decision = ledger.decided.get(o.key)
+        if decision is None and o.key in ledger.unlisted:
+            decision = Decision(Verdict.CUT, "parameter receiver",
+                                "on a parameter without a type annotation: counted")
+        if decision is None:
+            decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive)
+        settled[o.key] = decision
+        value = decision.verdict.value
+        counts[value] += 1
+        rules[f"{value}: {decision.rule}"] += 1
+    acct = Accounting(sum(counts.values()), counts["certain"], counts["flagged"],
+                      counts["excluded"], counts["cut"], tuple(sorted(rules.items())))
+    return acct, settled
+
+
+def cut_notes(settled: dict[Key, Decision], name: str) -> list[str]:
+    """One limitation per rule that cut occurrences without a note of its own: how many,
+    why, the first few."""
+    by_rule: dict[str, list[tuple[Key, Decision]]] = {}
+    for k, d in sorted(settled.items()):
+        if d.verdict is Verdict.CUT and d.rule not in NOTED:
+            by_rule.setdefault(d.rule, []).append((k, d))
+    out = []
+    for rule, items in sorted(by_rule.items()):
+        first = ", ".join(f"{p}:{ln}" for (p, ln, _), _ in items[:MAX_SHOWN])
+        more = ", ..." if len(items) > MAX_SHOWN else ""
+        out.append(f"{len(items)} occurrence(s) of `{name}` counted, left out of the list ({rule}: "
+                   f"{items[0][1].why}): {first}{more}")
+    return out
+
+
+# Rules whose cuts another limitation already counts (the parameter-receiver note, the
+# candidate cap's note, the site bound's note, an exact-only answer by request).
+NOTED = frozenset({"parameter receiver", "candidate cap", "site bound", "exact only"})
+
+
+def statement(a: Accounting, name: str) -> str:
+    """The sentence an agent reads to know whether it needs to grep."""
+    if a.complete:
+        return (f"complete: each of the {a.occurrences} occurrence(s) of `{name}` in the "
+                f"analysed files is listed as certain ({a.certain}) or excluded with "
+                f"certainty ({a.excluded}); no need to grep")
+    return (f"not complete: of {a.occurrences} occurrence(s) of `{name}`, {a.certain} "
+            f"certain, {a.flagged} flagged uncertain, {a.excluded} excluded, {a.cut} counted "
+            f"but left out of the list")
+
+
+__all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
+           "broken_at", "broken_regions", "cut_notes", "key", "occurrences", "settle",
+           "statement", "tally", "text_tokens"]
