@@ -193,6 +193,11 @@ class _Lines:
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
+# Oracles that leave import lines out of references (tsc lists only renaming ones): the
+# `import` sites keeping the name are dropped from spyglass's answer before scoring.
+IMPORTS_UNLISTED = ("typescript", "tsx")
+
+
 def site_kind(lines: _Lines, target: dict[str, Any], site: Site) -> str:
     """same-file, alias or cross-file (see the module docstring)."""
     if site[0] == target["path"]:
@@ -351,6 +356,9 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             paging[q][2] += len(asked[0]) > 1
             _check_accounting(asked[0][0], accounting[q], headline[q])
             got = _spyglass_sites(answers[q], corpus.include)
+            if corpus.language in IMPORTS_UNLISTED:  # like with like (docs/contract.md)
+                got = {s: loc for s, loc in got.items()
+                       if loc.kind != "import" or site_kind(lines, t, s) != "cross-file"}
             _headline(headline[q], oracle, got)
             if oracle - set(got):
                 _unlisted(ci, where, q == "calls", oracle - set(got), headline[q])
