@@ -88,15 +88,27 @@ def test_three_workers_ten_repositories_one_killed(tmp_path: Path, pg_url: str) 
                 killed_job = row[0]
             time.sleep(0.05)
         assert killed_job is not None, "worker w0 never took a job"
-        # two front ends (this process's facades, one per repository and connection)
-        # answer the same question identically while the others index
-        rid = next(i for i in ids if i.endswith("requests-2.34.2"))
+        # while the others index: two front ends (facades on connections of their own)
+        # answer the same questions identically for every repository already indexed
+        compared = 0
         while time.monotonic() - start < DEADLINE:
             states = [r[0] for r in db.execute(
                 "SELECT state FROM spyglass.queue WHERE repo = ANY(%s)", (list(ids),))]
             if all(s in ("done", "failed") for s in states):
                 break
-            time.sleep(0.5)
+            ready = [r[0] for r in db.execute(
+                "SELECT DISTINCT repo FROM spyglass.snapshots WHERE repo = ANY(%s) AND "
+                "state='completed' ORDER BY repo", (list(ids),))]
+            for rid in ready[compared % max(len(ready), 1):][:1]:
+                a, b = (CodeIntel(repos[rid], config=Config(store_url=pg_url, store_repo=rid))
+                        for _ in range(2))
+                name = a.find_symbol("*").results[0].symbol  # type: ignore[attr-defined]
+                assert [(r.path, r.start_line) for r in a.references(name).results] == [  # type: ignore[attr-defined]
+                    (r.path, r.start_line) for r in b.references(name).results]  # type: ignore[attr-defined]
+                compared += 1
+            time.sleep(0.2)
+        assert compared > 0, "no question was asked while the workers indexed"
+        rid = next(i for i in ids if i.endswith("requests-2.34.2"))
         rows = db.execute("SELECT id, repo, ref, state, attempts, worker, error FROM "
                           "spyglass.queue WHERE repo = ANY(%s)", (list(ids),)).fetchall()
         assert len(rows) == 20
