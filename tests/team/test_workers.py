@@ -44,6 +44,10 @@ def _repo(src: Path, dest: Path) -> list[str]:
     return [first, second]
 
 
+def _size(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
 def _spyglass(*args: str, config: Path) -> list[str]:
     return [sys.executable, "-m", "spyglass", "--config", str(config), *args]
 
@@ -63,16 +67,19 @@ def test_three_workers_ten_repositories_one_killed(tmp_path: Path, pg_url: str) 
     config = tmp_path / "config.toml"
     config.write_text(f'[store]\nurl = "{pg_url}"\n[team.repos]\n' + "".join(
         f'"{rid}" = "{path}"\n' for rid, path in repos.items()))
-    for rid, shas in commits.items():
+    for rid, shas in sorted(commits.items(), key=lambda kv: -_size(repos[kv[0]])):
         for sha in shas:
             subprocess.run(_spyglass("enqueue", rid, "--ref", sha, config=config), check=True,
                            capture_output=True)
     ids = tuple(repos)
     logs = [open(tmp_path / f"w{i}.log", "w") for i in range(3)]  # noqa: SIM115
-    workers = [subprocess.Popen(_spyglass("worker", "--poll", "0.2", "--lease", "3",
+    def launch(i: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(_spyglass("worker", "--poll", "0.2", "--lease", "3",
                                           "--name", f"w{i}", config=config),
                                 stdout=logs[i], stderr=subprocess.STDOUT, start_new_session=True)
-               for i in range(3)]
+    # w0 starts alone and takes the first job (the largest project), and is killed the
+    # moment it holds it: mid-job by construction; then the other two start
+    workers = [launch(0)]
     db = psycopg.connect(pg_url, autocommit=True)
     try:
         # kill -9 the first worker while it holds a job
@@ -82,10 +89,10 @@ def test_three_workers_ten_repositories_one_killed(tmp_path: Path, pg_url: str) 
             row = db.execute("SELECT id FROM spyglass.queue WHERE repo = ANY(%s) AND "
                              "state='running' AND worker='w0'", (list(ids),)).fetchone()
             if row:
-                time.sleep(0.3)  # mid-job
                 os.killpg(workers[0].pid, signal.SIGKILL)
                 workers[0].wait()
                 killed_job = row[0]
+                workers += [launch(1), launch(2)]
             time.sleep(0.05)
         assert killed_job is not None, "worker w0 never took a job"
         # while the others index: two front ends (facades on connections of their own)

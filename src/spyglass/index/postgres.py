@@ -130,6 +130,9 @@ def translate(sql: str) -> Translated:
     """The PostgreSQL form of one of the store's SQLite statements."""
     if re.match(r"\s*BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)\s*$", sql, re.IGNORECASE):
         return Translated("BEGIN", False)
+    # the catalogue: whether one of the store's indexes exists
+    sql = re.sub(r"\bsqlite_master WHERE\s+type = 'index' AND name\b",
+                 "pg_indexes WHERE schemaname = current_schema() AND indexname", sql)
     out = "".join(_piece(t) if plain else t.replace("%", "%%")
                   for plain, t in _outside_strings(sql))
     head = out.lstrip()[:40].upper()
@@ -265,6 +268,13 @@ class Connection:
 
     # -- set-up ----------------------------------------------------------------------------
     def _create_schema(self) -> None:
+        """Create the tables once. Never re-run on an existing store: `CREATE INDEX IF NOT
+        EXISTS` locks its table even when the index exists, and would deadlock with a
+        build inserting rows in another order."""
+        done = f"{SCHEMA_NAME}.snapshot_files_snap"  # the last object made below
+        row = self._pg.execute("SELECT to_regclass(%s)", (done,)).fetchone()
+        if row is not None and row[0] is not None:
+            return
         with self._pg.transaction():
             self._pg.execute("SELECT pg_advisory_xact_lock(7281901)")
             self._pg.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")

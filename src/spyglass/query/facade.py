@@ -542,7 +542,7 @@ class CodeIntel:
         """The newest completed snapshot (None: no index to answer from)."""
         if not self.has_index:
             return None
-        conn = connect(self.store_root)
+        conn = self._open()
         try:
             return latest_complete(conn)
         finally:
