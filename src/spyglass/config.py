@@ -115,6 +115,41 @@ class LspServer:
 
 
 @dataclass(frozen=True)
+class PreciseConfig:
+    """The precise pass (`[precise]`, docs/precise.md): "auto" runs each installed SCIP
+    indexer after an index, "true" makes its failure an error, "false" turns it off."""
+
+    enabled: str = "auto"
+    timeout_s: int = 1800
+    memory_mb: int = 4096
+    nice: int = 10
+    tools: str = ""  # folder of the npm-installed indexers; "": ~/.cache/spyglass/tools
+
+
+def _precise(section: Any) -> PreciseConfig:
+    if not isinstance(section, dict):
+        raise ConfigError("[precise] must be a table")
+    unknown = set(section) - {"enabled", "timeout_s", "memory_mb", "nice", "tools"}
+    if unknown:
+        raise ConfigError("[precise] unknown keys: " + ", ".join(sorted(unknown)))
+    enabled = section.get("enabled", "auto")
+    if enabled not in ("auto", True, False):
+        raise ConfigError('[precise] enabled must be "auto", true or false')
+    nice = section.get("nice", 10)
+    if not isinstance(nice, int) or isinstance(nice, bool) or not 0 <= nice <= 19:
+        raise ConfigError("[precise] nice must be an integer from 0 to 19")
+    tools = section.get("tools", "")
+    if not isinstance(tools, str):
+        raise ConfigError("[precise] tools must be a folder path")
+    for key in ("timeout_s", "memory_mb"):
+        value = section.get(key, 1)
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ConfigError(f"[precise] {key} must be a positive integer")
+    return PreciseConfig(str(enabled).lower(), section.get("timeout_s", 1800),
+                         section.get("memory_mb", 4096), nice, tools)
+
+
+@dataclass(frozen=True)
 class Config:
     """Effective configuration: host config narrowed by repository policy."""
 
@@ -130,6 +165,7 @@ class Config:
     lsp_budget_ms: int = 2000  # how long references/callers wait for a language server
     allowed_hosts: tuple[str, ...] = ()  # Host names the HTTP servers answer besides loopback
     index: IndexRules = field(default_factory=IndexRules)
+    precise: PreciseConfig = field(default_factory=PreciseConfig)
 
 
 def name_words(name: str) -> list[str]:
@@ -347,6 +383,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         lsp_budget_ms=_budget(section),
         allowed_hosts=tuple(hosts),
         index=_index_rules("host config", data.get("index", {}), IndexRules()),
+        precise=_precise(data.get("precise", {})),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

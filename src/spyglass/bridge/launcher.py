@@ -41,6 +41,7 @@ class LaunchSpec:
     env: tuple[str, ...] = ()
     execution: str = "sandbox"  # or "host" (the config requires allow_host_mcp)
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
+    outputs: tuple[str, ...] = ()  # spyglass-owned folders the child may write (never the workspace)
 
 
 def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -114,8 +115,11 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None) -> list[st
     for path in extra:
         args += ["--ro-bind-try", path, path]
     ws = str(spec.workspace)
+    args += ["--ro-bind", ws, ws]
+    for path in spec.outputs:  # after the workspace: an output is never inside it
+        args += ["--bind", path, path]
     # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
-    args += ["--ro-bind", ws, ws, "--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
+    args += ["--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
              *spec.command[1:]]
     return args
 
@@ -222,7 +226,11 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     env = child_env(spec.env, host_env)
     exe = find_binary(spec.command[0], env["PATH"])
     workspace = spec.workspace.resolve()
-    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds)
+    for out in spec.outputs:
+        if Path(out).resolve().is_relative_to(workspace):
+            raise LaunchError(f"output folder {out} is inside the workspace")
+    spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
+                      spec.outputs)
     inner = bwrap_args(spec, exe) if spec.execution == "sandbox" else [str(exe),
                                                                      *spec.command[1:]]
     return SPAWNER.run(lambda: _start(inner, workspace, env))

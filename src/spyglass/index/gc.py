@@ -37,6 +37,9 @@ def collect(conn: sqlite3.Connection, keep: int, job: int | None = None) -> GcSt
         for batch in chunks(drop):
             conn.execute(f"DELETE FROM snapshot_files WHERE snapshot IN ({marks(batch)})", batch)
             conn.execute(f"DELETE FROM scip_docs WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM scip_rels WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM precise_runs WHERE snapshot IN ({marks(batch)})",
+                         batch)
             conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
     # A SCIP import whose snapshot is gone (an import racing a collection) goes too.
