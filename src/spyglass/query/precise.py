@@ -51,6 +51,13 @@ class Indexer:
             return ""
         return str(data.get("version", "")) if isinstance(data, dict) else ""
 
+    def env(self, root: Path) -> tuple[str, ...]:
+        """scip-python asks the host's python3 (first on the launcher's PATH; never the
+        repository's) for its search paths: a `src/` layout's folder is added to them."""
+        if self.name == "scip-python" and (root / "src").is_dir():
+            return (f"PYTHONPATH={root.resolve() / 'src'}",)
+        return ()
+
     def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig
                 ) -> tuple[str, ...]:
         """niced node running the indexer; every input it may read named by the host."""
@@ -171,7 +178,7 @@ def run_one(indexer: Indexer, root: Path, conn: sqlite3.Connection, snapshot: in
     try:
         (out / "environment.json").write_text("[]\n", encoding="utf-8")
         spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
-                          env=("HOME=/tmp", "NODE_OPTIONS="), binds=(str(tools),),
+                          env=("HOME=/tmp", *indexer.env(root)), binds=(str(tools),),
                           outputs=(str(out),))
         try:
             child = launch(spec)
@@ -233,7 +240,7 @@ def run_pass(root: Path, conn: sqlite3.Connection, snapshot: int, config: Config
     """The pass over one snapshot: every wanted indexer in turn; events journaled.
     With `enabled = true` a failed indexer raises PreciseFailed after all have run."""
     def report(kind: str, detail: dict[str, object]) -> None:
-        log_event(conn, snapshot, kind, job=job, **detail)
+        log_event(conn, snapshot, kind, json.dumps(detail), job=job)
 
     done: list[Run] = []
     have = installed(config.precise)
