@@ -145,6 +145,8 @@ def _precise(section: Any) -> PreciseConfig:
         value = section.get(key, 1)
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ConfigError(f"[precise] {key} must be a positive integer")
+    if enabled == "auto" and os.environ.get("SPYGLASS_PRECISE", "") == "off":
+        enabled = False  # one process (and its children) without the pass, e.g. the tests
     return PreciseConfig(str(enabled).lower(), section.get("timeout_s", 1800),
                          section.get("memory_mb", 4096), nice, tools)
 

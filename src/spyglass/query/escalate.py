@@ -103,6 +103,13 @@ class Asked:
     unoffered: str | None = None  # why it was not asked (a note only)
 
 
+def _noted(work: Callable[[], Answer], notes: tuple[str, ...]) -> Callable[[], Answer]:
+    def run() -> Answer:
+        locations, before = work()
+        return locations, before + notes
+    return run
+
+
 class Escalator:
     """One per facade: the bridges of its workspace, a cache of server verdicts keyed by
     the snapshot and the overlay's content digest, and the threads that ask."""
@@ -144,6 +151,9 @@ class Escalator:
             plain = index_answer
             index_answer = lambda: precise_answer.merge(self.root, self.config, view, precise,
                                                         targets, calls, plain())
+        failed = precise_answer.pass_notes(view, targets)
+        if failed:
+            index_answer = _noted(index_answer, failed)
         (locations, notes), asked = self._escalate(view, targets, calls, declaration,
                                                    budget_ms, index_answer)
         if asked is None:

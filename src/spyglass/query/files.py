@@ -18,7 +18,7 @@ from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, Sour
 from spyglass.syntax.budget import Budget
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.syntax.parsing import parse, syntax_errors
-from spyglass.types import BridgeStatus, ToolResult
+from spyglass.types import BridgeStatus, PreciseStatus, ToolResult
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -175,7 +175,8 @@ def ast_query(ci: Answer, query: str, paths: list[str]) -> ToolResult:
 
 
 def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
-           bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
+           bridges: tuple[BridgeStatus, ...] = (),
+           precise: tuple[PreciseStatus, ...] = ()) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
     overlay = view.overlay()
@@ -229,5 +230,6 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         job_parsed=job.parsed if job else None, job_persisted=job.persisted if job else None,
         bridges=bridges,
         coverage=coverage.for_languages(langs, others),
+        precise=precise,
     )
     return ci.envelope([report])

@@ -140,6 +140,25 @@ def _record(conn: sqlite3.Connection, snapshot: int, run: Run) -> None:
                   run.peak_mb, run.error, utcnow()))
 
 
+def running(store_root: Path) -> bool:
+    """Whether a process holds the pass's lock now (a "running" row without it was cut
+    short: its process died)."""
+    import fcntl
+
+    from spyglass.index.store import store_dir
+    try:
+        fd = os.open(store_dir(store_root) / "precise.lock", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def runs(conn: sqlite3.Connection, snapshot: int | None) -> list[Run]:
     """The newest pass per language at or before `snapshot` (what status shows)."""
     if snapshot is None:
@@ -236,7 +255,7 @@ def wanted(config: Config, conn: sqlite3.Connection, snapshot: int) -> list[Inde
 
 
 def run_pass(root: Path, conn: sqlite3.Connection, snapshot: int, config: Config,
-             job: int | None = None) -> list[Run]:
+             job: int | None = None, only: list[Indexer] | None = None) -> list[Run]:
     """The pass over one snapshot: every wanted indexer in turn; events journaled.
     With `enabled = true` a failed indexer raises PreciseFailed after all have run."""
     def report(kind: str, detail: dict[str, object]) -> None:
@@ -244,7 +263,7 @@ def run_pass(root: Path, conn: sqlite3.Connection, snapshot: int, config: Config
 
     done: list[Run] = []
     have = installed(config.precise)
-    for indexer in wanted(config, conn, snapshot):
+    for indexer in wanted(config, conn, snapshot) if only is None else only:
         if indexer not in have:
             run = Run(indexer.language, indexer.name, "missing", 0, 0.0, 0.0,
                       f"{indexer.name} is not installed under {tools_dir(config.precise)} "
@@ -259,3 +278,71 @@ def run_pass(root: Path, conn: sqlite3.Connection, snapshot: int, config: Config
         raise PreciseFailed("precise pass failed ([precise] enabled = true): "
                             + "; ".join(f"{r.language}: {r.error}" for r in failed))
     return done
+
+
+def _carry_forward(conn: sqlite3.Connection, snapshot: int) -> None:
+    """Start the snapshot's facts from the newest earlier import: each tool's run replaces
+    its own rows; a tool that fails leaves the earlier facts, which answer only for files
+    whose content is unchanged (their digest is checked per answer)."""
+    row = conn.execute("SELECT max(snapshot) FROM scip_docs WHERE snapshot < ?",
+                       (snapshot,)).fetchone()
+    if row is None or row[0] is None:
+        return
+    prev = int(row[0])
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT OR IGNORE INTO scip_docs SELECT ?, path, tool, digest, occ, import "
+                 "FROM scip_docs WHERE snapshot = ?", (snapshot, prev))
+    conn.execute("INSERT OR IGNORE INTO scip_rels SELECT ?, tool, symbol, related, bits "
+                 "FROM scip_rels WHERE snapshot = ?", (snapshot, prev))
+    conn.execute("COMMIT")
+
+
+def pass_over(store_root: Path, root: Path, config: Config, snapshot: int,
+              job: int | None = None) -> list[Run]:
+    """The pass over `snapshot` unless one ran (or runs) already: one pass per store at a
+    time (a lock file); languages whose pass completed for this snapshot are not re-run."""
+    import fcntl
+
+    from spyglass.index.store import connect, store_dir
+    if config.precise.enabled == "false":
+        return []
+    lock_path = store_dir(store_root) / "precise.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if config.precise.enabled == "true"
+                                             else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return []  # another process runs the pass; status shows it
+        conn = connect(store_root)
+        try:
+            done = {str(r[0]) for r in conn.execute(
+                "SELECT language FROM precise_runs WHERE snapshot = ? AND state = 'completed'",
+                (snapshot,))}
+            todo = [i for i in wanted(config, conn, snapshot) if i.language not in done]
+            if not todo:
+                return []
+            _carry_forward(conn, snapshot)
+            for i in todo:
+                _record(conn, snapshot, Run(i.language, i.name, "running", 0, 0.0, 0.0, ""))
+            return run_pass(root, conn, snapshot, config, job, only=todo)
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+
+
+def detach(start: Path, snapshot: int, config_path: Path | None) -> int:
+    """Start the pass in a detached spyglass process (the CLI's `index` returns at once):
+    `spyglass index --precise-only` in its own session, with no terminal; its indexers
+    still run under the launcher. Returns its pid."""
+    import subprocess
+    import sys
+    cmd = [sys.executable, "-m", "spyglass", "index", "-C", str(start), "--precise-only",
+           "--snapshot", str(snapshot)]
+    if config_path is not None:
+        cmd += ["--config", str(config_path)]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True,
+                            cwd=str(start))
+    return proc.pid

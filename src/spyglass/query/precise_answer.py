@@ -167,3 +167,18 @@ def _declaration(loc: CodeLocation, targets: list[DefRow]) -> bool:
 def view_repo(view: View) -> str:
     snap = view.snapshot
     return snap.repo if snap is not None else ""
+
+
+def pass_notes(view: View, targets: list[DefRow]) -> tuple[str, ...]:
+    """A limitation for each of the targets' languages whose newest precise pass did not
+    complete: the answer is the index's there, and why."""
+    from spyglass.query.precise import INDEXERS, runs
+    if view.snapshot is None or not targets:
+        return ()
+    langs = {i.language for i in INDEXERS for d in targets if d.language in i.languages}
+    out = []
+    for run in runs(view.conn, view.snapshot.id):
+        if run.language in langs and run.state not in ("completed", "running"):
+            out.append(f"precise pass ({run.language}, {run.tool}) {run.state}: {run.error}; "
+                       "the answer is the index's")
+    return tuple(out)

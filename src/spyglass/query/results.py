@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spyglass.types import BridgeStatus, CodeLocation
+from spyglass.types import BridgeStatus, CodeLocation, PreciseStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +152,7 @@ class StatusReport:
     bridges: tuple[BridgeStatus, ...] = ()  # language servers (docs/bridge.md)
     # The depth reached for each language of the repository (README "Languages").
     coverage: tuple[LanguageCoverage, ...] = ()
+    precise: tuple[PreciseStatus, ...] = ()  # the precise pass per language (docs/precise.md)
 
 
 
