@@ -27,8 +27,52 @@ NOT_CALLERS = frozenset({"variable", "constant", "field", "property", "parameter
 IMPORT_HEADS = ("import ", "from ", "export {", "export *", "export type {")
 
 
+DIGESTS_MAX = 65536
+
+
+class Facts:
+    """One import's occurrences by symbol, and its relationships upward (built once)."""
+
+    def __init__(self, precise: scip.ScipIndex) -> None:
+        self.precise = precise
+        self.by_symbol: dict[str, list[tuple[str, scip.Occurrence]]] = {}
+        for path, (_, occs) in precise.documents.items():
+            for o in occs:
+                self.by_symbol.setdefault(o.symbol, []).append((path, o))
+        self.up: dict[str, set[str]] = {}
+        for a, b, bits in precise.relations:
+            if bits & UPWARD and a != b and _member(a) and _member(b) \
+                    and _package(a) == _package(b):
+                self.up.setdefault(a, set()).add(b)
+
+
+_FACTS: list[Facts] = []
+_DIGESTS: dict[tuple[str, str], tuple[int, int, str]] = {}  # (root, path) -> mtime, size
+
+
+def facts_of(precise: scip.ScipIndex) -> Facts:
+    for f in _FACTS:
+        if f.precise is precise:
+            return f
+    _FACTS[:] = [Facts(precise), *_FACTS[:3]]
+    return _FACTS[0]
+
+
+def _member(symbol: str) -> bool:
+    """A method or field (a term), not a type: a class's relationship to its bases is not a
+    use of them."""
+    return not symbol.endswith("#")
+
+
+def _package(symbol: str) -> str:
+    """The symbol's scheme, manager, package and version: overrides of another package's
+    members (the standard library's `__eq__`) are not followed."""
+    return " ".join(symbol.split(" ", 4)[:4])
+
+
 class Freshness:
-    """Which documents match their file's current content (read once per answer)."""
+    """Which documents match their file's current content (digests cached by the file's
+    modification time and size across answers)."""
 
     def __init__(self, root: Path, config: Config, precise: scip.ScipIndex) -> None:
         self.root, self.config, self.precise = root, config, precise
@@ -38,15 +82,32 @@ class Freshness:
     def __call__(self, path: str) -> bool:
         if path not in self._fresh:
             doc = self.precise.documents.get(path)
-            raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
-            self._fresh[path] = doc is not None and raw is not None and \
-                scip.digest(raw) == doc[0]
-            if self._fresh[path] and raw is not None:
-                self._lines[path] = raw.decode("utf-8", "replace").splitlines()
+            self._fresh[path] = doc is not None and self._digest(path) == doc[0]
         return self._fresh[path]
 
+    def _digest(self, path: str) -> str | None:
+        key = (str(self.root), path)
+        try:
+            st = (self.root / path).stat()
+        except (OSError, ValueError):
+            return None
+        known = _DIGESTS.get(key)
+        if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+            return known[2]
+        raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
+        if raw is None:
+            return None
+        if len(_DIGESTS) >= DIGESTS_MAX:
+            _DIGESTS.clear()
+        _DIGESTS[key] = (st.st_mtime_ns, st.st_size, scip.digest(raw))
+        return _DIGESTS[key][2]
+
     def line(self, path: str, line: int) -> str:
-        lines = self._lines.get(path, [])
+        """A line of a fresh file (0-based), read on demand."""
+        if path not in self._lines:
+            raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
+            self._lines[path] = raw.decode("utf-8", "replace").splitlines() if raw else []
+        lines = self._lines[path]
         return lines[line] if 0 <= line < len(lines) else ""
 
 
@@ -59,19 +120,36 @@ def target_symbols(precise: scip.ScipIndex, fresh: Freshness, d: DefRow) -> str 
     return min(on_line, key=lambda o: abs(o.col - d.name_col)).symbol if on_line else None
 
 
-def related(precise: scip.ScipIndex, seeds: set[str]) -> set[str]:
-    """The seeds plus every symbol they override or implement, transitively."""
-    up: dict[str, set[str]] = {}
-    for a, b, bits in precise.relations:
-        if bits & UPWARD and a != b:
-            up.setdefault(a, set()).add(b)
+def related(facts: Facts, seeds: set[str]) -> set[str]:
+    """The seeds plus every member of the same package they override or implement,
+    transitively."""
     out, todo = set(seeds), list(seeds)
     while todo:
-        for b in up.get(todo.pop(), ()):
+        for b in facts.up.get(todo.pop(), ()):
             if b not in out:
                 out.add(b)
                 todo.append(b)
     return out
+
+
+def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, name: str,
+            wanted: set[str]) -> bool:
+    """Whether the facts resolve `name` on that line (1-based) to other symbols only: a
+    site they have no occurrence for (a string in `__all__`, a use they could not
+    resolve) is not refuted."""
+    doc = precise.documents.get(path)
+    if doc is None:
+        return False
+    text = fresh.line(path, line - 1)
+    there = [o.symbol for o in doc[1] if o.line == line - 1 and o.end_col > o.col
+             and text[o.col:o.end_col] == name]
+    return bool(there) and not any(s in wanted for s in there)
+
+
+def _names_it(text: str, o: scip.Occurrence, symbol: str) -> bool:
+    """Whether the occurrence's text is a name its symbol's descriptors hold."""
+    word = text[o.col:o.end_col] if 0 <= o.col < o.end_col else ""
+    return not word or word in symbol.rsplit("/", 1)[-1]
 
 
 def _is_call(text: str, end_col: int) -> bool:
@@ -96,21 +174,22 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     seeds = {s for d in targets if (s := target_symbols(precise, fresh, d)) is not None}
     if not seeds:
         return answer
-    undecided = len(seeds) < len({(d.path, d.name_line) for d in targets})
-    wanted = related(precise, seeds)
+    facts = facts_of(precise)
+    wanted = related(facts, seeds)
+    names = {d.name for d in targets}
     sites: dict[Site, tuple[str, int, int]] = {}  # site -> (tool, 0-based line, end col)
-    decided: set[str] = set()
-    stale: list[str] = []
-    for path, (_, occs) in sorted(precise.documents.items()):
-        if not fresh(path):
-            if any(o.symbol in wanted for o in occs):
-                stale.append(path)
-            continue
-        decided.add(path)
-        tool = precise.tools.get(path, precise.tool)
-        for o in occs:
-            if o.symbol in wanted and not o.definition:
-                sites.setdefault((path, o.line + 1), (tool, o.line, o.end_col))
+    stale: set[str] = set()
+    for symbol in wanted:
+        for path, o in facts.by_symbol.get(symbol, ()):
+            if o.definition:
+                continue
+            if not fresh(path):
+                stale.add(path)
+                continue
+            if not _names_it(fresh.line(path, o.line), o, symbol):
+                continue  # scip-python 0.6.6 gives `__slots__` attributes their class
+            sites.setdefault((path, o.line + 1),
+                             (precise.tools.get(path, precise.tool), o.line, o.end_col))
     out: list[CodeLocation] = []
     held: set[Site] = set()
     confirmed = dropped = 0
@@ -121,7 +200,8 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             held.add(key)
             out.append(replace(loc, uncertain=False,
                                evidence=f"precise: {sites[key][0]} (SCIP)"))
-        elif loc.path in decided and not undecided and not _declaration(loc, targets):
+        elif fresh(loc.path) and not _declaration(loc, targets) and any(
+                refuted(precise, fresh, loc.path, loc.start_line, n, wanted) for n in names):
             dropped += 1
         else:
             out.append(loc)
@@ -143,18 +223,17 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
         else:
             symbol, kind = display(targets[0]), "reference"
         added += 1
-        out.append(location(view, repo, path, line, line,
-                            symbol, kind, "cached-index", False, False,
-                            f"precise: {tool} (SCIP); not found by the index"))
+        out.append(location(view, repo, path, line, line, symbol, kind, "cached-index", False,
+                            False, f"precise: {tool} (SCIP); not found by the index"))
     out.sort(key=lambda c: (c.uncertain, c.path, c.start_line))
-    tools = sorted({precise.tools.get(p, precise.tool) for p in decided})
-    note = (f"precise facts ({', '.join(tools)}) decided {len(decided)} file(s): "
-            f"{confirmed} site(s) confirmed, {added} added, {dropped} refuted and dropped")
-    if undecided:
-        note += "; some targets have no precise symbol, so none of the index's sites was dropped"
+    tools = sorted({precise.tools.get(p, precise.tool) for p, _ in sites} or {precise.tool})
+    note = (f"precise facts ({', '.join(tools)}): {confirmed} site(s) confirmed, {added} "
+            f"added, {dropped} refuted and dropped")
     if stale:
-        note += (f"; {len(stale)} file(s) changed since the pass keep the index's answer: "
-                 + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
+        listed = sorted(stale)
+        note += (f"; {len(listed)} file(s) changed since the precise facts were made keep "
+                 "the index's answer: " + ", ".join(listed[:5])
+                 + (", ..." if len(listed) > 5 else ""))
     return out, notes + (note,)
 
 
