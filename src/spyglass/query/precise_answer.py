@@ -7,6 +7,7 @@ or implements (SCIP relationships), since a use through a base member reaches it
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -146,6 +147,28 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
     return bool(there) and not any(s in wanted for s in there)
 
 
+LIST_ITEM = re.compile(r"\s*(?:type\s+)?[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*(?:#.*|//.*)?$")
+LIST_HEAD = re.compile(r"\s*(?:(?:import|export)\b.*\{|from\s+\S+\s+import\s*\()\s*$")
+IMPORT_LOOKBACK = 200
+
+
+def _in_import(fresh: Freshness, path: str, line0: int) -> bool:
+    """Whether a line is an import or re-export: it starts one, or it is a bare name in
+    the list of one that spans lines (`export {` ... `  name,` ... `} from "./x"`)."""
+    text = fresh.line(path, line0)
+    if text.lstrip().startswith(IMPORT_HEADS):
+        return True
+    if not LIST_ITEM.match(text):
+        return False
+    for back in range(line0 - 1, max(line0 - IMPORT_LOOKBACK, -1), -1):
+        above = fresh.line(path, back)
+        if LIST_HEAD.match(above):
+            return True
+        if not LIST_ITEM.match(above) and above.strip():
+            return False
+    return False
+
+
 def _names_it(text: str, o: scip.Occurrence, symbol: str) -> bool:
     """Whether the occurrence's text is a name its symbol's descriptors hold."""
     word = text[o.col:o.end_col] if 0 <= o.col < o.end_col else ""
@@ -212,7 +235,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
         if (path, line) in held:
             continue
         text = fresh.line(path, line0)
-        if text.lstrip().startswith(IMPORT_HEADS):
+        if _in_import(fresh, path, line0):
             continue  # an import or re-export names the symbol; it is not a use
         if calls:
             if not _is_call(text, end_col):
