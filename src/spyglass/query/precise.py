@@ -81,6 +81,14 @@ INDEXERS = (
 )
 
 
+def _path() -> str:
+    """The children's PATH: node's folder and the system's, never the user's (a pyenv or
+    venv shim would otherwise be the python3 scip-python asks for its search paths)."""
+    node = shutil.which("node")
+    dirs = ([str(Path(node).parent)] if node else []) + ["/usr/bin", "/bin"]
+    return ":".join(dict.fromkeys(dirs))
+
+
 def tools_dir(cfg: PreciseConfig) -> Path:
     return Path(cfg.tools) if cfg.tools else Path.home() / ".cache" / "spyglass" / "tools"
 
@@ -197,7 +205,8 @@ def run_one(indexer: Indexer, root: Path, conn: sqlite3.Connection, snapshot: in
     try:
         (out / "environment.json").write_text("[]\n", encoding="utf-8")
         spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
-                          env=("HOME=/tmp", *indexer.env(root)), binds=(str(tools),),
+                          env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
+                          binds=(str(tools),),
                           outputs=(str(out),))
         try:
             child = launch(spec)
