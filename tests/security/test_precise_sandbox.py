@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "precise"))
-from fake_tools import fake_python_indexer, need_sandbox  # noqa: E402
+from fake_tools import fake_python_indexer, need_sandbox
 
-from spyglass.config import Config, PreciseConfig  # noqa: E402
-from spyglass.index.store import connect, latest_complete  # noqa: E402
-from spyglass.query import precise  # noqa: E402
-from spyglass.query.facade import CodeIntel  # noqa: E402
+from spyglass.config import Config, PreciseConfig
+from spyglass.index.store import connect, latest_complete
+from spyglass.query import precise
+from spyglass.query.facade import CodeIntel
 
 PROBE = """
 const net = require('net'), os = require('os'), path = require('path');
