@@ -55,8 +55,9 @@ def test_scip_makes_uncertain_sites_exact(imported: tuple[CodeIntel, str]) -> No
     sites = sorted((c.path, c.start_line, c.uncertain, c.evidence) for c in after.results)
     # The union Circle | Square makes `shape.area()` (line 10) a call of Circle.area too:
     # the index did not have it, the facts add it (basedpyright answers both).
-    assert sites == [("pkg/use.py", 10, False, f"precise: {tool} (SCIP); not found by the "
-                      "index"), ("pkg/use.py", 14, False, f"precise: {tool} (SCIP)")]
+    added = f"precise: {tool} (SCIP); not found by the index"
+    assert sites == [("pkg/use.py", 10, False, added),
+                     ("pkg/use.py", 14, False, f"precise: {tool} (SCIP)")]
     assert any(f"precise facts ({tool}): 1 site(s) confirmed, 1 added" in n
                for n in after.coverage.limitations)
 
