@@ -38,6 +38,14 @@ if [ ! -x "${TOOLS}/node_modules/.bin/scip-python" ] && command -v npm >/dev/nul
   npm install -s --prefix "${TOOLS}" @sourcegraph/scip-python@0.6.6 >&2 \
     || echo "bootstrap: could not install scip-python; the SCIP import test will skip" >&2
 fi
+# scip-typescript: the precise pass's TypeScript/JavaScript indexer (docs/precise.md), in
+# its own prefix so its TypeScript does not replace the one scip-python's tree holds.
+if [ ! -f "${TOOLS}/scip-typescript/node_modules/@sourcegraph/scip-typescript/dist/src/main.js" ] \
+    && command -v npm >/dev/null 2>&1; then
+  npm install -s --no-audit --no-fund --prefix "${TOOLS}/scip-typescript" \
+    @sourcegraph/scip-typescript@0.4.0 >&2 \
+    || echo "bootstrap: could not install scip-typescript; no precise pass for TypeScript" >&2
+fi
 # Browser end-to-end test of the web page (tests/web/test_browser.py, skipped without them):
 # Debian's chromium, and npm playwright-core + axe-core from tests/web/e2e/package-lock.json
 # (npm ci: the locked versions; node_modules is not committed).
