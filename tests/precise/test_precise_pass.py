@@ -158,3 +158,29 @@ def test_enabled_false_runs_nothing(make_repo: Callable[..., Path], tmp_path: Pa
     assert ci.status().results[0].precise == ()
     assert all(c.uncertain or not c.evidence.startswith("precise")
                for c in ci.references(path="pkg/base.py", line=7).results)
+
+
+def test_a_second_tools_import_reaches_a_running_answerer(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """One pass imports per language into the same snapshot: a long-lived facade (a
+    server) answers from the second import as soon as it lands."""
+    from spyglass.index import scip
+    from spyglass.index.store import connect, latest_complete
+    ci = intel(make_repo, tmp_path, writes(GOOD))
+    ci.index(precise="wait")
+    assert [s[1] for s in sites(ci.references(path="pkg/base.py", line=7))] == [5, 9, 18]
+    other = scip_index("other-tool", "1.0", {
+        "pkg/base.py": [occurrence(6, 8, CHILD_RUN, True, 3)],
+        "pkg/use.py": [occurrence(12, 13, CHILD_RUN, width=3)]})
+    (tmp_path / "other.scip").write_bytes(other)
+    conn = connect(ci.root)
+    try:
+        snap = latest_complete(conn)
+        assert snap is not None
+        scip.import_scip(ci.root, conn, snap.id, tmp_path / "other.scip", 1 << 20,
+                         replaces="other-tool")
+    finally:
+        conn.close()
+    out = ci.references(path="pkg/base.py", line=7)
+    assert ("pkg/use.py", 13, False) in sites(out)
+    assert any("other-tool 1.0" in c.evidence for c in out.results if c.start_line == 13)

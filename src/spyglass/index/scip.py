@@ -210,11 +210,15 @@ class ScipIndex:
         snapshot uses an earlier import for files whose content is unchanged, until that
         import's snapshot is collected."""
         try:
-            row = conn.execute("SELECT snapshot, import FROM scip_docs WHERE snapshot <= ? "
-                               "ORDER BY snapshot DESC LIMIT 1",
-                               (snapshot if snapshot is not None else -1,)).fetchone()
+            row = conn.execute(
+                "SELECT snapshot, count(*) || ':' || group_concat(DISTINCT import) FROM "
+                "scip_docs WHERE snapshot = (SELECT max(snapshot) FROM scip_docs WHERE "
+                "snapshot <= ?) GROUP BY snapshot",
+                (snapshot if snapshot is not None else -1,)).fetchone()
         except sqlite3.OperationalError:  # a store made before SCIP imports were kept
             return None
+        # The imports' identities: a second tool's import into the same snapshot (the
+        # precise pass runs one per language) changes it, so a server reloads.
         return (int(row[0]), str(row[1])) if row else None
 
     @classmethod
