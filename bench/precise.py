@@ -73,7 +73,7 @@ def corpus(name: str) -> dict[str, Any]:
     root = prepare_root(name)
     try:
         config = load_config(repo_root=root)
-        config = replace(config, precise=replace(config.precise, enabled="true"))
+        config = replace(config, precise=replace(config.precise, enabled="auto"))
         ci = CodeIntel(root, config=config)
         start = time.perf_counter()
         ci.index(precise="off")
@@ -122,7 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB, "
                   f"{r['files']} files {r['error']}")
         return 0
-    results = [corpus(n) for n in args.names]
+    results = []
+    for n in args.names:
+        results.append(corpus(n))
+        print(json.dumps(results[-1]), file=sys.stderr, flush=True)  # as each completes
     print(json.dumps(results, indent=1))
     print(f"{'corpus':<14}{'phase':<11}{'refs P':>8}{'refs R':>8}{'calls P':>8}"
           f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}")

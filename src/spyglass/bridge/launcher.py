@@ -156,8 +156,12 @@ class Child:
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_KEPT:]
 
     def last_error(self) -> str:
-        lines = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return lines[-1][:300] if lines else ""
+        """The last line of stderr naming an error (node ends a crash with its version
+        line), else the last line."""
+        lines = [x for x in self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
+                 if x.strip()]
+        named = [x for x in lines if "Error" in x or "error" in x]
+        return (named or lines)[-1][:300] if lines else ""
 
     def alive(self) -> bool:
         return self.proc.poll() is None
