@@ -117,8 +117,15 @@ def target_symbols(precise: scip.ScipIndex, fresh: Freshness, d: DefRow) -> str 
     doc = precise.documents.get(d.path)
     if doc is None or not fresh(d.path):
         return None
-    on_line = [o for o in doc[1] if o.definition and o.line == d.name_line - 1]
-    return min(on_line, key=lambda o: abs(o.col - d.name_col)).symbol if on_line else None
+    on_line = [o for o in doc[1] if o.line == d.name_line - 1]
+    # At the name itself: its definition, or the member it declares structurally (an
+    # object literal's property typed by an interface is, to scip-typescript, a use of
+    # the interface's member).
+    exact = sorted((o for o in on_line if o.col == d.name_col), key=lambda o: not o.definition)
+    if exact:
+        return exact[0].symbol
+    defined = [o for o in on_line if o.definition]
+    return min(defined, key=lambda o: abs(o.col - d.name_col)).symbol if defined else None
 
 
 def related(facts: Facts, seeds: set[str]) -> set[str]:
