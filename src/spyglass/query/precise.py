@@ -69,8 +69,21 @@ class Indexer:
             return (*node, "--project-name", "spyglass", "--project-version", "0",
                     "--environment", str(out / "environment.json"),
                     "--output", str(out / "index.scip"), "--quiet")
-        tsconfig = () if (root / "tsconfig.json").is_file() else ("--infer-tsconfig",)
-        return (*node, *tsconfig, "--no-progress-bar", "--output", str(out / "index.scip"))
+        project: tuple[str, ...] = ()
+        if not (root / "tsconfig.json").is_file():
+            # scip-typescript's --infer-tsconfig writes one into the workspace (read-only
+            # here): ours, in our folder, names the workspace's JS/TS files instead.
+            ws = str(root.resolve())
+            folder = out / "project"
+            folder.mkdir(exist_ok=True)
+            (folder / "tsconfig.json").write_text(json.dumps({
+                "compilerOptions": {"allowJs": True, "noEmit": True, "skipLibCheck": True,
+                                    "types": []},
+                "include": [f"{ws}/**/*"], "exclude": [f"{ws}/**/node_modules"]}),
+                encoding="utf-8")
+            project = (str(folder),)
+        return (*node, "--cwd", str(root.resolve()), "--no-progress-bar",
+                "--output", str(out / "index.scip"), *project)
 
 
 INDEXERS = (
