@@ -40,6 +40,10 @@ class Indexer:
     name: str  # the tool name its SCIP metadata carries
     package: str  # its npm package folder, relative to the tools folder
     script: str  # its entry point, relative to the package folder
+    # Structural typing: a member of the same name on another type may be the same member
+    # to the language (an object literal typed by a type alias's member has no SCIP
+    # relationship to it), so such an occurrence does not refute an index site.
+    structural: bool = False
 
     def home(self, tools: Path) -> Path:
         return tools / self.package
@@ -90,7 +94,8 @@ INDEXERS = (
     Indexer("python", ("python",), "scip-python",
             "node_modules/@sourcegraph/scip-python", "index.js"),
     Indexer("typescript", ("typescript", "tsx", "javascript"), "scip-typescript",
-            "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js"),
+            "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js",
+            structural=True),
 )
 
 

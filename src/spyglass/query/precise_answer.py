@@ -16,6 +16,7 @@ from spyglass.index import confined, scip
 from spyglass.query import symbols as sym
 from spyglass.query.answer import location
 from spyglass.query.display import display, module_symbol
+from spyglass.query.precise import INDEXERS
 from spyglass.query.results import DefRow
 from spyglass.query.view import View
 from spyglass.types import CodeLocation
@@ -25,6 +26,7 @@ Site = tuple[str, int]
 UPWARD = scip.REL_REFERENCE | scip.REL_IMPLEMENTATION
 NOT_CALLERS = frozenset({"variable", "constant", "field", "property", "parameter",
                          "attribute", "enum_member"})
+CONSTRUCTOR = "`<constructor>`()."  # scip-typescript's symbol of a class's constructor
 IMPORT_HEADS = ("import ", "from ", "export {", "export *", "export type {")
 
 
@@ -151,7 +153,12 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
     text = fresh.line(path, line - 1)
     there = [o.symbol for o in doc[1] if o.line == line - 1 and o.end_col > o.col
              and text[o.col:o.end_col] == name]
-    return bool(there) and not any(s in wanted for s in there)
+    if not there or any(s in wanted for s in there):
+        return False
+    tool = precise.tools.get(path, precise.tool).split(" ")[0]
+    # Another type's member of that name may be this one, structurally.
+    return not (any(i.structural and i.name == tool for i in INDEXERS)
+                and all(_member(s) for s in there))
 
 
 LIST_ITEM = re.compile(r"\s*(?:type\s+)?[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*(?:#.*|//.*)?$")
@@ -206,6 +213,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
         return answer
     facts = facts_of(precise)
     wanted = related(facts, seeds)
+    wanted |= {s + CONSTRUCTOR for s in seeds if s.endswith("#")}  # `new C()` names C
     names = {d.name for d in targets}
     sites: dict[Site, tuple[str, int, int]] = {}  # site -> (tool, 0-based line, end col)
     stale: set[str] = set()
@@ -281,7 +289,7 @@ def view_repo(view: View) -> str:
 def pass_notes(view: View, targets: list[DefRow]) -> tuple[str, ...]:
     """A limitation for each of the targets' languages whose newest precise pass did not
     complete: the answer is the index's there, and why."""
-    from spyglass.query.precise import INDEXERS, runs
+    from spyglass.query.precise import runs
     if view.snapshot is None or not targets:
         return ()
     langs = {i.language for i in INDEXERS for d in targets if d.language in i.languages}
