@@ -31,6 +31,7 @@ IMPORT_HEADS = ("import ", "from ", "export {", "export *", "export type {")
 
 
 DIGESTS_MAX = 65536
+LINES_MAX = 512  # files whose lines are kept across answers (by content digest)
 
 
 class Facts:
@@ -51,6 +52,7 @@ class Facts:
 
 _FACTS: list[Facts] = []
 _DIGESTS: dict[tuple[str, str], tuple[int, int, str]] = {}  # (root, path) -> mtime, size
+_LINES: dict[tuple[str, str, str], list[str]] = {}  # (root, path, digest) -> lines
 
 
 def facts_of(precise: scip.ScipIndex) -> Facts:
@@ -106,10 +108,21 @@ class Freshness:
         return _DIGESTS[key][2]
 
     def line(self, path: str, line: int) -> str:
-        """A line of a fresh file (0-based), read on demand."""
+        """A line of a fresh file (0-based), read on demand (kept across answers by the
+        file's digest, a bounded number of files)."""
         if path not in self._lines:
-            raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
-            self._lines[path] = raw.decode("utf-8", "replace").splitlines() if raw else []
+            doc = self.precise.documents.get(path)
+            key = (str(self.root), path, doc[0] if doc else "")
+            cached = _LINES.get(key)
+            if cached is None:
+                raw = confined.read_or_none(self.root, path,
+                                            self.config.limits.max_file_bytes)
+                cached = raw.decode("utf-8", "replace").splitlines() if raw else []
+                if doc is not None and raw is not None and scip.digest(raw) == doc[0]:
+                    if len(_LINES) >= LINES_MAX:
+                        _LINES.pop(next(iter(_LINES)))
+                    _LINES[key] = cached
+            self._lines[path] = cached
         lines = self._lines[path]
         return lines[line] if 0 <= line < len(lines) else ""
 
