@@ -40,9 +40,11 @@ class Indexer:
     name: str  # the tool name its SCIP metadata carries
     package: str  # its npm package folder, relative to the tools folder
     script: str  # its entry point, relative to the package folder
-    # Structural typing: a member of the same name on another type may be the same member
-    # to the language (an object literal typed by a type alias's member has no SCIP
-    # relationship to it), so such an occurrence does not refute an index site.
+    # The language's references span the hierarchy (TypeScript's server counts a use of a
+    # base member for its overrides: SCIP relationships are followed upward) and its typing
+    # is structural (another type's same-named member may be this one: an object literal
+    # typed by a type alias has no relationship, so such an occurrence refutes nothing).
+    # Pyright's references are per declaration: neither holds for scip-python.
     structural: bool = False
 
     def home(self, tools: Path) -> Path:

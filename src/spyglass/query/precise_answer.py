@@ -225,7 +225,9 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     if not seeds:
         return answer
     facts = facts_of(precise)
-    wanted = related(facts, seeds)
+    tool = precise.tools.get(targets[0].path, precise.tool).split(" ")[0]
+    hierarchy = any(i.structural and i.name == tool for i in INDEXERS)
+    wanted = related(facts, seeds) if hierarchy else set(seeds)
     wanted |= {s + CONSTRUCTOR for s in seeds if s.endswith("#")}  # `new C()` names C
     names = {d.name for d in targets}
     sites: dict[Site, tuple[str, int, int]] = {}  # site -> (tool, 0-based line, end col)
