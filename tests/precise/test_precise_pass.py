@@ -103,7 +103,9 @@ def test_the_pass_decides_references_and_callers(make_repo: Callable[..., Path],
             if c.start_line != 13] == [e for e in expected if e[0] in lines]
     # Base.run's own references are not widened to its overrides' uses.
     base = ci.references(path="pkg/base.py", line=2)
-    assert [s[1] for s in sites(base)] == [5]
+    assert [s[1] for s in sites(base) if not s[2]] == [5]
+    if tool == "scip-python":
+        assert [s[1] for s in sites(base)] == [5]
 
 
 def test_a_file_changed_since_the_pass_keeps_the_index_answer(
