@@ -255,3 +255,22 @@ def _start(inner: list[str], workspace: Path, env: dict[str, str]) -> Child:
     finally:
         os.close(watch)
     return Child(proc, lifeline)
+
+
+def system_path(tool: str) -> str:
+    """A PATH of `tool`'s folder (as the user's PATH finds it) and the system's, never the
+    user's other folders (a pyenv or venv shim would be found before the system's)."""
+    found = shutil.which(tool)
+    dirs = ([str(Path(found).parent)] if found else []) + ["/usr/bin", "/bin"]
+    return ":".join(dict.fromkeys(dirs))
+
+
+def detach_spyglass(args: list[str], cwd: Path) -> int:
+    """Start spyglass itself (`python -m spyglass ARGS`), detached: its own session, no
+    terminal, outliving this process (the CLI's background precise pass). Its children go
+    through `launch` like any other. Returns its pid."""
+    proc = subprocess.Popen([sys.executable, "-m", "spyglass", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, close_fds=True,
+                            start_new_session=True, cwd=str(cwd))
+    return proc.pid

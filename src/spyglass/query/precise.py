@@ -17,7 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass.bridge.launcher import LaunchError, LaunchSpec, launch
+from spyglass.bridge.launcher import (
+    LaunchError,
+    LaunchSpec,
+    detach_spyglass,
+    launch,
+    system_path,
+)
 from spyglass.config import Config, PreciseConfig
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.index import scip
@@ -104,9 +110,7 @@ INDEXERS = (
 def _path() -> str:
     """The children's PATH: node's folder and the system's, never the user's (a pyenv or
     venv shim would otherwise be the python3 scip-python asks for its search paths)."""
-    node = shutil.which("node")
-    dirs = ([str(Path(node).parent)] if node else []) + ["/usr/bin", "/bin"]
-    return ":".join(dict.fromkeys(dirs))
+    return system_path("node")
 
 
 def tools_dir(cfg: PreciseConfig) -> Path:
@@ -365,13 +369,7 @@ def detach(start: Path, snapshot: int, config_path: Path | None) -> int:
     """Start the pass in a detached spyglass process (the CLI's `index` returns at once):
     `spyglass index --precise-only` in its own session, with no terminal; its indexers
     still run under the launcher. Returns its pid."""
-    import subprocess
-    import sys
-    cmd = [sys.executable, "-m", "spyglass", "index", "-C", str(start), "--precise-only",
-           "--snapshot", str(snapshot)]
+    args = ["index", "-C", str(start), "--precise-only", "--snapshot", str(snapshot)]
     if config_path is not None:
-        cmd += ["--config", str(config_path)]
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True,
-                            cwd=str(start))
-    return proc.pid
+        args += ["--config", str(config_path)]
+    return detach_spyglass(args, start)
