@@ -144,7 +144,7 @@ def test_a_failed_pass_leaves_the_index_answer_with_a_limitation(
     out = ci.references(path="pkg/base.py", line=7)
     assert sites(out) == before
     assert any(n.startswith(f"precise pass (python, scip-python 9.9.9) {state}")
-               and reason in n and "the answer is the index's" in n
+               and reason in n and "files without fresh precise facts answer from the index" in n
                for n in out.coverage.limitations)
     status = ci.status().results[0]
     assert [(p.language, p.state, reason in p.error) for p in status.precise] == \

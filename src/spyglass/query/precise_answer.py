@@ -312,5 +312,5 @@ def pass_notes(view: View, targets: list[DefRow]) -> tuple[str, ...]:
     for run in runs(view.conn, view.snapshot.id):
         if run.language in langs and run.state not in ("completed", "running"):
             out.append(f"precise pass ({run.language}, {run.tool}) {run.state}: {run.error}; "
-                       "the answer is the index's")
+                       "files without fresh precise facts answer from the index")
     return tuple(out)
