@@ -119,11 +119,16 @@ class PreciseConfig:
     """The precise pass (`[precise]`, docs/precise.md): "auto" runs each installed SCIP
     indexer after an index, "true" makes its failure an error, "false" turns it off."""
 
-    enabled: str = "auto"
+    enabled: str = field(default_factory=lambda: _precise_default())
     timeout_s: int = 1800
     memory_mb: int = 4096
     nice: int = 10
     tools: str = ""  # folder of the npm-installed indexers; "": ~/.cache/spyglass/tools
+
+
+def _precise_default() -> str:
+    """"auto", or "false" where `SPYGLASS_PRECISE=off` (a process and its children)."""
+    return "false" if os.environ.get("SPYGLASS_PRECISE", "") == "off" else "auto"
 
 
 def _precise(section: Any) -> PreciseConfig:

@@ -98,7 +98,7 @@ def test_the_indexer_dies_with_spyglass(make_repo: Callable[..., Path],
               "from spyglass.config import Config, PreciseConfig\n"
               "from spyglass.query.facade import CodeIntel\n"
               f"ci = CodeIntel(Path({str(root)!r}), config=Config(precise=PreciseConfig("
-              f"tools={str(tools)!r}, timeout_s=600)))\n"
+              f"enabled='auto', tools={str(tools)!r}, timeout_s=600)))\n"
               "ci.precise_pass(None, 'wait')\n")
     proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
     try:
