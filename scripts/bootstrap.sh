@@ -63,6 +63,14 @@ test_tools() {
     npm install -s --prefix "${tools}" @sourcegraph/scip-python@0.6.6 @c4312/scip@0.1.0 >&2 \
       || echo "bootstrap: could not install @c4312/scip; the SCIP export reader tests skip" >&2
   fi
+  # scip-typescript: the precise pass's TypeScript/JavaScript indexer (docs/precise.md),
+  # in its own prefix so its TypeScript does not replace the one scip-python's tree holds.
+  if [ ! -f "${tools}/scip-typescript/node_modules/@sourcegraph/scip-typescript/dist/src/main.js" ] \
+      && command -v npm >/dev/null 2>&1; then
+    npm install -s --no-audit --no-fund --prefix "${tools}/scip-typescript" \
+      @sourcegraph/scip-typescript@0.4.0 >&2 \
+      || echo "bootstrap: could not install scip-typescript; no precise pass for TypeScript" >&2
+  fi
   # Language servers of the hostile-repository bridge test (tests/security/
   # test_hostile_servers.py, each skipped without its server): typescript-language-server
   # with its own typescript, and gopls 0.16.1 + Go 1.24 unpacked from Debian trixie by

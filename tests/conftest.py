@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -17,6 +18,9 @@ from fixture import commit_all, write_files
 from security.report import pytest_runtest_logreport, pytest_terminal_summary  # noqa: F401
 
 offline()  # tests read corpora fetched before pytest started; they never download
+# The precise pass (docs/precise.md) is on by default where scip-python is installed: off
+# for the suite (an index of every fixture would start it); tests/precise/ turn it on.
+os.environ["SPYGLASS_PRECISE"] = "off"
 
 
 @pytest.fixture(scope="session")

@@ -141,6 +141,48 @@ class LspServer:
 
 
 @dataclass(frozen=True)
+class PreciseConfig:
+    """The precise pass (`[precise]`, docs/precise.md): "auto" runs each installed SCIP
+    indexer after an index, "true" makes its failure an error, "false" turns it off."""
+
+    enabled: str = field(default_factory=lambda: _precise_default())
+    timeout_s: int = 1800
+    memory_mb: int = 4096
+    nice: int = 10
+    tools: str = ""  # folder of the npm-installed indexers; "": ~/.cache/spyglass/tools
+
+
+def _precise_default() -> str:
+    """"auto", or "false" where `SPYGLASS_PRECISE=off` (a process and its children)."""
+    return "false" if os.environ.get("SPYGLASS_PRECISE", "") == "off" else "auto"
+
+
+def _precise(section: Any) -> PreciseConfig:
+    if not isinstance(section, dict):
+        raise ConfigError("[precise] must be a table")
+    unknown = set(section) - {"enabled", "timeout_s", "memory_mb", "nice", "tools"}
+    if unknown:
+        raise ConfigError("[precise] unknown keys: " + ", ".join(sorted(unknown)))
+    enabled = section.get("enabled", "auto")
+    if enabled not in ("auto", True, False):
+        raise ConfigError('[precise] enabled must be "auto", true or false')
+    nice = section.get("nice", 10)
+    if not isinstance(nice, int) or isinstance(nice, bool) or not 0 <= nice <= 19:
+        raise ConfigError("[precise] nice must be an integer from 0 to 19")
+    tools = section.get("tools", "")
+    if not isinstance(tools, str):
+        raise ConfigError("[precise] tools must be a folder path")
+    for key in ("timeout_s", "memory_mb"):
+        value = section.get(key, 1)
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ConfigError(f"[precise] {key} must be a positive integer")
+    if enabled == "auto" and os.environ.get("SPYGLASS_PRECISE", "") == "off":
+        enabled = False  # one process (and its children) without the pass, e.g. the tests
+    return PreciseConfig(str(enabled).lower(), section.get("timeout_s", 1800),
+                         section.get("memory_mb", 4096), nice, tools)
+
+
+@dataclass(frozen=True)
 class Config:
     """Effective configuration: host config narrowed by repository policy."""
 
@@ -162,6 +204,7 @@ class Config:
     team_repos: tuple[tuple[str, str], ...] = ()  # [team] repos: id → a worker's clone
     git_timeout_s: float = 120.0  # one git command; then its process group is killed
     mcp_session_idle_s: float = 600.0  # an MCP-over-HTTP session with no request: closed
+    precise: PreciseConfig = field(default_factory=PreciseConfig)
 
 
 def name_words(name: str) -> list[str]:
@@ -436,6 +479,7 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
         team_repos=_team_repos(data.get("team", {})),
         git_timeout_s=_seconds(section, "git_timeout_s", Config.git_timeout_s),
         mcp_session_idle_s=_seconds(section, "mcp_session_idle_s", Config.mcp_session_idle_s),
+        precise=_precise(data.get("precise", {})),
     )
     if repo_root is not None:
         config = apply_policy(config, repo_root)

@@ -199,6 +199,10 @@ def _(item: StatusReport) -> list[str]:
         depth = (f"grammar {e(c.grammar)}; tests: {e(c.tests)}" if c.supported
                  else e(c.limitations))
         out.append(f"coverage   {e(c.language):<12} {depth}")
+    for p in item.precise:
+        why = f" — {_cut(p.error, 200)}" if p.error else ""
+        out.append(f"precise    {e(p.language):<12} {e(p.tool)} {p.state}: {p.files} files, "
+                   f"{p.seconds:.1f} s, peak {p.peak_mb:.0f} MB (snapshot {p.snapshot}){e(why)}")
     for b in item.bridges:
         where = f" pid {b.pid}" if b.pid else ""
         up = f" up {b.uptime_s:.0f}s" if b.uptime_s is not None else ""

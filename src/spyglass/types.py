@@ -208,6 +208,20 @@ class Resolution:
 
 
 @dataclass(frozen=True, slots=True)
+class PreciseStatus:
+    """One language's precise pass as code_status shows it (docs/precise.md)."""
+
+    language: str
+    tool: str  # "scip-python 0.6.6"
+    state: str  # running, completed, failed, timeout, missing, interrupted
+    files: int  # documents imported (files covered)
+    seconds: float
+    peak_mb: float
+    error: str
+    snapshot: int  # the snapshot the pass ran for
+
+
+@dataclass(frozen=True, slots=True)
 class BridgeStatus:
     """One language-server bridge as code_status shows it (docs/bridge.md)."""
 

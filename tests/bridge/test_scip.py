@@ -53,8 +53,12 @@ def test_scip_makes_uncertain_sites_exact(imported: tuple[CodeIntel, str]) -> No
     ci, tool = imported
     after = ci.references(path="pkg/shapes.py", line=2)
     sites = sorted((c.path, c.start_line, c.uncertain, c.evidence) for c in after.results)
-    assert sites == [("pkg/use.py", 14, False, f"confirmed by {tool} (SCIP import)")]
-    assert any(f"SCIP import ({tool}): 1 site(s) confirmed exact" in n
+    # The union Circle | Square makes `shape.area()` (line 10) a call of Circle.area too:
+    # the index did not have it, the facts add it (basedpyright answers both).
+    added = f"precise: {tool} (SCIP); not found by the index"
+    assert sites == [("pkg/use.py", 10, False, added),
+                     ("pkg/use.py", 14, False, f"precise: {tool} (SCIP)")]
+    assert any(f"precise facts ({tool}): 1 site(s) confirmed, 1 added" in n
                for n in after.coverage.limitations)
 
 
@@ -66,8 +70,8 @@ def test_a_document_changed_since_is_ignored_and_reported(
     out = ci.references(path="pkg/shapes.py", line=2)
     assert [(c.start_line, c.uncertain) for c in out.results if c.path == "pkg/use.py"] == \
         [(14, True)]
-    assert any("1 document(s) ignored because the file changed since the import: pkg/use.py"
-               in n for n in out.coverage.limitations)
+    assert any("1 file(s) changed since the precise facts were made keep the index's "
+               "answer: pkg/use.py" in n for n in out.coverage.limitations)
 
 
 def test_not_a_scip_file_is_refused(make_repo: Callable[..., Path], tmp_path: Path) -> None:
@@ -174,5 +178,5 @@ def test_a_stale_document_is_ignored_per_file(make_repo: Callable[..., Path],
     (root / "pkg" / "use.py").write_text(FILES["pkg/use.py"] + "\n")
     out = ci.references(path="pkg/shapes.py", line=2)
     assert [(c.start_line, c.uncertain) for c in out.results] == [(14, True)]
-    assert any("1 document(s) ignored because the file changed since the import: pkg/use.py"
-               in n for n in out.coverage.limitations)
+    assert any("1 file(s) changed since the precise facts were made keep the index's "
+               "answer: pkg/use.py" in n for n in out.coverage.limitations)

@@ -46,6 +46,7 @@ class LaunchSpec:
     binds: tuple[str, ...] = ()  # extra read-only paths visible in the sandbox
     sandbox: Sandbox | None = None  # the host's [sandbox]: a container runtime, or bubblewrap
     programs: tuple[str, ...] = ()  # host programs the server runs, shown like the server
+    outputs: tuple[str, ...] = ()  # spyglass-owned folders the child may write (never the workspace)
 
 
 def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None,
@@ -108,8 +109,11 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None,
     for bind in spec.binds:
         args += ["--ro-bind-try", bind, bind]
     ws = str(spec.workspace)
+    args += ["--ro-bind", ws, ws]
+    for out in spec.outputs:  # after the workspace: an output is never inside it
+        args += ["--bind", out, out]
     # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
-    args += ["--ro-bind", ws, ws, "--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
+    args += ["--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
              *spec.command[1:]]
     return args
 
@@ -148,8 +152,12 @@ class Child:
             self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_KEPT:]
 
     def last_error(self) -> str:
-        lines = self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return server_text(lines[-1]) if lines else ""
+        """The last line of stderr naming an error (node ends a crash with its version
+        line), else the last line (one bounded line of printable text)."""
+        lines = [x for x in self.stderr_tail.decode("utf-8", "replace").strip().splitlines()
+                 if x.strip()]
+        named = [x for x in lines if "Error" in x or "error" in x]
+        return server_text((named or lines)[-1]) if lines else ""
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -242,9 +250,12 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
         except container.ContainerError as exc:
             raise LaunchError(str(exc)) from exc
         return SPAWNER.run(lambda: _start(run.argv, workspace, run.env, run.cleanup, run.paths))
+    for out in spec.outputs:
+        if Path(out).resolve().is_relative_to(workspace):
+            raise LaunchError(f"output folder {out} is inside the workspace")
     exe = find_binary(spec.command[0], env["PATH"])
     spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
-                      spec.sandbox, spec.programs)
+                      spec.sandbox, spec.programs, spec.outputs)
     try:  # refuses a server (or a program it runs) inside the workspace
         for program in (exe, *map(Path, spec.programs)):
             server_files(program, env["PATH"], workspace)
@@ -286,3 +297,22 @@ def _start(inner: list[str], workspace: Path, env: dict[str, str],
     finally:
         os.close(watch)
     return Child(proc, lifeline, paths)
+
+
+def system_path(tool: str) -> str:
+    """A PATH of `tool`'s folder (as the user's PATH finds it) and the system's, never the
+    user's other folders (a pyenv or venv shim would be found before the system's)."""
+    found = shutil.which(tool)
+    dirs = ([str(Path(found).parent)] if found else []) + ["/usr/bin", "/bin"]
+    return ":".join(dict.fromkeys(dirs))
+
+
+def detach_spyglass(args: list[str], cwd: Path) -> int:
+    """Start spyglass itself (`python -m spyglass ARGS`), detached: its own session, no
+    terminal, outliving this process (the CLI's background precise pass). Its children go
+    through `launch` like any other. Returns its pid."""
+    proc = subprocess.Popen([sys.executable, "-m", "spyglass", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, close_fds=True,
+                            start_new_session=True, cwd=str(cwd))
+    return proc.pid

@@ -96,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--ref", help="commit, branch or tag to index (default: target_branch, HEAD)")
     c.add_argument("--scip", metavar="FILE", help="then import a SCIP index (scip-python, "
                    "scip-typescript, scip-go) of the same commit as precise references")
+    c.add_argument("--precise", action="store_true", help="wait for the precise pass "
+                   "(scip-python, scip-typescript; docs/precise.md) instead of running it "
+                   "in the background")
+    c.add_argument("--precise-only", action="store_true", help=argparse.SUPPRESS)
+    c.add_argument("--snapshot", type=int, help=argparse.SUPPRESS)
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
     c = cmd("export", "write the snapshot as a SCIP index")

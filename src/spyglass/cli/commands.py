@@ -29,6 +29,7 @@ def _intel(args: argparse.Namespace) -> CodeIntel:
     ci = CodeIntel(start)
     if args.config:
         ci.config = load_config(Path(args.config), repo_root=ci.root)
+        ci.config_path = Path(args.config).resolve()
     return ci
 
 
@@ -92,12 +93,20 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
                        description=f"parsing ({persisted} persisted)")
     def waiting(message: str) -> None:
         sys.stderr.write(f"spyglass: {escape_text(message)}\n")
+    if getattr(args, "precise_only", False):  # the detached pass `index` started
+        ci.precise_pass(getattr(args, "snapshot", None), "wait")
+        return EXIT_OK
+    mode = "wait" if getattr(args, "precise", False) else "detach"
+    if getattr(args, "scip", None):
+        mode = "off"  # the user's own SCIP import is the precise facts
     try:
         snap = ci.index(args.ref, progress_cb, wait=not getattr(args, "no_wait", False),
-                        on_wait=waiting)
+                        on_wait=waiting, precise="off")
     finally:
         if bar is not None:
             bar.stop()
+    runs = ci.precise_pass(snap.id, mode) if snap.state == "completed" and mode != "off" \
+        else []
     scip_file = getattr(args, "scip", None)
     imported = ci.import_scip(Path(scip_file)) if scip_file else None
     info: dict[str, object] = {"state": snap.state, "repo": snap.repo, "ref": snap.ref,
@@ -108,6 +117,10 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
     if imported is not None:
         info["scip"] = {"tool": imported[0], "documents": imported[1],
                         "ignored": imported[2]}
+    if runs:
+        info["precise"] = [{"language": r.language, "tool": r.tool, "state": r.state,
+                            "files": r.files, "seconds": r.seconds, "peak_mb": r.peak_mb,
+                            "error": r.error} for r in runs]
     if args.json:
         dump(info)
     else:
@@ -118,6 +131,10 @@ def _index(ci: CodeIntel, args: argparse.Namespace) -> int:
             ignored = f"; ignored (file missing): {', '.join(imported[2][:5])}" \
                 if imported[2] else ""
             print(escape_text(f"imported {imported[0]}: {imported[1]} document(s){ignored}"))
+        for r in runs:
+            why = f": {r.error}" if r.error else ""
+            print(escape_text(f"precise pass {r.language} ({r.tool}): {r.state}, {r.files} "
+                              f"files, {r.seconds} s, peak {r.peak_mb} MB{why}"))
     return EXIT_OK
 
 

@@ -36,6 +36,9 @@ def collect(conn: Conn, keep: int, job: int | None = None) -> GcStats:
         for batch in chunks(drop):
             conn.execute(f"DELETE FROM snapshot_files WHERE snapshot IN ({marks(batch)})", batch)
             conn.execute(f"DELETE FROM scip_docs WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM scip_rels WHERE snapshot IN ({marks(batch)})", batch)
+            conn.execute(f"DELETE FROM precise_runs WHERE snapshot IN ({marks(batch)})",
+                         batch)
             conn.execute(f"DELETE FROM snapshots WHERE id IN ({marks(batch)})", batch)
         conn.execute("COMMIT")
     # A SCIP import whose snapshot is gone (an import racing a collection) goes too.

@@ -133,6 +133,9 @@ def translate(sql: str) -> Translated:
     # the catalogue: whether one of the store's indexes exists
     sql = re.sub(r"\bsqlite_master WHERE\s+type = 'index' AND name\b",
                  "pg_indexes WHERE schemaname = current_schema() AND indexname", sql)
+    sql = re.sub(r"\bsqlite_master WHERE name = \?",
+                 "pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE "
+                 "n.nspname = current_schema() AND c.relname = ?", sql)
     out = "".join(_piece(t) if plain else t.replace("%", "%%")
                   for plain, t in _outside_strings(sql))
     head = out.lstrip()[:40].upper()

@@ -58,6 +58,16 @@ CREATE TABLE IF NOT EXISTS jobs(
 CREATE TABLE IF NOT EXISTS scip_docs(
   snapshot INTEGER NOT NULL, path TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL,
   occ TEXT NOT NULL, import TEXT NOT NULL, PRIMARY KEY(snapshot, path)) WITHOUT ROWID;
+-- The symbol relationships of an import (is_reference/is_implementation/...: REL_* bits).
+CREATE TABLE IF NOT EXISTS scip_rels(
+  snapshot INTEGER NOT NULL, tool TEXT NOT NULL, symbol TEXT NOT NULL, related TEXT NOT NULL,
+  bits INTEGER NOT NULL, PRIMARY KEY(snapshot, tool, symbol, related)) WITHOUT ROWID;
+-- The precise pass (docs/precise.md): one row per snapshot and language.
+CREATE TABLE IF NOT EXISTS precise_runs(
+  snapshot INTEGER NOT NULL, language TEXT NOT NULL, tool TEXT NOT NULL, state TEXT NOT NULL,
+  files INTEGER NOT NULL DEFAULT 0, seconds REAL NOT NULL DEFAULT 0,
+  peak_mb REAL NOT NULL DEFAULT 0, error TEXT NOT NULL DEFAULT '', at TEXT NOT NULL,
+  PRIMARY KEY(snapshot, language)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS claims(
   blob TEXT NOT NULL, ext TEXT NOT NULL, digest TEXT NOT NULL, language TEXT NOT NULL,
   PRIMARY KEY(blob, ext, digest)) WITHOUT ROWID;

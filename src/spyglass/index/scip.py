@@ -10,7 +10,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.errors import BadInput
@@ -21,7 +21,12 @@ MAX_SCIP_BYTES = 512 * 1024 * 1024
 ROLE_DEFINITION = 0x1
 # Field numbers (scip.proto): Index.metadata 1, Index.documents 2; Metadata.tool_info 2;
 # ToolInfo.name 1, ToolInfo.version 2; Document.relative_path 1, Document.occurrences 2;
-# Occurrence.range 1 (packed int32), Occurrence.symbol 2, Occurrence.symbol_roles 3.
+# Occurrence.range 1 (packed int32), Occurrence.symbol 2, Occurrence.symbol_roles 3;
+# Index.external_symbols 3, Document.symbols 3; SymbolInformation.symbol 1,
+# SymbolInformation.relationships 4; Relationship.symbol 1, is_reference 2,
+# is_implementation 3, is_type_definition 4, is_definition 5.
+REL_REFERENCE, REL_IMPLEMENTATION, REL_TYPE_DEFINITION, REL_DEFINITION = 1, 2, 4, 8
+Relation = tuple[str, str, int]  # symbol, related symbol, REL_* bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,7 @@ class Occurrence:
     col: int
     symbol: str
     definition: bool
+    end_col: int = -1  # the occurrence's last column + 1 on its last line (-1: unknown)
 
 
 def _varint(buf: bytes, i: int) -> tuple[int, int]:
@@ -85,14 +91,44 @@ def _occurrence(buf: bytes) -> Occurrence | None:
             roles = value
     if len(rng) < 3 or not symbol or symbol.startswith("local "):
         return None
-    return Occurrence(rng[0], rng[1], symbol, bool(roles & ROLE_DEFINITION))
+    end = rng[2] if len(rng) == 3 else (rng[3] if rng[2] == rng[0] else -1)
+    return Occurrence(rng[0], rng[1], symbol, bool(roles & ROLE_DEFINITION), end)
+
+
+def _relations(buf: bytes) -> list[Relation]:
+    """The relationships one SymbolInformation declares: (its symbol, related, bits)."""
+    symbol, rels = "", []
+    for number, _, value in _fields(buf):
+        if number == 1 and isinstance(value, bytes):
+            symbol = value.decode("utf-8", "replace")
+        elif number == 4 and isinstance(value, bytes):
+            other, bits = "", 0
+            for n, _, v in _fields(value):
+                if n == 1 and isinstance(v, bytes):
+                    other = v.decode("utf-8", "replace")
+                elif 2 <= n <= 5 and isinstance(v, int) and v:
+                    bits |= 1 << (n - 2)
+            if other and bits:
+                rels.append((other, bits))
+    if not symbol or symbol.startswith("local "):
+        return []
+    return [(symbol, other, bits) for other, bits in rels if not other.startswith("local ")]
 
 
 def parse(data: bytes) -> tuple[str, dict[str, list[Occurrence]]]:
     """The tool ("scip-python 0.6.6") and each document's occurrences."""
+    tool, docs, _ = parse_full(data)
+    return tool, docs
+
+
+def parse_full(data: bytes) -> tuple[str, dict[str, list[Occurrence]], list[Relation]]:
+    """The tool, each document's occurrences, and the symbols' relationships."""
     tool = "scip"
     docs: dict[str, list[Occurrence]] = {}
+    rels: list[Relation] = []
     for number, _, value in _fields(data):
+        if number == 3 and isinstance(value, bytes):
+            rels += _relations(value)
         if number == 1 and isinstance(value, bytes):
             for n, _, v in _fields(value):
                 if n == 2 and isinstance(v, bytes):
@@ -108,9 +144,11 @@ def parse(data: bytes) -> tuple[str, dict[str, list[Occurrence]]]:
                     occ = _occurrence(v)
                     if occ is not None:
                         occs.append(occ)
+                elif n == 3 and isinstance(v, bytes):
+                    rels += _relations(v)
             if path:
                 docs.setdefault(path, []).extend(occs)
-    return tool, docs
+    return tool, docs, rels
 
 
 def digest(data: bytes) -> str:
@@ -118,16 +156,17 @@ def digest(data: bytes) -> str:
 
 
 def import_scip(root: Path, conn: Conn, snapshot: int, scip_file: Path,
-                max_file_bytes: int) -> tuple[str, int, list[str]]:
-    """Read FILE and keep it with `snapshot` (replacing an earlier import there): (tool,
-    documents kept, documents ignored because their file is missing or unreadable)."""
+                max_file_bytes: int, replaces: str | None = None) -> tuple[str, int, list[str]]:
+    """Read FILE and keep it with `snapshot` (replacing an earlier import there, or only the
+    rows of tools whose name starts with `replaces`): (tool, documents kept, documents
+    ignored because their file is missing or unreadable)."""
     try:
         if scip_file.stat().st_size > MAX_SCIP_BYTES:
             raise BadInput(f"{scip_file} is larger than {MAX_SCIP_BYTES} bytes")
         data = scip_file.read_bytes()
     except OSError as exc:
         raise BadInput(f"cannot read SCIP index {scip_file}: {exc.strerror}") from exc
-    tool, docs = parse(data)
+    tool, docs, rels = parse_full(data)
     if not docs:
         raise BadInput(f"{scip_file}: no documents (not a SCIP index?)")
     rows: list[tuple[int, str, str, str, str, str]] = []
@@ -138,11 +177,20 @@ def import_scip(root: Path, conn: Conn, snapshot: int, scip_file: Path,
         if content is None:
             missing.append(path)
             continue
-        occ = json.dumps([[o.line, o.col, o.symbol, int(o.definition)] for o in occs])
+        occ = json.dumps([[o.line, o.col, o.symbol, int(o.definition), o.end_col]
+                          for o in occs])
         rows.append((snapshot, path, tool, digest(content), occ, stamp))
+    scope = ("", "") if replaces is None else (" AND tool LIKE ?", replaces + "%")
+    args: tuple[object, ...] = (snapshot, scope[1]) if scope[1] else (snapshot,)
     conn.execute("BEGIN IMMEDIATE")
-    conn.execute("DELETE FROM scip_docs WHERE snapshot = ?", (snapshot,))
+    conn.execute("DELETE FROM scip_docs WHERE snapshot = ?" + scope[0], args)
+    conn.execute("DELETE FROM scip_rels WHERE snapshot = ?" + scope[0], args)
+    if replaces is not None:  # another tool's earlier rows for these paths give way
+        conn.executemany("DELETE FROM scip_docs WHERE snapshot = ? AND path = ?",
+                         [(snapshot, r[1]) for r in rows])
     conn.executemany("INSERT INTO scip_docs VALUES(?, ?, ?, ?, ?, ?)", rows)
+    conn.executemany("INSERT OR IGNORE INTO scip_rels VALUES(?, ?, ?, ?, ?)",
+                     [(snapshot, tool, a, b, bits) for a, b, bits in set(rels)])
     conn.execute("COMMIT")
     return tool, len(rows), missing
 
@@ -154,6 +202,8 @@ class ScipIndex:
     snapshot: int
     tool: str
     documents: dict[str, tuple[str, tuple[Occurrence, ...]]]
+    tools: dict[str, str] = field(default_factory=dict)  # path -> the tool of its document
+    relations: tuple[Relation, ...] = ()
 
     @staticmethod
     def newest(conn: Conn, snapshot: int | None) -> tuple[int, str] | None:
@@ -161,20 +211,31 @@ class ScipIndex:
         snapshot uses an earlier import for files whose content is unchanged, until that
         import's snapshot is collected."""
         try:
-            row = conn.execute("SELECT snapshot, import FROM scip_docs WHERE snapshot <= ? "
-                               "ORDER BY snapshot DESC LIMIT 1",
-                               (snapshot if snapshot is not None else -1,)).fetchone()
+            row = conn.execute(
+                "SELECT snapshot, count(*) || ':' || group_concat(DISTINCT import) FROM "
+                "scip_docs WHERE snapshot = (SELECT max(snapshot) FROM scip_docs WHERE "
+                "snapshot <= ?) GROUP BY snapshot",
+                (snapshot if snapshot is not None else -1,)).fetchone()
         except sqlite3.OperationalError:  # a store made before SCIP imports were kept
             return None
+        # The imports' identities: a second tool's import into the same snapshot (the
+        # precise pass runs one per language) changes it, so a server reloads.
         return (int(row[0]), str(row[1])) if row else None
 
     @classmethod
     def load(cls, conn: Conn, snapshot: int) -> ScipIndex:
         docs: dict[str, tuple[str, tuple[Occurrence, ...]]] = {}
+        tools: dict[str, str] = {}
         tool = "scip"
         for path, name, dig, occ in conn.execute(
                 "SELECT path, tool, digest, occ FROM scip_docs WHERE snapshot = ?", (snapshot,)):
-            tool = str(name)
-            docs[str(path)] = (str(dig), tuple(Occurrence(o[0], o[1], o[2], bool(o[3]))
-                                               for o in json.loads(occ)))
-        return cls(snapshot, tool, docs)
+            tool = tools[str(path)] = str(name)
+            docs[str(path)] = (str(dig), tuple(
+                Occurrence(o[0], o[1], o[2], bool(o[3]), o[4] if len(o) > 4 else -1)
+                for o in json.loads(occ)))
+        try:
+            rels = tuple((str(a), str(b), int(c)) for a, b, c in conn.execute(
+                "SELECT symbol, related, bits FROM scip_rels WHERE snapshot = ?", (snapshot,)))
+        except sqlite3.OperationalError:  # a store made before relationships were kept
+            rels = ()
+        return cls(snapshot, tool, docs, tools, rels)

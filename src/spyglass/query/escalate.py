@@ -19,7 +19,7 @@ from spyglass.bridge.mcpclient import McpClient
 from spyglass.config import Config, LspServer
 from spyglass.errors import BridgeUnavailable
 from spyglass.index import confined, scip
-from spyglass.query import radius_verdict
+from spyglass.query import precise_answer, radius_verdict
 from spyglass.query.display import display, module_symbol
 from spyglass.query.impact import Radius
 from spyglass.query.radius_verdict import doubted, folder, innermost, served
@@ -103,6 +103,13 @@ class Asked:
     unoffered: str | None = None  # why it was not asked (a note only)
 
 
+def _noted(work: Callable[[], Answer], notes: tuple[str, ...]) -> Callable[[], Answer]:
+    def run() -> Answer:
+        locations, before = work()
+        return locations, before + notes
+    return run
+
+
 class Escalator:
     """One per facade: the bridges of its workspace, a cache of server verdicts keyed by
     the snapshot and the overlay's content digest, and the threads that ask."""
@@ -142,7 +149,11 @@ class Escalator:
         precise = self._scip_index(view)
         if precise is not None and targets:
             plain = index_answer
-            index_answer = lambda: self._scip_merge(precise, targets, calls, plain())
+            index_answer = lambda: precise_answer.merge(self.root, self.config, view, precise,
+                                                        targets, calls, plain())
+        failed = precise_answer.pass_notes(view, targets)
+        if failed:
+            index_answer = _noted(index_answer, failed)
         (locations, notes), asked = self._escalate(view, targets, calls, declaration,
                                                    budget_ms, index_answer)
         if asked is None:
@@ -227,59 +238,6 @@ class Escalator:
         if self._scip is None or self._scip[0] != found:
             self._scip = (found, scip.ScipIndex.load(view.conn, found[0]))
         return self._scip[1]
-
-    def _scip_merge(self, precise: scip.ScipIndex, targets: list[DefRow], calls: bool,
-                    answer: Answer) -> Answer:
-        """Index sites a fresh SCIP document confirms become exact. Nothing is dropped or
-        added: on flask, scip-python 0.6.6 both misses uses basedpyright finds (calls on
-        pytest fixtures) and reports sites it does not (docs/bridge.md). Documents whose
-        file changed since the import are ignored and named."""
-        locations, notes = answer
-        fresh: dict[str, bool] = {}
-
-        def is_fresh(path: str) -> bool:
-            if path not in fresh:
-                doc = precise.documents.get(path)
-                raw = confined.read_or_none(self.root, path, self.config.limits.max_file_bytes)
-                fresh[path] = doc is not None and raw is not None and \
-                    scip.digest(raw) == doc[0]
-            return fresh[path]
-
-        symbols: set[str] = set()
-        for d in targets:
-            doc = precise.documents.get(d.path)
-            if doc is None or not is_fresh(d.path):
-                continue
-            on_line = [o for o in doc[1] if o.definition and o.line == d.name_line - 1]
-            if on_line:
-                symbols.add(min(on_line, key=lambda o: abs(o.col - d.name_col)).symbol)
-        if not symbols:
-            return answer
-        sites: set[Site] = set()
-        stale: list[str] = []
-        for path, (_, occs) in sorted(precise.documents.items()):
-            hits = [o for o in occs if o.symbol in symbols and not o.definition]
-            if not hits:
-                continue
-            if not is_fresh(path):
-                stale.append(path)
-                continue
-            sites |= {(path, o.line + 1) for o in hits}
-        out: list[CodeLocation] = []
-        confirmed = 0
-        for loc in locations:
-            if (loc.path, loc.start_line) in sites:  # only fresh documents' sites are here
-                confirmed += 1
-                out.append(replace(loc, uncertain=False,
-                                   evidence=f"confirmed by {precise.tool} (SCIP import)"))
-            else:
-                out.append(loc)
-        out.sort(key=lambda c: (c.path, c.start_line))
-        note = f"SCIP import ({precise.tool}): {confirmed} site(s) confirmed exact"
-        if stale:
-            note += (f"; {len(stale)} document(s) ignored because the file changed since "
-                     "the import: " + ", ".join(stale[:5]) + (", ..." if len(stale) > 5 else ""))
-        return out, notes + (note,)
 
     def _keep(self, key: tuple[object, ...], done: Future[Verdict]) -> None:
         """Cache a verdict, also one that arrives after its question gave up waiting."""

@@ -43,10 +43,19 @@ from spyglass.query.changeset import ChangeSet
 from spyglass.query.display import display, module_symbol
 from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
+from spyglass.query.precise import Run
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import DefRow, DiagnosticsSummary, Site
 from spyglass.query.view import View
-from spyglass.types import Accounting, CodeLocation, Coverage, Provenance, ScipExport, ToolResult
+from spyglass.types import (
+    Accounting,
+    CodeLocation,
+    Coverage,
+    PreciseStatus,
+    Provenance,
+    ScipExport,
+    ToolResult,
+)
 
 
 def repo_name(root: Path) -> str:
@@ -124,6 +133,7 @@ class CodeIntel:
         self.root, self.store_root = locate(self.start, root)
         self._config = config or load_config(repo_root=self.root)
         gitcall.set_timeout(self._config.git_timeout_s)
+        self.config_path: Path | None = None  # the host config file a CLI named
         self.repo = repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
@@ -433,9 +443,11 @@ class CodeIntel:
                     self.root, self.repo, self.config, tools or self.config.capabilities,
                     self.last_index_job(), self.store_root,
                     tuple(b.status() for b in self.escalator.bridges()))
-            result = file_ops.status(self.answer(), tools or self.config.capabilities,
+            ans = self.answer()
+            result = file_ops.status(ans, tools or self.config.capabilities,
                                      self.last_index_job(), self.store_root,
-                                     tuple(b.status() for b in self.escalator.bridges()))
+                                     tuple(b.status() for b in self.escalator.bridges()),
+                                     self._precise_status(ans.view()))
             rejected = self._store_rejected()
             if rejected is None:
                 return result
@@ -458,9 +470,13 @@ class CodeIntel:
 
     # -- indexing --------------------------------------------------------------------------
     def index(self, ref: str | None = None, progress: Progress | None = None, *,
-              wait: bool = True, on_wait: Callable[[str], None] | None = None) -> SnapshotRow:
+              wait: bool = True, on_wait: Callable[[str], None] | None = None,
+              precise: str = "thread") -> SnapshotRow:
         """Build or update the snapshot under the writer lock (one writer at a time; readers
-        keep the previous snapshot until the new one is complete), then collect garbage."""
+        keep the previous snapshot until the new one is complete), then collect garbage;
+        then the precise pass (docs/precise.md): `precise` "wait" runs it here, "thread"
+        in a background thread (servers), "detach" in a detached spyglass process (the
+        CLI), "off" not at all."""
         try:
             snap = run_index(self.store_root, self.root, self.config, self.store_repo, ref,
                              progress, wait=wait, on_wait=on_wait)
@@ -475,7 +491,56 @@ class CodeIntel:
                 self._conn = None
                 self._view = None
         self._open_view_of(snap)
+        if snap.state == "completed" and precise != "off":
+            self.precise_pass(snap.id, precise)
         return snap
+
+    def precise_pass(self, snapshot: int | None = None, mode: str = "wait") -> list[Run]:
+        """Run the precise pass over `snapshot` (default: the newest complete one); with
+        `mode` "thread"/"detach" it runs in the background and this returns at once."""
+        from spyglass.query import precise
+        if self.config.precise.enabled == "false" or not self.has_index:
+            return []
+        if snapshot is None:
+            conn = connect(self.store_root)
+            try:
+                snap = latest_complete(conn)
+            finally:
+                conn.close()
+            if snap is None:
+                raise IndexUnavailable("no complete snapshot yet: index the repository first")
+            snapshot = snap.id
+        if mode == "thread":
+            threading.Thread(target=self._precise_quietly, args=(snapshot,), daemon=True,
+                             name="spyglass-precise").start()
+            return []
+        if mode == "detach":
+            precise.detach(self.start, snapshot, self.config_path)
+            return []
+        return precise.pass_over(self.store_root, self.root, self.config, snapshot)
+
+    def _precise_status(self, view: View) -> tuple[PreciseStatus, ...]:
+        """The newest pass per language at or before the view's snapshot; a "running"
+        pass whose process is gone shows as interrupted."""
+        from spyglass.query import precise
+        if view.snapshot is None or not self.has_index:
+            return ()
+        rows = view.conn.execute(
+            "SELECT language, tool, state, files, seconds, peak_mb, error, snapshot FROM "
+            "precise_runs p WHERE snapshot = (SELECT max(snapshot) FROM precise_runs q WHERE "
+            "q.language = p.language AND q.snapshot <= ?) ORDER BY language",
+            (view.snapshot.id,)).fetchall() if _has_table(view.conn, "precise_runs") else []
+        live = precise.running(self.store_root)
+        return tuple(PreciseStatus(str(a), str(b), "interrupted" if c == "running" and not
+                                   live else str(c), int(d), float(e), float(f), str(g),
+                                   int(h)) for a, b, c, d, e, f, g, h in rows)
+
+    def _precise_quietly(self, snapshot: int) -> None:
+        from spyglass.query import precise
+        try:
+            precise.pass_over(self.store_root, self.root, self.config, snapshot)
+        except (OSError, sqlite3.Error, SpyglassError):
+            pass  # recorded in precise_runs and the events; status shows it
 
     def _open_view_of(self, snap: SnapshotRow) -> None:
         """After indexing the commit the workspace has checked out: open the view on the
@@ -643,6 +708,11 @@ class CodeIntel:
         from spyglass.query import baseline
         with self.lock:
             return baseline.diagnostics_summary(self.view())
+
+
+def _has_table(conn: Conn, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() \
+        is not None
 
 
 def _start_quietly(bridge: Bridge) -> None:

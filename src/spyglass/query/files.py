@@ -21,7 +21,7 @@ from spyglass.query.results import AstMatch, DiagnosticItem, LanguageCount, Sour
 from spyglass.syntax.budget import Budget
 from spyglass.syntax.langpack import pack_for_path, unsupported_language
 from spyglass.syntax.parsing import parse, syntax_errors
-from spyglass.types import BridgeStatus, Coverage, ToolResult
+from spyglass.types import BridgeStatus, Coverage, PreciseStatus, ToolResult
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -272,7 +272,8 @@ def status_unindexed(root: Path, repo: str, config: Config, tools: tuple[str, ..
 
 
 def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: Path,
-           bridges: tuple[BridgeStatus, ...] = ()) -> ToolResult:
+           bridges: tuple[BridgeStatus, ...] = (),
+           precise: tuple[PreciseStatus, ...] = ()) -> ToolResult:
     view = ci.view()
     snap = view.snapshot
     overlay = view.overlay()
@@ -329,6 +330,7 @@ def status(ci: Answer, tools: tuple[str, ...], job: JobRow | None, store_root: P
         bridges=bridges,
         coverage=coverage.for_languages(langs, others),
         parse_errors=broken.first,
+        precise=precise,
     )
     notes = gitignore_note(view.probe.is_git, view.disk_files(), ci.config.index)
     return replace(ci.envelope([report], notes=notes), provenance=prov)  # the repository's languages

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spyglass.types import BridgeStatus, CodeLocation, Confidence, Role
+from spyglass.types import BridgeStatus, CodeLocation, Confidence, PreciseStatus, Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +157,7 @@ class StatusReport:
     coverage: tuple[LanguageCoverage, ...] = ()
     # The first syntax error of the first files that have any (the construct not parsed).
     parse_errors: tuple[DiagnosticItem, ...] = ()
+    precise: tuple[PreciseStatus, ...] = ()  # the precise pass per language (docs/precise.md)
 
 
 

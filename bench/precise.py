@@ -1,0 +1,147 @@
+"""The precise pass against the index alone (docs/precise.md), on the accuracy benchmark's
+corpora: accuracy (P/R of references and callers against the stored oracle answers), the
+flagged share (uncertain sites / sites answered), warm latency p50/p95 of the same
+questions, then the pass's time and peak memory beside the fast index time.
+
+    .venv/bin/python bench/precise.py packaging urllib3 idna query_core react_query virtual_core
+    .venv/bin/python bench/precise.py --cost DIR   # pass time/memory only, on a repository
+
+Prints JSON, then a table. Each corpus is a private git copy (bench/accuracy/compare.py
+prepare_root); nothing is written into the corpus cache."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from accuracy.compare import CALLABLE, _Lines, _score, load_oracle, prepare_root
+from accuracy.corpora import CORPORA
+
+from spyglass.config import PreciseConfig, load_config
+from spyglass.query.facade import CodeIntel
+from spyglass.types import CodeLocation
+
+
+def _ask_all(ci: CodeIntel, doc: dict[str, Any]) -> tuple[list[float], int, int]:
+    """Warm latency (ms) of every refs/callers question (each asked twice, the second
+    timed), and the sites answered / flagged uncertain."""
+    times: list[float] = []
+    sites = flagged = 0
+    for t in doc["targets"]:
+        where = {"path": t["path"], "line": t["line"], "column": t["col"] + 1}
+        asks = [ci.references] + ([ci.callers] if t["kind"] in CALLABLE else [])
+        for ask in asks:
+            ask(**where)
+            start = time.perf_counter()
+            res = ask(**where)
+            times.append((time.perf_counter() - start) * 1000)
+            locs = [x for x in res.results if isinstance(x, CodeLocation)]
+            sites += len(locs)
+            flagged += sum(1 for x in locs if x.uncertain)
+    return times, sites, flagged
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(p * len(xs)))], 2) if xs else 0.0
+
+
+def _phase(ci: CodeIntel, name: str, root: Path) -> dict[str, Any]:
+    doc = load_oracle(name)
+    times, sites, flagged = _ask_all(ci, doc)
+    result = _score(ci, CORPORA[name], doc, _Lines(root))
+    out: dict[str, Any] = {"p50_ms": _pct(times, 0.5), "p95_ms": _pct(times, 0.95),
+                           "sites": sites, "flagged_share": round(flagged / max(sites, 1), 4)}
+    for q in ("refs", "calls"):
+        s = result.scores[(q, "all")]
+        out[q] = {"P": round(s.precision, 4), "R": round(s.recall, 4), "tp": s.tp,
+                  "fp": s.fp, "fn": s.fn}
+    return out
+
+
+def corpus(name: str) -> dict[str, Any]:
+    root = prepare_root(name)
+    try:
+        config = load_config(repo_root=root)
+        config = replace(config, precise=replace(config.precise, enabled="auto"))
+        ci = CodeIntel(root, config=config)
+        start = time.perf_counter()
+        ci.index(precise="off")
+        index_s = time.perf_counter() - start
+        before = _phase(ci, name, root)
+        runs = ci.precise_pass(None, "wait")
+        after = _phase(ci, name, root)
+        return {"corpus": name, "language": CORPORA[name].language,
+                "index_s": round(index_s, 2),
+                "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
+                          "seconds": r.seconds, "peak_mb": r.peak_mb, "error": r.error}
+                         for r in runs],
+                "index_only": before, "with_pass": after}
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def cost(repo: Path) -> dict[str, Any]:
+    """Fast index time, then the pass's time and peak memory, on a repository (indexed in
+    place: its `.spyglass/` store is created or reused)."""
+    config = load_config(repo_root=repo)
+    config = replace(config, precise=PreciseConfig(enabled="true", timeout_s=7200,
+                                                   memory_mb=8192))
+    ci = CodeIntel(repo, config=config)
+    start = time.perf_counter()
+    snap = ci.index(precise="off")
+    index_s = time.perf_counter() - start
+    runs = ci.precise_pass(snap.id, "wait")
+    return {"repo": str(repo), "files": snap.files, "index_s": round(index_s, 2),
+            "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
+                      "seconds": r.seconds, "peak_mb": r.peak_mb, "error": r.error}
+                     for r in runs], "load": os.getloadavg()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", default=[])
+    parser.add_argument("--cost", type=Path, help="measure the pass's cost on this repository")
+    args = parser.parse_args(argv)
+    os.environ.pop("SPYGLASS_PRECISE", None)
+    if args.cost:
+        out = cost(args.cost.resolve())
+        print(json.dumps(out, indent=1))
+        for r in out["pass"]:
+            print(f"{out['repo']}: index {out['index_s']} s ({out['files']} files); "
+                  f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB, "
+                  f"{r['files']} files {r['error']}")
+        return 0
+    results = []
+    for n in args.names:
+        results.append(corpus(n))
+        print(json.dumps(results[-1]), file=sys.stderr, flush=True)  # as each completes
+    print(json.dumps(results, indent=1))
+    print(f"{'corpus':<14}{'phase':<11}{'refs P':>8}{'refs R':>8}{'calls P':>8}"
+          f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}")
+    for r in results:
+        for phase in ("index_only", "with_pass"):
+            x = r[phase]
+            print(f"{r['corpus']:<14}{phase:<11}{x['refs']['P']:>8.3f}{x['refs']['R']:>8.3f}"
+                  f"{x['calls']['P']:>8.3f}{x['calls']['R']:>8.3f}{x['flagged_share']:>9.3f}"
+                  f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}")
+        for p in r["pass"]:
+            print(f"{'':<14}pass: {p['tool']} {p['state']} {p['seconds']} s, peak "
+                  f"{p['peak_mb']} MB, {p['files']} files (index {r['index_s']} s) {p['error']}")
+    print("load", os.getloadavg(), "median of medians",
+          statistics.median([r["with_pass"]["p50_ms"] for r in results] or [0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

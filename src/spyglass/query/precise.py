@@ -1,0 +1,375 @@
+"""The precise pass (docs/precise.md): after a snapshot completes, each installed SCIP
+indexer (scip-python, scip-typescript) runs under the restricted launcher — bubblewrap,
+no network, the workspace read-only, niced, under a time and memory limit — writing into
+a spyglass-owned temporary folder; its occurrences and relationships are imported into
+the snapshot per file, keyed by content digest (index/scip.py), and the run's state,
+duration, peak memory and failure are kept per language for `status`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyglass.bridge.launcher import (
+    LaunchError,
+    LaunchSpec,
+    detach_spyglass,
+    launch,
+    system_path,
+)
+from spyglass.config import Config, PreciseConfig
+from spyglass.errors import BadInput, SpyglassError
+from spyglass.index import scip
+from spyglass.index.store import Conn, log_event, utcnow
+
+POLL = 0.25  # seconds between memory samples of a running indexer
+Report = Callable[[str, dict[str, object]], None]
+
+
+class PreciseFailed(SpyglassError):
+    """`[precise] enabled = true` and a pass could not run or failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Indexer:
+    """One precise indexer: the languages it covers, its script under the tools folder."""
+
+    language: str  # the name status shows
+    languages: tuple[str, ...]  # the language packs whose files it covers
+    name: str  # the tool name its SCIP metadata carries
+    package: str  # its npm package folder, relative to the tools folder
+    script: str  # its entry point, relative to the package folder
+    # The language's references span the hierarchy (TypeScript's server counts a use of a
+    # base member for its overrides: SCIP relationships are followed upward) and its typing
+    # is structural (another type's same-named member may be this one: an object literal
+    # typed by a type alias has no relationship, so such an occurrence refutes nothing).
+    # Pyright's references are per declaration: neither holds for scip-python.
+    structural: bool = False
+
+    def home(self, tools: Path) -> Path:
+        return tools / self.package
+
+    def version(self, tools: Path) -> str:
+        try:
+            data = json.loads((self.home(tools) / "package.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return ""
+        return str(data.get("version", "")) if isinstance(data, dict) else ""
+
+    def env(self, root: Path) -> tuple[str, ...]:
+        """scip-python asks the host's python3 (first on the launcher's PATH; never the
+        repository's) for its search paths: a `src/` layout's folder is added to them."""
+        if self.name == "scip-python" and (root / "src").is_dir():
+            return (f"PYTHONPATH={root.resolve() / 'src'}",)
+        return ()
+
+    def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig
+                ) -> tuple[str, ...]:
+        """niced node running the indexer; every input it may read named by the host."""
+        node = ("nice", "-n", str(cfg.nice), "node", f"--max-old-space-size={cfg.memory_mb}",
+                str(self.home(tools) / self.script), "index")
+        if self.name == "scip-python":
+            # --project-version: without it scip-python runs git (and 0.6.6 crashes);
+            # --environment: the package list is ours (empty), so no interpreter is asked.
+            return (*node, "--project-name", "spyglass", "--project-version", "0",
+                    "--environment", str(out / "environment.json"),
+                    "--output", str(out / "index.scip"), "--quiet")
+        project: tuple[str, ...] = ()
+        if not (root / "tsconfig.json").is_file():
+            # scip-typescript's --infer-tsconfig writes one into the workspace (read-only
+            # here): ours, in our folder, names the workspace's JS/TS files instead.
+            ws = str(root.resolve())
+            folder = out / "project"
+            folder.mkdir(exist_ok=True)
+            (folder / "tsconfig.json").write_text(json.dumps({
+                "compilerOptions": {"allowJs": True, "noEmit": True, "skipLibCheck": True,
+                                    "types": []},
+                "include": [f"{ws}/**/*"], "exclude": [f"{ws}/**/node_modules"]}),
+                encoding="utf-8")
+            project = (str(folder),)
+        return (*node, "--cwd", str(root.resolve()), "--no-progress-bar",
+                "--output", str(out / "index.scip"), *project)
+
+
+INDEXERS = (
+    Indexer("python", ("python",), "scip-python",
+            "node_modules/@sourcegraph/scip-python", "index.js"),
+    Indexer("typescript", ("typescript", "tsx", "javascript"), "scip-typescript",
+            "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js",
+            structural=True),
+)
+
+
+def _path() -> str:
+    """The children's PATH: node's folder and the system's, never the user's (a pyenv or
+    venv shim would otherwise be the python3 scip-python asks for its search paths)."""
+    return system_path("node")
+
+
+def tools_dir(cfg: PreciseConfig) -> Path:
+    return Path(cfg.tools) if cfg.tools else Path.home() / ".cache" / "spyglass" / "tools"
+
+
+def installed(cfg: PreciseConfig) -> list[Indexer]:
+    """The indexers whose entry point exists under the tools folder."""
+    tools = tools_dir(cfg)
+    return [i for i in INDEXERS if (i.home(tools) / i.script).is_file()]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """What became of one indexer's pass over one snapshot."""
+
+    language: str
+    tool: str  # "scip-python 0.6.6"
+    state: str  # running | completed | failed | timeout | missing
+    files: int
+    seconds: float
+    peak_mb: float
+    error: str
+
+
+def _descendants_rss(pid: int) -> int:
+    """Resident bytes of `pid` and every process below it (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * page
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += children.get(p, [])
+    return total
+
+
+def _covered(conn: Conn, snapshot: int, languages: tuple[str, ...]) -> int:
+    marks = ",".join("?" * len(languages))
+    row = conn.execute(f"SELECT count(*) FROM snapshot_files WHERE snapshot = ? AND language "
+                       f"IN ({marks}) AND skipped IS NULL", (snapshot, *languages)).fetchone()
+    return int(row[0])
+
+
+def _record(conn: Conn, snapshot: int, run: Run) -> None:
+    conn.execute("INSERT OR REPLACE INTO precise_runs VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (snapshot, run.language, run.tool, run.state, run.files, run.seconds,
+                  run.peak_mb, run.error, utcnow()))
+
+
+def running(store_root: Path) -> bool:
+    """Whether a process holds the pass's lock now (a "running" row without it was cut
+    short: its process died)."""
+    import fcntl
+
+    from spyglass.index.store import store_dir
+    try:
+        fd = os.open(store_dir(store_root) / "precise.lock", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def runs(conn: Conn, snapshot: int | None) -> list[Run]:
+    """The newest pass per language at or before `snapshot` (what status shows)."""
+    if snapshot is None:
+        return []
+    try:
+        rows = conn.execute(
+            "SELECT language, tool, state, files, seconds, peak_mb, error FROM precise_runs p "
+            "WHERE snapshot = (SELECT max(snapshot) FROM precise_runs q WHERE q.language = "
+            "p.language AND q.snapshot <= ?) ORDER BY language", (snapshot,)).fetchall()
+    except sqlite3.OperationalError:
+        return []
+    return [Run(str(a), str(b), str(c), int(d), float(e), float(f), str(g))
+            for a, b, c, d, e, f, g in rows]
+
+
+def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
+            config: Config, report: Report, scratch: Path | None = None) -> Run:
+    """Run one indexer over the workspace and import its output into `snapshot`."""
+    cfg = config.precise
+    tools = tools_dir(cfg)
+    tool = f"{indexer.name} {indexer.version(tools)}".strip()
+    out = Path(tempfile.mkdtemp(prefix="spyglass-precise-")) if scratch is None else scratch
+    started = time.monotonic()
+    peak = 0
+    report("precise_started", {"language": indexer.language, "tool": tool})
+
+    def done(state: str, files: int = 0, error: str = "") -> Run:
+        run = Run(indexer.language, tool, state, files, round(time.monotonic() - started, 2),
+                  round(peak / 2**20, 1), error)
+        _record(conn, snapshot, run)
+        report("precise_" + ("completed" if state == "completed" else "failed"),
+               {"language": run.language, "tool": tool, "state": state, "files": files,
+                "seconds": run.seconds, "peak_mb": run.peak_mb, "error": error})
+        return run
+
+    try:
+        (out / "environment.json").write_text("[]\n", encoding="utf-8")
+        spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
+                          env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
+                          binds=(str(tools),),
+                          outputs=(str(out),))
+        try:
+            child = launch(spec)
+        except LaunchError as exc:
+            return done("failed", error=f"cannot start {indexer.name}: {exc}")
+        child.stdin.close()
+        deadline = started + cfg.timeout_s
+        next_report = started + 5.0
+        while not child.wait(POLL):
+            peak = max(peak, _descendants_rss(child.pid))
+            now = time.monotonic()
+            if now >= deadline:
+                child.kill()
+                return done("timeout", error=f"{indexer.name} did not finish within "
+                            f"{cfg.timeout_s} s ([precise] timeout_s)")
+            if peak > cfg.memory_mb * 2**20 * 1.5:  # node's heap limit plus its own memory
+                child.kill()
+                return done("failed", error=f"{indexer.name} exceeded the memory limit "
+                            f"({cfg.memory_mb} MB, [precise] memory_mb)")
+            if now >= next_report:
+                next_report = now + 5.0
+                report("precise_progress", {"language": indexer.language,
+                                            "seconds": round(now - started, 1),
+                                            "rss_mb": round(peak / 2**20, 1)})
+        child.stdout.read()
+        code = child.exit_code()
+        if code != 0:
+            why = child.last_error() or "no message"
+            return done("failed", error=f"{indexer.name} exited with {code}: {why}")
+        result = out / "index.scip"
+        if not result.is_file():
+            return done("failed", error=f"{indexer.name} wrote no index")
+        try:
+            _, kept, _ = scip.import_scip(root, conn, snapshot, result,
+                                          config.limits.max_file_bytes, replaces=indexer.name)
+        except BadInput as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return done("failed", error=f"{indexer.name} wrote a malformed index: {exc}")
+        return done("completed", kept)
+    finally:
+        if scratch is None:
+            shutil.rmtree(out, ignore_errors=True)
+
+
+def wanted(config: Config, conn: Conn, snapshot: int) -> list[Indexer]:
+    """The indexers this snapshot's pass runs: installed, and the snapshot has their files.
+    `enabled = true` makes a missing indexer for a present language an error (recorded)."""
+    cfg = config.precise
+    if cfg.enabled == "false":
+        return []
+    present = [i for i in INDEXERS if _covered(conn, snapshot, i.languages)]
+    have = installed(cfg)
+    return [i for i in present if i in have or cfg.enabled == "true"]
+
+
+def run_pass(root: Path, conn: Conn, snapshot: int, config: Config,
+             job: int | None = None, only: list[Indexer] | None = None) -> list[Run]:
+    """The pass over one snapshot: every wanted indexer in turn; events journaled.
+    With `enabled = true` a failed indexer raises PreciseFailed after all have run."""
+    def report(kind: str, detail: dict[str, object]) -> None:
+        log_event(conn, snapshot, kind, json.dumps(detail), job=job)
+
+    done: list[Run] = []
+    have = installed(config.precise)
+    for indexer in wanted(config, conn, snapshot) if only is None else only:
+        if indexer not in have:
+            run = Run(indexer.language, indexer.name, "missing", 0, 0.0, 0.0,
+                      f"{indexer.name} is not installed under {tools_dir(config.precise)} "
+                      "(scripts/bootstrap.sh installs it)")
+            _record(conn, snapshot, run)
+            report("precise_failed", {"language": run.language, "error": run.error})
+            done.append(run)
+            continue
+        done.append(run_one(indexer, root, conn, snapshot, config, report))
+    failed = [r for r in done if r.state != "completed"]
+    if failed and config.precise.enabled == "true":
+        raise PreciseFailed("precise pass failed ([precise] enabled = true): "
+                            + "; ".join(f"{r.language}: {r.error}" for r in failed))
+    return done
+
+
+def _carry_forward(conn: Conn, snapshot: int) -> None:
+    """Start the snapshot's facts from the newest earlier import: each tool's run replaces
+    its own rows; a tool that fails leaves the earlier facts, which answer only for files
+    whose content is unchanged (their digest is checked per answer)."""
+    row = conn.execute("SELECT max(snapshot) FROM scip_docs WHERE snapshot < ?",
+                       (snapshot,)).fetchone()
+    if row is None or row[0] is None:
+        return
+    prev = int(row[0])
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT OR IGNORE INTO scip_docs SELECT ?, path, tool, digest, occ, import "
+                 "FROM scip_docs WHERE snapshot = ?", (snapshot, prev))
+    conn.execute("INSERT OR IGNORE INTO scip_rels SELECT ?, tool, symbol, related, bits "
+                 "FROM scip_rels WHERE snapshot = ?", (snapshot, prev))
+    conn.execute("COMMIT")
+
+
+def pass_over(store_root: Path, root: Path, config: Config, snapshot: int,
+              job: int | None = None) -> list[Run]:
+    """The pass over `snapshot` unless one ran (or runs) already: one pass per store at a
+    time (a lock file); languages whose pass completed for this snapshot are not re-run."""
+    import fcntl
+
+    from spyglass.index.store import connect, store_dir
+    if config.precise.enabled == "false":
+        return []
+    lock_path = store_dir(store_root) / "precise.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if config.precise.enabled == "true"
+                                             else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return []  # another process runs the pass; status shows it
+        conn = connect(store_root)
+        try:
+            done = {str(r[0]) for r in conn.execute(
+                "SELECT language FROM precise_runs WHERE snapshot = ? AND state = 'completed'",
+                (snapshot,))}
+            todo = [i for i in wanted(config, conn, snapshot) if i.language not in done]
+            if not todo:
+                return []
+            _carry_forward(conn, snapshot)
+            for i in todo:
+                _record(conn, snapshot, Run(i.language, i.name, "running", 0, 0.0, 0.0, ""))
+            return run_pass(root, conn, snapshot, config, job, only=todo)
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+
+
+def detach(start: Path, snapshot: int, config_path: Path | None) -> int:
+    """Start the pass in a detached spyglass process (the CLI's `index` returns at once):
+    `spyglass index --precise-only` in its own session, with no terminal; its indexers
+    still run under the launcher. Returns its pid."""
+    args = ["index", "-C", str(start), "--precise-only", "--snapshot", str(snapshot)]
+    if config_path is not None:
+        args += ["--config", str(config_path)]
+    return detach_spyglass(args, start)

@@ -1,0 +1,206 @@
+"""The precise pass (docs/precise.md) with a stand-in indexer under the real launcher:
+its facts decide references and callers (confirm, add, drop and count, through the
+relationships of overriding members); each failure (tool missing, crash, timeout,
+malformed output) leaves the index's answer with a limitation naming the reason, and
+`[precise] enabled = true` turns it into an error; status shows each language's pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fake_tools import (
+    fake_python_indexer,
+    need_sandbox,
+    occurrence,
+    relationship,
+    scip_index,
+    writes,
+)
+
+from spyglass.config import Config, PreciseConfig
+from spyglass.query.facade import CodeIntel
+from spyglass.query.precise import PreciseFailed
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": ("class Base:\n    def run(self):\n        return 1\n\n\n"
+                    "class Child(Base):\n    def run(self):\n        return 2\n"),
+    "pkg/use.py": ("from pkg.base import Base, Child\n\n\n"
+                   "def go(b: Base):\n    return b.run()\n\n\n"
+                   "def direct():\n    return Child().run()\n\n\n"
+                   "def other(x: Child):\n    return x.run()\n\n\n"
+                   "def alias():\n    handler = getattr(Child(), 'r' + 'un')\n"
+                   "    return handler().run()\n"),
+}
+BASE_RUN = "scip-python python pkg 0 `pkg.base`/Base#run()."
+CHILD_RUN = "scip-python python pkg 0 `pkg.base`/Child#run()."
+OTHER_RUN = "scip-python python pkg 0 `pkg.other`/Other#run()."
+# What the stand-in reports: the two definitions, Child.run implementing Base.run, a use
+# of Base.run (b.run, line 5), of Child.run (line 9), and one the index cannot see (the
+# handler's result, line 18); x.run (line 13), which the index answers from the
+# annotation, the facts resolve to another class's run: they refute it.
+def good(tool: str = "scip-python") -> bytes:
+    return scip_index(tool, "9.9.9", FACTS, SYMBOLS)
+
+
+FACTS = {
+    "pkg/base.py": [occurrence(1, 8, BASE_RUN, True, 3), occurrence(6, 8, CHILD_RUN, True, 3)],
+    "pkg/use.py": [occurrence(4, 13, BASE_RUN, width=3), occurrence(8, 20, CHILD_RUN, width=3),
+                   occurrence(12, 13, OTHER_RUN, width=3), occurrence(17, 21, CHILD_RUN, width=3)],
+    "pkg/__init__.py": [],
+}
+SYMBOLS = {"pkg/base.py": [relationship(CHILD_RUN, BASE_RUN)]}
+GOOD = good()
+
+
+def intel(make_repo: Callable[..., Path], tmp_path: Path, body: str,
+          enabled: str = "auto", timeout_s: int = 60) -> CodeIntel:
+    need_sandbox()
+    tools = fake_python_indexer(tmp_path / "tools", body)
+    config = Config(precise=PreciseConfig(enabled=enabled, timeout_s=timeout_s,
+                                          tools=str(tools)))
+    return CodeIntel(make_repo(FILES), config=config)
+
+
+def sites(result: object) -> list[tuple[str, int, bool]]:
+    return sorted((c.path, c.start_line, c.uncertain) for c in result.results)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("tool", ["scip-python", "scip-typescript"])
+def test_the_pass_decides_references_and_callers(make_repo: Callable[..., Path],
+                                                 tmp_path: Path, tool: str) -> None:
+    """scip-python: references per declaration (pyright's); a tool whose language's
+    references span the hierarchy (scip-typescript) adds b.run through Child.run's
+    relationship to Base.run."""
+    ci = intel(make_repo, tmp_path, writes(good(tool)))
+    ci.index(precise="off")
+    before = ci.references(path="pkg/base.py", line=7)
+    assert ("pkg/use.py", 13) in [s[:2] for s in sites(before)]
+    assert ("pkg/use.py", 18, False) not in sites(before)
+    runs = ci.precise_pass(None, "wait")
+    assert [(r.language, r.state, r.files) for r in runs] == [("python", "completed", 3)]
+    after = ci.references(path="pkg/base.py", line=7)
+    # Child().run and the handler's: certain; x.run gone; b.run through the hierarchy.
+    lines = [5, 9, 18] if tool == "scip-typescript" else [9, 18]
+    certain = [s for s in sites(after) if not s[2] or s[1] != 13]
+    assert certain == [("pkg/use.py", n, False) for n in lines]
+    assert all(f"{tool} 9.9.9" in c.evidence for c in after.results if c.start_line != 13)
+    note = next(n for n in after.coverage.limitations if n.startswith("precise facts"))
+    if tool == "scip-python":  # Other.run at x.run refutes the index's Child.run there
+        dropped = len([s for s in sites(before) if s[1] not in lines])
+        assert f"{dropped} refuted and dropped" in note and dropped >= 1
+        assert 13 not in [s[1] for s in sites(after)]
+    else:  # structural typing: another type's `run` may be this one; the index's stays
+        assert "0 refuted and dropped" in note
+        assert [s for s in sites(after) if s[1] == 13] == [s for s in sites(before)
+                                                           if s[1] == 13]
+    callers = ci.callers(path="pkg/base.py", line=7)
+    expected = [(5, "pkg.use.go", False), (9, "pkg.use.direct", False),
+                (18, "pkg.use.alias", False)]
+    assert [(c.start_line, c.symbol, c.uncertain) for c in callers.results
+            if c.start_line != 13] == [e for e in expected if e[0] in lines]
+    # Base.run's own references are not widened to its overrides' uses.
+    base = ci.references(path="pkg/base.py", line=2)
+    assert [s[1] for s in sites(base) if not s[2]] == [5]
+    if tool == "scip-python":
+        assert [s[1] for s in sites(base)] == [5]
+
+
+def test_a_file_changed_since_the_pass_keeps_the_index_answer(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    ci = intel(make_repo, tmp_path, writes(GOOD))
+    ci.index(precise="wait")
+    use = ci.root / "pkg" / "use.py"
+    use.write_text(use.read_text() + "\n# edited after the pass\n")
+    out = ci.references(path="pkg/base.py", line=7)
+    assert ("pkg/use.py", 13) in [s[:2] for s in sites(out)]
+    assert not any(c.evidence.startswith("precise") for c in out.results)
+    assert any("changed since the precise facts were made" in n and "pkg/use.py" in n
+               for n in out.coverage.limitations)
+
+
+FAILURES = [
+    ("crash", "process.stderr.write('TypeError: cannot read indexOf\\n'); process.exit(3);",
+     "failed", "exited with 3: TypeError: cannot read indexOf"),
+    ("timeout", "setTimeout(() => {}, 60000);", "timeout", "did not finish within 1 s"),
+    ("malformed", "fs.writeFileSync(out, Buffer.from([0xff, 0xff, 0xff]));", "failed",
+     "wrote a malformed index"),
+    ("nothing", "", "failed", "wrote no index"),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "state", "reason"), FAILURES,
+                         ids=[f[0] for f in FAILURES])
+def test_a_failed_pass_leaves_the_index_answer_with_a_limitation(
+        make_repo: Callable[..., Path], tmp_path: Path, case: str, body: str, state: str,
+        reason: str) -> None:
+    ci = intel(make_repo, tmp_path, body, timeout_s=1)
+    ci.index(precise="off")
+    before = sites(ci.references(path="pkg/base.py", line=7))
+    runs = ci.precise_pass(None, "wait")
+    assert [(r.state, reason in r.error) for r in runs] == [(state, True)], runs
+    out = ci.references(path="pkg/base.py", line=7)
+    assert sites(out) == before
+    assert any(n.startswith(f"precise pass (python, scip-python 9.9.9) {state}")
+               and reason in n and "files without fresh precise facts answer from the index" in n
+               for n in out.coverage.limitations)
+    status = ci.status().results[0]
+    assert [(p.language, p.state, reason in p.error) for p in status.precise] == \
+        [("python", state, True)]
+
+
+def test_enabled_true_makes_a_failure_an_error(make_repo: Callable[..., Path],
+                                               tmp_path: Path) -> None:
+    ci = intel(make_repo, tmp_path, "process.exit(3);", enabled="true")
+    with pytest.raises(PreciseFailed, match="python: scip-python exited with 3"):
+        ci.index(precise="wait")
+
+
+def test_a_missing_tool_is_skipped_under_auto_and_an_error_when_required(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    empty = tmp_path / "no-tools"
+    empty.mkdir()
+    ci = CodeIntel(make_repo(FILES), config=Config(precise=PreciseConfig(tools=str(empty))))
+    ci.index(precise="wait")
+    assert ci.status().results[0].precise == ()  # auto: nothing to run, nothing claimed
+    ci.config = Config(precise=PreciseConfig(enabled="true", tools=str(empty)))
+    with pytest.raises(PreciseFailed, match="scip-python is not installed under"):
+        ci.precise_pass(None, "wait")
+    assert [(p.state, p.tool) for p in ci.status().results[0].precise] == \
+        [("missing", "scip-python")]
+
+
+def test_enabled_false_runs_nothing(make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    ci = intel(make_repo, tmp_path, writes(GOOD), enabled="false")
+    ci.index(precise="wait")
+    assert ci.status().results[0].precise == ()
+    assert all(c.uncertain or not c.evidence.startswith("precise")
+               for c in ci.references(path="pkg/base.py", line=7).results)
+
+
+def test_a_second_tools_import_reaches_a_running_answerer(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """One pass imports per language into the same snapshot: a long-lived facade (a
+    server) answers from the second import as soon as it lands."""
+    from spyglass.index import scip
+    from spyglass.index.store import connect, latest_complete
+    ci = intel(make_repo, tmp_path, writes(GOOD))
+    ci.index(precise="wait")
+    assert [s[1] for s in sites(ci.references(path="pkg/base.py", line=7))] == [9, 18]
+    other = scip_index("other-tool", "1.0", {
+        "pkg/base.py": [occurrence(6, 8, CHILD_RUN, True, 3)],
+        "pkg/use.py": [occurrence(12, 13, CHILD_RUN, width=3)]})
+    (tmp_path / "other.scip").write_bytes(other)
+    conn = connect(ci.root)
+    try:
+        snap = latest_complete(conn)
+        assert snap is not None
+        scip.import_scip(ci.root, conn, snap.id, tmp_path / "other.scip", 1 << 20,
+                         replaces="other-tool")
+    finally:
+        conn.close()
+    out = ci.references(path="pkg/base.py", line=7)
+    assert ("pkg/use.py", 13, False) in sites(out)
+    assert any("other-tool 1.0" in c.evidence for c in out.results if c.start_line == 13)

@@ -1,0 +1,54 @@
+"""The real indexers (skipped when scripts/bootstrap.sh has not installed them): a
+JavaScript/TypeScript repository without a tsconfig (scip-typescript would write one into
+the read-only workspace; spyglass gives it its own), and a Python `src/` layout whose
+tests import the package by name (scip-python resolves it through the host interpreter's
+PYTHONPATH). Both answer from the facts afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fake_tools import need_sandbox
+
+from spyglass.config import Config, PreciseConfig
+from spyglass.query import precise
+from spyglass.query.facade import CodeIntel
+
+
+def _need(name: str) -> None:
+    need_sandbox()
+    if not [i for i in precise.installed(PreciseConfig()) if i.name == name]:
+        pytest.skip(f"{name} is not installed (scripts/bootstrap.sh)")
+
+
+def test_typescript_without_a_tsconfig(make_repo: Callable[..., Path]) -> None:
+    _need("scip-typescript")
+    root = make_repo({"lib/shape.js": "export function area(r) {\n  return r * r\n}\n",
+                      "lib/use.js": "import { area } from './shape.js'\n\n"
+                                    "export const a = area(2)\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="wait")
+    status = ci.status().results[0]
+    assert [(p.language, p.state, p.files) for p in status.precise] == \
+        [("typescript", "completed", 2)]  # type: ignore[attr-defined]
+    assert not (root / "tsconfig.json").exists()
+    out = ci.callers(path="lib/shape.js", line=1)
+    assert [(c.path, c.start_line, c.uncertain, c.evidence.startswith("precise: "
+                                                                      "scip-typescript"))
+            for c in out.results] == [("lib/use.js", 3, False, True)]  # type: ignore[attr-defined]
+
+
+def test_python_src_layout(make_repo: Callable[..., Path]) -> None:
+    _need("scip-python")
+    root = make_repo({"src/pkg/__init__.py": "", "src/pkg/core.py": "def parse(x):\n"
+                      "    return x\n",
+                      "tests/test_core.py": "from pkg.core import parse\n\n\n"
+                                            "def test_it():\n    assert parse(1) == 1\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="wait")
+    out = ci.references(path="src/pkg/core.py", line=1)
+    got = [(c.path, c.start_line, c.uncertain) for c in out.results]  # type: ignore[attr-defined]
+    assert ("tests/test_core.py", 5, False) in got
+    assert all(c.evidence.startswith("precise: scip-python") for c in out.results)  # type: ignore[attr-defined]
