@@ -87,6 +87,11 @@ def _outside_strings(sql: str) -> Iterator[tuple[bool, str]]:
         yield i % 2 == 0, piece
 
 
+def _tables(schema: str) -> list[str]:
+    """The tables a schema script creates."""
+    return re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", schema)
+
+
 def _keys(schema: str) -> dict[str, str]:
     keys: dict[str, str] = {}
     for stmt in schema.split(";"):
@@ -116,6 +121,8 @@ def _piece(text: str) -> str:
     text = re.sub(r"\btemp\.(\w+)", r"pg_temp.\1", text)
     text = re.sub(r"\bmain\.(\w+)", r"\1", text)
     text = re.sub(r"\binstr\(", "strpos(", text)
+    text = re.sub(r"\bgroup_concat\((DISTINCT )?([\w.]+)\)", r"string_agg(\1\2::text, ',')",
+                  text)
     # a negative start counts from the end in SQLite (PostgreSQL clips it to the start)
     text = re.sub(r"\bsubstr\(([\w.]+), -%s\)", r"right(\1, %s)", text)
     text = re.sub(r"\bGLOB\s+(%s)", r"~ spyglass_glob(\1)", text)
@@ -274,10 +281,12 @@ class Connection:
         """Create the tables once. Never re-run on an existing store: `CREATE INDEX IF NOT
         EXISTS` locks its table even when the index exists, and would deadlock with a
         build inserting rows in another order."""
-        done = f"{SCHEMA_NAME}.snapshot_files_snap"  # the last object made below
-        row = self._pg.execute("SELECT to_regclass(%s)", (done,)).fetchone()
-        if row is not None and row[0] is not None:
-            return
+        wanted = [*_tables(SCHEMA + QUEUE_SCHEMA), "snapshot_files_snap"]
+        row = self._pg.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relname = ANY(%s)", (SCHEMA_NAME, wanted)).fetchone()
+        if row is not None and row[0] == len(wanted):
+            return  # every table (a newer spyglass's new ones included) and the last index
         with self._pg.transaction():
             self._pg.execute("SELECT pg_advisory_xact_lock(7281901)")
             self._pg.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA_NAME}")
