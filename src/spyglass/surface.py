@@ -165,13 +165,13 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
                 scoped=True),),
          CodeLocation, "structure", "structure", "symbols in a file or package", "structure"),
     Tool("code_blast_radius",
-         "Conservative set of symbols, files, packages and tests a change affects, each with "
-         "evidence. Use before a non-trivial edit.",
+         "Symbols, files, packages and tests a change affects, each with evidence. Use "
+         "before a non-trivial edit.",
          (TARGETS, DIFF, DEPTH, LSP_BUDGET),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
-         "Test files to run for a change (best first), each with its test ids and evidence, "
-         "and one runnable command per framework. Use after editing.",
+         "Test files to run for a change (best first), with test ids, evidence and one "
+         "command per framework. Use after editing.",
          (TARGETS, DIFF, DEPTH),
          TestFile, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",

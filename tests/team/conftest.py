@@ -14,7 +14,7 @@ def _reachable() -> str | None:
     try:
         import psycopg
     except ImportError:
-        return "psycopg is not installed (pip install -e '.[dev]')"
+        return "psycopg is missing (it comes with the dev extra of pyproject.toml)"
     try:
         psycopg.connect(RW_URL, connect_timeout=3).close()
     except psycopg.Error as exc:

@@ -99,8 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--precise", action="store_true", help="wait for the precise pass "
                    "(scip-python, scip-typescript; docs/precise.md) instead of running it "
                    "in the background")
-    c.add_argument("--precise-only", action="store_true", help=argparse.SUPPRESS)
-    c.add_argument("--snapshot", type=int, help=argparse.SUPPRESS)
+    c.add_argument("--precise-only", action="store_true",
+                   help="run only the precise pass over the newest snapshot (the detached "
+                   "pass `index` starts runs this)")
+    c.add_argument("--snapshot", type=int, help="with --precise-only: that snapshot's id")
     c.add_argument("--no-wait", action="store_true",
                    help="fail at once if another index job is running (default: wait)")
     c = cmd("export", "write the snapshot as a SCIP index")

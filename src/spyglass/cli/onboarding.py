@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,9 +46,11 @@ def cli_program() -> str:
     program, else its absolute path (a virtual environment's script is not on PATH unless
     the environment is activated) or `python -m spyglass`."""
     command = server_command()
-    found = shutil.which("spyglass")
-    if found and os.path.realpath(found) == os.path.realpath(command[0]):
-        return "spyglass"
+    for folder in os.environ.get("PATH", "").split(os.pathsep):  # PATH read, nothing run
+        candidate = os.path.join(folder, "spyglass") if os.path.isabs(folder) else ""
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            same = os.path.realpath(candidate) == os.path.realpath(command[0])
+            return "spyglass" if same else shlex.join(command)
     return shlex.join(command)
 
 

@@ -26,7 +26,7 @@ from spyglass.bridge.launcher import (
 )
 from spyglass.config import Config, PreciseConfig
 from spyglass.errors import BadInput, SpyglassError
-from spyglass.index import scip
+from spyglass.index import scip, writer
 from spyglass.index.store import Conn, log_event, utcnow
 
 POLL = 0.25  # seconds between memory samples of a running indexer
@@ -339,8 +339,11 @@ def pass_over(store_root: Path, root: Path, config: Config, snapshot: int,
     from spyglass.index.store import connect, store_dir
     if config.precise.enabled == "false":
         return []
-    lock_path = store_dir(store_root) / "precise.lock"
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    folder_fd = writer.store_folder(store_dir(store_root), create=True)
+    try:  # through the one writer: a committed link or FIFO there is replaced, never used
+        fd = writer.open_kept(folder_fd, "precise.lock", where=str(store_dir(store_root)))
+    finally:
+        os.close(folder_fd)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if config.precise.enabled == "true"
