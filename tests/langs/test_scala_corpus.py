@@ -190,7 +190,8 @@ def test_json4s_package_object(json4s: CodeIntel) -> None:
             ("ext/src/main/scala/org/json4s/ext/EnumSerializer.scala", 35),
             ("examples/src/main/scala/org/json4s/examples/Swagger.scala", 150),
             ("tests/src/test/scala/org/json4s/ExtractionExamplesSpec.scala", 188)} <= sites
-    assert not [r for r in refs.results if r.uncertain]  # type: ignore[attr-defined]
+    # certain, except where a file's syntax error surrounds the use (issue #25: flagged)
+    assert all("syntax error" in r.evidence for r in refs.results if r.uncertain)  # type: ignore[attr-defined]
 
 
 @reads("json4s")
