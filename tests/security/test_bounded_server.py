@@ -203,8 +203,33 @@ def _quiet_intel(repo: Path) -> CodeIntel | None:
 
 
 # -- item 14: deep folders -------------------------------------------------------------------
+def _remove_deep(top: Path, levels: int) -> None:
+    """Remove the chain of `d` folders under `top` bottom-up, one descriptor per level:
+    left behind, it would make a later pytest session's recursive clean-up of old
+    temporary folders fail."""
+    fds = [os.open(top, os.O_RDONLY)]
+    try:
+        for _ in range(levels):
+            fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+        for name in os.listdir(fds[-1]):
+            os.unlink(name, dir_fd=fds[-1])
+        while len(fds) > 1:
+            os.close(fds.pop())
+            os.rmdir("d", dir_fd=fds[-1])
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
 def test_a_very_deep_folder_is_skipped_with_a_reason(tmp_path: Path, home: Path) -> None:
     repo = make_repo(tmp_path / "repo", {"a.py": "def helper():\n    return 1\n"})
+    try:
+        _deep_folder_checks(repo, home)
+    finally:
+        _remove_deep(repo, 1100)
+
+
+def _deep_folder_checks(repo: Path, home: Path) -> None:
     fd = os.open(repo, os.O_RDONLY)
     for _ in range(1100):  # deeper than PATH_MAX: made one level at a time
         os.mkdir("d", dir_fd=fd)

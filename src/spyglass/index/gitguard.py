@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,13 +93,7 @@ def includes(config: Path, seen: set[str] | None = None) -> list[Path]:
     if data is None:
         return []
     found: list[Path] = []
-    section = ""
-    for raw in data.decode("utf-8", "replace").splitlines():
-        line = raw.strip()
-        head = re.match(r"\[\s*([A-Za-z0-9.-]+)", line)
-        if head:
-            section = head.group(1).lower()
-            line = line[line.find("]") + 1:].strip()
+    for section, line in _config_lines(data):
         m = re.match(r"path\s*=\s*(.*)$", line, re.IGNORECASE)
         if not m or section not in ("include", "includeif"):
             continue
@@ -114,11 +109,9 @@ def includes(config: Path, seen: set[str] | None = None) -> list[Path]:
     return found
 
 
-def _core(git_dir: Path, key: str) -> str | None:
-    """A `core.<key>` value of a git dir's own config (read bounded), or None."""
-    data = read_small(git_dir / "config", CONFIG_BYTES)
-    if data is None:
-        return None
+def _config_lines(data: bytes) -> Iterator[tuple[str, str]]:
+    """A git config file's lines with the section each stands in (lower-cased), the
+    `[section]` header cut off a line that also holds a value."""
     section = ""
     for raw in data.decode("utf-8", "replace").splitlines():
         line = raw.strip()
@@ -126,6 +119,15 @@ def _core(git_dir: Path, key: str) -> str | None:
         if head:
             section = head.group(1).lower()
             line = line[line.find("]") + 1:].strip()
+        yield section, line
+
+
+def _core(git_dir: Path, key: str) -> str | None:
+    """A `core.<key>` value of a git dir's own config (read bounded), or None."""
+    data = read_small(git_dir / "config", CONFIG_BYTES)
+    if data is None:
+        return None
+    for section, line in _config_lines(data):
         m = re.match(rf"{key}\s*=\s*(.*)$", line, re.IGNORECASE)
         if section == "core" and m:
             return m.group(1).strip().strip('"')

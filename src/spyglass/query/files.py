@@ -51,6 +51,14 @@ def _expand(ci: Answer, rel: str) -> list[str]:
 def _expand_all(ci: Answer, paths: list[str]) -> list[str]:
     """Every client path expanded; their count and shapes are checked before any is
     resolved, the expanded count after."""
+    rels = _expanded(ci, paths)
+    ci.limit_files(rels)
+    return rels
+
+
+def _expanded(ci: Answer, paths: list[str]) -> list[str]:
+    """Every client path expanded to files (the start dir for none), after checking
+    their count and shapes; the expanded count is the caller's to bound."""
     ci.limit_files(paths)
     for p in paths:
         if p:
@@ -58,7 +66,6 @@ def _expand_all(ci: Answer, paths: list[str]) -> list[str]:
     rels: list[str] = []
     for p in paths or [""]:
         rels += _expand(ci, ci.rel_path(p) if p else "")
-    ci.limit_files(rels)
     return rels
 
 
@@ -119,14 +126,7 @@ def _first_files(ci: Answer, paths: list[str]) -> tuple[list[str], tuple[str, ..
     that named by the client are refused before any is looked at (a bound on the request,
     docs/security.md); a folder holding more is answered in part."""
     limit = ci.config.limits.max_files_per_request
-    ci.limit_files(paths)
-    for p in paths:
-        if p:
-            client_paths.check(p)
-    rels: list[str] = []
-    for p in paths or [""]:
-        rels += _expand(ci, ci.rel_path(p) if p else "")
-    rels = list(dict.fromkeys(rels))
+    rels = list(dict.fromkeys(_expanded(ci, paths)))
     if len(rels) <= limit:
         return rels, ()
     return rels[:limit], ((f"{len(rels)} files asked for: the first {limit} (in path order) "
