@@ -10,7 +10,7 @@ import pytest
 from gitutil import git, init
 
 from spyglass.errors import IndexUnavailable
-from spyglass.index import gitcall
+from spyglass.index import gitcall, gitguard
 from spyglass.index import source as src
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "spyglass"
@@ -125,3 +125,24 @@ def test_revisions_that_look_like_options_are_data(tmp_path: Path, ref: str) -> 
     with pytest.raises(IndexUnavailable, match="does not name a commit"):
         src.resolve_commit(root, ref.format(tmp=tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]
+
+
+def test_a_fifo_gitignore_is_refused_on_every_check_not_only_the_first(tmp_path: Path) -> None:
+    """A refusal leaves the scan knowing what it has not read: a second check (the next
+    question, or the MCP warm-up racing it) refuses again instead of letting git block."""
+    root = tmp_path / "repo"
+    init(root, {"a.py": "x = 1\n"})
+    scan = gitguard.IgnoreScan(root)
+    scan.check()  # nothing to refuse yet
+    (root / "newdir" / "deeper").mkdir(parents=True)
+    (root / "other" / "inner").mkdir(parents=True)
+    os.mkfifo(root / "newdir" / ".gitignore")
+    for _ in range(3):
+        with pytest.raises(gitguard.GitRefused, match="newdir/.gitignore is a FIFO"):
+            scan.check()
+    os.unlink(root / "newdir" / ".gitignore")
+    os.mkfifo(root / "other" / "inner" / ".gitignore")  # in a folder the refusal left unread
+    with pytest.raises(gitguard.GitRefused, match="other/inner/.gitignore is a FIFO"):
+        scan.check()
+    os.unlink(root / "other" / "inner" / ".gitignore")
+    scan.check()

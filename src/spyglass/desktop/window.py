@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import signal
 import sys
 import threading
@@ -88,14 +89,16 @@ def run_desktop(start: Path, config_path: str | None, err: TextIO = sys.stderr,
                                    min_size=(390, 480))
 
     def close(signum: int, frame: Any) -> None:
-        window.destroy()
+        _close_soon(window)
 
     previous = {sig: signal.signal(sig, close) for sig in (signal.SIGINT, signal.SIGTERM)}
+    sources = _glib_signals(window)
     try:
         err.write(f"spyglass: {ci.repo} ({ci.root}) in a window, served at {url}\n")
         err.flush()
         webview.start(driver, window, gui="gtk", private_mode=True)
     finally:
+        _glib_release(sources)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         stopped = server.stop()
@@ -103,3 +106,37 @@ def run_desktop(start: Path, config_path: str | None, err: TextIO = sys.stderr,
                   "spyglass: window closed; the server did not stop in time\n")
         err.flush()
     return 0
+
+
+def _glib() -> Any:
+    """GLib (PyGObject, which the GTK window needs), or None."""
+    try:
+        return importlib.import_module("gi.repository.GLib")
+    except (ImportError, ValueError):
+        return None
+
+
+def _glib_signals(window: Any) -> list[int]:
+    """SIGINT and SIGTERM handled inside GTK's main loop: a Python handler only runs when
+    the main thread next runs Python, which a window idling in C may never do."""
+    glib = _glib()
+    if glib is None:
+        return []
+
+    def close() -> bool:
+        _close_soon(window)
+        return True  # kept until released
+    return [glib.unix_signal_add(glib.PRIORITY_HIGH, sig, close)
+            for sig in (signal.SIGINT, signal.SIGTERM)]
+
+
+def _close_soon(window: Any) -> None:
+    """Close the window from a thread: pywebview's destroy waits until the window is shown,
+    which GTK's main loop (the caller's thread) does; called there, it would wait on itself."""
+    threading.Thread(target=window.destroy, name="spyglass-close", daemon=True).start()
+
+
+def _glib_release(sources: list[int]) -> None:
+    glib = _glib()
+    for source in sources:
+        glib.source_remove(source)

@@ -16,6 +16,7 @@ SMALL = 4096  # HEAD, a `.git` file, gitdir/commondir back-links: a line each
 CONFIG_BYTES = 1 << 20  # a git dir's config, read for `core.worktree`
 MAX_ENTRIES = 20_000  # entries of refs/ looked at per call (the timeout covers the rest)
 MAX_DIRS = 200_000  # work-tree folders a `.gitignore` scan looks into
+UNREAD = -1  # the mtime of a folder the next scan must read (never a real one)
 
 
 def read_small(path: Path | str, limit: int = SMALL) -> bytes | None:
@@ -321,11 +322,16 @@ class IgnoreScan:
                     continue
                 if moved:
                     todo.append(folder)
-        while todo:
-            folder = todo.pop()
-            if len(self._dirs) >= MAX_DIRS and folder not in self._dirs:
-                continue  # a tree this large: git's timeout is the bound beyond it
-            self._scan(folder, todo)
+        try:
+            while todo:
+                folder = todo.pop()
+                if len(self._dirs) >= MAX_DIRS and folder not in self._dirs:
+                    continue  # a tree this large: git's timeout is the bound beyond it
+                self._scan(folder, todo)
+        except GitRefused:
+            for folder in todo:  # found but not yet read: read on the next check
+                self._dirs[folder] = UNREAD
+            raise
 
     def _scan(self, folder: str, todo: list[str]) -> None:
         self.scans += 1
@@ -349,7 +355,7 @@ class IgnoreScan:
                 except OSError:
                     continue
                 rel = os.path.relpath(entry.path, self.top)
-                self._dirs.pop(folder, None)  # checked again next time
+                self._dirs[folder] = UNREAD  # refused again next time while it is there
                 raise GitRefused(f"{rel} is a {kind(mode)}, not a regular file: git would "
                                  "block reading it as an ignore file; spyglass does not list "
                                  "this work tree through git until it is removed")
