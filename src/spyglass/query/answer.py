@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import re
 from collections import Counter
@@ -21,6 +22,12 @@ from spyglass.types import Accounting, CodeLocation, Coverage, Provenance, Skipp
 MAX_SKIPPED_LISTED = 50
 
 
+@functools.cache
+def _tree_sitter_version() -> str:
+    """The installed py-tree-sitter's version (read once: a metadata scan costs ~5 ms)."""
+    return importlib.metadata.version("tree-sitter")
+
+
 def provenance(view: View | None, repo: str) -> Provenance:
     """Where an answer's facts come from (the view's snapshot and workspace, the parsers)."""
     snap = view.snapshot if view else None
@@ -30,7 +37,7 @@ def provenance(view: View | None, repo: str) -> Provenance:
         commit=snap.commit if snap else None,
         indexed_at=snap.indexed_at if snap else None,
         workspace_digest=view.changes.digest() if view else None,
-        tree_sitter=importlib.metadata.version("tree-sitter"),
+        tree_sitter=_tree_sitter_version(),
         grammars=tuple((p.name, f"{p.grammar_module} {p.grammar_version}")
                        for p in packs.values()),
         query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
