@@ -24,13 +24,30 @@ FILES = {
     "app/extra.py": "from app.core import helper\n\n\ndef also():\n    return helper(2)\n",
     "app/gone.py": "from app.core import helper\n\n\ndef old():\n    return helper(3)\n",
 }
-TABLES = ("units", "defs", "refs", "imports", "snapshots", "snapshot_files", "jobs", "events")
-
-
-def _counts(url: str) -> dict[str, int]:
+def _counts(url: str, repo: str, blobs: list[str]) -> dict[str, int]:
+    """This repository's rows (snapshots, their files, jobs, events) and the rows of any
+    unit parsed from the overlay's contents: one database holds every test's rows, and the
+    other tests write theirs meanwhile (pytest -n 2)."""
+    mine = "SELECT id FROM spyglass.snapshots WHERE repo = %(repo)s"
+    units = "SELECT id FROM spyglass.units WHERE blob = ANY(%(blobs)s)"
+    queries = {
+        "snapshots": f"SELECT COUNT(*) FROM ({mine}) s",
+        "snapshot_files": f"SELECT COUNT(*) FROM spyglass.snapshot_files WHERE snapshot IN ({mine})",
+        "jobs": "SELECT COUNT(*) FROM spyglass.jobs WHERE repo = %(repo)s",
+        "events": f"SELECT COUNT(*) FROM spyglass.events WHERE snapshot IN ({mine}) OR job IN "
+                  "(SELECT id FROM spyglass.jobs WHERE repo = %(repo)s)",
+        "units": f"SELECT COUNT(*) FROM ({units}) u",
+        **{t: f"SELECT COUNT(*) FROM spyglass.{t} WHERE unit IN ({units})"
+           for t in ("defs", "refs", "imports")},
+    }
     with psycopg.connect(url, autocommit=True) as db:
-        return {t: int(db.execute(f"SELECT COUNT(*) FROM spyglass.{t}").fetchone()[0])  # type: ignore[index]
-                for t in TABLES}
+        return {t: int(db.execute(q, {"repo": repo, "blobs": blobs}).fetchone()[0])  # type: ignore[index]
+                for t, q in queries.items()}
+
+
+def _blob(text: str) -> str:
+    return subprocess.run(["git", "hash-object", "--stdin"], input=text, text=True,
+                          capture_output=True, check=True).stdout.strip()
 
 
 def _mirror(where: Path) -> Path:
@@ -56,23 +73,29 @@ def test_overlay_on_the_team_baseline(tmp_path: Path, pg_url: str, repo_id: str)
     dev = Config(store_url=RO_URL, store_repo=repo_id)
     assert _callers(CodeIntel(clone, config=dev)) == {
         ("app/core.py", 6), ("app/extra.py", 5), ("app/gone.py", 5)}
-    before = _counts(pg_url)
+    overlay = {"app/committed.py": "from app.core import helper\n\n\ndef c():\n"
+                                   "    return helper(4)\n",
+               "app/staged.py": "from app.core import helper\nhelper(5)\n",
+               "app/extra.py": "from app.core import helper\n\n\n\ndef also():\n"
+                               "    return helper(2)\n",  # unstaged: a line down
+               "app/new.py": "from app.core import helper\nhelper(6)\n"}  # untracked
+    blobs = [_blob(text) for text in overlay.values()]
+    before = _counts(pg_url, repo_id, blobs)
+    assert before["snapshots"] == 1 and before["units"] == 0
     # committed but unpushed, staged, unstaged, untracked, deleted
-    (clone / "app/committed.py").write_text("from app.core import helper\n\n\ndef c():\n"
-                                            "    return helper(4)\n")
+    (clone / "app/committed.py").write_text(overlay["app/committed.py"])
     subprocess.run([*GIT, "add", "-A"], cwd=clone, check=True)
     subprocess.run([*GIT, "commit", "-qm", "local"], cwd=clone, check=True)
-    (clone / "app/staged.py").write_text("from app.core import helper\nhelper(5)\n")
+    (clone / "app/staged.py").write_text(overlay["app/staged.py"])
     subprocess.run([*GIT, "add", "app/staged.py"], cwd=clone, check=True)
-    (clone / "app/extra.py").write_text("from app.core import helper\n\n\n\ndef also():\n"
-                                        "    return helper(2)\n")  # unstaged: a line down
-    (clone / "app/new.py").write_text("from app.core import helper\nhelper(6)\n")  # untracked
+    (clone / "app/extra.py").write_text(overlay["app/extra.py"])
+    (clone / "app/new.py").write_text(overlay["app/new.py"])
     (clone / "app/gone.py").unlink()
     ci = CodeIntel(clone, config=dev)
     assert ci.team
     assert _callers(ci) == {("app/core.py", 6), ("app/extra.py", 6), ("app/committed.py", 5),
                             ("app/staged.py", 2), ("app/new.py", 2)}
-    assert _counts(pg_url) == before  # nothing written to the team store
+    assert _counts(pg_url, repo_id, blobs) == before  # nothing written to the team store
 
 
 def test_missing_team_snapshot_falls_back_to_the_local_index(tmp_path: Path, pg_url: str,
