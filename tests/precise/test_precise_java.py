@@ -119,6 +119,17 @@ def test_javac_facts_decide_references_and_callers(make_repo: Callable[..., Path
     other = ci.references(path="src/p/Other.java", line=4, column=16)
     assert sites(other) == [("src/p/Use.java", 8), ("src/p/Use.java", 20)]
     assert all(not c.uncertain for c in other.results)
+    # Callees: go's `s::area` names area(), not the area(int) overload the index listed.
+    go = ci.callees(path="src/p/Use.java", line=6, column=9)
+    assert [(c.path, c.start_line, c.uncertain) for c in go.results] == [
+        ("src/p/Shape.java", 4, False), ("src/p/Other.java", 4, False),
+        ("src/p/Use.java", 13, False)]
+    assert any("3 callee(s) confirmed, 0 added, 1 refuted" in n
+               for n in go.coverage.limitations)
+    anyof = ci.callees(path="src/p/Use.java", line=17, column=9)
+    assert sorted((c.path, c.start_line, c.uncertain) for c in anyof.results) == [
+        ("src/p/Other.java", 4, False), ("src/p/Shape.java", 6, False),
+        ("src/p/Use.java", 13, False), ("src/p/Use.java", 23, False)]
 
 
 @pytest.mark.parametrize("case", ["crash", "malformed", "timeout", "no-compile"])

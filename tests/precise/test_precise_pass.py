@@ -244,3 +244,9 @@ def test_callers_from_the_facts_count_getter_reads_and_not_overload_declarations
     f = ci.callers(path="pkg/v.py", line=15, column=9)
     assert [(c.path, c.start_line, c.uncertain) for c in f.results] == [
         ("pkg/use.py", 3, False)]
+    # The index matches `v.f(x)` by name (v has no type); the facts make V.f certain.
+    callees = ci.callees(path="pkg/use.py", line=1, column=5)
+    assert ("pkg/v.py", 15, False) in [(c.path, c.start_line, c.uncertain)
+                                       for c in callees.results]
+    assert any(n.startswith("precise facts (scip-python 9.9.9)")
+               for n in callees.coverage.limitations)

@@ -229,6 +229,10 @@ class Escalator:
         assert cached is not None
         return value, Asked(server, label, cached, None)
 
+    def scip_index(self, view: View) -> scip.ScipIndex | None:
+        """The newest imported precise facts for the view's snapshot (callees use them)."""
+        return self._scip_index(view)
+
     def _scip_index(self, view: View) -> scip.ScipIndex | None:
         """The SCIP import of the view's snapshot (or the newest earlier one still kept),
         reloaded when `spyglass index --scip` replaced it."""

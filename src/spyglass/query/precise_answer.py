@@ -211,7 +211,9 @@ def _names_it(text: str, o: scip.Occurrence, symbol: str, exact: bool) -> bool:
     return word in NAME_PARTS.split(last) if exact else word in last
 
 
-def _is_call(text: str, end_col: int) -> bool:
+def is_call(text: str, end_col: int) -> bool:
+    """Whether the name ending at `end_col` is called there (followed by `(`, `<`, a
+    template literal)."""
     rest = text[end_col:].lstrip() if end_col >= 0 else ""
     return rest.startswith(("(", "<", "`"))
 
@@ -281,7 +283,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
         if _in_import(fresh, path, line0):
             continue  # an import or re-export names the symbol; it is not a use
         if calls:
-            if not (_is_call(text, end_col)
+            if not (is_call(text, end_col)
                     or (getter and not text.lstrip().startswith("@"))):
                 continue
             if path not in defs_cache:
