@@ -42,7 +42,7 @@ public class SpyglassJavac {
         List<String> options = new ArrayList<>(List.of(
                 "-proc:none", "-implicit:none", "-Xlint:none", "-nowarn", "-encoding", "UTF-8",
                 "-classpath", empty.toString(), "-sourcepath", empty.toString(),
-                "-Xmaxerrs", "0"));
+                "-Xmaxerrs", "100"));
         options.addAll(patches(compiler, fm, files));
         JavacTask task = (JavacTask) compiler.getTask(null, fm, diags, options, null,
                 fm.getJavaFileObjectsFromFiles(files));
@@ -50,12 +50,13 @@ public class SpyglassJavac {
         for (CompilationUnitTree cu : task.parse()) units.add(cu);
         try {
             task.analyze();
-        } catch (Throwable t) {  // a compiler crash on one construct: what was attributed stays
-            System.err.println("javac analyze: " + t);
+        } catch (RuntimeException | StackOverflowError t) {  // a compiler crash on one
+            System.err.println("javac analyze stopped: " + t);  // construct: the rest stays
         }
         long errors = diags.getDiagnostics().stream()
                 .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).count();
-        System.err.println("javac errors: " + errors);
+        System.err.println("javac: " + errors + " compile problem(s) of kind ERROR reported"
+                + " (names they touch stay unresolved)");
         Trees trees = Trees.instance(task);
         Types types = task.getTypes();
         ByteArrayOutputStream index = new ByteArrayOutputStream();
@@ -73,8 +74,8 @@ public class SpyglassJavac {
             Scanner s = new Scanner(trees, types, cu, cu.getSourceFile().getCharContent(true).toString());
             try {
                 s.scan(cu, null);
-            } catch (Throwable t) {
-                System.err.println("scan " + rel + ": " + t);
+            } catch (RuntimeException | StackOverflowError t) {
+                System.err.println("scan " + rel + " stopped: " + t);
             }
             ByteArrayOutputStream doc = new ByteArrayOutputStream();
             field(doc, 1, rel);
