@@ -142,7 +142,7 @@ def test_a_failed_java_pass_leaves_the_index_answer(make_repo: Callable[..., Pat
             "timeout": "Thread.sleep(600000);",
             "no-compile": "this does not compile;"}[case]
     stand_in(tmp_path, monkeypatch, body)
-    ci = intel(make_repo, timeout_s=3)
+    ci = intel(make_repo, timeout_s=3 if case == "timeout" else 120)
     before = ci.references(**AREA)
     runs = ci.precise_pass(None, "wait")
     assert len(runs) == 1 and runs[0].state == ("timeout" if case == "timeout" else "failed")
