@@ -4,7 +4,8 @@ flagged share (uncertain sites / sites answered), warm latency p50/p95 of the sa
 questions, then the pass's time and peak memory beside the fast index time.
 
     .venv/bin/python bench/precise.py packaging urllib3 idna query_core react_query virtual_core
-    .venv/bin/python bench/precise.py --cost DIR   # pass time/memory only, on a repository
+    .venv/bin/python bench/precise.py --cost DIR [--one-file]   # pass time/memory on a
+        repository (indexed in place); --one-file: then a 1-file commit's index and pass
 
 Prints JSON, then a table. Each corpus is a private git copy (bench/accuracy/compare.py
 prepare_root); nothing is written into the corpus cache."""
@@ -110,7 +111,7 @@ def corpus(name: str) -> dict[str, Any]:
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def cost(repo: Path) -> dict[str, Any]:
+def cost(repo: Path, one_file: bool = False) -> dict[str, Any]:
     """Fast index time, then the pass's time and peak memory, on a repository (indexed in
     place: its `.spyglass/` store is created or reused)."""
     config = load_config(repo_root=repo)
@@ -121,25 +122,59 @@ def cost(repo: Path) -> dict[str, Any]:
     snap = ci.index(precise="off")
     index_s = time.perf_counter() - start
     runs = ci.precise_pass(snap.id, "wait")
-    return {"repo": str(repo), "files": snap.files, "index_s": round(index_s, 2),
-            "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
-                      "seconds": r.seconds, "peak_mb": r.peak_mb, "error": r.error}
-                     for r in runs], "load": os.getloadavg()}
+    out: dict[str, Any] = {
+        "repo": str(repo), "files": snap.files, "index_s": round(index_s, 2),
+        "pass": [{"tool": r.tool, "state": r.state, "files": r.files, "seconds": r.seconds,
+                  "peak_mb": r.peak_mb, "error": r.error} for r in runs],
+        "load": os.getloadavg()}
+    if one_file:  # a 1-file commit: the fast index again, then the pass again
+        changed = _commit_one(repo, {r.tool.split(" ")[0] for r in runs})
+        start = time.perf_counter()
+        snap = ci.index(precise="off")
+        out["commit_index_s"] = round(time.perf_counter() - start, 2)
+        out["commit_pass"] = [{"tool": r.tool, "state": r.state, "seconds": r.seconds,
+                               "peak_mb": r.peak_mb, "file": changed}
+                              for r in ci.precise_pass(snap.id, "wait")]
+    return out
+
+
+def _commit_one(repo: Path, tools: set[str]) -> str:
+    """Append a comment line to one source file of the pass's languages and commit it
+    (git with the benchmarks' hardening: no hooks)."""
+    import subprocess
+
+    from benchgit import GIT_SAFETY, git_env
+    suffix = {"javac": (".java", "//"), "scip-python": (".py", "#"),
+              "scip-typescript": (".ts", "//")}
+    ext, mark = next(suffix[t] for t in sorted(tools) if t in suffix)
+    target = next(p for p in sorted(repo.rglob(f"*{ext}")) if ".spyglass" not in p.parts)
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n{mark} a one-line change (bench/precise.py --cost --one-file)\n")
+    for args in (["add", "-A"], ["-c", "user.name=bench", "-c", "user.email=bench@invalid",
+                                 "commit", "-qm", "one file"]):
+        subprocess.run(["git", *GIT_SAFETY, *args], cwd=repo, env=git_env(), check=True)
+    return target.relative_to(repo).as_posix()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", default=[])
     parser.add_argument("--cost", type=Path, help="measure the pass's cost on this repository")
+    parser.add_argument("--one-file", action="store_true",
+                        help="with --cost: then commit a 1-line change to one file and "
+                        "measure the index and the pass again")
     args = parser.parse_args(argv)
     os.environ.pop("SPYGLASS_PRECISE", None)
     if args.cost:
-        out = cost(args.cost.resolve())
+        out = cost(args.cost.resolve(), args.one_file)
         print(json.dumps(out, indent=1))
         for r in out["pass"]:
             print(f"{out['repo']}: index {out['index_s']} s ({out['files']} files); "
                   f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB, "
                   f"{r['files']} files {r['error']}")
+        for r in out.get("commit_pass", []):
+            print(f"1-file commit ({r['file']}): index {out['commit_index_s']} s; "
+                  f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB")
         return 0
     results = []
     for n in args.names:
