@@ -346,3 +346,57 @@ def test_a_java_annotation_processor_and_build_plugins_never_run(
 def root_jar(tmp_path: Path) -> Path:
     """A java agent path a repository's .mvn/jvm.config may name (never read)."""
     return tmp_path / "agent.jar"
+
+
+def test_the_java_child_dies_with_spyglass(make_repo: Callable[..., Path],
+                                           tmp_path: Path) -> None:
+    """A JDK program that never ends (here a stand-in compiled like the real one) is gone
+    once the spyglass process running the pass is killed."""
+    _need_jdk()
+    root = make_repo({"A.java": "class A {}\n"})
+    CodeIntel(root).index(precise="off")
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "SpyglassJavac.java").write_text(
+        "public class SpyglassJavac {\n  public static void main(String[] a) throws Exception "
+        "{\n    Thread.sleep(600000);\n  }\n}\n")
+    cache = tmp_path / "cache"
+    script = (f"import sys; sys.path[:0] = {sys.path!r}\n"
+              "from pathlib import Path\n"
+              "from spyglass.config import Config, PreciseConfig\n"
+              "from spyglass.query import precise_java\n"
+              "from spyglass.query.facade import CodeIntel\n"
+              f"precise_java.SOURCE = Path({str(folder / 'SpyglassJavac.java')!r})\n"
+              f"precise_java.cache_root = lambda: Path({str(cache)!r})\n"
+              f"ci = CodeIntel(Path({str(root)!r}), config=Config(precise=PreciseConfig("
+              "enabled='auto', timeout_s=600, memory_mb=256)))\n"
+              "ci.precise_pass(None, 'wait')\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _javas(cache) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _javas(cache), "the stand-in program never started"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 15
+    while _javas(cache) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _javas(cache) == []
+
+
+def _javas(cache: Path) -> list[int]:
+    """java processes running a program from `cache` (by its path on their command line)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"/java") and any(str(cache).encode() in c for c in cmd):
+            found.append(int(entry))
+    return found
