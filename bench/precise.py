@@ -4,7 +4,8 @@ flagged share (uncertain sites / sites answered), warm latency p50/p95 of the sa
 questions, then the pass's time and peak memory beside the fast index time.
 
     .venv/bin/python bench/precise.py packaging urllib3 idna query_core react_query virtual_core
-    .venv/bin/python bench/precise.py --cost DIR   # pass time/memory only, on a repository
+    .venv/bin/python bench/precise.py --cost DIR [--one-file]   # pass time/memory on a
+        repository (indexed in place); --one-file: then a 1-file commit's index and pass
 
 Prints JSON, then a table. Each corpus is a private git copy (bench/accuracy/compare.py
 prepare_root); nothing is written into the corpus cache."""
@@ -32,9 +33,12 @@ from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
 
 
-def _ask_all(ci: CodeIntel, doc: dict[str, Any]) -> tuple[list[float], int, int]:
+def _ask_all(ci: CodeIntel, doc: dict[str, Any], cpu: bool = False
+             ) -> tuple[list[float], int, int]:
     """Warm latency (ms) of every refs/callers question (each asked twice, the second
-    timed), and the sites answered / flagged uncertain."""
+    timed; `cpu`: this process's CPU time, which a loaded machine does not inflate), and
+    the sites answered / flagged uncertain."""
+    clock = time.process_time if cpu else time.perf_counter
     times: list[float] = []
     sites = flagged = 0
     for t in doc["targets"]:
@@ -42,13 +46,35 @@ def _ask_all(ci: CodeIntel, doc: dict[str, Any]) -> tuple[list[float], int, int]
         asks = [ci.references] + ([ci.callers] if t["kind"] in CALLABLE else [])
         for ask in asks:
             ask(**where)
-            start = time.perf_counter()
+            start = clock()
             res = ask(**where)
-            times.append((time.perf_counter() - start) * 1000)
+            times.append((clock() - start) * 1000)
             locs = [x for x in res.results if isinstance(x, CodeLocation)]
             sites += len(locs)
             flagged += sum(1 for x in locs if x.uncertain)
     return times, sites, flagged
+
+
+def _interleaved(ci: CodeIntel, doc: dict[str, Any], rounds: int = 2) -> dict[str, Any]:
+    """Warm p50/p95 (ms) of the same questions with the pass's facts and without them
+    (answers from the index alone), alternating in one process after the pass: the load
+    of a shared machine falls on both alike."""
+    from spyglass.query import escalate
+    real = escalate.Escalator._scip_index
+    times: dict[str, list[float]] = {"index_only": [], "with_pass": []}
+    cpu: dict[str, list[float]] = {"index_only": [], "with_pass": []}
+    try:
+        for _ in range(rounds):
+            for phase in times:
+                escalate.Escalator._scip_index = (  # type: ignore[method-assign]
+                    real if phase == "with_pass" else (lambda self, view: None))
+                times[phase] += _ask_all(ci, doc)[0]
+                cpu[phase] += _ask_all(ci, doc, cpu=True)[0]
+    finally:
+        escalate.Escalator._scip_index = real  # type: ignore[method-assign]
+    return {k: {"p50_ms": _pct(v, 0.5), "p95_ms": _pct(v, 0.95),
+                "cpu_p50_ms": _pct(cpu[k], 0.5), "cpu_p95_ms": _pct(cpu[k], 0.95)}
+            for k, v in times.items()}
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -81,6 +107,7 @@ def corpus(name: str) -> dict[str, Any]:
         before = _phase(ci, name, root)
         runs = ci.precise_pass(None, "wait")
         after = _phase(ci, name, root)
+        after["interleaved"] = _interleaved(ci, load_oracle(name))
         return {"corpus": name, "language": CORPORA[name].language,
                 "index_s": round(index_s, 2),
                 "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
@@ -91,7 +118,7 @@ def corpus(name: str) -> dict[str, Any]:
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def cost(repo: Path) -> dict[str, Any]:
+def cost(repo: Path, one_file: bool = False) -> dict[str, Any]:
     """Fast index time, then the pass's time and peak memory, on a repository (indexed in
     place: its `.spyglass/` store is created or reused)."""
     config = load_config(repo_root=repo)
@@ -102,25 +129,59 @@ def cost(repo: Path) -> dict[str, Any]:
     snap = ci.index(precise="off")
     index_s = time.perf_counter() - start
     runs = ci.precise_pass(snap.id, "wait")
-    return {"repo": str(repo), "files": snap.files, "index_s": round(index_s, 2),
-            "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
-                      "seconds": r.seconds, "peak_mb": r.peak_mb, "error": r.error}
-                     for r in runs], "load": os.getloadavg()}
+    out: dict[str, Any] = {
+        "repo": str(repo), "files": snap.files, "index_s": round(index_s, 2),
+        "pass": [{"tool": r.tool, "state": r.state, "files": r.files, "seconds": r.seconds,
+                  "peak_mb": r.peak_mb, "error": r.error} for r in runs],
+        "load": os.getloadavg()}
+    if one_file:  # a 1-file commit: the fast index again, then the pass again
+        changed = _commit_one(repo, {r.tool.split(" ")[0] for r in runs})
+        start = time.perf_counter()
+        snap = ci.index(precise="off")
+        out["commit_index_s"] = round(time.perf_counter() - start, 2)
+        out["commit_pass"] = [{"tool": r.tool, "state": r.state, "seconds": r.seconds,
+                               "peak_mb": r.peak_mb, "file": changed}
+                              for r in ci.precise_pass(snap.id, "wait")]
+    return out
+
+
+def _commit_one(repo: Path, tools: set[str]) -> str:
+    """Append a comment line to one source file of the pass's languages and commit it
+    (git with the benchmarks' hardening: no hooks)."""
+    import subprocess
+
+    from benchgit import GIT_SAFETY, git_env
+    suffix = {"javac": (".java", "//"), "scip-python": (".py", "#"),
+              "scip-typescript": (".ts", "//")}
+    ext, mark = next(suffix[t] for t in sorted(tools) if t in suffix)
+    target = next(p for p in sorted(repo.rglob(f"*{ext}")) if ".spyglass" not in p.parts)
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n{mark} a one-line change (bench/precise.py --cost --one-file)\n")
+    for args in (["add", "-A"], ["-c", "user.name=bench", "-c", "user.email=bench@invalid",
+                                 "commit", "-qm", "one file"]):
+        subprocess.run(["git", *GIT_SAFETY, *args], cwd=repo, env=git_env(), check=True)
+    return target.relative_to(repo).as_posix()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", default=[])
     parser.add_argument("--cost", type=Path, help="measure the pass's cost on this repository")
+    parser.add_argument("--one-file", action="store_true",
+                        help="with --cost: then commit a 1-line change to one file and "
+                        "measure the index and the pass again")
     args = parser.parse_args(argv)
     os.environ.pop("SPYGLASS_PRECISE", None)
     if args.cost:
-        out = cost(args.cost.resolve())
+        out = cost(args.cost.resolve(), args.one_file)
         print(json.dumps(out, indent=1))
         for r in out["pass"]:
             print(f"{out['repo']}: index {out['index_s']} s ({out['files']} files); "
                   f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB, "
                   f"{r['files']} files {r['error']}")
+        for r in out.get("commit_pass", []):
+            print(f"1-file commit ({r['file']}): index {out['commit_index_s']} s; "
+                  f"{r['tool']} {r['state']} {r['seconds']} s, peak {r['peak_mb']} MB")
         return 0
     results = []
     for n in args.names:
@@ -135,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['corpus']:<14}{phase:<11}{x['refs']['P']:>8.3f}{x['refs']['R']:>8.3f}"
                   f"{x['calls']['P']:>8.3f}{x['calls']['R']:>8.3f}{x['flagged_share']:>9.3f}"
                   f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}")
+        ab = r["with_pass"]["interleaved"]
+        for unit, p in (("wall", ""), ("cpu", "cpu_")):
+            print(f"{'':<14}interleaved p50/p95 ms ({unit}): index "
+                  f"{ab['index_only'][p + 'p50_ms']} / {ab['index_only'][p + 'p95_ms']}, "
+                  f"with pass {ab['with_pass'][p + 'p50_ms']} / "
+                  f"{ab['with_pass'][p + 'p95_ms']}")
         for p in r["pass"]:
             print(f"{'':<14}pass: {p['tool']} {p['state']} {p['seconds']} s, peak "
                   f"{p['peak_mb']} MB, {p['files']} files (index {r['index_s']} s) {p['error']}")

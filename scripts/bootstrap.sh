@@ -132,7 +132,7 @@ if [ "$MODE" = "--corpora" ]; then
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   # langs-jvm: the Java accuracy oracle (bench/accuracy/JavaOracle.java) and its test
-  # compile with the JDK's javac; the Java corpora are source zips of openjdk-17-demo and
+  # compile with the JDK's javac, and so does the Java precise pass (docs/precise.md); the Java corpora are source zips of openjdk-17-demo and
   # openjdk-17-source (listed by --debian-packages above).
   if ! command -v javac >/dev/null 2>&1; then
     missing+=("openjdk-17-jdk-headless")

@@ -47,7 +47,7 @@ def good(tool: str = "scip-python") -> bytes:
 
 FACTS = {
     "pkg/base.py": [occurrence(1, 8, BASE_RUN, True, 3), occurrence(6, 8, CHILD_RUN, True, 3)],
-    "pkg/use.py": [occurrence(4, 13, BASE_RUN, width=3), occurrence(8, 20, CHILD_RUN, width=3),
+    "pkg/use.py": [occurrence(4, 13, BASE_RUN, width=3), occurrence(8, 19, CHILD_RUN, width=3),
                    occurrence(12, 13, OTHER_RUN, width=3), occurrence(17, 21, CHILD_RUN, width=3)],
     "pkg/__init__.py": [],
 }
@@ -206,3 +206,47 @@ def test_a_second_tools_import_reaches_a_running_answerer(
     out = ci.references(path="pkg/base.py", line=7)
     assert ("pkg/use.py", 13, False) in sites(out)
     assert any("other-tool 1.0" in c.evidence for c in out.results if c.start_line == 13)
+
+
+CALLER_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/v.py": ("import typing\n\n\nclass V:\n    @property\n    def post(self) -> int:\n"
+                 "        return 1\n\n    @typing.overload\n    def f(self, a: int) -> int: ...\n\n"
+                 "    @typing.overload\n    def f(self, a: str) -> str: ...\n\n"
+                 "    def f(self, a):\n        return a\n"),
+    "pkg/use.py": ("def use(v):\n    x = v.post\n    return v.f(x)\n"),
+}
+POST = "scip-python python pkg 0 `pkg.v`/V#post()."
+F = "scip-python python pkg 0 `pkg.v`/V#f()."
+# pyright: `v.post` reads the property (its getter runs: a call), `v.f(x)` calls f; the
+# three `def f` lines are one symbol (the overloads), the last one its definition.
+CALLER_FACTS = {
+    "pkg/v.py": [occurrence(5, 8, POST, True, 4), occurrence(9, 8, F, width=1),
+                 occurrence(12, 8, F, width=1), occurrence(14, 8, F, True, 1)],
+    "pkg/use.py": [occurrence(1, 10, POST, width=4), occurrence(2, 13, F, width=1)],
+    "pkg/__init__.py": [],
+}
+
+
+def test_callers_from_the_facts_count_getter_reads_and_not_overload_declarations(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    need_sandbox()
+    tools = fake_python_indexer(tmp_path / "tools",
+                                writes(scip_index("scip-python", "9.9.9", CALLER_FACTS)))
+    ci = CodeIntel(make_repo(CALLER_FILES),
+                   config=Config(precise=PreciseConfig(enabled="auto", tools=str(tools),
+                                                       timeout_s=60)))
+    ci.index(precise="off")
+    assert [r.state for r in ci.precise_pass(None, "wait")] == ["completed"]
+    post = ci.callers(path="pkg/v.py", line=6, column=9)
+    assert [(c.path, c.start_line, c.symbol, c.uncertain) for c in post.results] == [
+        ("pkg/use.py", 2, "pkg.use.use", False)]
+    f = ci.callers(path="pkg/v.py", line=15, column=9)
+    assert [(c.path, c.start_line, c.uncertain) for c in f.results] == [
+        ("pkg/use.py", 3, False)]
+    # The index matches `v.f(x)` by name (v has no type); the facts make V.f certain.
+    callees = ci.callees(path="pkg/use.py", line=1, column=5)
+    assert ("pkg/v.py", 15, False) in [(c.path, c.start_line, c.uncertain)
+                                       for c in callees.results]
+    assert any(n.startswith("precise facts (scip-python 9.9.9)")
+               for n in callees.coverage.limitations)

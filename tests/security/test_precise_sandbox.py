@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from fake_tools import fake_python_indexer, need_sandbox
 
 from spyglass.config import Config, PreciseConfig
 from spyglass.index.store import connect, latest_complete
-from spyglass.query import precise
+from spyglass.query import precise, precise_java
 from spyglass.query.facade import CodeIntel
 
 PROBE = """
@@ -193,3 +194,209 @@ def test_a_typescript_plugin_never_loads(make_repo: Callable[..., Path],
         conn.close()
     assert run.state == "completed" and run.files >= 1, run.error
     assert not (scratch / "CANARY").exists()
+
+
+JAVA_PROBE = """
+    Path dir = Paths.get(args[2]).getParent();
+    StringBuilder b = new StringBuilder();
+    for (String k : new java.util.TreeSet<>(System.getenv().keySet())) b.append("env ").append(k).append('\\n');
+    b.append("HOME ").append(System.getenv("HOME")).append('\\n');
+    b.append("cwd ").append(Paths.get("").toAbsolutePath()).append('\\n');
+    try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
+      for (Path fd : fds) { try { b.append("fd ").append(Files.readSymbolicLink(fd)).append('\\n'); } catch (Exception e) { } }
+    }
+    for (String[] w : new String[][] {{"workspace", "PWNED"}, {"home", System.getenv("HOME") + "/x"},
+                                      {"out", dir + "/ok"}}) {
+      try { Files.writeString(Paths.get(w[1]).toAbsolutePath(), "x"); b.append(w[0]).append(" written\\n"); }
+      catch (Exception e) { b.append(w[0]).append(" refused\\n"); }
+    }
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress("1.1.1.1", 53), 3000); b.append("net connected\\n");
+    } catch (Exception e) { b.append("net refused\\n"); }
+    Files.writeString(dir.resolve("probe.txt"), b.toString());
+"""
+
+
+def _java_pass(root: Path, scratch: Path, timeout_s: int = 120) -> precise.Run:
+    config = Config(precise=PreciseConfig(timeout_s=timeout_s, memory_mb=512))
+    conn = connect(root)
+    try:
+        snap = latest_complete(conn)
+        assert snap is not None
+        indexer = next(i for i in precise.INDEXERS if i.runtime == "jdk")
+        return precise.run_one(indexer, root, conn, snap.id, config, lambda *a: None,
+                               scratch=scratch)
+    finally:
+        conn.close()
+
+
+def _need_jdk() -> None:
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap (bwrap) is not installed (scripts/bootstrap.sh installs it)")
+    if precise_java.jdk_home() is None:
+        pytest.skip("no JDK (scripts/bootstrap.sh installs openjdk-17-jdk-headless)")
+
+
+def test_the_java_child_is_confined(make_repo: Callable[..., Path], tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JDK program (here a probe in its place, compiled and run as the real one is):
+    environment, descriptors, network, workspace, home."""
+    _need_jdk()
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "SpyglassJavac.java").write_text(
+        "import java.nio.file.*;\npublic class SpyglassJavac {\n  public static void "
+        "main(String[] args) throws Exception {\n" + JAVA_PROBE + "  }\n}\n")
+    monkeypatch.setattr(precise_java, "SOURCE", folder / "SpyglassJavac.java")
+    monkeypatch.setattr(precise_java, "cache_root", lambda: tmp_path / "cache")
+    root = make_repo({"A.java": "class A {}\n"})
+    CodeIntel(root).index(precise="off")
+    monkeypatch.setenv("SPYGLASS_CANARY_SECRET_TOKEN", "leaked")
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Dcanary=1")
+    marker = tmp_path / "open-in-spyglass"
+    marker.write_text("x")
+    held = os.open(marker, os.O_RDONLY)
+    os.set_inheritable(held, True)
+    try:
+        scratch = tmp_path / "out"
+        scratch.mkdir()
+        run = _java_pass(root, scratch)
+    finally:
+        os.close(held)
+    assert run.state == "failed" and "wrote no index" in run.error  # the probe writes none
+    lines = (scratch / "probe.txt").read_text().splitlines()
+    env = {x[4:] for x in lines if x.startswith("env ")}
+    assert env <= {"PATH", "HOME", "LC_CTYPE"}, env
+    assert "HOME /tmp" in lines and f"cwd {root.resolve()}" in lines
+    assert not any(str(marker) in x for x in lines if x.startswith("fd "))
+    assert "net refused" in lines and "workspace refused" in lines
+    assert not (root / "PWNED").exists() and not (Path.home() / "x").exists()
+    assert "out written" in lines
+
+
+PROCESSOR = """import java.nio.file.*;
+import java.util.Set;
+import javax.annotation.processing.*;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+
+@SupportedAnnotationTypes("*")
+public class Canary extends AbstractProcessor {
+    @Override
+    public synchronized void init(ProcessingEnvironment env) {
+        try { Files.writeString(Paths.get(%s), "ran"); } catch (Exception e) { }
+        throw new IllegalStateException("CANARY processor ran");
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() { return SourceVersion.latest(); }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+        return false;
+    }
+}
+"""
+POM = """<project><modelVersion>4.0.0</modelVersion><groupId>e</groupId><artifactId>e</artifactId>
+<version>1</version><build><plugins><plugin><groupId>org.codehaus.mojo</groupId>
+<artifactId>exec-maven-plugin</artifactId><executions><execution><phase>validate</phase>
+<goals><goal>exec</goal></goals><configuration><executable>sh</executable>
+<arguments><argument>-c</argument><argument>echo ran > %s</argument></arguments>
+</configuration></execution></executions></plugin></plugins></build></project>
+"""
+
+
+def test_a_java_annotation_processor_and_build_plugins_never_run(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """A source tree whose class path would offer an annotation processor (a compiled one,
+    declared in META-INF/services) and a pom naming a plugin: javac runs with -proc:none
+    and an empty class path, and no build runs; the facts are complete."""
+    _need_jdk()
+    scratch = tmp_path / "out"
+    scratch.mkdir()
+    canary = scratch / "CANARY"
+    root = make_repo({
+        "Canary.java": PROCESSOR % json.dumps(str(canary)),
+        "META-INF/services/javax.annotation.processing.Processor": "Canary\n",
+        "pom.xml": POM % canary,
+        ".mvn/jvm.config": f"-javaagent:{root_jar(tmp_path)}\n",
+        "src/p/A.java": "package p;\n\n@Deprecated\npublic class A {\n    int f() {\n"
+                        "        return g();\n    }\n\n    int g() {\n        return 1;\n"
+                        "    }\n}\n"}, git=False)
+    home = precise_java.jdk_home()
+    assert home is not None
+    subprocess.run([str(home / "bin" / "javac"), "-d", str(root), str(root / "Canary.java")],
+                   check=True, capture_output=True)
+    live = subprocess.run([str(home / "bin" / "javac"), "-cp", str(root), "-d",
+                           str(tmp_path / "classes"), str(root / "src/p/A.java")],
+                          capture_output=True, text=True, check=False)
+    assert canary.exists() and "CANARY" in live.stderr  # the processor runs when found
+    canary.unlink()
+    CodeIntel(root).index(precise="off")
+    run = _java_pass(root, scratch)
+    assert run.state == "completed" and run.files >= 2, run.error
+    assert not canary.exists()
+    ci = CodeIntel(root)
+    refs = ci.references(path="src/p/A.java", line=9, column=9)
+    assert [(c.path, c.start_line, c.uncertain) for c in refs.results] == [
+        ("src/p/A.java", 6, False)]
+    assert refs.results[0].evidence.startswith("precise: javac ")  # type: ignore[attr-defined]
+
+
+def root_jar(tmp_path: Path) -> Path:
+    """A java agent path a repository's .mvn/jvm.config may name (never read)."""
+    return tmp_path / "agent.jar"
+
+
+def test_the_java_child_dies_with_spyglass(make_repo: Callable[..., Path],
+                                           tmp_path: Path) -> None:
+    """A JDK program that never ends (here a stand-in compiled like the real one) is gone
+    once the spyglass process running the pass is killed."""
+    _need_jdk()
+    root = make_repo({"A.java": "class A {}\n"})
+    CodeIntel(root).index(precise="off")
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "SpyglassJavac.java").write_text(
+        "public class SpyglassJavac {\n  public static void main(String[] a) throws Exception "
+        "{\n    Thread.sleep(600000);\n  }\n}\n")
+    cache = tmp_path / "cache"
+    script = (f"import sys; sys.path[:0] = {sys.path!r}\n"
+              "from pathlib import Path\n"
+              "from spyglass.config import Config, PreciseConfig\n"
+              "from spyglass.query import precise_java\n"
+              "from spyglass.query.facade import CodeIntel\n"
+              f"precise_java.SOURCE = Path({str(folder / 'SpyglassJavac.java')!r})\n"
+              f"precise_java.cache_root = lambda: Path({str(cache)!r})\n"
+              f"ci = CodeIntel(Path({str(root)!r}), config=Config(precise=PreciseConfig("
+              "enabled='auto', timeout_s=600, memory_mb=256)))\n"
+              "ci.precise_pass(None, 'wait')\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _javas(cache) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _javas(cache), "the stand-in program never started"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 15
+    while _javas(cache) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _javas(cache) == []
+
+
+def _javas(cache: Path) -> list[int]:
+    """java processes running a program from `cache` (by its path on their command line)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"/java") and any(str(cache).encode() in c for c in cmd):
+            found.append(int(entry))
+    return found

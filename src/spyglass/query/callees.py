@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from spyglass.query import aliases, dispatch, overloads, references, related, submodules
+from spyglass.index import scip
+from spyglass.query import (
+    aliases,
+    dispatch,
+    overloads,
+    precise_callees,
+    references,
+    related,
+    submodules,
+)
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -66,7 +75,8 @@ def _named(ans: Answer, r: RefRow) -> tuple[list[DefRow], int]:
     return found[:MAX_NAME_MATCHES], len(found)
 
 
-def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> ToolResult:
+def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False,
+            precise: scip.ScipIndex | None = None) -> ToolResult:
     """What `targets` call: one result per called definition, at the definition, with the
     call lines in the evidence. A call bound by the resolver is certain; one bound by a
     guessed rule is `inferred`; a call through an interface also lists the project types'
@@ -196,6 +206,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
         for d, line, certain, why in converse.calls(t, asked, set(found)):
             add(d, line, certain and not several, why)
             bound.add((t.unit, line, d.name))
+    if precise is not None and len(targets) == 1:
+        notes += _decided(ans, precise, targets[0], found)
     # calls the converse check bound are neither outside the index nor of unknown type
     outside = [(n, r) for n, r in outside if (r.unit, r.line, r.name) not in bound]
     unknown = [r for r in unknown if (r.unit, r.line, r.name) not in bound]
@@ -362,6 +374,42 @@ def _dispatch(ans: Answer, d: DefRow, notes: list[str]) -> list[tuple[DefRow, st
         for m in related.overriders(view, d)[:MAX_DISPATCH]:
             out.append((m, f"may dispatch here: overrides or implements {display(d)}"))
     return out
+
+
+def _decided(ans: Answer, precise: scip.ScipIndex, caller: DefRow,
+             found: dict[Key, Callee]) -> list[str]:
+    """The callees decided by the caller's fresh precise facts (query/precise_callees.py):
+    confirmed (certain), refuted (dropped), or added; one note counting them."""
+    calls = precise_callees.calls_in(ans, precise, caller)
+    if calls is None:
+        return []
+    evidence = f"precise: {calls.tool} (SCIP)"
+    held: set[str] = set()
+    confirmed = dropped = added = 0
+    for k, c in list(found.items()):
+        symbol = precise_callees.symbol_of(ans, precise, c.d)
+        if symbol is None:
+            continue  # the callee's file has no fresh facts: as the index answers
+        if symbol in calls.by_symbol:
+            held.add(symbol)
+            confirmed += 1
+            c.certain, c.why = True, evidence
+            c.lines = sorted(set(c.lines) | set(calls.by_symbol[symbol]))
+        elif precise_callees.refuted(calls, c.d, symbol, c.lines):
+            dropped += 1
+            del found[k]
+    for symbol, lines in calls.by_symbol.items():
+        if symbol in held:
+            continue
+        d = precise_callees.definition(ans, precise, symbol)
+        if d is None or not precise_callees.callable_target(d) or key(d) in found:
+            continue
+        added += 1
+        found[key(d)] = Callee(d, sorted(set(lines)), True,
+                               f"{evidence}; not found by the index")
+    note = (f"precise facts ({calls.tool}): {confirmed} callee(s) confirmed, {added} added, "
+            f"{dropped} refuted and dropped")
+    return [note]
 
 
 def _location(ans: Answer, c: Callee) -> CodeLocation:

@@ -5,6 +5,7 @@ with a note when the server cannot answer within the budget."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -119,6 +120,8 @@ class Escalator:
         self.config = config
         self.store = store  # .spyglass/
         self._scip: tuple[tuple[int, str], scip.ScipIndex] | None = None
+        # (connection, snapshot, its changes, data_version) -> the newest import's identity
+        self._newest: tuple[tuple[object, ...], tuple[int, str] | None] | None = None
         self._cache: dict[tuple[object, ...], Verdict] = {}
         # MCP servers: the workspace's files (path -> blob) when each launch began reading it
         self._seen: dict[LspServer, tuple[int, dict[str, str]]] = {}
@@ -229,10 +232,27 @@ class Escalator:
         assert cached is not None
         return value, Asked(server, label, cached, None)
 
+    def scip_index(self, view: View) -> scip.ScipIndex | None:
+        """The newest imported precise facts for the view's snapshot (callees use them)."""
+        return self._scip_index(view)
+
     def _scip_index(self, view: View) -> scip.ScipIndex | None:
         """The SCIP import of the view's snapshot (or the newest earlier one still kept),
-        reloaded when `spyglass index --scip` replaced it."""
-        found = scip.ScipIndex.newest(view.conn, view.snapshot.id if view.snapshot else None)
+        reloaded when `spyglass index --scip` replaced it. Which import is newest is asked
+        again only when the store changed (another connection's commit moves SQLite's
+        `data_version`, this one's writes its `total_changes`): the question reads every
+        document's row, milliseconds on a large import."""
+        snapshot = view.snapshot.id if view.snapshot else None
+        conn = view.conn
+        stamp: tuple[object, ...] | None = None
+        if isinstance(conn, sqlite3.Connection):  # (the team store asks each time)
+            stamp = (id(conn), snapshot, conn.total_changes,
+                     conn.execute("PRAGMA data_version").fetchone()[0])
+        if stamp is not None and self._newest is not None and self._newest[0] == stamp:
+            found = self._newest[1]
+        else:
+            found = scip.ScipIndex.newest(conn, snapshot)
+            self._newest = (stamp, found) if stamp is not None else None
         if found is None:
             return None
         if self._scip is None or self._scip[0] != found:

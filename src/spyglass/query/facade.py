@@ -359,7 +359,9 @@ class CodeIntel:
         uncertain with evidence."""
         from spyglass.query.callees import callees
         with self.lock:
-            return callees(self.answer(), self._targets(name, path, line, column), exact_only)
+            ans = self.answer()
+            return callees(ans, self._targets(name, path, line, column), exact_only,
+                           self.escalator.scip_index(ans.view()))
 
     def type_hierarchy(self, name: str | None = None, path: str | None = None,
                        line: int | None = None, column: int | None = None) -> ToolResult:

@@ -28,6 +28,7 @@ from spyglass.config import Config, PreciseConfig
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.index import scip, writer
 from spyglass.index.store import Conn, log_event, utcnow
+from spyglass.query import precise_java
 
 POLL = 0.25  # seconds between memory samples of a running indexer
 Report = Callable[[str, dict[str, object]], None]
@@ -52,11 +53,23 @@ class Indexer:
     # typed by a type alias has no relationship, so such an occurrence refutes nothing).
     # Pyright's references are per declaration: neither holds for scip-python.
     structural: bool = False
+    # "node": an npm package under the tools folder; "jdk": spyglass's own program
+    # (langs/java/SpyglassJavac.java) run by the host JDK (query/precise_java.py).
+    runtime: str = "node"
 
     def home(self, tools: Path) -> Path:
         return tools / self.package
 
+    def available(self, tools: Path) -> bool:
+        """Whether the indexer can run here: its entry point is installed (a JDK found)."""
+        if self.runtime == "jdk":
+            return precise_java.jdk_home() is not None
+        return (self.home(tools) / self.script).is_file()
+
     def version(self, tools: Path) -> str:
+        if self.runtime == "jdk":
+            home = precise_java.jdk_home()
+            return precise_java.version(home) if home else ""
         try:
             data = json.loads((self.home(tools) / "package.json").read_text("utf-8"))
         except (OSError, ValueError):
@@ -70,9 +83,35 @@ class Indexer:
             return (f"PYTHONPATH={root.resolve() / 'src'}",)
         return ()
 
+    def prepare(self, conn: Conn, snapshot: int, out: Path, cfg: PreciseConfig
+                ) -> tuple[str, ...]:
+        """Inputs written to our folder before the run, and the extra read-only binds the
+        run needs: the JDK program's file list (the snapshot's files of its languages)
+        and its compiled classes (javac at first use, under the launcher)."""
+        (out / "environment.json").write_text("[]\n", encoding="utf-8")
+        if self.runtime != "jdk":
+            return ()
+        home = precise_java.jdk_home()
+        if home is None:
+            raise LaunchError("no JDK (javac and java) on PATH or in /usr/bin")
+        marks = ",".join("?" * len(self.languages))
+        paths = sorted(str(r[0]) for r in conn.execute(
+            f"SELECT path FROM snapshot_files WHERE snapshot = ? AND language IN ({marks}) "
+            "AND skipped IS NULL", (snapshot, *self.languages))
+            if not str(r[0]).endswith("module-info.java") and "\n" not in str(r[0]))
+        (out / "files.txt").write_text("".join(p + "\n" for p in paths), encoding="utf-8")
+        compiled = precise_java.classes(home, cfg)
+        return (*precise_java.binds(home), str(compiled))
+
     def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig
                 ) -> tuple[str, ...]:
-        """niced node running the indexer; every input it may read named by the host."""
+        """niced node (or java) running the indexer; every input it may read named by
+        the host."""
+        if self.runtime == "jdk":
+            home = precise_java.jdk_home()
+            if home is None:
+                raise LaunchError("no JDK (javac and java) on PATH or in /usr/bin")
+            return precise_java.command(home, precise_java.classes(home, cfg), root, out, cfg)
         node = ("nice", "-n", str(cfg.nice), "node", f"--max-old-space-size={cfg.memory_mb}",
                 str(self.home(tools) / self.script), "index")
         if self.name == "scip-python":
@@ -104,6 +143,7 @@ INDEXERS = (
     Indexer("typescript", ("typescript", "tsx", "javascript"), "scip-typescript",
             "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js",
             structural=True),
+    Indexer("java", ("java",), "javac", "", "", runtime="jdk"),
 )
 
 
@@ -120,7 +160,7 @@ def tools_dir(cfg: PreciseConfig) -> Path:
 def installed(cfg: PreciseConfig) -> list[Indexer]:
     """The indexers whose entry point exists under the tools folder."""
     tools = tools_dir(cfg)
-    return [i for i in INDEXERS if (i.home(tools) / i.script).is_file()]
+    return [i for i in INDEXERS if i.available(tools)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,12 +267,12 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         return run
 
     try:
-        (out / "environment.json").write_text("[]\n", encoding="utf-8")
-        spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
-                          env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
-                          binds=(str(tools),),
-                          outputs=(str(out),))
         try:
+            extra = indexer.prepare(conn, snapshot, out, cfg)
+            spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
+                              env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
+                              binds=(str(tools), *extra),
+                              outputs=(str(out),))
             child = launch(spec)
         except LaunchError as exc:
             return done("failed", error=f"cannot start {indexer.name}: {exc}")
@@ -298,9 +338,10 @@ def run_pass(root: Path, conn: Conn, snapshot: int, config: Config,
     have = installed(config.precise)
     for indexer in wanted(config, conn, snapshot) if only is None else only:
         if indexer not in have:
+            where = ("no JDK (javac, java) on PATH or in /usr/bin" if indexer.runtime == "jdk"
+                     else f"{indexer.name} is not installed under {tools_dir(config.precise)}")
             run = Run(indexer.language, indexer.name, "missing", 0, 0.0, 0.0,
-                      f"{indexer.name} is not installed under {tools_dir(config.precise)} "
-                      "(scripts/bootstrap.sh installs it)")
+                      f"{where} (scripts/bootstrap.sh installs it)")
             _record(conn, snapshot, run)
             report("precise_failed", {"language": run.language, "error": run.error})
             done.append(run)

@@ -15,6 +15,7 @@ from spyglass.config import Config
 from spyglass.index import confined, scip
 from spyglass.query import symbols as sym
 from spyglass.query.answer import location
+from spyglass.query.closure import MEMBER_KINDS
 from spyglass.query.display import display, module_symbol
 from spyglass.query.precise import INDEXERS
 from spyglass.query.results import DefRow
@@ -196,13 +197,23 @@ def _in_import(fresh: Freshness, path: str, line0: int) -> bool:
     return False
 
 
-def _names_it(text: str, o: scip.Occurrence, symbol: str) -> bool:
-    """Whether the occurrence's text is a name its symbol's descriptors hold."""
+NAME_PARTS = re.compile(r"[^\w$]+")
+
+
+def _names_it(text: str, o: scip.Occurrence, symbol: str, exact: bool) -> bool:
+    """Whether the occurrence's text is a name its symbol's descriptors hold; `exact`:
+    one of those names whole (a use through an import's new name, `from m import f as
+    g` ... `g()`, is not a reference of `f` to pyright: it names the alias)."""
     word = text[o.col:o.end_col] if 0 <= o.col < o.end_col else ""
-    return not word or word in symbol.rsplit("/", 1)[-1]
+    last = symbol.rsplit("/", 1)[-1]
+    if not word:
+        return True
+    return word in NAME_PARTS.split(last) if exact else word in last
 
 
-def _is_call(text: str, end_col: int) -> bool:
+def is_call(text: str, end_col: int) -> bool:
+    """Whether the name ending at `end_col` is called there (followed by `(`, `<`, a
+    template literal)."""
     rest = text[end_col:].lstrip() if end_col >= 0 else ""
     return rest.startswith(("(", "<", "`"))
 
@@ -239,7 +250,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             if not fresh(path):
                 stale.add(path)
                 continue
-            if not _names_it(fresh.line(path, o.line), o, symbol):
+            if not _names_it(fresh.line(path, o.line), o, symbol, not hierarchy):
                 continue  # scip-python 0.6.6 gives `__slots__` attributes their class
             sites.setdefault((path, o.line + 1),
                              (precise.tools.get(path, precise.tool), o.line, o.end_col))
@@ -260,6 +271,10 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             out.append(loc)
     added = 0
     repo = locations[0].repo if locations else view_repo(view)
+    # Reading a property calls its getter: such a use is a caller (as the index counts it,
+    # symbols.call_filter), except a decorator naming it (`@name.setter`).
+    getter = calls and any(d.kind in MEMBER_KINDS and sym.is_property(view, d)
+                           for d in targets)
     defs_cache: dict[str, list[DefRow]] = {}
     for (path, line), (tool, line0, end_col) in sorted(sites.items()):
         if (path, line) in held:
@@ -268,10 +283,13 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
         if _in_import(fresh, path, line0):
             continue  # an import or re-export names the symbol; it is not a use
         if calls:
-            if not _is_call(text, end_col):
+            if not (is_call(text, end_col)
+                    or (getter and not text.lstrip().startswith("@"))):
                 continue
             if path not in defs_cache:
                 defs_cache[path] = sym.defs_in_file(view, path)
+            if any(d.name_line == line and d.name in names for d in defs_cache[path]):
+                continue  # a declaration of the name (another `@overload`), not a call
             symbol, kind = _caller(defs_cache[path], path, line)
         else:
             symbol, kind = display(targets[0]), "reference"
