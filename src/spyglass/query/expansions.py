@@ -26,12 +26,17 @@ def doubt(view: View, d: DefRow, r: RefRow, live: list[DefRow]) -> str:
     a preprocessor branch their build leaves out) is not proven, "" when it is. It is proven when `d` is no macro (a macro's
     use spelled inside another's body is that body's: the expansion site is not counted
     as one), every definition of the macro names `d` in its body (the resolver's alias
-    `M` → `d`: not a parameter, not pasted, not a member), and no local variable or
+    `M` → `d`: not a parameter, not pasted, not a member), the site is no preprocessor
+    directive (`#ifndef M` tests the name), and no local variable or
     parameter of `d`'s name is bound where the macro is expanded (the body's name would
     mean that local)."""
     if d.kind == "macro":
         return (f"reached only through the expansion of macro {r.name}: a macro's own uses "
                 f"are spelled in {r.name}'s body, not at its expansion")
+    line = accounting.file_lines(view, r.path)[r.line - 1:r.line]
+    if line and line[0].lstrip().startswith("#"):
+        return (f"{r.name} is named in a preprocessor directive (`{line[0].strip()[:60]}`): "
+                "a macro's name there is tested, not expanded")
     naming = _units_naming(view, str(r.target), {d.full, d.name})
     other = next((m for m in live if m.unit not in naming), None)
     if other is not None:
