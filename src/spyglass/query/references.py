@@ -661,13 +661,24 @@ def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[i
 
 
 def _macros_defined(view: View, names: set[str]) -> set[str]:
-    """Which of `names` some file of the view `#define`s."""
-    found: set[str] = set()
+    """Which of `names` some file of the view `#define`s, outside a branch surely not
+    taken (inactive without assuming any name undefined: `#if XCRYPT_USE_BIGENDIAN …
+    #define __GOST3411_BIG_ENDIAN__` under a little-endian build defines nothing)."""
+    rows: list[tuple[str, int, int]] = []
     for chunk in chunks(sorted(names)):
-        found |= {str(n) for (n,) in view.each(
-            "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
-            f"d.kind = 'macro' AND d.name IN ({marks(chunk)})", tuple(chunk))}
-    return found
+        rows += [(str(n), int(str(u)), int(str(ln))) for n, u, ln in view.each(
+            "SELECT d.name, d.unit, d.name_line FROM {defs} d JOIN temp.vfiles f ON "
+            f"f.unit = d.unit WHERE d.kind = 'macro' AND d.name IN ({marks(chunk)})",
+            tuple(chunk))]
+    surely: dict[int, list[conditionals.Region]] = {}
+    units = sorted({u for _, u, _ in rows})
+    for chunk in chunks(units):
+        for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
+                                    f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
+            surely[int(str(uid))] = [r for r in conditionals.decode(str(build))
+                                     if not r.assumed]
+    return {n for n, u, ln in rows
+            if not any(r.start <= ln <= r.end for r in surely.get(u, ()))}
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

@@ -30,18 +30,20 @@ def diagnostics(pack: LanguagePack, root: Node, data: bytes | None = None) -> li
     out: list[Diagnostic] = []
     cursor = root.walk()
     walked = 0
+    counted = 0.0
     stopped = ""
     while True:
         node = cursor.node
         assert node is not None
         walked += 1
         if node.is_missing or node.is_error:
-            # an inserted `;` breaks nothing (MISSING_TERMINATOR): it counts for half
-            if len(out) - sum(d.message == MISSING_TERMINATOR for d in out) / 2 \
-                    >= MAX_DIAGNOSTICS:
+            # an error node counts once, however many pieces it is reported as (`_pieces`),
+            # an inserted `;` (MISSING_TERMINATOR: it breaks nothing) for half
+            if counted >= MAX_DIAGNOSTICS:
                 stopped = f"more than {MAX_DIAGNOSTICS} syntax errors; the rest {UNREPORTED}"
                 break
             out.extend(_pieces(node, data) if node.is_error else [_located(node, data)])
+            counted += 0.5 if node.is_missing and node.type == ";" else 1
         if walked >= MAX_WALK:
             stopped = f"syntax errors after the first {MAX_WALK} nodes examined {UNREPORTED}"
             break
