@@ -671,10 +671,9 @@ def _macros_defined(view: View, names: set[str]) -> set[str]:
             f"f.unit = d.unit WHERE d.kind = 'macro' AND d.name IN ({marks(chunk)})",
             tuple(chunk))]
     surely: dict[int, list[conditionals.Region]] = {}
-    units = sorted({u for _, u, _ in rows})
-    for chunk in chunks(units):
+    for ids in chunks(sorted({u for _, u, _ in rows})):
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
-                                    f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
+                                    f"({marks(ids)}) AND u.build != ''", tuple(ids)):
             surely[int(str(uid))] = [r for r in conditionals.decode(str(build))
                                      if not r.assumed]
     return {n for n, u, ln in rows
