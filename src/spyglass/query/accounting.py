@@ -34,7 +34,7 @@ from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, 
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax import heads as H
-from spyglass.syntax.diagnostics import MISSING_TERMINATOR, UNREPORTED
+from spyglass.syntax.diagnostics import UNREPORTED
 from spyglass.types import Accounting, CodeLocation
 
 Key = tuple[str, int, int]  # path, line, 0-based column of a site
@@ -143,9 +143,8 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
     """Per file, the regions whose parse failed (computed once per state of the view): each
     syntax error widened to the innermost definition the parser still found around it,
     and on to the line before the next definition it found (a broken header leaves its
-    body to the enclosing scope: its sites' enclosing definition is not proven). A missing
-    `;` the parser inserted breaks nothing (syntax/diagnostics.py MISSING_TERMINATOR);
-    past the errors reported (a bound), the rest of the file is broken."""
+    body to the enclosing scope: its sites' enclosing definition is not proven). Past the
+    errors reported (a bound), the rest of the file is broken."""
     k = view.state_key
     memo = view.memo.get("broken")
     if memo is not None and memo[0] == k and isinstance(memo[1], dict):
@@ -153,9 +152,8 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
     errors: dict[str, list[tuple[int, int, str]]] = {}
     for path, line, end, msg in view.each(
             "SELECT f.path, g.line, g.end_line, g.message FROM {diags} g JOIN temp.vfiles f "
-            "ON f.unit = g.unit WHERE (g.severity = 'error' AND g.message != ?) OR "
-            "(g.severity = 'warning' AND g.message LIKE ?)",
-            (MISSING_TERMINATOR, f"%{UNREPORTED}")):
+            "ON f.unit = g.unit WHERE g.severity = 'error' OR "
+            "(g.severity = 'warning' AND g.message LIKE ?)", (f"%{UNREPORTED}",)):
         errors.setdefault(str(path), []).append((int(str(line)), int(str(end)), str(msg)))
     found: dict[str, tuple[Broken, ...]] = {}
     for chunk in chunks(sorted(errors)):

@@ -10,7 +10,8 @@ from spyglass.types import Diagnostic
 MAX_DIAGNOSTICS = 50  # per file
 # The parser inserted a missing statement terminator and read on: every token of the text
 # is in a complete tree, nothing nests differently (a statement macro's invocation without
-# its `;`, `STEP(F, a, b)` on its own line). Reported, but no region around it is broken.
+# its `;`, `STEP(F, a, b)` on its own line). Where the pack says so (manifest
+# `statement_macros`), reported as a warning: no region around it is broken.
 MISSING_TERMINATOR = "missing ;"
 # How the warning ends that stands for the errors past the bounds (its lines run on to the
 # file's end: query/accounting.py reads them as broken).
@@ -31,6 +32,8 @@ def diagnostics(pack: LanguagePack, root: Node, data: bytes | None = None) -> li
     cursor = root.walk()
     walked = 0
     counted = 0.0
+    pieces = pack.manifest.get("error_pieces") is True
+    terminators = pack.manifest.get("statement_macros") is True
     stopped = ""
     while True:
         node = cursor.node
@@ -42,8 +45,11 @@ def diagnostics(pack: LanguagePack, root: Node, data: bytes | None = None) -> li
             if counted >= MAX_DIAGNOSTICS:
                 stopped = f"more than {MAX_DIAGNOSTICS} syntax errors; the rest {UNREPORTED}"
                 break
-            out.extend(_pieces(node, data) if node.is_error else [_located(node, data)])
-            counted += 0.5 if node.is_missing and node.type == ";" else 1
+            if node.is_error and pieces:
+                out.extend(_pieces(node, data))
+            else:
+                out.append(_located(node, data, terminators))
+            counted += 0.5 if node.is_missing and node.type == ";" and terminators else 1
         if walked >= MAX_WALK:
             stopped = f"syntax errors after the first {MAX_WALK} nodes examined {UNREPORTED}"
             break
@@ -65,9 +71,14 @@ def diagnostics(pack: LanguagePack, root: Node, data: bytes | None = None) -> li
     return out
 
 
-def _located(node: Node, data: bytes | None) -> Diagnostic:
+def _located(node: Node, data: bytes | None, terminators: bool = False) -> Diagnostic:
+    """A node's message; an inserted `;` is a warning where the pack says statement macros
+    are written without theirs (manifest `statement_macros`: it breaks no region)."""
     if node.is_missing:
         msg = f"missing {node.type}"  # MISSING_TERMINATOR for `;`
+        if terminators and msg == MISSING_TERMINATOR:
+            return Diagnostic(node.start_point[0] + 1, node.end_point[0] + 1,
+                              node.start_point[1], msg, "warning")
     else:
         raw = data[node.start_byte:node.start_byte + 30] if data is not None \
             else (node.text or b"")[:30]
@@ -101,7 +112,8 @@ def _only_terminators(node: Node) -> bool:
 
 
 def _pieces(node: Node, data: bytes | None) -> list[Diagnostic]:
-    """An ERROR node as located messages: the whole node, or — when the parser still read
+    """An ERROR node as located messages (manifest `error_pieces`): the whole node, or —
+    when the parser still read
     whole constructs inside it — one per run of lines its other children hold (the
     constructs' lines are no error's: an unbalanced `#if` around a file's functions
     breaks the directive's line, not every function's)."""

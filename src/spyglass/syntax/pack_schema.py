@@ -86,6 +86,7 @@ MANIFEST: Schema = {
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
     "qualifier_separators": STRS, "parse_blanks": STRS, "parse_separators": STRS,
     "recovered_definitions": ("map", str),
+    "statement_macros": bool, "error_pieces": bool,  # syntax/diagnostics.py
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
