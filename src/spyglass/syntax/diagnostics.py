@@ -7,7 +7,7 @@ from tree_sitter import Node
 from spyglass.syntax.langpack import LanguagePack
 from spyglass.types import Diagnostic
 
-MAX_DIAGNOSTICS = 50  # per file
+MAX_DIAGNOSTICS = 200  # per file (past it, the rest of the file counts as broken)
 # The parser inserted a missing statement terminator and read on: every token of the text
 # is in a complete tree, nothing nests differently (a statement macro's invocation without
 # its `;`, `STEP(F, a, b)` on its own line). Where the pack says so (manifest
