@@ -34,6 +34,7 @@ from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, 
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax import heads as H
+from spyglass.syntax.diagnostics import UNREPORTED
 from spyglass.types import Accounting, CodeLocation
 
 Key = tuple[str, int, int]  # path, line, 0-based column of a site
@@ -142,7 +143,8 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
     """Per file, the regions whose parse failed (computed once per state of the view): each
     syntax error widened to the innermost definition the parser still found around it,
     and on to the line before the next definition it found (a broken header leaves its
-    body to the enclosing scope: its sites' enclosing definition is not proven)."""
+    body to the enclosing scope: its sites' enclosing definition is not proven). Past the
+    errors reported (a bound), the rest of the file is broken."""
     k = view.state_key
     memo = view.memo.get("broken")
     if memo is not None and memo[0] == k and isinstance(memo[1], dict):
@@ -150,7 +152,8 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
     errors: dict[str, list[tuple[int, int, str]]] = {}
     for path, line, end, msg in view.each(
             "SELECT f.path, g.line, g.end_line, g.message FROM {diags} g JOIN temp.vfiles f "
-            "ON f.unit = g.unit WHERE g.severity = 'error'"):
+            "ON f.unit = g.unit WHERE g.severity = 'error' OR "
+            "(g.severity = 'warning' AND g.message LIKE ?)", (f"%{UNREPORTED}",)):
         errors.setdefault(str(path), []).append((int(str(line)), int(str(end)), str(msg)))
     found: dict[str, tuple[Broken, ...]] = {}
     for chunk in chunks(sorted(errors)):
@@ -205,6 +208,24 @@ def text_tokens(view: View, names: set[str]) -> list[Key]:
                 text = lines[n - 1]
                 out += [(path, n, len(text[:m.start()].encode())) for m in word.finditer(text)]
     return out
+
+
+MEMO_FILES = 32  # files whose lines a view keeps (per state)
+
+
+def file_lines(view: View, path: str) -> list[str]:
+    """`_lines`, kept per state of the view for the last MEMO_FILES files (a rule reading
+    the text around many sites of one file reads it once)."""
+    memo = view.memo.get("file_lines")
+    if memo is None or memo[0] != view.state_key or not isinstance(memo[1], dict):
+        memo = (view.state_key, {})
+        view.memo["file_lines"] = memo
+    cache: dict[str, list[str]] = memo[1]  # type: ignore[assignment]
+    if path not in cache:
+        if len(cache) >= MEMO_FILES:
+            cache.pop(next(iter(cache)))
+        cache[path] = _lines(view, path)
+    return cache[path]
 
 
 def _lines(view: View, path: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from spyglass.query import argtypes
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import defs_by_full
 from spyglass.query.symbols import manifest_value
@@ -46,11 +47,14 @@ def arity_rule(view: View, d: DefRow) -> Rule | None:
     `d` cannot take, evidence for a call that the count does not decide (another overload
     of the same full name takes as many, the count is unknown: a method reference, or it
     is too few where defaults may be declared apart: `_too_few_kept`), and None for a site
-    the count leaves as it is."""
+    the count leaves as it is. Where the pack types arguments (manifest `[arity]
+    argument_types`), a call the count leaves to several overloads is decided by its
+    arguments' types when they tell (query/argtypes.py): DROP, or None for `d`'s."""
     if d.params_min == UNKNOWN:
         return None
     others = [o for o in defs_by_full(view, [d.full])
               if (o.unit, o.idx) != (d.unit, d.idx) and o.params_min != UNKNOWN]
+    typed = argtypes.typing(d.language) if others else None
 
     def rule(r: RefRow) -> str | None:
         if r.role != "call":
@@ -60,9 +64,14 @@ def arity_rule(view: View, d: DefRow) -> Rule | None:
                     "not counted") if others else None
         if not _admits(d, r.args):
             return _defaults_note(d, r.args) if _too_few_kept(d, r.args, others) else DROP
-        same = sum(1 for o in others if _admits(o, r.args))
-        return (f"{same + 1} overloads of {d.name!r} take {r.args} argument(s)"
-                if same else None)
+        same = [o for o in others if _admits(o, r.args)]
+        if not same:
+            return None
+        if typed is not None:  # the arguments' types may decide (query/argtypes.py)
+            decided = argtypes.decide(view, typed, r, d, same)
+            if decided is not None:
+                return None if decided else DROP
+        return f"{len(same) + 1} overloads of {d.name!r} take {r.args} argument(s)"
     return rule
 
 

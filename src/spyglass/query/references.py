@@ -10,6 +10,7 @@ from spyglass.query import (
     candidates,
     closure,
     dispatch,
+    expansions,
     includes,
     inherited_names,
     overloads,
@@ -305,9 +306,9 @@ def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
 def _macro_rule(q: Ask, s: Site) -> Site | Decision:
     """A C name that a macro of the same name renames in the site's unit but not in the
     definition's, or the reverse (`#define FooState FooStateInternal` in a private header:
-    the use means the other name), a use reached only through another macro's expansion
-    (`OUTER(v)` whose body names the target), or a use inside a macro's body: flagged.
-    Where both see the renaming macro, both are renamed alike."""
+    the use means the other name), a use through another macro's expansion that is not
+    proven (`OUTER(v)` whose body names the target: query/expansions.py), or a use inside
+    a macro's body: flagged. Where both see the renaming macro, both are renamed alike."""
     if q.macro_units is None or s.ref.role == "import":
         return s
     if (s.ref.unit in q.macro_units) != (q.d.unit in q.macro_units):
@@ -316,15 +317,22 @@ def _macro_rule(q: Ask, s: Site) -> Site | Decision:
             "file does not"
         return _flag(s, f"a macro named {q.d.name!r} renames the name where it is seen "
                         f"({seen}): this use may mean another name")
-    if s.ref.name != q.d.name and s.ref.target is not None and any(
-            o.kind == "macro" for o in defs_by_full(q.view, [s.ref.target])):
-        return _flag(s, f"reached only through the expansion of macro {s.ref.name}: "
-                        f"{s.ref.name}'s body is read, not expanded with its arguments")
+    macros = expansions.macros_of(q.view, s.ref) if s.ref.name != q.d.name else []
+    if macros and (why := expansions.doubt(q.view, q.d, s.ref, _live(q.view, macros))):
+        return _flag(s, why)
     outer = sym.enclosing(q.view, s.ref)
     if outer is not None and outer.kind == "macro" and outer.full != q.d.full:
         return _flag(s, f"inside the body of macro {outer.name}: a use only where "
                         f"{outer.name} is expanded")
     return s
+
+
+def _live(view: View, macros: list[DefRow]) -> list[DefRow]:
+    """The definitions among `macros` not in a preprocessor branch their build leaves out
+    (`#if 0 … #define SET(n) … #else …`: only the live twin is expanded)."""
+    constrained = build_constraints(view, macros[0].language, {m.unit for m in macros})
+    return [m for m in macros if not (m.unit in constrained
+                                      and constrained[m.unit].at(m.name_line))]
 
 
 def _stub_rule(q: Ask, s: Site) -> Site | Decision:
@@ -653,13 +661,23 @@ def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[i
 
 
 def _macros_defined(view: View, names: set[str]) -> set[str]:
-    """Which of `names` some file of the view `#define`s."""
-    found: set[str] = set()
+    """Which of `names` some file of the view `#define`s, outside a branch surely not
+    taken (inactive without assuming any name undefined: `#if XCRYPT_USE_BIGENDIAN …
+    #define __GOST3411_BIG_ENDIAN__` under a little-endian build defines nothing)."""
+    rows: list[tuple[str, int, int]] = []
     for chunk in chunks(sorted(names)):
-        found |= {str(n) for (n,) in view.each(
-            "SELECT DISTINCT d.name FROM {defs} d JOIN temp.vfiles f ON f.unit = d.unit WHERE "
-            f"d.kind = 'macro' AND d.name IN ({marks(chunk)})", tuple(chunk))}
-    return found
+        rows += [(str(n), int(str(u)), int(str(ln))) for n, u, ln in view.each(
+            "SELECT d.name, d.unit, d.name_line FROM {defs} d JOIN temp.vfiles f ON "
+            f"f.unit = d.unit WHERE d.kind = 'macro' AND d.name IN ({marks(chunk)})",
+            tuple(chunk))]
+    surely: dict[int, list[conditionals.Region]] = {}
+    for ids in chunks(sorted({u for _, u, _ in rows})):
+        for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
+                                    f"({marks(ids)}) AND u.build != ''", tuple(ids)):
+            surely[int(str(uid))] = [r for r in conditionals.decode(str(build))
+                                     if not r.assumed]
+    return {n for n, u, ln in rows
+            if not any(r.start <= ln <= r.end for r in surely.get(u, ()))}
 
 
 def unlisted_note(rows: list[RefRow], calls: bool) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from spyglass.syntax.pack_schema import ALLOWED_CAPTURES, MANIFEST, REQUIRED, ch
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 8
+ENGINE_VERSION = 9
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ FRAMEWORK: Schema = {  # a test framework: detection, commands, shared fixture f
 ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
     "variadic": str, "optional": str, "optional_list": str, "empty": str,
     "defaults_apart": bool,  # read at query time (query/overloads.py), not a pattern
+    "argument_types": str,  # a module of the pack typing arguments (query/argtypes.py)
 }
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
@@ -85,6 +86,7 @@ MANIFEST: Schema = {
     "import_binds": frozenset({"head", "tail"}), "import_tail_skip": str,
     "qualifier_separators": STRS, "parse_blanks": STRS, "parse_separators": STRS,
     "recovered_definitions": ("map", str),
+    "statement_macros": bool, "error_pieces": bool,  # syntax/diagnostics.py
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
