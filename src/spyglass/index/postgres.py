@@ -441,6 +441,11 @@ class Connection:
     def close(self) -> None:
         self._pg.close()
 
+    def errors(self) -> contextlib.AbstractContextManager[None]:
+        """Database errors of the team store's own SQL (through `raw`) as the store's
+        one-line errors, without the URL's password."""
+        return self._errors()
+
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
         """A database error as the store's one-line error, without the URL's password."""

@@ -45,7 +45,13 @@ from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
 from spyglass.query.precise import Run
 from spyglass.query.references import locations as reference_locations
-from spyglass.query.results import DefRow, DiagnosticsSummary, Site, StatusReport
+from spyglass.query.results import (
+    DefRow,
+    DiagnosticsSummary,
+    QueuedJob,
+    Site,
+    StatusReport,
+)
 from spyglass.query.view import View
 from spyglass.types import (
     Accounting,
@@ -342,6 +348,7 @@ class CodeIntel:
     def file_bytes(self, path: str) -> tuple[str, bytes]:
         """A workspace file as on disk (the web code view): its root-relative path and its
         bytes, through the confined reader within max_file_bytes (query/paths.py)."""
+        self._live_source("its files")
         rel = self.rel_path(path)
         return rel, client_paths.read(self.root, rel, self.config.limits.max_file_bytes)
 
@@ -445,6 +452,7 @@ class CodeIntel:
     def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
         """Live source of spans; a span starting at line 0 names a symbol: the spans of its
         definitions (an unknown name is bad input, with suggestions)."""
+        self._live_source("code_context")
         with self.lock:
             out: list[tuple[str, int, int]] = []
             for path, start, end in spans:
@@ -455,11 +463,19 @@ class CodeIntel:
                         for d in self._targets(path, None, None, None)]
             return file_ops.context(self.answer(), out)
 
+    def _live_source(self, what: str) -> None:
+        """A repository answering from its snapshot alone has no files to read here."""
+        if self.detached:
+            raise BadInput(f"{what} reads live source; {self.repo} has no checkout on this "
+                           "server (it answers from its team snapshot: index tools only)")
+
     def diagnostics(self, paths: list[str]) -> ToolResult:
+        self._live_source("code_diagnostics")
         with self.lock:
             return file_ops.diagnostics(self.answer(), paths)
 
     def ast_query(self, query: str, paths: list[str]) -> ToolResult:
+        self._live_source("code_ast_query")
         with self.lock:
             return file_ops.ast_query(self.answer(), query, paths)
 
@@ -484,18 +500,42 @@ class CodeIntel:
                 result.coverage, limitations=(*result.coverage.limitations, rejected)))
 
     def _with_store_repos(self, result: ToolResult) -> ToolResult:
-        """code_status of a front end on a team store lists the store's repositories."""
-        if not self.config.store_url or self.detached or not result.results:
+        """code_status on a team store: this repository's newest jobs on the queue and (but
+        for a repository answering from its snapshot alone) the store's repositories."""
+        if not self.config.store_url or not result.results:
             return result
         report = result.results[0]
         if not isinstance(report, StatusReport):
             return result
         try:
-            listed = tuple(self.repos.listing())
+            queued = tuple(self.queued_jobs(limit=5))
+            listed = () if self.detached else tuple(self.repos.listing())
         except SpyglassError:  # the store is unreachable: the status says so elsewhere
             return result
         return dataclasses.replace(result, results=(
-            dataclasses.replace(report, store_repos=listed), *result.results[1:]))
+            dataclasses.replace(report, store_repos=listed, queued=queued),
+            *result.results[1:]))
+
+    # -- the team store's queue ------------------------------------------------------------
+    def enqueue(self, ref: str | None = None) -> QueuedJob:
+        """Queue an index job of this repository in the team store (the workers build it),
+        or the same job already waiting; ref: default the target branch, else HEAD."""
+        url = self.config.store_url
+        if not url:
+            raise BadInput("no team store: the queue is the team store's (docs/team.md)")
+        job = enqueue_job(url, self.store_repo, ref or self.config.target_branch or "HEAD")
+        return _queued(job)
+
+    def queued_jobs(self, limit: int = 20, job: int | None = None) -> list[QueuedJob]:
+        """This repository's jobs on the team store's queue, newest first (or one job)."""
+        url = self.config.store_url
+        if not url:
+            return []
+        conn = postgres.Connection(url, self.store_repo)
+        try:
+            return [_queued(j) for j in queue.jobs(conn, self.store_repo, limit, job)]
+        finally:
+            conn.close()
 
     def _store_rejected(self) -> str | None:
         """When the latest index run replaced a store that failed validation (it came with
@@ -788,6 +828,11 @@ def write_repository_file(root: Path, rel: str, data: bytes) -> None:
 
 
 # -- the team store's queue (docs/team.md) ------------------------------------------------
+
+def _queued(job: Job) -> QueuedJob:
+    return QueuedJob(job.id, job.ref, job.state, job.attempts, job.worker, job.snapshot,
+                     job.error)
+
 
 def enqueue_job(url: str, repo: str, ref: str) -> Job:
     """Queue an index job of `repo` at `ref` in the team store (or the same one waiting)."""

@@ -19,6 +19,7 @@ from spyglass.query.results import StoreRepo
 
 MAX_OPEN = 16  # facades (each one store connection) kept open; the least used is closed
 MAX_ID = 200  # characters of a repository id a client may name
+MAX_LISTED = 200  # repositories code_status lists (the configured ones and this one first)
 
 
 def _age(stamp: str | None) -> int | None:
@@ -88,7 +89,8 @@ class Repos:
             how = "checkout" if home or (repo in wanted and _checkout(wanted[repo])) \
                 else "snapshot"
             out.append(StoreRepo(repo, snap, commit, ref, at, _age(at), how))
-        return out
+        out.sort(key=lambda r: (r.repo != self.home.store_repo, r.repo not in wanted, r.repo))
+        return out[:MAX_LISTED]
 
     def intel(self, repo: str | None) -> CodeIntel:
         """The facade answering for `repo` (None or this server's own: `home`)."""

@@ -135,6 +135,19 @@ class StoreRepo:
 
 
 @dataclass(frozen=True, slots=True)
+class QueuedJob:
+    """An index job of this repository on the team store's queue (`spyglass worker`s)."""
+
+    id: int
+    ref: str
+    state: str
+    attempts: int
+    worker: str
+    snapshot: int | None
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class StatusReport:
     """Index state (code_status)."""
 
@@ -174,6 +187,7 @@ class StatusReport:
     precise: tuple[PreciseStatus, ...] = ()  # the precise pass per language (docs/precise.md)
     # The team store's repositories this server answers for (`repo` argument; docs/team.md).
     store_repos: tuple[StoreRepo, ...] = ()
+    queued: tuple[QueuedJob, ...] = ()  # this repository's newest jobs on the team queue
 
 
 
