@@ -133,7 +133,7 @@ def test_cli_repo_option(store: Store, tmp_path: Path) -> None:
     assert [(r["repo"], r["path"]) for r in results] == [(store.other_id, "far/mod.py")]
     bad = subprocess.run([sys.executable, "-m", "spyglass", "--config", str(store.config),
                           "find", "hidden_thing", "--repo", store.hidden_id],
-                         cwd=store.home, env=env, capture_output=True, text=True)
+                         cwd=store.home, env=env, capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "unknown repository" in bad.stderr
 
 
