@@ -27,6 +27,7 @@ from pathlib import Path
 import psycopg
 
 from spyglass.config import Config
+from spyglass.index import postgres
 from spyglass.query.facade import CodeIntel
 
 CORPORA = Path(os.environ.get("SPYGLASS_CORPORA", Path.home() / ".cache/spyglass/corpora"))
@@ -91,17 +92,24 @@ def django(queries: int) -> dict[str, object]:
         sq_size = sum(p.stat().st_size for p in (local / ".spyglass").glob("graph.db*"))
         sqlite_ci = CodeIntel(local)
         pg_ci = CodeIntel(team, config=Config(store_url=URL, store_repo=repo_id))
+        # the same store read without the session's memo of view queries (index/postgres.py)
+        bare_ci = CodeIntel(team, config=Config(store_url=URL, store_repo=repo_id))
         names = _names(sqlite_ci, queries)
+        backends = (("sqlite", sqlite_ci), ("postgresql", pg_ci), ("postgresql_no_memo", bare_ci))
         lat: dict[str, dict[str, list[float]]] = {
-            b: {"refs": [], "callers": []} for b in ("sqlite", "postgresql")}
-        for ci in (sqlite_ci, pg_ci):  # warm both
+            b: {"refs": [], "callers": []} for b, _ in backends}
+        memo_rows = postgres.MEMO_ENTRY_ROWS
+        for backend, ci in backends:  # warm all
+            postgres.MEMO_ENTRY_ROWS = -1 if backend.endswith("no_memo") else memo_rows
             ci.references(names[0])
-        for name in names:  # interleaved: the same load on both
-            for backend, ci in (("sqlite", sqlite_ci), ("postgresql", pg_ci)):
+        for name in names:  # interleaved: the same load on each
+            for backend, ci in backends:
+                postgres.MEMO_ENTRY_ROWS = -1 if backend.endswith("no_memo") else memo_rows
                 for tool in ("refs", "callers"):
                     start = time.perf_counter()
                     (ci.references if tool == "refs" else ci.callers)(name)
                     lat[backend][tool].append(time.perf_counter() - start)
+        postgres.MEMO_ENTRY_ROWS = memo_rows
         same = all({(r.path, r.start_line) for r in sqlite_ci.references(n).results}  # type: ignore[attr-defined]
                    == {(r.path, r.start_line) for r in pg_ci.references(n).results}  # type: ignore[attr-defined]
                    for n in names[:10])
@@ -190,11 +198,14 @@ def main() -> None:
                            ("size MB", "size_mb")):
             a, b = d[key]["sqlite"], d[key]["postgresql"]
             print(f"{label:24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}")
+        print(f"\n{'':24}{'SQLite':>12}{'PostgreSQL':>12}{'ratio':>8}{'no memo':>12}{'ratio':>8}")
         for tool in ("refs", "callers"):
             for p in ("p50", "p95"):
                 a = d["latency_ms"]["sqlite"][tool][p]
                 b = d["latency_ms"]["postgresql"][tool][p]
-                print(f"{tool + ' ' + p + ' ms':24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}")
+                c = d["latency_ms"]["postgresql_no_memo"][tool][p]
+                print(f"{tool + ' ' + p + ' ms':24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}"
+                      f"{c:>12}{c / a if a else 0:>8.2f}")
     if "workers" in result:
         w = result["workers"]
         assert isinstance(w, dict)
