@@ -91,7 +91,7 @@ def django(queries: int) -> dict[str, object]:
     try:
         return _django(src, url, queries)
     finally:
-        subprocess.run(["su", "postgres", "-c", f"dropdb {db}"], check=True)
+        subprocess.run(["su", "postgres", "-c", f"dropdb --force {db}"], check=True)
 
 
 def _django(src: Path, url: str, queries: int) -> dict[str, object]:
@@ -187,7 +187,7 @@ def workers(counts: tuple[int, ...]) -> dict[str, object]:
             out[f"{count}_workers"] = {"wall_s": round(wall, 1),
                                        "jobs_per_min": round(20 / wall * 60, 1),
                                        "load": [round(load0, 2), round(_load(), 2)]}
-            subprocess.run(["su", "postgres", "-c", f"dropdb {db}"], check=True)
+            subprocess.run(["su", "postgres", "-c", f"dropdb --force {db}"], check=True)
     return out
 
 

@@ -10,12 +10,15 @@ import time
 import weakref
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spyglass.errors import BadInput, IndexUnavailable
 from spyglass.index import postgres
 from spyglass.index import source as src
-from spyglass.query.facade import CodeIntel
 from spyglass.query.results import StoreRepo
+
+if TYPE_CHECKING:  # the facade makes the registry (CodeIntel.repos): no import cycle
+    from spyglass.query.facade import CodeIntel
 
 MAX_OPEN = 16  # facades (each one store connection) kept open; the least used is closed
 MAX_ID = 200  # characters of a repository id a client may name
@@ -121,14 +124,15 @@ class Repos:
     def _make(self, repo: str, clone: str | None) -> CodeIntel:
         config = dataclasses.replace(self.home.config, store_repo=repo)
         folder = _checkout(clone) if clone else None
+        facade = type(self.home)
         if folder is not None:
-            ci = CodeIntel(folder, config=config, root=folder)
+            ci = facade(folder, config=config, root=folder)
         else:
             # no language servers and no precise pass: there are no files to give them
             config = dataclasses.replace(config, lsp=(), precise=dataclasses.replace(
                 config.precise, enabled="false"))
             root = Path(tempfile.mkdtemp(prefix="snapshot-", dir=self._empty_root()))
-            ci = CodeIntel(root, config=config, root=root, detached=True)
+            ci = facade(root, config=config, root=root, detached=True)
         ci.config_path = self.home.config_path
         return ci
 
