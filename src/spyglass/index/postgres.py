@@ -332,6 +332,7 @@ class Connection:
         # (statement, parameters) → (rows, rowcount) of view queries, until the next write
         self._memo: dict[tuple[str, tuple[object, ...]], tuple[list[tuple[Any, ...]], int]] = {}
         self._memo_rows = 0
+        self._memo_on = not create  # readers only: a build's lookups always ask the store
         try:
             self._pg = psycopg.connect(url, autocommit=True, connect_timeout=10,
                                        application_name="spyglass")
@@ -394,7 +395,7 @@ class Connection:
         t = translate(sql)
         key = (t.sql, tuple(params))
         values = t.bind(params)
-        memo = memoisable(t.sql)
+        memo = self._memo_on and memoisable(t.sql)
         with self.lock, self._errors():
             if memo and (hit := self._memo.get(key)) is not None:
                 return Cursor(hit[0], hit[1], None)
