@@ -96,7 +96,9 @@ def _structured(result: Any) -> dict[str, Any]:
 async def test_mcp_repo_argument_and_status_listing(store: Store) -> None:
     built = build_server(store.home, environ={}, config_path=str(store.config))
     async with Client(built.server, mode="legacy") as client:
-        status = _structured(await client.call_tool("code_status", {}))["results"][0]
+        said = await client.call_tool("code_status", {})
+        assert f"store repo {store.other_id}" in said.content[0].text  # the text says it too
+        status = _structured(said)["results"][0]
         listed = {r["repo"]: r for r in status["store_repos"]}
         assert set(listed) == {store.home_id, store.other_id}  # hidden: not configured
         assert listed[store.home_id]["answers_from"] == "checkout"
