@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spyglass.config import apply_policy
 from spyglass.errors import BadInput, IndexUnavailable
 from spyglass.index import postgres
 from spyglass.index import source as src
@@ -125,8 +126,8 @@ class Repos:
         config = dataclasses.replace(self.home.config, store_repo=repo)
         folder = _checkout(clone) if clone else None
         facade = type(self.home)
-        if folder is not None:
-            ci = facade(folder, config=config, root=folder)
+        if folder is not None:  # its own policy (spyglass.toml) narrows the host's config
+            ci = facade(folder, config=apply_policy(config, folder), root=folder)
         else:
             # no language servers and no precise pass: there are no files to give them
             config = dataclasses.replace(config, lsp=(), precise=dataclasses.replace(
