@@ -4,7 +4,7 @@ size), refs/callers latency on both (warm, p50/p95), and the throughput of 1, 2 
 
     python bench/team.py [--skip-django] [--skip-workers] [--queries 30]
 
-Needs the PostgreSQL of scripts/postgres.sh (run as root: each worker run gets a fresh
+Needs the PostgreSQL of scripts/postgres.sh (run as root: Django and each worker run get a fresh
 database, made with `su postgres -c createdb`) and the corpora of
 `scripts/bootstrap.sh --corpora`.
 """
@@ -27,6 +27,7 @@ from pathlib import Path
 import psycopg
 
 from spyglass.config import Config
+from spyglass.index import postgres
 from spyglass.query.facade import CodeIntel
 
 CORPORA = Path(os.environ.get("SPYGLASS_CORPORA", Path.home() / ".cache/spyglass/corpora"))
@@ -76,32 +77,55 @@ def _pcts(values: list[float]) -> dict[str, float]:
             "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000, 1)}
 
 
+def _fresh_db() -> tuple[str, str]:
+    """A new, empty database of the team store (its name, its URL): figures of its own."""
+    db = f"spyglass_bench_{uuid.uuid4().hex[:8]}"
+    create = f"createdb -O spyglass_rw -T template0 --lc-collate=C --lc-ctype=C {db}"
+    subprocess.run(["su", "postgres", "-c", create], check=True)
+    return db, URL.rsplit("/", 1)[0] + f"/{db}"
+
+
 def django(queries: int) -> dict[str, object]:
     src = CORPORA / "Django-5.1"
+    db, url = _fresh_db()
+    try:
+        return _django(src, url, queries)
+    finally:
+        subprocess.run(["su", "postgres", "-c", f"dropdb --force {db}"], check=True)
+
+
+def _django(src: Path, url: str, queries: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         local = _git_copy(src, Path(tmp) / "local")
         team = Path(tmp) / "team"
         shutil.copytree(local, team, symlinks=True)
         repo_id = f"bench/{uuid.uuid4().hex[:8]}"
-        size0 = _db_size(URL)
+        size0 = _db_size(url)
         load0 = _load()
-        pg_wall, pg_cpu = _index_team(team, URL, repo_id)
+        pg_wall, pg_cpu = _index_team(team, url, repo_id)
         sq_wall, sq_cpu = _index(local, None)
-        pg_size = _db_size(URL) - size0
+        pg_size = _db_size(url) - size0
         sq_size = sum(p.stat().st_size for p in (local / ".spyglass").glob("graph.db*"))
         sqlite_ci = CodeIntel(local)
-        pg_ci = CodeIntel(team, config=Config(store_url=URL, store_repo=repo_id))
+        pg_ci = CodeIntel(team, config=Config(store_url=url, store_repo=repo_id))
+        # the same store read without the session's memo of view queries (index/postgres.py)
+        bare_ci = CodeIntel(team, config=Config(store_url=url, store_repo=repo_id))
         names = _names(sqlite_ci, queries)
+        backends = (("sqlite", sqlite_ci), ("postgresql", pg_ci), ("postgresql_no_memo", bare_ci))
         lat: dict[str, dict[str, list[float]]] = {
-            b: {"refs": [], "callers": []} for b in ("sqlite", "postgresql")}
-        for ci in (sqlite_ci, pg_ci):  # warm both
+            b: {"refs": [], "callers": []} for b, _ in backends}
+        memo_rows = postgres.MEMO_ENTRY_ROWS
+        for backend, ci in backends:  # warm all
+            postgres.MEMO_ENTRY_ROWS = -1 if backend.endswith("no_memo") else memo_rows
             ci.references(names[0])
-        for name in names:  # interleaved: the same load on both
-            for backend, ci in (("sqlite", sqlite_ci), ("postgresql", pg_ci)):
+        for name in names:  # interleaved: the same load on each
+            for backend, ci in backends:
+                postgres.MEMO_ENTRY_ROWS = -1 if backend.endswith("no_memo") else memo_rows
                 for tool in ("refs", "callers"):
                     start = time.perf_counter()
                     (ci.references if tool == "refs" else ci.callers)(name)
                     lat[backend][tool].append(time.perf_counter() - start)
+        postgres.MEMO_ENTRY_ROWS = memo_rows
         same = all({(r.path, r.start_line) for r in sqlite_ci.references(n).results}  # type: ignore[attr-defined]
                    == {(r.path, r.start_line) for r in pg_ci.references(n).results}  # type: ignore[attr-defined]
                    for n in names[:10])
@@ -145,10 +169,7 @@ def workers(counts: tuple[int, ...]) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         mirrors = {f"bench/{p.name}": _git_copy(p, Path(tmp) / "m" / p.name) for p in names}
         for count in counts:
-            db = f"spyglass_bench_{uuid.uuid4().hex[:8]}"
-            create = f"createdb -O spyglass_rw -T template0 --lc-collate=C --lc-ctype=C {db}"
-            subprocess.run(["su", "postgres", "-c", create], check=True)
-            url = URL.rsplit("/", 1)[0] + f"/{db}"
+            db, url = _fresh_db()
             cfg = Path(tmp) / f"w{count}.toml"
             cfg.write_text(f'[store]\nurl = "{url}"\n[team.repos]\n' + "".join(
                 f'"{k}" = "{v}"\n' for k, v in mirrors.items()))
@@ -166,7 +187,7 @@ def workers(counts: tuple[int, ...]) -> dict[str, object]:
             out[f"{count}_workers"] = {"wall_s": round(wall, 1),
                                        "jobs_per_min": round(20 / wall * 60, 1),
                                        "load": [round(load0, 2), round(_load(), 2)]}
-            subprocess.run(["su", "postgres", "-c", f"dropdb {db}"], check=True)
+            subprocess.run(["su", "postgres", "-c", f"dropdb --force {db}"], check=True)
     return out
 
 
@@ -190,11 +211,14 @@ def main() -> None:
                            ("size MB", "size_mb")):
             a, b = d[key]["sqlite"], d[key]["postgresql"]
             print(f"{label:24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}")
+        print(f"\n{'':24}{'SQLite':>12}{'PostgreSQL':>12}{'ratio':>8}{'no memo':>12}{'ratio':>8}")
         for tool in ("refs", "callers"):
             for p in ("p50", "p95"):
                 a = d["latency_ms"]["sqlite"][tool][p]
                 b = d["latency_ms"]["postgresql"][tool][p]
-                print(f"{tool + ' ' + p + ' ms':24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}")
+                c = d["latency_ms"]["postgresql_no_memo"][tool][p]
+                print(f"{tool + ' ' + p + ' ms':24}{a:>12}{b:>12}{b / a if a else 0:>8.2f}"
+                      f"{c:>12}{c / a if a else 0:>8.2f}")
     if "workers" in result:
         w = result["workers"]
         assert isinstance(w, dict)

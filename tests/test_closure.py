@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 from fixture import Fixture, parse_fixture, write_files
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.query import aliases, closure
 from spyglass.query import symbols as sym
 from spyglass.query.facade import CodeIntel
 from spyglass.syntax.langpack import pack_for_path
 from spyglass.types import CodeLocation, ToolResult
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEADLINE = 50.0  # seconds: generous; a runaway closure took minutes

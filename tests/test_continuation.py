@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass import budget, surface
 from spyglass.config import load_config
@@ -21,6 +22,8 @@ from spyglass.query.facade import CodeIntel
 from spyglass.query.results import Page
 from spyglass.render import render
 from spyglass.types import CodeLocation, ToolResult
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 MakeRepo = Callable[..., Path]
 FILES = 6

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 from fixture import write_files
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.errors import BadInput
 from spyglass.query.facade import CodeIntel
 from spyglass.types import CodeLocation
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 GO = {
     "go.mod": "module example.com/zoo\n",

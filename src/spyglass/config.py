@@ -487,11 +487,12 @@ def load_config(path: Path | None = None, repo_root: Path | None = None) -> Conf
 
 
 def _store(section: Any) -> dict[str, str | None]:
-    """[store] url / repo of the host config ($SPYGLASS_STORE_URL wins over the file)."""
+    """[store] url / repo of the host config ($SPYGLASS_STORE_URL and $SPYGLASS_STORE_REPO
+    win over the file)."""
     if not isinstance(section, dict):
         raise ConfigError("[store] must be a table")
     url = os.environ.get("SPYGLASS_STORE_URL") or section.get("url")
-    repo = section.get("repo")
+    repo = os.environ.get("SPYGLASS_STORE_REPO") or section.get("repo")
     if url is not None and (not isinstance(url, str)
                             or not url.startswith(("postgresql://", "postgres://"))):
         raise ConfigError("[store] url must be a postgresql:// URL")

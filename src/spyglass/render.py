@@ -203,6 +203,15 @@ def _(item: StatusReport) -> list[str]:
         why = f" — {_cut(p.error, 200)}" if p.error else ""
         out.append(f"precise    {e(p.language):<12} {e(p.tool)} {p.state}: {p.files} files, "
                    f"{p.seconds:.1f} s, peak {p.peak_mb:.0f} MB (snapshot {p.snapshot}){e(why)}")
+    for q in item.queued:
+        error = f": {_cut(q.error, 200)}" if q.error else ""
+        out.append(f"queued     job {q.id} {e(q.ref)} {q.state} (attempt {q.attempts}"
+                   f"{', ' + e(q.worker) if q.worker else ''}){error}")
+    for r in item.store_repos:  # the team store's repositories (the `repo` argument)
+        age = "" if r.age_s is None else (f", {r.age_s // 60} min old" if r.age_s < 3600
+                                          else f", {r.age_s // 3600} h old")
+        out.append(f"store repo {e(r.repo)}  {e(r.ref)} {(r.commit or '(disk)')[:12]}{age}, "
+                   f"answers from its {r.answers_from}")
     for b in item.bridges:
         where = f" pid {b.pid}" if b.pid else ""
         up = f" up {b.uptime_s:.0f}s" if b.uptime_s is not None else ""

@@ -83,18 +83,21 @@ class Tool:
 
 
 # -- parameters shared by several tools --------------------------------------------------------
-SYMBOL = Param("name", "str", "name or qualified name (mod.Class.meth)", positional=True)
+SYMBOL = Param("name", "str", "name or mod.Class.meth", positional=True)
 WHERE = Param("path", "str", "file (with line) or folder", cli=None)
 LINE = Param("line", "int", "1-based, with path", ge=1, cli=None)
 COLUMN = Param("column", "int", "1-based, with line", ge=1, cli=None)
-LSP_BUDGET = Param("lsp_budget_ms", "int", "ms for a language server; 0 = index only",
+LSP_BUDGET = Param("lsp_budget_ms", "int", "language server ms; 0: index only",
                    ge=0, le=60000)
 EXACT = Param("exact_only", "bool", "only certain results", default=False, cli="--exact")
+# A repository of the team store (code_status lists them); the front end picks its facade.
+REPO = Param("repo", "str", "team store repo id", facade=False, http=None,
+             described=False)
 # Continues a truncated answer (its `page` section names the next offset); MCP: the name says it.
 OFFSET = Param("offset", "int", "continue a truncated answer from this result (its page says "
                "where)", default=0, ge=0, described=False)
-TARGETS = Param("targets", "strs", "paths, path:line[-line] ranges or symbols "
-                "(default: workspace diff)", positional=True, http="target")
+TARGETS = Param("targets", "strs", "paths, path:line[-line] or symbols "
+                "(default: the diff)", positional=True, http="target")
 DIFF = Param("diff", "str", "git revision or range")
 DEPTH = Param("depth", "int", "call-graph hops", default=3, ge=1, le=10)
 PATHS = Param("paths", "strs", "files or folders (default: start dir)", positional=True,
@@ -117,72 +120,72 @@ def budgeted(tool: Tool) -> Tool:
 
 TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
     Tool("code_explore",
-         "Start here when unsure where something lives: ranked definitions for a name, words "
-         "or a path, with callers, tests and path:line citations.",
-         (Param("query", "str", "symbol name, words, or a path", required=True,
+         "Start here when unsure where code lives: ranked definitions for a name, words "
+         "or path, with callers and tests.",
+         (Param("query", "str", "name, words or path", required=True,
                 positional=True, words=True, http="q"),
           Param("path", "str", "only under this folder", scoped=True),
-          Param("budget", "int", "answer size in tokens", default=2000, ge=200, le=20000)),
+          Param("budget", "int", "answer size in tokens", default=2000, ge=200, le=20000),
+          REPO),
          CodeLocation, "explore", "explore", "bounded discovery from a query, path or symbol",
          "explore"),
     Tool("code_find_symbol",
-         "Find definitions by name, qualified name or glob, optionally by kind and path.",
-         (Param("name", "str", "name, qualified name (mod.Class.meth) or glob (*Conf*)",
+         "Definitions by name, qualified name or glob.",
+         (Param("name", "str", "name, qualified name or glob (*Conf*)",
                 required=True, positional=True, http="q"),
           Param("kind", "str", "func, method, class, struct, interface, type, const, var, "
                 "field, test…"),
           Param("path", "str", "only under this file or folder", scoped=True),
           Param("all_repos", "bool", "every repository of the team store", default=False,
-                described=False)),
+                described=False), REPO),
          CodeLocation, "find_symbol", "find", "definitions matching a name", "symbols"),
     Tool("code_references",
-         "Every use of a symbol (call, import, type, read, write), by name or position. Use "
-         "before renaming or changing a signature.",
+         "Every use of a symbol (call, import, type, read, write). Use before renaming or "
+         "changing a signature.",
          (SYMBOL, WHERE, LINE, COLUMN,
           Param("include_declaration", "bool", "also declarations and renaming imports",
                 default=False),
-          EXACT, LSP_BUDGET, OFFSET),
+          EXACT, LSP_BUDGET, OFFSET, REPO),
          CodeLocation, "references", "refs", "references to a symbol", "references", at=True),
     Tool("code_callers",
          "Direct callers, one per call site; symbol = the calling function. Use before "
          "changing behaviour.",
-         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET, OFFSET),
+         (SYMBOL, WHERE, LINE, COLUMN, EXACT, LSP_BUDGET, OFFSET, REPO),
          CodeLocation, "callers", "callers", "direct callers", "callers", at=True),
     Tool("code_callees",
-         "What a function calls: the called definitions and call lines, uncertain ones "
-         "with evidence.",
-         (SYMBOL, WHERE, LINE, EXACT),
+         "What a function calls, with call lines; uncertain ones with evidence.",
+         (SYMBOL, WHERE, LINE, EXACT, REPO),
          CodeLocation, "callees", "callees", "what a function calls", "callees", at=True),
     Tool("code_type_hierarchy",
-         "Supertypes and subtypes (implementations) of a type; for a method, what it "
-         "overrides and what overrides it.",
-         (SYMBOL, WHERE, LINE),
+         "Supertypes and subtypes of a type; for a method, what it overrides and its "
+         "overrides.",
+         (SYMBOL, WHERE, LINE, REPO),
          CodeLocation, "type_hierarchy", "hierarchy", "supertypes, subtypes and overrides",
          "hierarchy", at=True),
     Tool("code_structure",
          "Outline of the symbols in a file or folder. Cheaper than reading files.",
-         (Param("path", "str", "file or folder (relative to the root)", positional=True,
-                scoped=True),),
+         (Param("path", "str", "file or folder", positional=True,
+                scoped=True), REPO),
          CodeLocation, "structure", "structure", "symbols in a file or package", "structure"),
     Tool("code_blast_radius",
-         "Symbols, files, packages and tests a change affects, each with evidence. Use "
-         "before a non-trivial edit.",
-         (TARGETS, DIFF, DEPTH, LSP_BUDGET),
+         "Symbols, files, packages and tests a change affects, with evidence. Use before a "
+         "non-trivial edit.",
+         (TARGETS, DIFF, DEPTH, LSP_BUDGET, REPO),
          CodeLocation, "blast_radius", "blast-radius", "what a change affects", "blast-radius"),
     Tool("code_suggest_tests",
-         "Test files to run for a change (best first), with test ids, evidence and one "
-         "command per framework. Use after editing.",
-         (TARGETS, DIFF, DEPTH),
+         "Test files to run for a change, best first, with test ids, evidence and a command "
+         "per framework.",
+         (TARGETS, DIFF, DEPTH, REPO),
          TestFile, "suggest_tests", "tests", "tests to run for a change", "tests"),
     Tool("code_status",
-         "Index state: snapshot, freshness, languages, skipped files, limits, tools; "
-         "index=true builds or updates it.",
-         (Param("index", "bool", "build/update the index first (cancellable)", default=False,
-                cli=None, http=None, facade=False),),
+         "Index state: snapshot, freshness, languages, skipped files, team store repos; "
+         "index=true updates it.",
+         (Param("index", "bool", "build/update the index first", default=False,
+                cli=None, http=None, facade=False), replace(REPO, described=True)),
          StatusReport, "status", "status", "index state", None),
     Tool("code_context",
-         "Current source of line spans, live from disk, with a content hash. Read spans this "
-         "way before editing; never edit from index results.",
+         "Current source of line spans, live from disk, with a content hash. Read spans here "
+         "before editing, never from index results.",
          (Param("spans", "spans", "spans to read", required=True, positional=True),),
          SourceSpan, "context", "context",
          "current source of PATH:START[-END] spans, or of a symbol name's definitions",
@@ -193,8 +196,8 @@ TOOLS: dict[str, Tool] = {t.name: budgeted(t) for t in (
          DiagnosticItem, "diagnostics", "diagnostics", "parse diagnostics for paths",
          "diagnostics"),
     Tool("code_ast_query",
-         "Run a tree-sitter query over files; captures with positions, for structural "
-         "searches no other tool covers.",
+         "A tree-sitter query over files: captures with positions, for structural searches "
+         "other tools miss.",
          (Param("query", "str", "tree-sitter query, e.g. (call) @c", required=True,
                 positional=True),
           PATHS),

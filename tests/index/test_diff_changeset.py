@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 from gitutil import commit, git, init, write
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.errors import BadInput
 from spyglass.query import changeset
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 V1 = {"a.py": "def a():\n    return 1\n\n\ndef b():\n    return 2\n",
       "gone.py": "def gone():\n    return 0\n",

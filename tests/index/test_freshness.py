@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from gitutil import age, defs, init, write
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.index import gitcall
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 BASE = {"pkg/__init__.py": "", "pkg/core.py": "def alpha():\n    return 1\n",
         "app.py": "from pkg.core import alpha\n\nalpha()\n"}

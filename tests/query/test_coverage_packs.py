@@ -7,8 +7,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
+
 from spyglass.config import load_config
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 
 def test_oversized_c_file_is_not_an_unsupported_language(

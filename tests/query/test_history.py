@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 from fixture import commit_all, write_files
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.errors import GitRefused
 from spyglass.query import history
 from spyglass.query.facade import CodeIntel
 from spyglass.query.history import change_prior, message_scores
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 
 def test_the_file_changed_most_has_the_highest_prior(tmp_path: Path) -> None:

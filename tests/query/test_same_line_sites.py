@@ -6,7 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
+
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 MakeRepo = Callable[..., Path]
 

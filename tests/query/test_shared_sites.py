@@ -6,10 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
 
 from spyglass.query import closure
 from spyglass.query import symbols as sym
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 
 def _repo(make_repo: object) -> Path:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
+
 from spyglass.query import closure
 from spyglass.query import symbols as sym
 from spyglass.query.facade import CodeIntel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 N = 120  # macros naming `f` (more than closure.BUDGET_CHECK_NAMES)
 

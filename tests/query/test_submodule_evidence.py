@@ -7,9 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from pgstore import store_backend  # noqa: F401 - the fixture, run on both stores
+
 from spyglass.query.facade import CodeIntel
 from spyglass.query.submodules import SIDE_EFFECT
 from spyglass.types import CodeLocation
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite, then PostgreSQL
 
 FILES = {
     "shop/__init__.py": "from .models import Item\n",

@@ -22,6 +22,9 @@ ALLOWED = {
                          "files only",
     "query/precise.py": "the precise pass's scratch folder, a fresh mkdtemp outside the "
                         "repository (its lock in .spyglass/ goes through the writer)",
+    "query/repos.py": "empty private folders (mkdtemp, outside every repository): the roots of "
+                      "team store repositories answering from their snapshot; nothing is "
+                      "written into them",
 }
 
 

@@ -244,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
     given = values(tool, args)
     if tool.name == "code_find_symbol" and not str(given.get("name") or "").strip():
         raise BadInput("find wants a name or a pattern such as '*parse*'")
+    ci = ci.for_repo(given.get("repo"))
     result = budget.fit(tool.call(ci, given), tool, budget.chars_of(tool, given), "cli")
     _unknown_name(tool, given, result)
     return _print(result, tool, args.json)

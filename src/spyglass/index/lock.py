@@ -215,6 +215,8 @@ def writer_lock(folder: Path, *, wait: bool = True, timeout: float | None = None
     `timeout`), re-checking for a dead holder every RECHECK seconds."""
     folder_fd = writer.store_folder(folder, create=True)
     try:
+        # git never lists the folder (a team store's build keeps only this lock file here)
+        writer.create_at(folder_fd, ".gitignore", b"*\n")
         fd = writer.open_kept(folder_fd, LOCK_NAME, where=str(folder), notify=on_wait)
     finally:
         os.close(folder_fd)

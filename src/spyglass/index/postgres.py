@@ -38,6 +38,15 @@ SCHEMA_NAME = "spyglass"  # the schema of the shared tables (the SQL's `main.`)
 # Conflict targets of `INSERT OR REPLACE` / the primary keys of the store's tables.
 _KEY = re.compile(r"PRIMARY KEY\s*\(([^)]*)\)", re.IGNORECASE)
 _TEMP_WRITE = re.compile(r"\s*(?:INSERT INTO|DELETE FROM) pg_temp\.(\w+)", re.IGNORECASE)
+# Fact tables: rows never change once written (units are content-addressed; only garbage
+# collection deletes units no snapshot refers to). A view query over them and the session's
+# own temp tables answers the same until the session writes again (Connection._memo).
+FACTS = frozenset(("units", "defs", "bases", "refs", "imports", "aliases", "diags"))
+MEMO_ROWS = 400_000  # rows memoised per session before the memo starts over
+MEMO_ENTRY_ROWS = 20_000  # larger answers are never memoised
+# Indexes the PostgreSQL store adds to the shared schema's: SQLite reads a name's refs by
+# walking the view's units in the primary key; PostgreSQL would scan every repository's.
+PG_INDEXES = ("CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",)
 
 
 def is_url(value: str | None) -> bool:
@@ -79,6 +88,38 @@ class Translated:
 
     sql: str
     returning: bool
+    # IN lists of placeholders sent as one array: (first parameter, count) in statement order
+    arrays: tuple[tuple[int, int], ...] = ()
+
+    def bind(self, params: Sequence[object]) -> tuple[object, ...]:
+        """The parameters for `sql`: each IN list's values as one list (an array)."""
+        if not self.arrays:
+            return tuple(params)
+        out: list[object] = []
+        at = 0
+        for first, count in self.arrays:
+            out.extend(params[at:first])
+            out.append(list(params[first:first + count]))
+            at = first + count
+        out.extend(params[at:])
+        return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def memoisable(sql: str) -> bool:
+    """Whether a translated statement only reads the view (the session's temp tables) and
+    fact tables: its answer stands until the session writes (the memo of Connection)."""
+    if not sql.lstrip()[:6].upper().startswith(("SELECT", "WITH")) or "pg_temp." not in sql:
+        return False
+    words = {w.lower() for plain, text in _outside_strings(sql) if plain
+             for w in re.findall(r"\w+", text)}
+    return not words & _mutable_tables()
+
+
+@functools.cache
+def _mutable_tables() -> frozenset[str]:
+    """Every table of the store but the fact tables (snapshots, jobs, the queue, …)."""
+    return frozenset(t.lower() for t in _tables(SCHEMA + QUEUE_SCHEMA)) - FACTS
 
 
 def _outside_strings(sql: str) -> Iterator[tuple[bool, str]]:
@@ -170,7 +211,35 @@ def translate(sql: str) -> Translated:
                 and "id" not in [c.strip() for c in t.group(2).split(",")]:
             out += " RETURNING id"
             returning = True
-    return Translated(out, returning)
+    out, arrays = _arrays(out)
+    return Translated(out, returning, arrays)
+
+
+_PLACEHOLDER = re.compile(r"\b(NOT\s+)?IN\s*\(\s*(%s(?:\s*,\s*%s)*)\s*\)|(?<!%)%s",
+                          re.IGNORECASE)
+
+
+def _arrays(sql: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """`x IN (%s, …)` as `x = ANY(%s)` (`NOT IN`: `<> ALL`), one array parameter: the same
+    rows, one statement text whatever the list's length (prepared once), and a list PostgreSQL
+    reads through an index rather than comparing every row with each value."""
+    groups: list[tuple[int, int]] = []
+    seen = 0
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal seen
+        if m.group(2) is None:
+            seen += 1
+            return m.group(0)
+        count = m.group(2).count("%s")
+        groups.append((seen, count))
+        seen += count
+        return "<> ALL(%s)" if m.group(1) else "= ANY(%s)"
+
+    pieces = []
+    for plain, text in _outside_strings(sql):
+        pieces.append(_PLACEHOLDER.sub(one, text) if plain else text)
+    return "".join(pieces), tuple(groups)
 
 
 def ddl(script: str) -> list[str]:
@@ -260,6 +329,10 @@ class Connection:
         self.repo = repo
         self.lock = threading.RLock()
         self._stale_stats: set[str] = set()
+        # (statement, parameters) → (rows, rowcount) of view queries, until the next write
+        self._memo: dict[tuple[str, tuple[object, ...]], tuple[list[tuple[Any, ...]], int]] = {}
+        self._memo_rows = 0
+        self._memo_on = not create  # readers only: a build's lookups always ask the store
         try:
             self._pg = psycopg.connect(url, autocommit=True, connect_timeout=10,
                                        application_name="spyglass")
@@ -281,7 +354,8 @@ class Connection:
         """Create the tables once. Never re-run on an existing store: `CREATE INDEX IF NOT
         EXISTS` locks its table even when the index exists, and would deadlock with a
         build inserting rows in another order."""
-        wanted = [*_tables(SCHEMA + QUEUE_SCHEMA), "snapshot_files_snap"]
+        wanted = [*_tables(SCHEMA + QUEUE_SCHEMA), "snapshot_files_snap",
+                  *(i.split()[5] for i in PG_INDEXES)]
         row = self._pg.execute(
             "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = %s AND c.relname = ANY(%s)", (SCHEMA_NAME, wanted)).fetchone()
@@ -296,6 +370,8 @@ class Connection:
             self._pg.execute("CREATE INDEX IF NOT EXISTS units_key ON units(path, blob, pack, ctx)")
             self._pg.execute("CREATE INDEX IF NOT EXISTS snapshot_files_snap "
                              "ON snapshot_files(snapshot)")
+            for stmt in PG_INDEXES:
+                self._pg.execute(stmt.encode())
 
     def _scope(self) -> None:
         """Session views naming the repository's rows like the shared tables."""
@@ -317,34 +393,59 @@ class Connection:
         if upper.startswith("PRAGMA"):
             return self._pragma(stripped)
         t = translate(sql)
+        key = (t.sql, tuple(params))
+        values = t.bind(params)
+        memo = self._memo_on and memoisable(t.sql)
         with self.lock, self._errors():
+            if memo and (hit := self._memo.get(key)) is not None:
+                return Cursor(hit[0], hit[1], None)
             if not self._note_temp_writes(t.sql) and self._stale_stats \
                     and not self.in_transaction_of_writes(t.sql):
                 for table in sorted(self._stale_stats):
                     self._pg.execute(f"ANALYZE pg_temp.{table}".encode())
                 self._stale_stats.clear()
-            cur = self._pg.execute(t.sql, tuple(params))
+            if not memo and self.in_transaction_of_writes(t.sql) \
+                    and not t.sql.lstrip().upper().startswith(("BEGIN", "COMMIT")):
+                self._forget()
+            cur = self._pg.execute(t.sql, values)
             rows = cur.fetchall() if cur.description is not None else []
+            if memo and len(rows) <= MEMO_ENTRY_ROWS:
+                if self._memo_rows + len(rows) > MEMO_ROWS:
+                    self._forget()
+                self._memo[key] = (rows, cur.rowcount)
+                self._memo_rows += len(rows) + 1
         lastrowid = int(rows[0][0]) if t.returning and rows else None
         return Cursor([] if t.returning else rows, cur.rowcount, lastrowid)
 
+    def _forget(self) -> None:
+        """Drop the memo of view queries (the session wrote: its view may have changed)."""
+        self._memo.clear()
+        self._memo_rows = 0
+
     def executemany(self, sql: str, seq: Iterable[Sequence[object]]) -> Cursor:
         t = translate(sql)
-        rows = [tuple(r) for r in seq]
+        rows = [t.bind(r) for r in seq]
         if not rows:
             return Cursor([], 0, None)
         with self.lock, self._errors(), self._pg.cursor() as cur:
             self._note_temp_writes(t.sql)
+            self._forget()
             cur.executemany(t.sql.removesuffix(" RETURNING id") if t.returning else t.sql, rows)
             return Cursor([], cur.rowcount, None)
 
     def executescript(self, script: str) -> None:
         with self.lock, self._errors():
+            self._forget()
             for stmt in ddl(script):
                 self._pg.execute(stmt.encode())
 
     def close(self) -> None:
         self._pg.close()
+
+    def errors(self) -> contextlib.AbstractContextManager[None]:
+        """Database errors of the team store's own SQL (through `raw`) as the store's
+        one-line errors, without the URL's password."""
+        return self._errors()
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:

@@ -47,7 +47,7 @@ _COLS = "id, repo, ref, state, attempts, worker, snapshot, error"
 
 def enqueue(conn: postgres.Connection, repo: str, ref: str) -> Job:
     """Queue an index job of `repo` at `ref`, or return the same job already waiting."""
-    with conn.lock, conn.raw.transaction():
+    with conn.lock, conn.errors(), conn.raw.transaction():
         conn.raw.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                          (f"enqueue:{repo}",))
         row = conn.raw.execute(
@@ -97,12 +97,17 @@ def finish(conn: postgres.Connection, job: Job, worker: str, snapshot: int | Non
             "lease_until=0 WHERE id=%s AND worker=%s", (state, snapshot, error, job.id, worker))
 
 
-def jobs(conn: postgres.Connection, repo: str | None = None) -> list[Job]:
-    """The queue's jobs, newest first (of one repository, or all)."""
-    where, params = ("WHERE repo=%s", (repo,)) if repo else ("", ())
-    with conn.lock:
+def jobs(conn: postgres.Connection, repo: str | None = None, limit: int = 1000,
+         job: int | None = None) -> list[Job]:
+    """The queue's jobs, newest first (of one repository, or all; or the one job `job`)."""
+    where, params = "WHERE TRUE", list[object]()
+    if repo:
+        where, params = where + " AND repo=%s", [*params, repo]
+    if job is not None:
+        where, params = where + " AND id=%s", [*params, job]
+    with conn.lock, conn.errors():
         rows = conn.raw.execute(f"SELECT {_COLS} FROM {postgres.SCHEMA_NAME}.queue {where} "
-                                "ORDER BY id DESC LIMIT 1000", params).fetchall()
+                                f"ORDER BY id DESC LIMIT {int(limit)}", params).fetchall()
     return [Job(*r) for r in rows]
 
 

@@ -69,8 +69,11 @@ def handler(b: Backend, tool: surface.Tool, admin_token: str | None
     async def call(ctx: Context, **args: Any) -> CallToolResult:
         values = dict(args)
         defaulted = False
+        other = bool(values.get("repo"))  # another repository of the team store
         for p in tool.params:
-            if p.scoped and p.kind == "str":
+            if p.scoped and other:  # its whole root (this server's start is not in it)
+                values[p.name] = values.get(p.name) or ("." if p.kind == "str" else ["."])
+            elif p.scoped and p.kind == "str":
                 defaulted = defaulted or not values.get(p.name)
                 values[p.name] = b.scope(values.get(p.name)) or "."
             elif p.scoped:
@@ -83,6 +86,9 @@ def handler(b: Backend, tool: surface.Tool, admin_token: str | None
         if tool.gated and admin_token is not None:
             _admin(ctx, admin_token, tool.name)
         if tool.name == "code_status":
+            if values.get("index") and other:
+                raise ToolError("index=true builds this server's repository; another one "
+                                "is indexed by the team's workers (`spyglass enqueue`)")
             if values.get("index"):
                 await b.build_index(ctx)
             values["tools"] = tuple(b.offered)
@@ -93,10 +99,11 @@ def handler(b: Backend, tool: surface.Tool, admin_token: str | None
                                        values.get("line"), values.get("column"), POSITION_HINT)
             for span in values.get("spans", ()):
                 surface.check_span(*span)
+            intel = b.intel.for_repo(values.get("repo"))
             if tool.name == "code_status":
-                result = b.intel.status(values["tools"])
+                result = intel.status(values["tools"])
             else:
-                result = tool.call(b.intel, values)
+                result = tool.call(intel, values)
             return budget.fit(result, tool, budget.chars_of(tool, values), "mcp")
 
         return await b.answer(tool.name, run, defaulted_scope=defaulted)

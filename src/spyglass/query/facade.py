@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
@@ -45,7 +45,13 @@ from spyglass.query.escalate import Escalator
 from spyglass.query.impact import Radius
 from spyglass.query.precise import Run
 from spyglass.query.references import locations as reference_locations
-from spyglass.query.results import DefRow, DiagnosticsSummary, Site
+from spyglass.query.results import (
+    DefRow,
+    DiagnosticsSummary,
+    QueuedJob,
+    Site,
+    StatusReport,
+)
 from spyglass.query.view import View
 from spyglass.types import (
     Accounting,
@@ -56,6 +62,9 @@ from spyglass.types import (
     ScipExport,
     ToolResult,
 )
+
+if TYPE_CHECKING:
+    from spyglass.query.repos import Repos
 
 
 def repo_name(root: Path) -> str:
@@ -124,8 +133,11 @@ class CodeIntel:
     """Facade over one repository: open it, then ask questions. Thread-safe (one lock)."""
 
     def __init__(self, start: Path | str = ".", *, config: Config | None = None,
-                 root: Path | None = None) -> None:
+                 root: Path | None = None, detached: bool = False) -> None:
         self.start = Path(start).resolve()
+        # detached: a repository of the team store with no checkout here (`start` is an
+        # empty private folder): its newest snapshot answers, with no overlay (query/repos.py)
+        self.detached = detached
         if config is None:  # the host's git timeout, before the first git call
             gitcall.set_timeout(load_config().git_timeout_s)
         # root: the workspace (confinement root); store_root: where `.spyglass/` lives
@@ -134,7 +146,8 @@ class CodeIntel:
         self._config = config or load_config(repo_root=self.root)
         gitcall.set_timeout(self._config.git_timeout_s)
         self.config_path: Path | None = None  # the host config file a CLI named
-        self.repo = repo_name(self.store_root)  # one name for every worktree
+        self.repo = (self._config.store_repo or "") if detached else \
+            repo_name(self.store_root)  # one name for every worktree
         # Leaving a tool call ends the view's read transaction: one store state per answer.
         self.lock = CallLock(self._end_read)
         self._conn: Conn | None = None
@@ -142,12 +155,25 @@ class CodeIntel:
         self._escalator: Escalator | None = None
         self._team: bool | None = None
         self.notes: list[str] = []  # said once per process (the team store's fallback)
+        self._repos: Repos | None = None
 
     # -- plumbing --------------------------------------------------------------------------
     @property
     def store_repo(self) -> str:
         """This repository's id in the store ([store] repo, else owner/name or the folder)."""
         return self.config.store_repo or self.repo
+
+    @property
+    def repos(self) -> Repos:
+        """The team store's repositories this front end answers for (query/repos.py)."""
+        if self._repos is None:
+            from spyglass.query.repos import Repos
+            self._repos = Repos(self)
+        return self._repos
+
+    def for_repo(self, repo: str | None) -> CodeIntel:
+        """The facade answering for a repository of the team store (None: this one)."""
+        return self.repos.intel(repo)
 
     @property
     def team(self) -> bool:
@@ -158,10 +184,17 @@ class CodeIntel:
         if self._team is None:
             conn = open_store(self.store_root, self.config.store_url, self.store_repo)
             try:
-                self._team = latest_complete(conn) is not None
+                found = latest_complete(conn) is not None
             finally:
                 conn.close()
-            if not self._team:
+            if not found and self.detached:
+                raise IndexUnavailable(f"the team store has no snapshot of {self.store_repo}")
+            self._team = found
+            if self.detached:
+                self.notes.append(f"no checkout of {self.store_repo} here: answering from its "
+                                  "newest team snapshot as indexed (no overlay; live source "
+                                  "is not available)")
+            elif not self._team:
                 self.notes.append(f"the team store has no snapshot of {self.store_repo}; "
                                   "answering from the local index")
         return self._team
@@ -218,7 +251,8 @@ class CodeIntel:
                                       and self._conn.execute("PRAGMA database_list").fetchone()[2]
                                       == ""):
                 self._conn = None
-                self._view = View(self.root, self._connection(), self.config, self.repo)
+                self._view = View(self.root, self._connection(), self.config, self.repo,
+                                  detached=self.detached)
                 self._view.notes = self.notes
             self._view.refresh()
             return self._view
@@ -314,6 +348,7 @@ class CodeIntel:
     def file_bytes(self, path: str) -> tuple[str, bytes]:
         """A workspace file as on disk (the web code view): its root-relative path and its
         bytes, through the confined reader within max_file_bytes (query/paths.py)."""
+        self._live_source("its files")
         rel = self.rel_path(path)
         return rel, client_paths.read(self.root, rel, self.config.limits.max_file_bytes)
 
@@ -419,6 +454,7 @@ class CodeIntel:
     def context(self, spans: list[tuple[str, int, int]]) -> ToolResult:
         """Live source of spans; a span starting at line 0 names a symbol: the spans of its
         definitions (an unknown name is bad input, with suggestions)."""
+        self._live_source("code_context")
         with self.lock:
             out: list[tuple[str, int, int]] = []
             for path, start, end in spans:
@@ -429,11 +465,19 @@ class CodeIntel:
                         for d in self._targets(path, None, None, None)]
             return file_ops.context(self.answer(), out)
 
+    def _live_source(self, what: str) -> None:
+        """A repository answering from its snapshot alone has no files to read here."""
+        if self.detached:
+            raise BadInput(f"{what} reads live source; {self.repo} has no checkout on this "
+                           "server (it answers from its team snapshot: index tools only)")
+
     def diagnostics(self, paths: list[str]) -> ToolResult:
+        self._live_source("code_diagnostics")
         with self.lock:
             return file_ops.diagnostics(self.answer(), paths)
 
     def ast_query(self, query: str, paths: list[str]) -> ToolResult:
+        self._live_source("code_ast_query")
         with self.lock:
             return file_ops.ast_query(self.answer(), query, paths)
 
@@ -441,20 +485,59 @@ class CodeIntel:
         """Index state; with no completed snapshot, from the workspace's listing alone."""
         with self.lock:
             if self._complete_snapshot() is None:
-                return file_ops.status_unindexed(
+                return self._with_store_repos(file_ops.status_unindexed(
                     self.root, self.repo, self.config, tools or self.config.capabilities,
                     self.last_index_job(), self.store_root,
-                    tuple(b.status() for b in self.escalator.bridges()))
+                    tuple(b.status() for b in self.escalator.bridges())))
             ans = self.answer()
             result = file_ops.status(ans, tools or self.config.capabilities,
                                      self.last_index_job(), self.store_root,
                                      tuple(b.status() for b in self.escalator.bridges()),
                                      self._precise_status(ans.view()))
+            result = self._with_store_repos(result)
             rejected = self._store_rejected()
             if rejected is None:
                 return result
             return dataclasses.replace(result, coverage=dataclasses.replace(
                 result.coverage, limitations=(*result.coverage.limitations, rejected)))
+
+    def _with_store_repos(self, result: ToolResult) -> ToolResult:
+        """code_status on a team store: this repository's newest jobs on the queue and (but
+        for a repository answering from its snapshot alone) the store's repositories."""
+        if not self.config.store_url or not result.results:
+            return result
+        report = result.results[0]
+        if not isinstance(report, StatusReport):
+            return result
+        try:
+            queued = tuple(self.queued_jobs(limit=5))
+            listed = () if self.detached else tuple(self.repos.listing())
+        except SpyglassError:  # the store is unreachable: the status says so elsewhere
+            return result
+        return dataclasses.replace(result, results=(
+            dataclasses.replace(report, store_repos=listed, queued=queued),
+            *result.results[1:]))
+
+    # -- the team store's queue ------------------------------------------------------------
+    def enqueue(self, ref: str | None = None) -> QueuedJob:
+        """Queue an index job of this repository in the team store (the workers build it),
+        or the same job already waiting; ref: default the target branch, else HEAD."""
+        url = self.config.store_url
+        if not url:
+            raise BadInput("no team store: the queue is the team store's (docs/team.md)")
+        job = enqueue_job(url, self.store_repo, ref or self.config.target_branch or "HEAD")
+        return _queued(job)
+
+    def queued_jobs(self, limit: int = 20, job: int | None = None) -> list[QueuedJob]:
+        """This repository's jobs on the team store's queue, newest first (or one job)."""
+        url = self.config.store_url
+        if not url:
+            return []
+        conn = postgres.Connection(url, self.store_repo)
+        try:
+            return [_queued(j) for j in queue.jobs(conn, self.store_repo, limit, job)]
+        finally:
+            conn.close()
 
     def _store_rejected(self) -> str | None:
         """When the latest index run replaced a store that failed validation (it came with
@@ -747,6 +830,11 @@ def write_repository_file(root: Path, rel: str, data: bytes) -> None:
 
 
 # -- the team store's queue (docs/team.md) ------------------------------------------------
+
+def _queued(job: Job) -> QueuedJob:
+    return QueuedJob(job.id, job.ref, job.state, job.attempts, job.worker, job.snapshot,
+                     job.error)
+
 
 def enqueue_job(url: str, repo: str, ref: str) -> Job:
     """Queue an index job of `repo` at `ref` in the team store (or the same one waiting)."""

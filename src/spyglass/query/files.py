@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 def _expand(ci: Answer, rel: str) -> list[str]:
     """A file, or the supported files directly and recursively under a folder."""
+    if ci.view().detached:  # no checkout here: the snapshot's files are the repository
+        return _expand_snapshot(ci, rel)
     found = confined.kind(ci.root, rel)
     if found == "file":
         return [rel]
@@ -46,6 +48,19 @@ def _expand(ci: Answer, rel: str) -> list[str]:
     paths = sorted(f.path for f in view.disk_files()
                    if f.path.startswith(prefix) and f.skipped is None and pack_for_path(f.path))
     return paths
+
+
+def _expand_snapshot(ci: Answer, rel: str) -> list[str]:
+    """`_expand` over the files of a snapshot (a repository of the team store answering
+    without a checkout)."""
+    files = ci.view().disk_files()
+    if any(f.path == rel for f in files):
+        return [rel]
+    prefix = f"{rel}/" if rel else ""
+    inside = [f for f in files if f.path.startswith(prefix)]
+    if not inside:
+        raise BadInput(f"{client_paths.named(rel or '.')} does not exist in the repository")
+    return sorted(f.path for f in inside if f.skipped is None and pack_for_path(f.path))
 
 
 def _expand_all(ci: Answer, paths: list[str]) -> list[str]:

@@ -121,6 +121,33 @@ class LanguageCoverage:
 
 
 @dataclass(frozen=True, slots=True)
+class StoreRepo:
+    """One repository of the team store: its newest complete snapshot, and how this server
+    answers for it ("checkout": a folder with its files and overlay; "snapshot": none)."""
+
+    repo: str
+    snapshot: int
+    commit: str | None
+    ref: str
+    indexed_at: str | None
+    age_s: int | None
+    answers_from: str
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedJob:
+    """An index job of this repository on the team store's queue (`spyglass worker`s)."""
+
+    id: int
+    ref: str
+    state: str
+    attempts: int
+    worker: str
+    snapshot: int | None
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class StatusReport:
     """Index state (code_status)."""
 
@@ -158,6 +185,9 @@ class StatusReport:
     # The first syntax error of the first files that have any (the construct not parsed).
     parse_errors: tuple[DiagnosticItem, ...] = ()
     precise: tuple[PreciseStatus, ...] = ()  # the precise pass per language (docs/precise.md)
+    # The team store's repositories this server answers for (`repo` argument; docs/team.md).
+    store_repos: tuple[StoreRepo, ...] = ()
+    queued: tuple[QueuedJob, ...] = ()  # this repository's newest jobs on the team queue
 
 
 

@@ -154,8 +154,11 @@ class View:
     """Baseline snapshot + workspace overlay, materialised as temp tables of one connection."""
 
     def __init__(self, root: Path, conn: Conn, config: Config,
-                 repo: str = "") -> None:
+                 repo: str = "", *, detached: bool = False) -> None:
         self.root = root
+        # detached: no checkout of the repository here (a front end answering for another
+        # repository of the team store): the newest snapshot as it is, no overlay, no disk
+        self.detached = detached
         self.conn = conn
         self.config = config
         self.repo = repo or root.name
@@ -207,6 +210,9 @@ class View:
             "SELECT (SELECT MAX(id) FROM snapshots WHERE state='completed'), "
             "(SELECT state FROM snapshots WHERE id=?)",
             (self.snapshot.id if self.snapshot else -1,)).fetchone()
+        if self.detached:
+            self._take_snapshot(newest)
+            return
         if self._wholesale and self._clean is not None and self.snapshot is not None \
                 and newest == self._clean_newest and self.probe.unchanged_since(self._clean):
             return  # still the clean start's workspace
@@ -214,9 +220,31 @@ class View:
             return
         self._sync(newest, state)
 
+    def _take_snapshot(self, newest: int | None) -> None:
+        """Detached: the view is the newest complete snapshot's files, as they are."""
+        if newest is None or (self.snapshot is not None and self.snapshot.id == newest):
+            return
+        snap = snapshot_by_id(self.conn, newest)
+        if snap is None:
+            return
+        self.snapshot, self.base = snap, snap.commit
+        self.head = src.Head(snap.commit, None)
+        self._members = None
+        self.mismatch = None
+        self.changes = Changes(snapshot=snap.id)
+        self.live_skipped = {}
+        self.conn.execute("DELETE FROM temp.vfiles")
+        self.conn.execute(
+            "INSERT INTO temp.vfiles(path, unit, language, source, stale) SELECT path, unit, "
+            "language, 'cached-index', 0 FROM main.snapshot_files WHERE snapshot=? AND unit IS "
+            "NOT NULL AND language IS NOT NULL AND skipped IS NULL", (snap.id,))
+        self._rows = {}
+        self._wholesale = True
+        self.refreshes += 1
+
     def _complete(self) -> None:
         """After a clean start: probe the workspace now (for what needs its listing)."""
-        if self._wholesale:
+        if self._wholesale and not self.detached:
             newest = self.snapshot.id if self.snapshot else None
             self._sync(newest, "completed")
 
@@ -548,7 +576,15 @@ class View:
                 self.probe.listed, self.probe.generation, self.changes.digest())
 
     def disk_files(self) -> list[src.SourceFile]:
-        """The workspace's files as last listed (supported or not, with skip reasons)."""
+        """The workspace's files as last listed (supported or not, with skip reasons);
+        detached, the snapshot's."""
+        if self.detached:
+            if self.snapshot is None:
+                return []
+            return [src.SourceFile(str(p), str(b), int(n), None if k is None else str(k))
+                    for p, b, n, k in self.conn.execute(
+                        "SELECT path, blob, size, skipped FROM main.snapshot_files WHERE "
+                        "snapshot=? ORDER BY path", (self.snapshot.id,))]
         self._complete()
         return self.probe.listing
 

@@ -23,6 +23,7 @@ from spyglass.web.http import (
     json_body,
     number,
     repo,
+    slug,
     state_of,
     text,
 )
@@ -91,6 +92,8 @@ def _summary(st: WebState, full: bool) -> dict[str, Any]:
                      "indexed_at": report["indexed_at"]} if report["indexed"] else None,
         "job": st.jobs.snapshot_of(job) if job else None,
         "store_job": plain(store_job) if store_job else None,
+        "queued": [_queued_json(j) for j in ci.queued_jobs(limit=5)]
+        if ci.config.store_url else [],
         "diagnostics": None if partial else diagnostics_summary(ci),
         "features": features(st),
         "relations": relation_status(ci),
@@ -102,15 +105,24 @@ def _summary(st: WebState, full: bool) -> dict[str, Any]:
 
 @guarded
 async def list_repos(request: Request) -> Response:
-    """GET /api/v1/code/repos: the one repository this server serves."""
+    """GET /api/v1/code/repos: this server's repository, then those of its team store."""
     st = state_of(request)
 
     def work() -> dict[str, Any]:
         snap = st.ci.last_job()
-        return {"repos": [{"repo_id": st.repo_id, "repo": st.ci.repo, "root": str(st.ci.root),
-                           "indexed": st.ci.has_index and snap is not None,
-                           "links": {"self": f"/api/v1/code/repos/{st.repo_id}",
-                                     "page": f"/repos/{st.repo_id}"}}]}
+        repos = [{"repo_id": st.repo_id, "repo": st.ci.repo, "root": str(st.ci.root),
+                  "indexed": st.ci.has_index and snap is not None,
+                  "links": {"self": f"/api/v1/code/repos/{st.repo_id}",
+                            "page": f"/repos/{st.repo_id}"}}]
+        for r in st.ci.repos.listing():
+            rid = slug(r.repo)
+            if r.repo == st.ci.store_repo or any(x["repo_id"] == rid for x in repos):
+                continue
+            repos.append({"repo_id": rid, "repo": r.repo, "root": None, "indexed": True,
+                          "store": plain(r),
+                          "links": {"self": f"/api/v1/code/repos/{rid}",
+                                    "page": f"/repos/{rid}"}})
+        return {"repos": repos}
     return await blocking(work)
 
 
@@ -139,6 +151,8 @@ async def start_index(request: Request) -> Response:
         if ref is not None and (not isinstance(ref, str) or ref.startswith("-")
                                 or not REF_PATTERN.fullmatch(ref)):
             raise BadInput(f"not a git revision: {ref!r}")
+    if st.ci.config.store_url:  # the team's workers build it (docs/team.md)
+        return await blocking(lambda: _enqueue(st, ref))
     try:
         job = st.jobs.start(ref)
     except Busy as exc:
@@ -150,18 +164,53 @@ async def start_index(request: Request) -> Response:
                         status_code=202, headers={"Location": f"{base}/jobs/{job.id}"})
 
 
+QUEUED = "queue-"  # the id prefix of a job on the team store's queue
+
+
+def _enqueue(st: WebState, ref: str | None) -> Response:
+    """Put an index job of the repository on the team store's queue (202)."""
+    job = st.ci.enqueue(ref)
+    base = f"/api/v1/code/repos/{st.repo_id}"
+    job_id = f"{QUEUED}{job.id}"
+    return JSONResponse({"job_id": job_id, "state": "queued", "job": _queued_json(job),
+                         "links": {"job": f"{base}/jobs/{job_id}"}},
+                        status_code=202, headers={"Location": f"{base}/jobs/{job_id}"})
+
+
+def _queued_json(job: Any) -> dict[str, Any]:
+    body: dict[str, Any] = plain(job)
+    body["id"] = f"{QUEUED}{job.id}"
+    body["queue"] = True
+    return body
+
+
 @guarded
 async def list_jobs(request: Request) -> Response:
-    """GET /api/v1/code/repos/{repo_id}/jobs: jobs started by this server, newest first."""
+    """GET /api/v1/code/repos/{repo_id}/jobs: jobs started by this server, then the team
+    store's queue's jobs of the repository, newest first."""
     st = repo(request)
     jobs = [st.jobs.snapshot_of(j) for j in reversed(list(st.jobs.jobs.values()))]
-    return JSONResponse({"jobs": jobs})
+    if not st.ci.config.store_url:
+        return JSONResponse({"jobs": jobs})
+
+    def work() -> dict[str, Any]:
+        return {"jobs": jobs + [_queued_json(j) for j in st.ci.queued_jobs()]}
+    return await blocking(work)
 
 
 @guarded
 async def get_job(request: Request) -> Response:
     """GET /api/v1/code/repos/{repo_id}/jobs/{job_id}: one job, for polling."""
     st = repo(request)
+    wanted = str(request.path_params["job_id"])
+    if wanted.startswith(QUEUED) and wanted[len(QUEUED):].isdigit() \
+            and len(wanted) < 30 and st.ci.config.store_url:
+        def work() -> dict[str, Any]:
+            found = st.ci.queued_jobs(limit=1, job=int(wanted[len(QUEUED):]))
+            if not found:
+                raise NotFound(f"unknown job {wanted!r}")
+            return {"job": _queued_json(found[0])}
+        return await blocking(work)
     job = st.jobs.get(request.path_params["job_id"])
     if job is None:
         raise NotFound(f"unknown job {request.path_params['job_id']!r}")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -16,6 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spyglass.config import load_config
+from spyglass.errors import SpyglassError
 from spyglass.net import (
     BodyCap,
     TokenGate,
@@ -38,8 +40,14 @@ async def page(request: Request) -> Response:
     repository (its state in the query string); an unknown repository is a 404 page."""
     status = 200
     wanted = request.path_params.get("repo_id")
-    if wanted is not None and wanted != request.app.state.web.repo_id:
-        status = 404  # the page says so and links to the repository list
+    st = request.app.state.web
+    if wanted is not None and wanted != st.repo_id:
+        try:  # another repository of the team store (asks the store)
+            known = await run_in_threadpool(st.for_id, wanted)
+        except SpyglassError:
+            known = None
+        if known is None:
+            status = 404  # the page says so and links to the repository list
     return FileResponse(api.static_dir() / "index.html", status_code=status,
                         headers={"Cache-Control": "no-cache"})
 

@@ -7,7 +7,7 @@ import logging
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -37,6 +37,9 @@ FEATURE_TOOLS = {"blast_radius": "code_blast_radius", "suggest_tests": "code_sug
                  "explore": "code_explore"}
 
 
+MAX_OTHERS = 16  # states of other store repositories kept (each one facade)
+
+
 class NotFound(SpyglassError):
     """An unknown repository, run, job or tool (404)."""
 
@@ -58,10 +61,33 @@ class WebState:
     jobs: Jobs
     guard: Guard
     heartbeat: float = 15.0
+    # the other repositories of the team store, by repo_id (docs/team.md)
+    others: dict[str, WebState] = field(default_factory=dict)
 
     @property
     def repo_id(self) -> str:
         return slug(self.ci.repo)
+
+    def for_id(self, repo_id: str | None) -> WebState | None:
+        """The state answering for `repo_id`: this repository, or another one of the team
+        store that this server answers for (blocking: it may ask the store)."""
+        if repo_id == self.repo_id:
+            return self
+        if not repo_id or not self.ci.config.store_url:
+            return None
+        if repo_id in self.others:
+            return self.others[repo_id]
+        for r in self.ci.repos.listing():
+            if slug(r.repo) == repo_id:
+                ci = self.ci.for_repo(r.repo)
+                if ci is self.ci:
+                    return self
+                st = WebState(ci, Jobs(ci), self.guard, self.heartbeat)
+                if len(self.others) >= MAX_OTHERS:
+                    self.others.pop(next(iter(self.others)))
+                self.others[repo_id] = st
+                return st
+        return None
 
 
 def state_of(request: Request) -> WebState:
@@ -162,10 +188,14 @@ def flag(request: Request, name: str) -> bool:
 
 def repo(request: Request) -> WebState:
     st = state_of(request)
-    if request.path_params.get("repo_id") != st.repo_id:
-        raise NotFound(f"unknown repository {request.path_params.get('repo_id')!r}; "
-                       f"this server serves {st.repo_id!r}")
-    return st
+    wanted = request.path_params.get("repo_id")
+    found = st.for_id(wanted)
+    if found is None:
+        also = " and the repositories of its team store (GET /api/v1/code/repos)" \
+            if st.ci.config.store_url else ""
+        raise NotFound(f"unknown repository {wanted!r}; this server serves "
+                       f"{st.repo_id!r}{also}")
+    return found
 
 
 def allowed(st: WebState, tool: str) -> None:
