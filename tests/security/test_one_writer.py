@@ -22,6 +22,9 @@ ALLOWED = {
                          "files only",
     "query/precise.py": "the precise pass's scratch folder, a fresh mkdtemp outside the "
                         "repository (its lock in .spyglass/ goes through the writer)",
+    "query/precise_java.py": "spyglass's own compiled Java pass in the user's cache "
+                             "(~/.cache/spyglass/precise/javac/<digest of our source and the "
+                             "JDK>): no path or byte of it comes from a repository",
     "query/repos.py": "empty private folders (mkdtemp, outside every repository): the roots of "
                       "team store repositories answering from their snapshot; nothing is "
                       "written into them",
