@@ -70,6 +70,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         # Qualifiers keep ``()`` after a called name, for the resolver to tell a call's
         # result from an attribute; constructed types follow such chains too.
         self._marked = bool(pack.manifest.get("call_chains_marked"))
+        # A type written as a chain of calls (`x := New(u).Get()`: `New.Get`), unmarked too.
+        self._chain_types = self._marked or bool(pack.manifest.get("call_chain_types"))
         self._seps = pack.qualifier_separators  # written as `.` in every qualifier
         self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
         # Composite types (manifest `type_operators`: node type → operator) and the
@@ -318,7 +320,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             text = text.replace(token, ".")
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.removeprefix(sep.decode()).replace(sep.decode(), ".")
-        if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
+        if self._chain_types and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = call_path(text.encode(), self._chains,
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)

@@ -237,7 +237,11 @@ class TypedBindings:
             return head
         text, at = found
         type_first = text.split(".", 1)[0]
-        type_head = self._lookup(type_first, at, scopes, modbind)
+        # A name typed with its own name (Go `func f(ctx *ctx)`) means the type the scope
+        # around the binding has: the binding itself is no type.
+        own = type_first == first and not head.startswith(_SELF) \
+            and at >= 0 and "." not in text
+        type_head = self._lookup(type_first, scopes[at].parent if own else at, scopes, modbind)
         element = self._elements is not None and bool(self._elements.member) and \
             f".{self._elements.member}" in text
         if type_head == H.FREE and type_first in self._builtins:
