@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from spyglass.query import aliases, dispatch, overloads, references, related, submodules
+from spyglass.query import aliases, dispatch, overloads, proofs, references, related, submodules
 from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer
 from spyglass.query.closure import CLASS_KINDS, MEMBER_KINDS, VALUE_CALLABLE
@@ -125,6 +125,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False) -> Too
                         outside.append((r.target, r))
                 continue
             if hits:
+                if r.conf == "inferred" and len(hits) == 1 and proofs.prover(view, hits[0])(r):
+                    r = replace(r, conf="exact")  # proven as the callers answer proves it
                 judged = overloads.among(view, hits, r)
                 hits = [h for h, _ in judged]
                 undecided = {key(h): why for h, why in judged if why}
