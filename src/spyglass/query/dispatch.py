@@ -336,9 +336,10 @@ def library_dispatch(view: View, d: DefRow, targets: set[str]) -> dict[str, str]
     """Of `targets` (uses of `d`'s name bound to a member no definition declares), those
     that are a method of a library type the index did not read (a field of type
     `fs.FileInfo`, a value of a type alias `Message = protoiface.MessageV1`) which the type
-    of method `d` may implement: `d`'s type has every method the project calls on that
-    type (at least MIN_LIBRARY_METHODS of them; its whole method set is not known). Each
-    with its evidence: flagged "interface dispatch", matched by name."""
+    of method `d` may implement: `d`'s type has at least MIN_LIBRARY_METHODS of the methods
+    the project calls on that type, and at least half of them (its whole method set is not
+    known; a method called through a type assertion or an optional interface may be among
+    them). Each with its evidence: flagged "interface dispatch", matched by name."""
     if d.kind != "method" or not enabled(d.language) or not targets:
         return {}
     owner = owner_class(view, d)
@@ -357,11 +358,14 @@ def library_dispatch(view: View, d: DefRow, targets: set[str]) -> dict[str, str]
         if lib not in seen:
             seen[lib] = _called_on(view, lib)
         used = seen[lib]
-        if d.name in used and len(used) >= MIN_LIBRARY_METHODS and used <= mine:
+        offered = used & mine
+        if d.name in used and len(offered) >= MIN_LIBRARY_METHODS and \
+                2 * len(offered) >= len(used):
             shown = lib.rsplit("/", 1)[-1].replace("#", ".")
-            out[t] = (f"interface dispatch: {owner.qualname} has every method the project "
-                      f"calls on {shown} ({', '.join(sorted(used))}), a library type the "
-                      "index did not read; matched by name")
+            out[t] = (f"interface dispatch: {owner.qualname} has {len(offered)} of the "
+                      f"{len(used)} methods the project calls on {shown} "
+                      f"({', '.join(sorted(offered))}), a library type the index did not "
+                      "read (its method set is not known); matched by name")
     return out
 
 

@@ -51,10 +51,13 @@
     operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type)) .))
 ; A type assertion (`a := x.(Any)`, `w, ok := x.(*T)`) holds the asserted type; so does the
 ; value a converted pointer points to (`a := *(*Any)(p)`).
-(short_var_declaration
+; Not `m, ok := m.X().(T)`: the right side's `m` is the outer one, whose member is used.
+((short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . (type_assertion_expression
+    operand: [(identifier) (selector_expression operand: (identifier))] @_operand
     type: [(type_identifier) (qualified_type) (pointer_type)] @local.type) .))
+ (#not-eq? @_operand @local.definition))
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition .)
   right: (expression_list . (unary_expression operator: "*"
