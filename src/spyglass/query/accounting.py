@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -280,7 +280,7 @@ def _hooked(view: View, hooks: list[str]) -> set[str]:
 
 def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
            bounded: bool, reach: dict[str, str], distinctive: bool,
-           library: Mapping[str, str] | None = None) -> Decision:
+           library: Callable[[RefRow], str] | None = None) -> Decision:
     """The verdict of the last rules on an occurrence nothing else decided (`library`: the
     targets that are a method of a library type the target's type may implement, with
     evidence; query/dispatch.py library_dispatch)."""
@@ -314,8 +314,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             if distinctive:
                 return Decision(Verdict.FLAGGED, "interface member not read", why)
             return Decision(Verdict.CUT, "interface member not read, common name", why)
-        if where == PROJECT and library and r.target in library:
-            return Decision(Verdict.FLAGGED, "library interface dispatch", library[r.target])
+        if where == PROJECT and library is not None and (why := library(r)):
+            return Decision(Verdict.FLAGGED, "library interface dispatch", why)
         if where == PROJECT:
             return Decision(Verdict.CUT, "undeclared member",
                             f"bound to {r.target}, which no definition declares: a member "
@@ -356,7 +356,7 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
 
 def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledger,
           own: set[str], targets: list[DefRow], member: bool, reach: dict[str, str],
-          distinctive: bool, library: Mapping[str, str] | None = None
+          distinctive: bool, library: Callable[[RefRow], str] | None = None
           ) -> tuple[Accounting, dict[Key, Decision]]:
     """The tally over every occurrence and every listed site (a site listed under another
     name, an alias, counts too), and the decisions of the occurrences not listed."""

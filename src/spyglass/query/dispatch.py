@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spyglass.query import aliases, closure
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
@@ -332,7 +334,30 @@ MAX_LIBRARY_USES = 2000  # member uses read per library type
 MIN_LIBRARY_METHODS = 2  # methods the project calls on a library type, at least
 
 
-def library_dispatch(view: View, d: DefRow, targets: set[str]) -> dict[str, str]:
+def library_dispatch(view: View, d: DefRow, targets: set[str]) -> Callable[[RefRow], str]:
+    """The evidence flagging a use of `d`'s name bound to a member no definition declares
+    as a library interface's dispatch to `d` (`_library_reasons`), "" for none. Only uses
+    in `d`'s package (its folder) or in a file importing it count: gopls searches the
+    packages depending on `d`'s, and a library value elsewhere cannot hold `d`'s type
+    unless that package hands it out."""
+    reasons = _library_reasons(view, d, targets)
+    if not reasons:
+        return lambda r: ""
+    package = d.full.split("#", 1)[0]
+    folder = d.path.rpartition("/")[0]
+    units = {int(str(u)) for (u,) in view.each(
+        "SELECT DISTINCT i.unit FROM {imports} i JOIN temp.vfiles f ON f.unit = i.unit "
+        "WHERE i.module = ?", (package,))}
+
+    def why(r: RefRow) -> str:
+        if r.target is None or r.target not in reasons:
+            return ""
+        return reasons[r.target] if r.unit in units or r.path.rpartition("/")[0] == folder \
+            else ""
+    return why
+
+
+def _library_reasons(view: View, d: DefRow, targets: set[str]) -> dict[str, str]:
     """Of `targets` (uses of `d`'s name bound to a member no definition declares), those
     that are a method of a library type the index did not read (a field of type
     `fs.FileInfo`, a value of a type alias `Message = protoiface.MessageV1`) which the type

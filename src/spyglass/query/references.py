@@ -493,7 +493,7 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
                                       and key(o.ref) not in out}, targets[0].language)
     distinctive = member and sym.member_candidate(view, targets[0])
     library = dispatch.library_dispatch(view, targets[0], {
-        t for t, w in reach.items() if w == accounting.PROJECT}) if len(targets) == 1 else {}
+        t for t, w in reach.items() if w == accounting.PROJECT}) if len(targets) == 1 else None
     acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
                                      distinctive, library)
     added = False

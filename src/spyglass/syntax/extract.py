@@ -110,6 +110,9 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             "blocks", "assignments", "loops", "keeps", "parameters", "tries", "handlers",
             "exits", "finals")))) if rules else None
         self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
+        # Names bound to a member read (`x = v.attr`) by (scope, name): a builtin-typed `v`
+        # (`value: object`, narrowed by a test) tells nothing of the member's type.
+        self._member_read: set[tuple[int, str]] = set()
         # Element types of containers (manifest `element_types`; syntax/elements.py): the
         # declared types as written, of names by (scope, name) and of self members by head.
         self._elements = ElementRules.of(pack.manifest)
