@@ -110,6 +110,7 @@ MANIFEST: Schema = {
     "submodules_bound_by_import": bool,
     # queries
     "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "callers_member_uses_methods_only": bool,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
