@@ -127,7 +127,7 @@ files: util/util.go app/app.go util/util_test.go app/app_test.go
 #? blast-radius util/util.go:10
 #? blast-radius util/util.go:9 --depth 1
 0 util.K.M
-1 app.Run ? | inferred: inst binding resolved to example.com/m/util#K.M
+1 app.Run
 ''',
     "go test commands: one per package, -run and -bench": MODULE + '''
 #? tests $0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -299,8 +300,11 @@ def _hooked(view: View, hooks: list[str]) -> set[str]:
 
 
 def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
-           bounded: bool, reach: dict[str, str], distinctive: bool) -> Decision:
-    """The verdict of the last rules on an occurrence nothing else decided."""
+           bounded: bool, reach: dict[str, str], distinctive: bool,
+           library: Callable[[RefRow], str] | None = None) -> Decision:
+    """The verdict of the last rules on an occurrence nothing else decided (`library`: the
+    targets that are a method of a library type the target's type may implement, with
+    evidence; query/dispatch.py library_dispatch)."""
     if o.definition is not None:
         d = o.definition
         if any((t.unit, t.idx) == (d.unit, d.idx) for t in targets):
@@ -331,6 +335,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             if distinctive:
                 return Decision(Verdict.FLAGGED, "interface member not read", why)
             return Decision(Verdict.CUT, "interface member not read, common name", why)
+        if where == PROJECT and library is not None and (why := library(r)):
+            return Decision(Verdict.FLAGGED, "library interface dispatch", why)
         if where == PROJECT:
             return Decision(Verdict.CUT, "undeclared member",
                             f"bound to {r.target}, which no definition declares: a member "
@@ -371,7 +377,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
 
 def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledger,
           own: set[str], targets: list[DefRow], member: bool, reach: dict[str, str],
-          distinctive: bool) -> tuple[Accounting, dict[Key, Decision]]:
+          distinctive: bool, library: Callable[[RefRow], str] | None = None
+          ) -> tuple[Accounting, dict[Key, Decision]]:
     """The tally over every occurrence and every listed site (a site listed under another
     name, an alias, counts too), and the decisions of the occurrences not listed."""
     rules: Counter[str] = Counter()
@@ -390,7 +397,8 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
             decision = Decision(Verdict.CUT, "parameter receiver",
                                 "on a parameter without a type annotation: counted")
         if decision is None:
-            decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive)
+            decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive,
+                              library)
         settled[o.key] = decision
         value = decision.verdict.value
         counts[value] += 1

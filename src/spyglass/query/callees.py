@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spyglass.index import scip
 from spyglass.query import (
@@ -12,6 +12,7 @@ from spyglass.query import (
     dispatch,
     overloads,
     precise_callees,
+    proofs,
     references,
     related,
     submodules,
@@ -135,6 +136,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False,
                         outside.append((r.target, r))
                 continue
             if hits:
+                if r.conf == "inferred" and len(hits) == 1 and proofs.prover(view, hits[0])(r):
+                    r = replace(r, conf="exact")  # proven as the callers answer proves it
                 judged = overloads.among(view, hits, r)
                 hits = [h for h, _ in judged]
                 undecided = {key(h): why for h, why in judged if why}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spyglass.query import aliases, closure
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import (
@@ -325,3 +327,118 @@ def member_full(view: View, t: DefRow, name: str) -> str | None:
     receiver, or promoted from a project base), else of a member declared on `t`."""
     found = (_method_set(view, t) or {}).get(name)
     return found or f"{t.full}.{name}"
+
+
+MAX_LIBRARY_PREFIXES = 50  # project names aliasing a library type, read for its methods
+MAX_LIBRARY_USES = 2000  # member uses read per library type
+MIN_LIBRARY_METHODS = 2  # methods the project calls on a library type, at least
+
+
+def library_dispatch(view: View, d: DefRow, targets: set[str]) -> Callable[[RefRow], str]:
+    """The evidence flagging a use of `d`'s name bound to a member no definition declares
+    as a library interface's dispatch to `d` (`_library_reasons`), "" for none. Only uses
+    in `d`'s package (its folder) or in a file importing it count: gopls searches the
+    packages depending on `d`'s, and a library value elsewhere cannot hold `d`'s type
+    unless that package hands it out."""
+    reasons = _library_reasons(view, d, targets)
+    if not reasons:
+        return lambda r: ""
+    package = d.full.split("#", 1)[0]
+    folder = d.path.rpartition("/")[0]
+    units = {int(str(u)) for (u,) in view.each(
+        "SELECT DISTINCT i.unit FROM {imports} i JOIN temp.vfiles f ON f.unit = i.unit "
+        "WHERE i.module = ?", (package,))}
+
+    def why(r: RefRow) -> str:
+        if r.target is None or r.target not in reasons:
+            return ""
+        return reasons[r.target] if r.unit in units or r.path.rpartition("/")[0] == folder \
+            else ""
+    return why
+
+
+def _library_reasons(view: View, d: DefRow, targets: set[str]) -> dict[str, str]:
+    """Of `targets` (uses of `d`'s name bound to a member no definition declares), those
+    that are a method of a library type the index did not read (a field of type
+    `fs.FileInfo`, a value of a type alias `Message = protoiface.MessageV1`) which the type
+    of method `d` may implement: `d`'s type has at least MIN_LIBRARY_METHODS of the methods
+    the project calls on that type, and at least half of them (its whole method set is not
+    known; a method called through a type assertion or an optional interface may be among
+    them). Each with its evidence: flagged "interface dispatch", matched by name."""
+    if d.kind != "method" or not enabled(d.language) or not targets:
+        return {}
+    owner = owner_class(view, d)
+    if owner is None or owner.kind == "interface":
+        return {}
+    mine = set(_method_set(view, owner) or {})
+    out: dict[str, str] = {}
+    seen: dict[str, set[str]] = {}
+    for t in sorted(targets):
+        if not t.endswith("." + d.name):
+            continue
+        member = _library_member(view, t)
+        if member is None or not member.endswith("." + d.name):
+            continue
+        lib = member[:-len(d.name) - 1]
+        if lib not in seen:
+            seen[lib] = _called_on(view, lib)
+        used = seen[lib]
+        offered = used & mine
+        if d.name in used and len(offered) >= MIN_LIBRARY_METHODS and \
+                2 * len(offered) >= len(used):
+            shown = lib.rsplit("/", 1)[-1].replace("#", ".")
+            out[t] = (f"interface dispatch: {owner.qualname} has {len(offered)} of the "
+                      f"{len(used)} methods the project calls on {shown} "
+                      f"({', '.join(sorted(offered))}), a library type the index did not "
+                      "read (its method set is not known); matched by name")
+    return out
+
+
+def _library_member(view: View, target: str) -> str | None:
+    """The library member a project name means, following aliases (a field's or value's
+    declared type, a function's result, a type alias) until a name outside every module
+    of the view; None when none is reached."""
+    current = {target}
+    for _ in range(aliases.MAX_DEPTH):
+        steps = aliases._steps(view, current)
+        nxt = {s for ss in steps.values() for s in ss} - current
+        if not nxt:
+            return None
+        modules = {n.split("#", 1)[0] for n in nxt if "#" in n}
+        known = closure.modules_of(view, modules)
+        outside = sorted(n for n in nxt if "#" in n and n.split("#", 1)[0] not in known)
+        if outside:
+            return outside[0]
+        current = nxt
+    return None
+
+
+def _called_on(view: View, lib: str) -> set[str]:
+    """Member names the project uses on values of library type `lib`: through the names
+    aliasing it (exact or wildcard, two hops back) and on the type's own name."""
+    prefixes = {lib}
+    frontier = {lib}
+    for _ in range(2):
+        found: set[str] = set()
+        for chunk in chunks(sorted(frontier)):
+            for (a,) in view.each("SELECT DISTINCT a.alias FROM {aliases} a JOIN temp.vfiles f "
+                                  f"ON f.unit = a.unit WHERE a.target IN ({marks(chunk)})",
+                                  tuple(chunk)):
+                found.add(str(a))
+            for (a,) in view.each("SELECT DISTINCT a.alias FROM {aliases} a JOIN temp.vfiles f "
+                                  f"ON f.unit = a.unit WHERE a.target IN ({marks(chunk)})",
+                                  tuple(f"{n}.*" for n in chunk)):
+                found.add(str(a).removesuffix(".*"))
+        frontier = found - prefixes
+        prefixes |= frontier
+        if len(prefixes) > MAX_LIBRARY_PREFIXES:
+            break
+    names: set[str] = set()
+    for p in sorted(prefixes)[:MAX_LIBRARY_PREFIXES]:
+        for (t,) in view.each("SELECT DISTINCT r.target FROM {refs} r JOIN temp.vfiles f ON "
+                              "f.unit = r.unit WHERE r.target >= ? AND r.target < ? LIMIT ?",
+                              (p + ".", p + "/", MAX_LIBRARY_USES)):
+            rest = str(t)[len(p) + 1:]
+            if rest and "." not in rest:
+                names.add(rest)
+    return names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spyglass.query import (
     accounting,
@@ -14,6 +14,7 @@ from spyglass.query import (
     includes,
     inherited_names,
     overloads,
+    proofs,
     related,
     submodules,
 )
@@ -92,7 +93,10 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     if not exact_only:
         out += [Site(r, True, why) for r, why in dispatch.predeclared_sites(view, d) if keep(r)]
     unbound = submodules.checker(view, d.language)  # `pkg.sub.x`, `sub` unbound by `pkg`
+    proven = proofs.prover(view, d)  # a package clause, declared types: proven (Go)
     for r in found:
+        if r.conf != "exact" and proven(r):
+            r = replace(r, conf="exact")
         if r.conf == "exact" and several and exact_only:
             ledger.decide(r, Verdict.CUT, "exact only", "one of several candidates")
             continue  # bound, but to one of several candidates: not exact
@@ -134,9 +138,12 @@ def _last_rules(view: View, d: DefRow, own: set[str], found: list[Site], ledger:
                                d.language)
     member = d.kind in closure.MEMBER_KINDS or d.kind == "field"
     distinctive = member and sym.member_candidate(view, d)
+    library = dispatch.library_dispatch(view, d, {t for t, w in reach.items()
+                                                  if w == accounting.PROJECT})
     out: list[Site] = []
     for o in rest:
-        decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive)
+        decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive,
+                                     library)
         if decision.verdict is Verdict.FLAGGED and o.ref is not None:
             out.append(Site(o.ref, True, f"{decision.why} ({decision.rule})"))
     return out
@@ -493,8 +500,10 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
                                       and o.ref.target and o.ref.target not in own
                                       and key(o.ref) not in out}, targets[0].language)
     distinctive = member and sym.member_candidate(view, targets[0])
+    library = dispatch.library_dispatch(view, targets[0], {
+        t for t, w in reach.items() if w == accounting.PROJECT}) if len(targets) == 1 else None
     acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
-                                     distinctive)
+                                     distinctive, library)
     added = False
     by_key = {o.key: o for o in found}
     for k, decision in settled.items():
@@ -520,7 +529,7 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
         added = True
     if added:
         acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
-                                         distinctive)
+                                         distinctive, library)
     name = targets[0].name
     return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)], \
         settled

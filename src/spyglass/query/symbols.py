@@ -166,6 +166,8 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
         return lambda r: "call" if r.role == "call" else (
             "indirect" if r.role == "read" and r.target is not None else None)
     if d.kind in VALUE_CALLABLE and _member_uses_are_calls(d.language):
+        if d.kind != "method" and manifest_value(d.language, "callers_member_uses_methods_only"):
+            return lambda r: "call" if r.role == "call" else None
         return member_use_filter(d)
     return lambda r: "call" if r.role == "call" else None
 
@@ -189,8 +191,8 @@ def member_use_filter(d: DefRow) -> Callable[[RefRow], str | None]:
         if r.role not in ("read", "write") or not r.qualifier or r.target is None \
                 or r.conf == "ambiguous":
             return None
-        if method and H.split(r.head)[0] in _NAMED_RECEIVERS:
-            return None
+        if method and H.split(r.head)[0] in _NAMED_RECEIVERS and not r.qualifier.endswith(")"):
+            return None  # through its class's name, not an instance (`Codec().encode`)
         return "indirect"
     return how
 

@@ -70,6 +70,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         # Qualifiers keep ``()`` after a called name, for the resolver to tell a call's
         # result from an attribute; constructed types follow such chains too.
         self._marked = bool(pack.manifest.get("call_chains_marked"))
+        # A type written as a chain of calls (`x := New(u).Get()`: `New.Get`), unmarked too.
+        self._chain_types = self._marked or bool(pack.manifest.get("call_chain_types"))
         self._seps = pack.qualifier_separators  # written as `.` in every qualifier
         self._assertions = bool(pack.manifest.get("call_chains_type_assertions"))
         # Composite types (manifest `type_operators`: node type → operator) and the
@@ -108,6 +110,9 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             "blocks", "assignments", "loops", "keeps", "parameters", "tries", "handlers",
             "exits", "finals")))) if rules else None
         self._bound: dict[int, str | None] = {}  # name node → its binding's type (None: kept)
+        # Names bound to a member read (`x = v.attr`) by (scope, name): a builtin-typed `v`
+        # (`value: object`, narrowed by a test) tells nothing of the member's type.
+        self._member_read: set[tuple[int, str]] = set()
         # Element types of containers (manifest `element_types`; syntax/elements.py): the
         # declared types as written, of names by (scope, name) and of self members by head.
         self._elements = ElementRules.of(pack.manifest)
@@ -318,7 +323,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             text = text.replace(token, ".")
         for sep in self._seps:  # `shapes::Circle` is the type `shapes.Circle`
             text = text.removeprefix(sep.decode()).replace(sep.decode(), ".")
-        if self._marked and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
+        if self._chain_types and "(" in text:  # `URL(u).copy_with` → `URL.copy_with`
             text = call_path(text.encode(), self._chains,
                               assertions=self._assertions).decode("utf-8", "replace")
         return unwrap_type(text, self._unwrap)

@@ -88,7 +88,8 @@ MANIFEST: Schema = {
     "recovered_definitions": ("map", str),
     "statement_macros": bool, "error_pieces": bool,  # syntax/diagnostics.py
     "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
-    "call_chains_type_assertions": bool,
+    "call_chains_type_assertions": bool, "call_chain_types": bool,
+    "import_binds_package_name": bool, "typed_receivers_proven": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
     "value_members": STRS, "contextual_parameters": CONTEXTUAL,
@@ -111,6 +112,7 @@ MANIFEST: Schema = {
     "submodules_bound_by_import": bool,
     # queries
     "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "callers_member_uses_methods_only": bool,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),

@@ -35,6 +35,7 @@ class TypedBindings:
     _anon: dict[str, str]
     _fields: dict[tuple[int, str], dict[str, tuple[str, int]]]
     _bound: dict[int, str | None]
+    _member_read: set[tuple[int, str]]
     _builtins: frozenset[str]
     _constraints: dict[tuple[int, str], str]
     _containers: list[re.Pattern[str]]
@@ -116,6 +117,9 @@ class TypedBindings:
                 continue  # `x = x.m()` (a builder returning its own kind) keeps x's type
             if not member:
                 self._bound[node.start_byte] = text
+                if "." in text and type_node.parent is not None and node.parent is not None \
+                        and type_node.parent.id == node.parent.id:  # `x = v.attr`, no call
+                    self._member_read.add((si, name))
             seen = table.get(name)
             table[name] = (text, si) if seen is None or seen[0] == text else ("", si)
             parent = node.parent
@@ -237,7 +241,11 @@ class TypedBindings:
             return head
         text, at = found
         type_first = text.split(".", 1)[0]
-        type_head = self._lookup(type_first, at, scopes, modbind)
+        # A name typed with its own name (Go `func f(ctx *ctx)`) means the type the scope
+        # around the binding has: the binding itself is no type.
+        own = type_first == first and not head.startswith(_SELF) \
+            and at >= 0 and "." not in text
+        type_head = self._lookup(type_first, scopes[at].parent if own else at, scopes, modbind)
         element = self._elements is not None and bool(self._elements.member) and \
             f".{self._elements.member}" in text
         if type_head == H.FREE and type_first in self._builtins:
@@ -250,13 +258,16 @@ class TypedBindings:
         if type_head == H.LOCAL and self._paths and depth < 3:
             inner = self._instance_head(type_first, text, type_head, at, scopes, modbind,
                                         depth + 1)
+            if inner == H.EXTERN and (at, first) in self._member_read:
+                return head  # a member read of a builtin-typed value: not known
             if inner == H.EXTERN or not inner.startswith(_INST):
                 return inner if inner == H.EXTERN and not element else head
             used, inner_head, inner_type = H.parse_instance(H.split(inner)[1])
             path = ".".join([inner_type, *text.split(".")[used:]])
             return H.instance(consumed, inner_head, path)
-        if type_head == H.PARAM:
-            return H.PARAM  # set from a parameter of unknown type (`c = app.test_client()`)
+        if type_head == H.PARAM:  # set from a parameter of unknown type (`c = app.test_client()`)
+            # a member read of it (`e = a.shop`) stays a name-matched local, as before
+            return head if (at, first) in self._member_read else H.PARAM
         if not type_head.startswith(_TYPE_HEADS):
             return head
         return H.instance(consumed, type_head, text)

@@ -96,6 +96,36 @@
                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @base)
                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @base))] .)) @definition.var)))
+; A container variable (`var plugins []Plugin`, `var all = []Any{}`) has its element type
+; as @base, as a container field does: ranging over it yields that type.
+(source_file (var_declaration (var_spec name: (identifier) @name
+  type: [(slice_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (array_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (map_type value: [(type_identifier) @base (qualified_type) @base
+                           (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (channel_type value: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])]) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name
+  type: [(slice_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (array_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (map_type value: [(type_identifier) @base (qualified_type) @base
+                           (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (channel_type value: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])]) @definition.var)))
+(source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . (composite_literal
+  type: [(slice_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (map_type value: [(type_identifier) @base (qualified_type) @base
+                           (pointer_type [(type_identifier) (qualified_type)] @base)])]) .)) @definition.var))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . (composite_literal
+  type: [(slice_type element: [(type_identifier) @base (qualified_type) @base
+                               (pointer_type [(type_identifier) (qualified_type)] @base)])
+         (map_type value: [(type_identifier) @base (qualified_type) @base
+                           (pointer_type [(type_identifier) (qualified_type)] @base)])]) .)) @definition.var)))
 (source_file (var_declaration (var_spec name: (identifier) @name value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @base) .)) @definition.var))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @base) .)) @definition.var)))
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.var))

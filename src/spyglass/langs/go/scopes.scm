@@ -49,6 +49,20 @@
   left: (expression_list . (identifier) @local.definition .)
   right: (expression_list . (unary_expression operator: "&"
     operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type)) .))
+; A type assertion (`a := x.(Any)`, `w, ok := x.(*T)`) holds the asserted type; so does the
+; value a converted pointer points to (`a := *(*Any)(p)`).
+; Not `m, ok := m.X().(T)`: the right side's `m` is the outer one, whose member is used.
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (type_assertion_expression
+    operand: [(identifier) (selector_expression operand: (identifier))] @_operand
+    type: [(type_identifier) (qualified_type) (pointer_type)] @local.type) .))
+ (#not-eq? @_operand @local.definition))
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (unary_expression operator: "*"
+    operand: (call_expression function: (parenthesized_expression
+      (unary_expression operator: "*" operand: [(identifier) (selector_expression)] @local.type)))) .))
 ; `make([]T, n)`, `make(map[K]T)`, `make(chan T)` build a container of T (before the
 ; call-result rule below, which would take `make` for a function).
 ((short_var_declaration

@@ -22,6 +22,16 @@
   left: (identifier) @name type: (type) @_alias right: (_) @base
   (#match? @_alias "(^|\\.)TypeAlias$")) @definition.var))))
 (module (type_alias_statement left: (type (identifier) @name) right: (type) @base) @definition.var)
+; An implicit type alias (`X = Union[A, B]`, `X = Optional[A]`, also under `if TYPE_CHECKING:`).
+(module (expression_statement (assignment
+  left: (identifier) @name
+  right: (subscript value: [(identifier) (attribute)] @_union) @base
+  (#match? @_union "(^|\\.)(Union|Optional)$")) @definition.var))
+(module (if_statement consequence: (block (expression_statement (assignment
+  left: (identifier) @name
+  right: (subscript value: [(identifier) (attribute)] @_union) @base
+  (#match? @_union "(^|\\.)(Union|Optional)$")) @definition.var))))
+
 (module (expression_statement (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @base)

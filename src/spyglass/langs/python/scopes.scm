@@ -51,6 +51,12 @@
 (assignment
   left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type))
+; An attribute of a name (`base = boundary.version`, `boundary: Boundary`): the attribute's
+; path, which its declared or assigned type carries on (manifest `typed_member_paths`).
+((assignment
+  left: (identifier) @local.definition
+  right: (attribute object: (identifier) @_obj) @local.type)
+ (#not-eq? @_obj "self"))
 ; A call of a call's result (`enc = codecs.getincrementalencoder(name)()`): typed by the
 ; inner callee, as the call chain `f()().m` is (the resolver collapses calls alike).
 (assignment
