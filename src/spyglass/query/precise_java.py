@@ -12,7 +12,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from spyglass.bridge.launcher import LaunchError, LaunchSpec, launch, system_path
+from spyglass.bridge.launcher import (
+    LaunchError,
+    LaunchSpec,
+    find_binary,
+    launch,
+    system_path,
+)
 from spyglass.config import PreciseConfig
 
 SOURCE = Path(__file__).resolve().parent.parent / "langs" / "java" / "SpyglassJavac.java"
@@ -23,8 +29,9 @@ COMPILE_TIMEOUT_S = 300.0
 def jdk_home() -> Path | None:
     """The host JDK's home (javac and java side by side), found on the user's PATH or in
     /usr/bin — never a repository's; None without a JDK."""
-    found = shutil.which("javac", path=system_path("javac"))
-    if found is None:
+    try:
+        found = find_binary("javac", system_path("javac"))
+    except LaunchError:
         return None
     home = Path(os.path.realpath(found)).parent.parent
     ok = all((home / "bin" / n).is_file() and os.access(home / "bin" / n, os.X_OK)
