@@ -40,6 +40,7 @@ class AccuracyCorpus:
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
     compile_flags: tuple[str, ...] = ()  # C, C++: compile_commands.json generated with these flags
     javac_options: tuple[str, ...] = ()  # Java: options of the oracle's compile ({root})
+    ci_targets: int = 0  # CI scores this many targets, spread evenly (0: all); floors too
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -90,11 +91,11 @@ HELDOUT: tuple[AccuracyCorpus, ...] = (  # bench/accuracy/README.md "Held-out co
     # Issue 25's more held-out corpora (README "More held-out corpora"): TS v3 frameworks
     # with class hierarchies and chained member access; sibling packages stay unresolved.
     AccuracyCorpus("prosemirror_view", "typescript", ("src",), ("src",), group="heldout",
-                   config=(("tsconfig.json", _tsconfig("prosemirror-view")),)),
+                   config=(("tsconfig.json", _tsconfig("prosemirror-view")),), ci_targets=24),
     AccuracyCorpus("tiptap_core", "typescript", ("src",), ("src",), group="heldout",
-                   config=(("tsconfig.json", _tsconfig("@tiptap/core")),)),
+                   config=(("tsconfig.json", _tsconfig("@tiptap/core")),), ci_targets=24),
     AccuracyCorpus("tldraw_editor", "typescript", ("src",), ("src",), group="heldout",
-                   config=(("tsconfig.json", _tsconfig("@tldraw/editor")),)),
+                   config=(("tsconfig.json", _tsconfig("@tldraw/editor")),), ci_targets=24),
 )
 
 
@@ -139,14 +140,14 @@ C_CORPORA: tuple[AccuracyCorpus, ...] = (
     # C v2 (README "More held-out corpora"): C libraries with heavy macro use vendored by
     # PyPI sdists; the folder and its include/ on the include path, nothing generated.
     AccuracyCorpus("tree_sitter_lib", "c", ("tree_sitter/core/lib",), ("tree_sitter/core/lib",),
-                   group="heldout", compile_flags=(
+                   group="heldout", ci_targets=24, compile_flags=(
                        "-std=gnu11", "-Itree_sitter/core/lib",
                        "-Itree_sitter/core/lib/include")),
     AccuracyCorpus("libargon2", "c", ("extras/libargon2",), ("extras/libargon2",),
-                   group="heldout", compile_flags=(
+                   group="heldout", ci_targets=24, compile_flags=(
                        "-std=gnu11", "-Iextras/libargon2", "-Iextras/libargon2/include")),
     AccuracyCorpus("hiredis", "c", ("vendor/hiredis",), ("vendor/hiredis",), group="heldout",
-                   compile_flags=("-std=gnu11", "-Ivendor/hiredis")),
+                   ci_targets=24, compile_flags=("-std=gnu11", "-Ivendor/hiredis")),
 )
 
 # C++: nanobind's library (src/, include/) and its C++ test modules (tests/), picked by the
@@ -201,6 +202,6 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
                    javac_options=("--patch-module", "java.base={root}")),
     # Java v2 (README "More held-out corpora"): Apache Commons libraries from Debian's
     # source archive; their main sources only (the tests need JUnit, absent here).
-    *(AccuracyCorpus(name, "java", ("src/main/java",), ("src/main/java",), group="heldout")
-      for name in ("commons_codec", "commons_csv", "commons_exec")),
+    *(AccuracyCorpus(name, "java", ("src/main/java",), ("src/main/java",), group="heldout",
+                     ci_targets=24) for name in ("commons_codec", "commons_csv", "commons_exec")),
 )}
