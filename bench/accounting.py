@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy.compare import CALLABLE, ORACLE_DIR, load_oracle, prepare_root
+from accuracy.compare import CALLABLE, ORACLE_DIR, load_oracle, prepare_root, spread
 from accuracy.corpora import CORPORA
 from accuracy.invariant import violations
 
@@ -31,10 +31,7 @@ FIELDS = ("occurrences", "certain", "flagged", "excluded", "cut")
 
 def sample(targets: list[dict[str, Any]], n: int | None) -> list[dict[str, Any]]:
     """Every target, or `n` spread evenly over the stored order (reproducible)."""
-    if n is None or n >= len(targets):
-        return targets
-    step = len(targets) / n
-    return [targets[int(i * step)] for i in range(n)]
+    return spread(targets, n)
 
 
 def check_corpus(name: str, n: int | None = None, root: Path | None = None) -> dict[str, Any]:

@@ -39,7 +39,8 @@ class Corpus:
     dirname: str
     archive: str = ""  # debzip: the zip of sources the Debian package installs; debsrc:
     # the original tarball's path in the Debian archive (`pool/main/…`, its .dsc beside it)
-    sha256: str = ""  # debsrc: the tarball's SHA-256, as the package's .dsc lists it
+    sha256: str = ""  # debsrc: the tarball's SHA-256, as the package's .dsc lists it;
+    # pypi/npm: the sdist's or npm tarball's, checked before it is unpacked when set
     members: str = ""  # debzip: only the members under this folder
     source_root: str = ""  # debzip: the folder of the zip that is the corpus's root
 
@@ -75,6 +76,31 @@ CORPORA: dict[str, Corpus] = {
         Corpus("react_query", "npm", "@tanstack/react-query", "5.108.0", "tanstack-react-query-5.108.0"),
         Corpus("virtual_core", "npm", "@tanstack/virtual-core", "3.19.11",
                "tanstack-virtual-core-3.19.11"),
+        # More held-out corpora (issue 25; bench/accuracy/README.md "More held-out
+        # corpora"): TypeScript frameworks, Java libraries of Apache Commons (original
+        # tarballs of Debian's source archive) and C libraries vendored by PyPI sdists.
+        Corpus("prosemirror_view", "npm", "prosemirror-view", "1.42.9", "prosemirror-view-1.42.9",
+               sha256="d92a5d70b1c9d20ffa582c710ba62f86a58cb8a7ec5c58b9abe402c8e9e5d403"),
+        Corpus("tiptap_core", "npm", "@tiptap/core", "3.35.0", "tiptap-core-3.35.0",
+               sha256="4a08b5f835215d909c481266fa676bb3b7430879045d00165d9042bdf04a3d0f"),
+        Corpus("tldraw_editor", "npm", "@tldraw/editor", "5.5.2", "tldraw-editor-5.5.2",
+               sha256="84cafe0cd28b6efcc7c5661f25f95e93b6f61687ee47acd1aab663902b3226bb"),
+        Corpus("commons_codec", "debsrc", "libcommons-codec-java", "1.15", "commons-codec-1.15",
+               archive="pool/main/libc/libcommons-codec-java/libcommons-codec-java_1.15.orig.tar.xz",
+               sha256="857c58c23bfe6b284b174d89f323de438042ce9a005b2a81afa658962caff90f"),
+        Corpus("commons_csv", "debsrc", "commons-csv", "1.9.0", "commons-csv-1.9.0",
+               archive="pool/main/c/commons-csv/commons-csv_1.9.0.orig.tar.xz",
+               sha256="661252998cf2b9aac1aa12fe9e104dc23190761a8971384f83a6c1fc02536867"),
+        Corpus("commons_exec", "debsrc", "commons-exec", "1.3", "commons-exec-1.3",
+               archive="pool/main/c/commons-exec/commons-exec_1.3.orig.tar.gz",
+               sha256="db0742fa59b7d69375e5d99e827aee0bf06ac527aa6def63618950e40c24cb9f"),
+        Corpus("tree_sitter_lib", "pypi", "tree-sitter", "0.26.1", "tree_sitter-0.26.1",
+               sha256="9919cbaf02d17fa9a4cd0e6da496aecf901b758e6eacf122eee393e3ef08aacd"),
+        Corpus("libargon2", "pypi", "argon2-cffi-bindings", "26.2.0",
+               "argon2_cffi_bindings-26.2.0",
+               sha256="f21ab89bb9850f32b9ca038d9961424bb0d3669d579cbbbfed068cffa6fc0643"),
+        Corpus("hiredis", "pypi", "hiredis", "3.5.0", "hiredis-3.5.0",
+               sha256="c227592cc56b7df247abe4755c26723965be68972be2149fa441ac33d82131ba"),
         # C: the accuracy corpus of the C pack (clangd oracle) and its real-project test.
         Corpus("pycryptodome", "pypi", "pycryptodome", "4.4.0", "pycryptodome-4.4.0"),
         # C++: the clangd accuracy corpus of the C++ pack (bench/accuracy/README.md, "C++").
@@ -131,6 +157,9 @@ TEST_CORPORA = ("flask", "requests", "httpx", "trpc", "rxjs", "cobra", "client_g
                 # held-out accuracy corpora (bench/accuracy/README.md)
                 "packaging", "urllib3", "idna", "golang_protobuf", "jsoniter", "prom_common",
                 "query_core", "react_query", "virtual_core",
+                "prosemirror_view", "tiptap_core", "tldraw_editor",
+                "commons_codec", "commons_csv", "commons_exec", "tree_sitter_lib", "libargon2",
+                "hiredis",
                 # C and C++ (tests/langs/test_c_corpus.py and test_cpp_corpus.py, the clangd
                 # accuracy floors)
                 "pycryptodome", "libxcrypt", "cli11", "nanobind",
@@ -208,6 +237,16 @@ def _offline(c: Corpus) -> None:
                          f"or deselect with -m 'not network'")
 
 
+def _check_sha256(c: Corpus, archive: Path) -> None:
+    """Refuse an archive whose SHA-256 is not the pinned one (when one is pinned)."""
+    if not c.sha256:
+        return
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    if digest != c.sha256:
+        raise FetchError(f"{c.name}: {archive.name} has SHA-256 {digest}, "
+                         f"the pinned one is {c.sha256}")
+
+
 def _fetch_pypi(c: Corpus, dest: Path) -> Path:
     target = dest / c.dirname
     if target.is_dir():
@@ -219,6 +258,7 @@ def _fetch_pypi(c: Corpus, dest: Path) -> Path:
         archives = sorted(Path(tmp).glob("*.tar.gz"))
         if len(archives) != 1:
             raise FetchError(f"{c.name}: expected one .tar.gz sdist, got {[a.name for a in archives]}")
+        _check_sha256(c, archives[0])
         _unpack_single_top(archives[0], target)
     return target
 
@@ -233,6 +273,7 @@ def _fetch_npm(c: Corpus, dest: Path) -> Path:
         archives = sorted(Path(tmp).glob("*.tgz"))
         if len(archives) != 1:
             raise FetchError(f"{c.name}: expected one .tgz from npm pack, got {[a.name for a in archives]}")
+        _check_sha256(c, archives[0])
         _unpack_single_top(archives[0], target)
     return target
 

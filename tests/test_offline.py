@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -57,3 +58,16 @@ def test_a_debian_source_tarball_is_refused_offline_and_its_mirror_read_from_apt
         module.debian_mirror((tmp_path / "missing.list",))
     monkeypatch.setenv(module.MIRROR_ENV, "http://three.invalid/debian/")
     assert module.debian_mirror((tmp_path / "a.list",)) == "http://three.invalid/debian"
+
+
+def test_a_pinned_archive_with_another_sha256_is_refused(tmp_path: Path) -> None:
+    module = fetch_module()
+    pinned = module.CORPORA["prosemirror_view"]
+    assert pinned.kind == "npm" and len(pinned.sha256) == 64
+    archive = tmp_path / "package.tgz"
+    archive.write_bytes(b"not the pinned tarball")
+    with pytest.raises(module.FetchError, match="pinned one is " + pinned.sha256):
+        module._check_sha256(pinned, archive)
+    same = module.Corpus("x", "npm", "x", "1", "x-1",
+                         sha256=hashlib.sha256(archive.read_bytes()).hexdigest())
+    module._check_sha256(same, archive)  # the pinned digest: accepted

@@ -288,14 +288,24 @@ def prepare_root(name: str, parent: Path | None = None) -> Path:
     return dest
 
 
+def spread(targets: list[dict[str, Any]], n: int | None) -> list[dict[str, Any]]:
+    """Every target, or `n` spread evenly over the stored order (reproducible)."""
+    if not n or n >= len(targets):
+        return targets
+    step = len(targets) / n
+    return [targets[int(i * step)] for i in range(n)]
+
+
 def measure(name: str, root: Path | None = None, max_matches: int | None = None,
-            follow: bool = True) -> CorpusResult:
+            follow: bool = True, targets: int | None = None) -> CorpusResult:
     """Score spyglass on one corpus against its stored oracle answers. A truncated answer
     is continued page by page (`offset`, as an agent wanting every site would; `follow`
     False: the first page only); `max_matches` sets the per-answer cap (`[limits]
-    max_matches_per_request`, the page size)."""
+    max_matches_per_request`, the page size); `targets` scores that many of the stored
+    targets, spread evenly (CI's bounded sample, AccuracyCorpus.ci_targets)."""
     corpus: AccuracyCorpus = CORPORA[name]
     doc = load_oracle(name)
+    doc = {**doc, "targets": spread(doc["targets"], targets)}
     owned = root is None
     root = root or prepare_root(name)
     try:

@@ -40,6 +40,7 @@ class AccuracyCorpus:
     group: str = "tune"  # "tune": rules developed on it; "heldout": picked by the README's rule
     compile_flags: tuple[str, ...] = ()  # C, C++: compile_commands.json generated with these flags
     javac_options: tuple[str, ...] = ()  # Java: options of the oracle's compile ({root})
+    ci_targets: int = 0  # CI scores this many targets, spread evenly (0: all); floors too
 
 
 def _pyright(include: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -87,6 +88,14 @@ HELDOUT: tuple[AccuracyCorpus, ...] = (  # bench/accuracy/README.md "Held-out co
                    config=(("tsconfig.json", _tsconfig("@tanstack/react-query")),)),
     AccuracyCorpus("virtual_core", "typescript", ("src",), ("src",), group="heldout",
                    config=(("tsconfig.json", _tsconfig("@tanstack/virtual-core")),)),
+    # Issue 25's more held-out corpora (README "More held-out corpora"): TS v3 frameworks
+    # with class hierarchies and chained member access; sibling packages stay unresolved.
+    AccuracyCorpus("prosemirror_view", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("prosemirror-view")),), ci_targets=24),
+    AccuracyCorpus("tiptap_core", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("@tiptap/core")),), ci_targets=24),
+    AccuracyCorpus("tldraw_editor", "typescript", ("src",), ("src",), group="heldout",
+                   config=(("tsconfig.json", _tsconfig("@tldraw/editor")),), ci_targets=24),
 )
 
 
@@ -128,6 +137,19 @@ C_CORPORA: tuple[AccuracyCorpus, ...] = (
                    group="heldout", config=_xcrypt_config(),
                    compile_flags=("-std=gnu11", "-DHAVE_CONFIG_H", "-DIN_LIBCRYPT", "-DPIC",
                                   "-Ilibxcrypt/gen", "-Ilibxcrypt/lib")),
+    # C v2 (README "More held-out corpora"): C libraries with heavy macro use vendored by
+    # PyPI sdists; the folder and its include/ on the include path, nothing generated.
+    AccuracyCorpus("tree_sitter_lib", "c", ("tree_sitter/core/lib",), ("tree_sitter/core/lib",),
+                   group="heldout", ci_targets=24, compile_flags=(
+                       "-std=gnu11", "-Itree_sitter/core/lib",
+                       "-Itree_sitter/core/lib/include")),
+    AccuracyCorpus("libargon2", "c", ("extras/libargon2",), ("extras/libargon2",),
+                   group="heldout", ci_targets=24, compile_flags=(
+                       "-std=gnu11", "-Iextras/libargon2", "-Iextras/libargon2/include")),
+    # (under vendor/, which spyglass skips by default: its copy's spyglass.toml brings it back)
+    AccuracyCorpus("hiredis", "c", ("vendor/hiredis",), ("vendor/hiredis",), group="heldout",
+                   ci_targets=24, compile_flags=("-std=gnu11", "-Ivendor/hiredis"),
+                   config=(("spyglass.toml", '[index]\ninclude = ["vendor/hiredis/**"]\n'),)),
 )
 
 # C++: nanobind's library (src/, include/) and its C++ test modules (tests/), picked by the
@@ -180,4 +202,8 @@ CORPORA: dict[str, AccuracyCorpus] = {c.name: c for c in (
     # never tuned on (bench/accuracy/README.md, "Java").
     AccuracyCorpus("jdk_zip", "java", (".",), (".",), group="heldout",
                    javac_options=("--patch-module", "java.base={root}")),
+    # Java v2 (README "More held-out corpora"): Apache Commons libraries from Debian's
+    # source archive; their main sources only (the tests need JUnit, absent here).
+    *(AccuracyCorpus(name, "java", ("src/main/java",), ("src/main/java",), group="heldout",
+                     ci_targets=24) for name in ("commons_codec", "commons_csv", "commons_exec")),
 )}

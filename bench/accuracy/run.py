@@ -83,7 +83,8 @@ def cmd_report(names: list[str], as_json: bool, details: bool, as_md: bool = Fal
 
 def cmd_floors(names: list[str], margin: float = 0.0) -> int:
     """Record the current scores, rounded down to two places less `margin`, as CI floors;
-    the headline's silent-miss rate rounded up plus `margin` as its ceiling."""
+    the headline's silent-miss rate rounded up plus `margin` as its ceiling (on the
+    corpus's CI sample of targets when it has one)."""
     path = ORACLE_DIR / "floors.json"
     floors = json.loads(path.read_text()) if path.exists() else {}
 
@@ -91,7 +92,9 @@ def cmd_floors(names: list[str], margin: float = 0.0) -> int:
         return max(0.0, round(math.floor(x * 100) / 100 - margin, 2))
     def ceiling(x: float) -> float:
         return min(1.0, round(math.ceil(x * 100) / 100 + margin, 2))
-    for result in (measure(name) for name in names):
+    # a corpus with a CI sample (AccuracyCorpus.ci_targets) is floored on that sample,
+    # which is what tests/accuracy/test_accuracy.py scores
+    for result in (measure(name, targets=CORPORA[name].ci_targets) for name in names):
         floors[result.name] = {
             f"{q}/{v}": {"precision": floor(s.precision), "recall": floor(s.recall)}
             for (q, v), s in result.scores.items()}

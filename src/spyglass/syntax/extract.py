@@ -212,6 +212,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                 bases += self._container_marks(written)
             if self._context is not None:
                 bases += self._parameter_marks(node)
+            if "property" in caps:  # an accessor: reading it runs it (heads.PROPERTY_MARKER)
+                bases += (H.PROPERTY_MARKER,)
             for name_node in names:
                 key = name_node.start_byte
                 if name_node.end_byte == key:

@@ -14,7 +14,7 @@ from spyglass.types import DEF_KINDS, ROLES
 ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     "definitions": frozenset(
         {f"definition.{k}" for k in DEF_KINDS}
-        | {"name", "receiver", "base", "package", "parameters"}
+        | {"name", "receiver", "base", "package", "parameters", "property"}
     ),
     # @qualified: a node whose text up to the name is the qualifier (`a.b` of `a.b.c`);
     # @receiver: the receiver itself, where the node holding it spans more than the name

@@ -281,8 +281,10 @@ def _by_context(arg: str) -> bool:
 
 
 def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
-    """A definition's bases without the marks of containers and parameter types."""
-    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0])
+    """A definition's bases without the marks of containers, parameter types and
+    accessors."""
+    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0]
+                 and b != H.PROPERTY_MARKER)
 
 
 def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str], str],
@@ -445,7 +447,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 aliases.extend(a for a in _container_aliases(
                     full, d.bases, local, builtins, top_alias, facts.language, typed_values)
                     if a not in aliases)
-            bases.append(())
+            # a `get` accessor: a read of it is a call (query/symbols.py is_property)
+            bases.append((H.PROPERTY_MARKER,) if H.PROPERTY_MARKER in d.bases else ())
         else:
             bases.append(tuple(local(b) for b in plain))
         aliases.extend(_parameter_aliases(full, d.bases, local, builtins, top_alias))

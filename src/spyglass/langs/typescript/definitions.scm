@@ -66,6 +66,9 @@
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation (this_type) @base)) @definition.method)
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+; A `get` accessor: reading it runs it, so a read is a call (tsc's call hierarchy counts
+; `editor.isEditable` as an incoming call of `get isEditable()`); @property marks it.
+(class_body (method_definition "get" @property name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 ; A field's or variable's declared type (or the class it is constructed from) is its
