@@ -25,7 +25,17 @@
 ; a package path is no reference; of an import's path only the imported name is
 ; (scoped identifiers occur in package and import lines and qualified annotations only)
 (scoped_identifier scope: (identifier) @ignore)
-(scoped_identifier scope: (scoped_identifier name: (identifier) @ignore))
+(scoped_identifier scope: (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+; the segment before the last: a package's, but the class's of `import static a.b.C.m`
+(package_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore))) @_i
+  (#not-match? @_i "^import\\s+static"))
+((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @reference.import))) @_i
+  (#match? @_i "^import\\s+static"))
+(marker_annotation name: (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+(annotation name: (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+(module_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+(module_body (_ (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore))))
 (package_declaration (identifier) @ignore)
 (package_declaration (scoped_identifier name: (identifier) @ignore))
 (import_declaration (identifier) @ignore)
