@@ -18,6 +18,16 @@ for _ in $(seq 1 30); do
   sleep 1
 done
 psql_su() { su postgres -c "psql -v ON_ERROR_STOP=1 -qAt $*"; }
+# two pytest workers, each test's facades, the servers and workers the tests start: more
+# than the default 100 connections at peaks (pgbouncer's job in production, docs/team.md)
+if [ "$(psql_su "-c 'SHOW max_connections'")" -lt 300 ]; then
+  psql_su "-c 'ALTER SYSTEM SET max_connections = 300'"
+  pg_ctlcluster "${version}" main restart >&2
+  for _ in $(seq 1 30); do
+    su postgres -c "psql -qAtc 'select 1'" >/dev/null 2>&1 && break
+    sleep 1
+  done
+fi
 db=${SPYGLASS_TEST_DB:-spyglass_test}
 psql_su "-c \"DO \\\$\\\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname='spyglass_rw') THEN

@@ -19,6 +19,8 @@ from spyglass.net import MAX_CONNECTIONS, Shutdown, listen
 from spyglass.query.facade import CodeIntel
 from spyglass.web.app import create_app
 
+CLOSE_TRIES = 30  # a signal's close is asked this many times …
+CLOSE_RETRY_S = 2.0  # … this far apart, until the window has closed
 HOST = "127.0.0.1"  # the window's server never binds beyond loopback
 MISSING = ("spyglass desktop needs pywebview with GTK WebKit2: on Debian, apt-get install "
            "python3-gi gir1.2-webkit2-4.1, then in a Python that sees them (a venv made with "
@@ -132,8 +134,16 @@ def _glib_signals(window: Any) -> list[int]:
 
 def _close_soon(window: Any) -> None:
     """Close the window from a thread: pywebview's destroy waits until the window is shown,
-    which GTK's main loop (the caller's thread) does; called there, it would wait on itself."""
-    threading.Thread(target=window.destroy, name="spyglass-close", daemon=True).start()
+    which GTK's main loop (the caller's thread) does; called there, it would wait on itself.
+    Asked again until the window says it closed: a destroy that finds no window yet (one
+    still being made) does nothing, and one that waits past its own limit raises."""
+    def close() -> None:
+        for _ in range(CLOSE_TRIES):
+            with contextlib.suppress(Exception):  # not shown yet: asked again
+                window.destroy()
+            if window.events.closed.wait(CLOSE_RETRY_S):
+                return
+    threading.Thread(target=close, name="spyglass-close", daemon=True).start()
 
 
 def _glib_release(sources: list[int]) -> None:
