@@ -17,11 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from fixture import commit_all, write_files
 from mcp import Client
-from pgstore import RO_URL, RW_URL
+from pgstore import RO_URL, RW_URL, unreachable
 from starlette.testclient import TestClient
 
 from spyglass.config import Config, load_config
@@ -51,10 +50,9 @@ class Store:
 
 
 def _reachable() -> None:
-    try:
-        psycopg.connect(RW_URL, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        pytest.skip(f"no PostgreSQL for the team store tests (scripts/postgres.sh): {exc}")
+    why = unreachable()
+    if why:
+        pytest.skip(why)
 
 
 def _index(where: Path, files: dict[str, str], repo: str) -> Path:

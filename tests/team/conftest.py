@@ -8,24 +8,12 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from pgstore import RW_URL
-
-
-def _reachable() -> str | None:
-    try:
-        import psycopg
-    except ImportError:
-        return "psycopg is missing (it comes with the dev extra of pyproject.toml)"
-    try:
-        psycopg.connect(RW_URL, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        return f"no PostgreSQL for the team store tests (scripts/postgres.sh): {exc}"
-    return None
+from pgstore import RW_URL, unreachable
 
 
 @pytest.fixture(scope="session")
 def pg_url() -> str:
-    why = _reachable()
+    why = unreachable()
     if why:
         pytest.skip(why)
     return RW_URL
