@@ -229,8 +229,13 @@ class View:
             return
         self.snapshot, self.base = snap, snap.commit
         self.head = src.Head(snap.commit, None)
+        self._wholesale_files(snap, None)
+        self.refreshes += 1
+
+    def _wholesale_files(self, snap: SnapshotRow, mismatch: str | None) -> None:
+        """The view is `snap`'s files as indexed, nothing overlaid (one SQL statement)."""
         self._members = None
-        self.mismatch = None
+        self.mismatch = mismatch
         self.changes = Changes(snapshot=snap.id)
         self.live_skipped = {}
         self.conn.execute("DELETE FROM temp.vfiles")
@@ -240,7 +245,6 @@ class View:
             "NOT NULL AND language IS NOT NULL AND skipped IS NULL", (snap.id,))
         self._rows = {}
         self._wholesale = True
-        self.refreshes += 1
 
     def _complete(self) -> None:
         """After a clean start: probe the workspace now (for what needs its listing)."""
@@ -277,17 +281,7 @@ class View:
         if head.sha != snap.commit:
             return False  # nothing taken: the full refresh starts from scratch
         self.snapshot, self.base, self.head = snap, snap.commit, head
-        self._members = None
-        self.mismatch = self._mismatch()
-        self.changes = Changes(snapshot=snap.id)
-        self.live_skipped = {}
-        self.conn.execute("DELETE FROM temp.vfiles")
-        self.conn.execute(
-            "INSERT INTO temp.vfiles(path, unit, language, source, stale) SELECT path, unit, "
-            "language, 'cached-index', 0 FROM main.snapshot_files WHERE snapshot=? AND unit IS "
-            "NOT NULL AND language IS NOT NULL AND skipped IS NULL", (snap.id,))
-        self._rows = {}
-        self._wholesale = True
+        self._wholesale_files(snap, self._mismatch())
         self._clean = saved[3]
         self._clean_newest = newest
         return True
