@@ -66,6 +66,7 @@ ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
     "variadic": str, "optional": str, "optional_list": str, "empty": str,
     "defaults_apart": bool,  # read at query time (query/overloads.py), not a pattern
     "argument_types": str,  # a module of the pack typing arguments (query/argtypes.py)
+    "overrides_by_count": bool,  # a same-named member overrides only the same count
 }
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
