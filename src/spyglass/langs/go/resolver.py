@@ -22,6 +22,9 @@ _TYPE_KINDS = frozenset({"struct", "interface", "type"})
 _VALUE_KINDS = frozenset({"field", "var", "const"})
 _MEMBER_KINDS = frozenset({"field", "method"})
 _CALLABLE_KINDS = frozenset({"func", "method"})
+# A container type as written (`[]*T`, `[4]T`, `map[K]T`, `chan T`), down to its element.
+_CONTAINER = re.compile(r"^(?:\[[^\]]*\]|map\[[^\]]*\]|<-\s*chan\s+|chan(?:\s*<-)?\s+|\*)+")
+_TYPE_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?$")
 
 
 def _go_mod(folder: str, read: Callable[[str], bytes | None],
@@ -184,7 +187,16 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     for d, full in zip(facts.definitions, def_full):
         resolved = tuple(dict.fromkeys(_resolve_type(b, key, imports, builtins)
                                        for b in d.bases))
-        if d.kind == "type":  # `type T = U`: an alias, not an embedding
+        if d.kind == "type" and any(_CONTAINER.match(b) for b in d.bases):
+            # `type Alerts []*Alert`: what an element access reaches through a value of
+            # the type (`as[i].M()`, read `as.M`) is the element type's member; the
+            # type's own methods (`Alerts.Len`) stay its own (their definitions come first)
+            elements = (_CONTAINER.sub("", b) for b in d.bases)
+            aliases.extend((f"{full}.*", f"{r}.*") for r in (
+                _resolve_type(e, key, imports, builtins) for e in elements
+                if _TYPE_NAME.match(e)) if "#" in r)
+            bases.append(())
+        elif d.kind == "type":  # `type T = U`: an alias, not an embedding
             aliases.extend((full, r) for r in resolved)
             bases.append(())
         elif d.kind in _VALUE_KINDS or d.kind in _CALLABLE_KINDS:
