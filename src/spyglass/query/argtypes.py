@@ -14,8 +14,10 @@ from typing import Protocol, cast
 from tree_sitter import Node, Tree
 
 from spyglass.errors import BadInput, LanguagePackError, LimitExceeded
+from spyglass.query import aliases
 from spyglass.query import paths as client_paths
 from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import REF_COLS, REF_FROM, refs
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax.budget import OverBudget
@@ -34,6 +36,15 @@ class Typing(Protocol):
     def parameter_types(self, name: Node) -> Types | None: ...
 
     def assignable(self, arg: str | None, param: str | None) -> bool | None: ...
+
+
+class ResultTyping(Protocol):
+    """A typing module that also types a call's result by its callee's declared return
+    type (`argument_calls`, `return_type`: Java's)."""
+
+    def argument_calls(self, name: Node) -> tuple[Node | None, ...] | None: ...
+
+    def return_type(self, name: Node) -> str | None: ...
 
 
 class Fit(Enum):
@@ -95,6 +106,8 @@ def decide(view: View, t: Typing, r: RefRow, d: DefRow, others: list[DefRow]) ->
     args = _node_types(view, r.language, r.path, r.line, r.col, r.name, t.argument_types)
     if args is None:
         return None
+    if None in args:
+        args = _with_results(view, t, r, args)
     mine = fit(t, args, parameters(view, t, d))
     if mine is Fit.NO:
         return False
@@ -117,6 +130,41 @@ def decide(view: View, t: Typing, r: RefRow, d: DefRow, others: list[DefRow]) ->
     return best[0] == 0 if len(best) == 1 else None
 
 
+def _with_results(view: View, t: Typing, r: RefRow, args: Types) -> Types:
+    """`args` with the untyped arguments that are calls (`f(g(x))`) typed by their
+    callee's declared return type, when the index binds the callee for certain and each
+    definition it reaches declares that one type (overloads returning another type, or a
+    generic method, leave the argument untyped)."""
+    if not hasattr(t, "argument_calls") or not hasattr(t, "return_type"):
+        return args
+    typer = cast(ResultTyping, t)
+    node = _name_node(view, r.language, r.path, r.line, r.col, r.name)
+    calls = typer.argument_calls(node) if node is not None else None
+    if calls is None or len(calls) != len(args):
+        return args
+    out = list(args)
+    for i, (a, callee) in enumerate(zip(args, calls)):
+        if a is None and callee is not None:
+            out[i] = _result_type(view, typer, r, callee)
+    return tuple(out)
+
+
+def _result_type(view: View, t: ResultTyping, r: RefRow, callee: Node) -> str | None:
+    line, col = callee.start_point[0] + 1, callee.start_point[1]
+    name = (callee.text or b"").decode("utf-8", "replace")
+    here = [c for c in refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE f.path = ? AND "
+                                      "r.line = ? AND r.name = ?", (r.path, line, name)))
+            if c.col == col]
+    if len(here) != 1 or here[0].conf != "exact" or not here[0].target:
+        return None
+    hits = [h for h in aliases.resolve(view, [here[0].target]).get(here[0].target, [])
+            if h.language == r.language]
+    types = {cast("str | None", _node_types(view, h.language, h.path, h.name_line,
+                                            h.name_col, h.name, t.return_type))
+             for h in hits}
+    return types.pop() if len(types) == 1 else None
+
+
 def parameters(view: View, t: Typing, d: DefRow) -> Types | None:
     """The declared parameter types of `d` (None: not read)."""
     return _node_types(view, d.language, d.path, d.name_line, d.name_col, d.name,
@@ -125,6 +173,8 @@ def parameters(view: View, t: Typing, d: DefRow) -> Types | None:
 
 def _node_types(view: View, language: str, path: str, line: int, col: int, name: str,
                 read: object) -> Types | None:
+    """What `read` gives of the name node at the position (memoised per view state): a
+    tuple of types, or one type (`return_type`)."""
     memo = _memo(view, "argtypes")
     k = (path, line, col, getattr(read, "__name__", ""))
     if k not in memo:

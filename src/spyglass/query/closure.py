@@ -58,6 +58,8 @@ from spyglass.query.rows import (
     refs_to,
 )
 from spyglass.query.view import View
+from spyglass.syntax.arity import UNKNOWN
+from spyglass.syntax.langpack import all_packs
 
 MAX_NAMES = 5000  # names in one closure
 CHAIN_WIDTH = 50  # names a hop adds, at most, for the walk to count as a chain of re-exports
@@ -563,14 +565,43 @@ def _inherited(view: View, members: Sequence[DefRow]) -> dict[str, list[DefRow]]
                        key=lambda p: (p[0].full, p[1]))
         over = _overridden(view, {(sub, m.name) for sub, b in pairs for m in frontier[b]
                                   if (sub.full, key(m)) not in seen})
+        counted = _by_count(view, over, [m for ms in frontier.values() for m in ms])
         nxt: dict[str, list[DefRow]] = {}
         for sub, b in pairs:
             classes.setdefault(sub.full, sub)
             for m in frontier[b]:
-                if (sub.full, key(m)) in seen or f"{sub.full}.{m.name}" in over:
+                name = f"{sub.full}.{m.name}"
+                if (sub.full, key(m)) in seen or (name in over and _overrides(m, counted, name)):
                     continue
                 seen.add((sub.full, key(m)))
-                out.setdefault(f"{sub.full}.{m.name}", []).append(m)
+                out.setdefault(name, []).append(m)
                 nxt.setdefault(sub.full, []).append(m)
         frontier = nxt
     return out
+
+
+def _by_count(view: View, over: set[str], members: Sequence[DefRow]
+              ) -> dict[str, list[DefRow]] | None:
+    """The definitions of the overriding names `over`, when `members`' pack overrides by
+    parameter count (manifest `[arity] overrides_by_count`: Java, where a subclass's method
+    of the same name taking other parameters is an overload beside the inherited one, not
+    its override); None when names override whatever their parameters."""
+    pack = all_packs().get(members[0].language) if members else None
+    table = pack.manifest.get("arity") if pack is not None else None
+    if not over or not isinstance(table, dict) or table.get("overrides_by_count") is not True:
+        return None
+    out: dict[str, list[DefRow]] = {}
+    for d in defs_by_full(view, sorted(over)):
+        out.setdefault(d.full, []).append(d)
+    return out
+
+
+def _overrides(m: DefRow, counted: dict[str, list[DefRow]] | None, name: str) -> bool:
+    """Whether the subclass's `name` overrides member `m`: always, unless its pack
+    overrides by count (`_by_count`) and none of its definitions takes `m`'s parameters
+    (both counted: an uncounted one may be the override)."""
+    if counted is None or m.params_min == UNKNOWN:
+        return True
+    return not counted.get(name) or any(
+        d.params_min == UNKNOWN or (d.params_min, d.params_max) == (m.params_min, m.params_max)
+        for d in counted[name])

@@ -54,17 +54,31 @@ def arity_rule(view: View, d: DefRow) -> Rule | None:
         return None
     others = [o for o in defs_by_full(view, [d.full])
               if (o.unit, o.idx) != (d.unit, d.idx) and o.params_min != UNKNOWN]
-    typed = argtypes.typing(d.language) if others else None
+    beside: dict[str, list[DefRow]] = {}
+
+    def overloads_of(target: str | None) -> list[DefRow]:
+        """`others`, and the counted definitions of the name a site is bound to when that
+        is not `d`'s (a subclass declaring overloads beside the one it inherits, Java's
+        `[arity] overrides_by_count`: `sub.exec(a, b)` may be either)."""
+        if not target or target == d.full:
+            return others
+        if target not in beside:
+            beside[target] = others + [o for o in defs_by_full(view, [target])
+                                       if o.params_min != UNKNOWN and o.name == d.name
+                                       and o.language == d.language]
+        return beside[target]
+    typed = argtypes.typing(d.language)
 
     def rule(r: RefRow) -> str | None:
         if r.role != "call":
             return None
+        mine = overloads_of(r.target)
         if r.args == UNKNOWN:
-            return (f"{len(others) + 1} overloads of {d.name!r}; the call's arguments are "
-                    "not counted") if others else None
+            return (f"{len(mine) + 1} overloads of {d.name!r}; the call's arguments are "
+                    "not counted") if mine else None
         if not _admits(d, r.args):
-            return _defaults_note(d, r.args) if _too_few_kept(d, r.args, others) else DROP
-        same = [o for o in others if _admits(o, r.args)]
+            return _defaults_note(d, r.args) if _too_few_kept(d, r.args, mine) else DROP
+        same = [o for o in mine if _admits(o, r.args)]
         if not same:
             return None
         if typed is not None:  # the arguments' types may decide (query/argtypes.py)

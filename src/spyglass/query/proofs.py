@@ -12,7 +12,8 @@ Two rules, each a manifest key of the pack:
   receiver whose type is declared (a typed parameter or variable, a struct field, a
   function's declared result, the method's receiver: an ``inst:`` or ``self`` head) is
   proven, each step being a declared type. Not when the receiver's type is itself named
-  through a guessed package (``inst:…|free|pkg.T``).
+  through a guessed package (``inst:…|free|pkg.T``), nor when the site's name has
+  definitions of its own besides the one asked about (an alias reached it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spyglass.query.results import DefRow, RefRow
+from spyglass.query.rows import defs_by_full
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax import heads as H
@@ -48,13 +50,24 @@ def prover(view: View, d: DefRow) -> Callable[[RefRow], bool]:
         package = next((str(p) for (p,) in view.each(
             "SELECT u.package FROM {units} u WHERE u.id = ?", (d.unit,))), "")
 
+    declared: dict[str, bool] = {}
+
+    def own(target: str) -> bool:
+        """Whether `target`, a name other than `d`'s, has definitions of its own: an alias
+        leading from it to `d` (`Alerts.* → Alert.*` of `type Alerts []*Alert`) then
+        stands beside them (`as.String()` may be the container's own String), unproven."""
+        if target not in declared:
+            declared[target] = bool(defs_by_full(view, [target]))
+        return declared[target]
+
     def proven(r: RefRow) -> bool:
         if r.conf != "inferred":
             return False
         if package and r.target == d.full and r.qualifier == package \
                 and H.split(H.untagged(r.head)[0])[0] == H.FREE:
             return True
-        return typed_receiver(r)
+        return typed_receiver(r) and (not r.target or r.target == d.full
+                                      or not own(r.target))
     return proven
 
 

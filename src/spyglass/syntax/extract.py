@@ -67,6 +67,10 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         self._paths = bool(pack.manifest.get("typed_member_paths"))
         self._supers = {t.encode() for t in pack.manifest.get("super_receivers", ())}
         self._chains = str(pack.manifest.get("call_chains", "")).encode()
+        # A receiver constructing its type (manifest `constructed_receiver`, a regex whose
+        # group 1 is the type: `new T<X>(a)`), read as a call of the type (`T(a)`).
+        built = pack.manifest.get("constructed_receiver")
+        self._constructed = re.compile(built.encode(), re.DOTALL) if built else None
         # Qualifiers keep ``()`` after a called name, for the resolver to tell a call's
         # result from an attribute; constructed types follow such chains too.
         self._marked = bool(pack.manifest.get("call_chains_marked"))
@@ -419,6 +423,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                         raw = raw.removeprefix(sep).replace(sep, b".")
                     raw = raw.rstrip(b".")
                 if not DOTTED.match(raw) and self._chains and raw not in self._supers:
+                    if self._constructed is not None:  # `new T(x).m()`: as `T(x).m()`
+                        raw = self._constructed.sub(rb"\1", raw, count=1)
                     raw = call_path(raw, self._chains, mark=self._marked,
                                      assertions=self._assertions)
                     if self._marked:  # match with the path, store it with its `()` marks

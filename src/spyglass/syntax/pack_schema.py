@@ -66,6 +66,7 @@ ARITY: Schema = {  # regular expressions over one parameter's (or list's) text
     "variadic": str, "optional": str, "optional_list": str, "empty": str,
     "defaults_apart": bool,  # read at query time (query/overloads.py), not a pattern
     "argument_types": str,  # a module of the pack typing arguments (query/argtypes.py)
+    "overrides_by_count": bool,  # a same-named member overrides only the same count
 }
 COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, code_status)
     "definitions": str, "references": str, "resolution": str, "callers": str, "tests": str,
@@ -87,7 +88,7 @@ MANIFEST: Schema = {
     "qualifier_separators": STRS, "parse_blanks": STRS, "parse_separators": STRS,
     "recovered_definitions": ("map", str),
     "statement_macros": bool, "error_pieces": bool,  # syntax/diagnostics.py
-    "super_receivers": STRS, "call_chains": str, "call_chains_marked": bool,
+    "super_receivers": STRS, "call_chains": str, "constructed_receiver": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool, "call_chain_types": bool,
     "import_binds_package_name": bool, "typed_receivers_proven": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,

@@ -50,6 +50,11 @@
     (type_elem . [(type_identifier) (qualified_type)] @base .))) @definition.interface
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 
+; `type Alerts []*Alert` (a named slice, array, map or channel): the container type as
+; written is its @base; the resolver gives its members the element type's (an index
+; `as[i].M()` is read `as.M()`, as a container stands for its element type).
+(type_spec name: (type_identifier) @name
+  type: [(slice_type) (array_type) (map_type) (channel_type)] @base) @definition.type
 (type_spec name: (type_identifier) @name) @definition.type
 ; `type T = U`: U is recorded as @base; the resolver turns it into an alias, not a base.
 (type_alias name: (type_identifier) @name type: [(type_identifier) (qualified_type)] @base) @definition.type

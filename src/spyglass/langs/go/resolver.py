@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from spyglass.syntax import heads as H
+from spyglass.syntax.chains import call_path
 from spyglass.syntax.langpack import all_packs
 from spyglass.types import FileContext, FileFacts, Import, Reference, Resolution
 
@@ -22,6 +23,10 @@ _TYPE_KINDS = frozenset({"struct", "interface", "type"})
 _VALUE_KINDS = frozenset({"field", "var", "const"})
 _MEMBER_KINDS = frozenset({"field", "method"})
 _CALLABLE_KINDS = frozenset({"func", "method"})
+# A container type as written (`[]*T`, `[4]T`, `map[K]T`, `chan T`), down to its element.
+_CONTAINER = re.compile(r"^(?:\[[^\]]*\]|map\[[^\]]*\]|<-\s*chan\s+|chan(?:\s*<-)?\s+|\*)+")
+_CHAIN = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+_TYPE_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?$")
 
 
 def _go_mod(folder: str, read: Callable[[str], bytes | None],
@@ -183,8 +188,19 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
     aliases: list[tuple[str, str]] = []
     for d, full in zip(facts.definitions, def_full):
         resolved = tuple(dict.fromkeys(_resolve_type(b, key, imports, builtins)
+                                       if d.kind not in _VALUE_KINDS else
+                                       _resolve_value(b, key, imports, builtins)
                                        for b in d.bases))
-        if d.kind == "type":  # `type T = U`: an alias, not an embedding
+        if d.kind == "type" and any(_CONTAINER.match(b) for b in d.bases):
+            # `type Alerts []*Alert`: what an element access reaches through a value of
+            # the type (`as[i].M()`, read `as.M`) is the element type's member; the
+            # type's own methods (`Alerts.Len`) stay its own (their definitions come first)
+            elements = (_CONTAINER.sub("", b) for b in d.bases)
+            aliases.extend((f"{full}.*", f"{r}.*") for r in (
+                _resolve_type(e, key, imports, builtins) for e in elements
+                if _TYPE_NAME.match(e)) if "#" in r)
+            bases.append(())
+        elif d.kind == "type":  # `type T = U`: an alias, not an embedding
             aliases.extend((full, r) for r in resolved)
             bases.append(())
         elif d.kind in _VALUE_KINDS or d.kind in _CALLABLE_KINDS:
@@ -243,6 +259,22 @@ def _instance(arg: str, qualifier: str, name: str, key: str, imports: tuple[Impo
         return None
     rest = qualifier.split(".")[consumed:]
     return ".".join([base, *rest, name])
+
+
+def _resolve_value(text: str, key: str, imports: tuple[Import, ...],
+                   builtins: frozenset[str]) -> str:
+    """A variable's declared type, or the callee of the call that sets it, as a full name;
+    a callee reached through a chain (`var D = Config{…}.Froze()`, `New(x).Froze()`) as
+    the chain's path (`Config.Froze`: the callee's result type carries it on), in this
+    package unless it starts at an import."""
+    if not any(c in text for c in "({["):
+        return _resolve_type(text, key, imports, builtins)
+    path = call_path(text.encode(), b"(){}[]").decode("utf-8", "replace")
+    head = path.split(".", 1)[0]
+    if not path or not _CHAIN.match(path) or head in builtins:
+        return text
+    resolved = _resolve_type(path, key, imports, builtins)
+    return resolved if "#" in resolved or "." not in path else f"{key}#{path}"
 
 
 def _resolve_type(text: str, key: str, imports: tuple[Import, ...],

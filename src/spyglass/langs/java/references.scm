@@ -28,8 +28,14 @@
 (scoped_identifier scope: (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
 ; the segment before the last: a package's, but the class's of `import static a.b.C.m`
 (package_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))
+; and the outer class's of a nested class's import, `import a.b.Outer.Inner` (a capitalised
+; segment: Java's naming convention tells a type from a package)
 ((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore))) @_i
-  (#not-match? @_i "^import\\s+static"))
+  (#not-match? @_i "^import\\s+static")
+  (#not-match? @ignore "^[A-Z]"))
+((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @reference.import))) @_i
+  (#not-match? @_i "^import\\s+static")
+  (#match? @reference.import "^[A-Z]"))
 ((import_declaration (scoped_identifier scope: (scoped_identifier name: (identifier) @reference.import))) @_i
   (#match? @_i "^import\\s+static"))
 (marker_annotation name: (scoped_identifier scope: (scoped_identifier name: (identifier) @ignore)))

@@ -328,6 +328,16 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
             target = f"{base}.{tail}" if ref.qualifier and ref.role != "import" else base
             if imp.name == "*":
                 target = None
+        elif head == H.DEF and rest and rest[0] in _QUALIFIED_SELF:
+            # `Outer.this.m()` names the enclosing type's own member; `Outer.super.m()` (or
+            # `Iface.super.m()`) the member of that type's superclass (of the interface)
+            tail = ".".join([*rest[1:], ref.name])
+            owner = by_qual.get(arg)
+            if rest[0] == "this" or (owner is not None and owner.kind == "interface"):
+                target = f"{prefix}{arg}.{tail}"
+            elif owner is not None and owner.bases:
+                base = f.type_full(_simple(owner.bases[0])) or _simple(owner.bases[0])
+                target, conf = f"{base}.{tail}", "inferred"
         elif head == H.DEF:
             arg = _anonymous(defs, arg, ref.line)
             target = f"{prefix}{arg}.{tail}" if ref.qualifier else f"{prefix}{arg}"
@@ -483,6 +493,8 @@ def _anonymous(defs: tuple[Definition, ...], qual: str, line: int) -> str:
 
 
 _SUPER = frozenset({"super", "base"})
+# `Outer.this` / `Outer.super`: a type's name qualifying its instance or its superclass.
+_QUALIFIED_SELF = frozenset({"this", "super"})
 # Languages whose files of one package are often written in several of them (src/main/java
 # holding .java and .kt files): a capitalised unbound name may be a sibling's type.
 _MIXED = frozenset({"java", "kotlin", "scala"})

@@ -55,6 +55,41 @@ def argument_types(name: Node) -> tuple[str | None, ...] | None:
     return tuple(expression_type(a) for a in args.named_children if "comment" not in a.type)
 
 
+def argument_calls(name: Node) -> tuple[Node | None, ...] | None:
+    """For the call whose name is `name`, each argument's callee name when the argument is
+    a method invocation (`f(g(x))`: `g`), else None; None when `name` names no call. Its
+    result's type is the callee's declared return type (`return_type`), which the caller
+    looks up through the index."""
+    call = name.parent
+    while call is not None and call.type in ("scoped_type_identifier", "generic_type"):
+        call = call.parent
+    if call is None or call.type not in ("method_invocation", "object_creation_expression",
+                                         "explicit_constructor_invocation"):
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    out: list[Node | None] = []
+    for a in args.named_children:
+        if "comment" in a.type:
+            continue
+        while a.type == "parenthesized_expression" and a.named_child_count == 1:
+            a = a.named_children[0]
+        out.append(a.child_by_field_name("name") if a.type == "method_invocation" else None)
+    return tuple(out)
+
+
+def return_type(name: Node) -> str | None:
+    """The declared return type of the method named `name` (None: `void`, a type variable,
+    a type this module does not read, or `name` names no method)."""
+    decl = name.parent
+    if decl is None or decl.type != "method_declaration":
+        return None
+    if decl.child_by_field_name("type_parameters") is not None:
+        return None  # a generic method's result may be typed by its arguments
+    return _normal(decl.child_by_field_name("type"), _type_variables(decl))
+
+
 def parameter_types(name: Node) -> tuple[str | None, ...] | None:
     """The declared parameter types of the method or constructor named `name`; None for
     a variadic one (its last parameter takes any number) or when `name` names neither."""
@@ -110,6 +145,8 @@ def assignable(arg: str | None, param: str | None) -> bool | None:
     if arg in _UNBOX:
         return param in _BOX_SUPERS or (param == "Number" and arg not in ("Character",
                                                                           "Boolean"))
+    if param == "String" or param in _UNBOX:
+        return False  # final classes: no other class's value is one of them
     return None
 
 
