@@ -339,7 +339,7 @@ def _live(view: View, macros: list[DefRow]) -> list[DefRow]:
     (`#if 0 … #define SET(n) … #else …`: only the live twin is expanded)."""
     constrained = build_constraints(view, macros[0].language, {m.unit for m in macros})
     return [m for m in macros if not (m.unit in constrained
-                                      and constrained[m.unit].at(m.name_line))]
+                                      and constrained[m.unit].inactive_at(m.name_line))]
 
 
 def _stub_rule(q: Ask, s: Site) -> Site | Decision:
@@ -559,9 +559,22 @@ class Constraint:
 
     whole: str = ""
     regions: tuple[conditionals.Region, ...] = ()
+    # branches the compile command does not decide (conditionals.Region.undecided)
+    undecided: tuple[conditionals.Region, ...] = ()
 
     def at(self, line: int) -> str:
         """The evidence for a site on `line`, "" when nothing restricts it."""
+        if self.whole:
+            return self.whole
+        if inactive := self.inactive_at(line):
+            return inactive
+        for region in self.undecided:
+            if region.start <= line <= region.end:
+                return undecided_evidence(region)
+        return ""
+
+    def inactive_at(self, line: int) -> str:
+        """The evidence when `line` is in a branch its build leaves out, else ""."""
         if self.whole:
             return self.whole
         for region in self.regions:
@@ -570,6 +583,13 @@ class Constraint:
                         f"-D flags, {region.why} (read, not evaluated, and a header may "
                         "define its names): it may not be compiled")
         return ""
+
+
+def undecided_evidence(region: conditionals.Region) -> str:
+    """Why a site in a branch its compile command does not decide is flagged."""
+    return (f"in a preprocessor branch conditional on a name the compile command leaves "
+            f"undecided, {region.why} (a compiler-predefined macro such as a target "
+            "feature, or a macro of another undecided branch): it may not be compiled")
 
 
 def build_constraints(view: View, language: str, units: set[int]) -> dict[int, Constraint]:
@@ -585,15 +605,18 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
             text = str(build)
+            read = conditionals.decode(text) if not whole else []
             out[int(str(uid))] = Constraint(
                 whole=f"in a file with a build constraint, `{text}` (read, not evaluated): "
                       "it may be left out of a default build") if whole else \
-                Constraint(regions=tuple(conditionals.decode(text)))
+                Constraint(regions=tuple(r for r in read if not r.undecided),
+                           undecided=tuple(r for r in read if r.undecided))
     if not whole:  # a branch decided by a name some header #defines stays unflagged
         assumed = {n for c in out.values() for r in c.regions for n in r.assumed}
         defined = _macros_defined(view, assumed)
         out = {u: Constraint(regions=tuple(r for r in c.regions
-                                           if not defined.intersection(r.assumed)))
+                                           if not defined.intersection(r.assumed)),
+                             undecided=c.undecided)
                for u, c in out.items()}
     if whole:
         out.update({u: Constraint(whole=why) for u, why in
@@ -616,7 +639,7 @@ def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
         return []
     constrained = build_constraints(view, d.language, {o.unit for o in macros})
     live = [o for o in macros if not (o.unit in constrained
-                                       and constrained[o.unit].at(o.name_line))]
+                                       and constrained[o.unit].inactive_at(o.name_line))]
     # the macro renames the definition only where the definition's file sees it: its own
     # file, or a header it includes (`pq_fips202.h`'s `#define keccak_absorb …` renames
     # nothing in keccak.c, compiled on its own)
@@ -640,7 +663,7 @@ def _definition_inactive(view: View, d: DefRow) -> str:
             if c is not None and not c.whole else None
     region = region_of(d)
     if region is None:
-        return ""
+        return _definition_undecided(d, same, constrained)
     where = f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch inactive " \
             f"under the compile command, {region.why}"
     live = next((o for o in same if region_of(o) is None), None)
@@ -648,6 +671,22 @@ def _definition_inactive(view: View, d: DefRow) -> str:
         return (f"{where}: the name means the definition compiled instead, "
                 f"{live.path}:{live.name_line}")
     return f"{where}: the name may mean another library's definition"
+
+
+def _definition_undecided(d: DefRow, same: list[DefRow], constrained: dict[int, Constraint]
+                         ) -> str:
+    """Evidence when `d` lies in a branch its compile command does not decide and another
+    definition of its full name exists (`#if defined(__AVX2__) … f() … #else … f()`): which
+    one a use means depends on the compiler's target, so every use is flagged."""
+    c = constrained.get(d.unit)
+    region = next((r for r in c.undecided if r.start <= d.name_line <= r.end), None) \
+        if c is not None else None
+    other = next((o for o in same if (o.unit, o.idx) != (d.unit, d.idx)), None)
+    if region is None or other is None:
+        return ""
+    return (f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch "
+            f"conditional on a name the compile command leaves undecided, {region.why}: "
+            f"the name may mean another definition, {other.path}:{other.name_line}")
 
 
 def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
@@ -684,7 +723,7 @@ def _macros_defined(view: View, names: set[str]) -> set[str]:
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(ids)}) AND u.build != ''", tuple(ids)):
             surely[int(str(uid))] = [r for r in conditionals.decode(str(build))
-                                     if not r.assumed]
+                                     if not r.assumed and not r.undecided]
     return {n for n, u, ln in rows
             if not any(r.start <= ln <= r.end for r in surely.get(u, ()))}
 
