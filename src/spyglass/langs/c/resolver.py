@@ -62,6 +62,8 @@ _LOCAL_IN_SOURCE = frozenset({"type", "macro"})
 _TAG_KINDS = frozenset({"struct", "enum"})  # C struct, union and enum tags
 # Names a macro's body uses (not members after `.`/`->`, not pasted with `##`).
 _BODY_NAME = re.compile(r"(?<![\w.#>$])(?<!->)([A-Za-z_]\w*)(?![\w#$])")
+# String and character literals of a macro's body: their words are no names it uses.
+_LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 _KEYWORDS = frozenset({
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -548,7 +550,7 @@ def _macro_names(d: Definition) -> list[str]:
     if len(d.bases) > 1 and d.bases[0].startswith("("):
         params = set(re.findall(r"[A-Za-z_]\w*", d.bases[0]))
     out: dict[str, None] = {}
-    for m in _BODY_NAME.finditer(body):
+    for m in _BODY_NAME.finditer(_LITERAL.sub('""', body)):
         name = m.group(1)
         if name not in params and name not in _KEYWORDS and name != d.name:
             out[name] = None
