@@ -16,6 +16,7 @@ from spyglass.query import (
     overloads,
     proofs,
     related,
+    renamed,
     submodules,
 )
 from spyglass.query import symbols as sym
@@ -116,6 +117,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         else:
             ledger.decide(r, Verdict.CUT, "exact only", f"inferred binding to {r.target}")
     out += [Site(r, True, why) for r, why in linked]
+    out += [s for s in _renamed_declarations(view, d, calls_only, exact_only, ledger)
+            if keep(s.ref)]
     if not exact_only:
         out += _candidates(view, d, own, calls_only, is_call, ledger, filters, arity)
         out += _last_rules(view, d, own, out, ledger)
@@ -625,27 +628,48 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
 
 
 def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
-    """A C function or variable whose name a macro of the same full name renames
+    """A C function, variable or typedef whose name a macro of the same full name renames
     (`#define des_set_key _crypt_des_set_key` in a header, the linker sees the body's
     name): its definition's name is an expansion of that macro, a use as clangd counts
     it, so the definition site is listed (manifest `preprocessor_conditions` packs; the
     macro in a branch its build leaves out renames nothing)."""
-    if d.kind not in ("func", "var") or not sym.manifest_value(d.language,
-                                                                "preprocessor_conditions"):
-        return []
-    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
-              and o.language == d.language]
-    if not macros:
-        return []
-    constrained = build_constraints(view, d.language, {o.unit for o in macros})
-    live = [o for o in macros if not (o.unit in constrained
-                                       and constrained[o.unit].inactive_at(o.name_line))]
+    live = _renaming_macros(view, d)
     # the macro renames the definition only where the definition's file sees it: its own
     # file, or a header it includes (`pq_fips202.h`'s `#define keccak_absorb …` renames
     # nothing in keccak.c, compiled on its own)
     seen = [o for o in live if o.path == d.path or d.path in (
         includes.includers(view, o.path) or {d.path})]
     return [sym.def_site(d)] if seen else []
+
+
+def _renaming_macros(view: View, d: DefRow) -> list[DefRow]:
+    """The macros of `d`'s full name not in a branch their build leaves out, for a C
+    function, variable or typedef (manifest `preprocessor_conditions` packs)."""
+    if d.kind not in ("func", "var", "type") or not sym.manifest_value(
+            d.language, "preprocessor_conditions"):
+        return []
+    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
+              and o.language == d.language]
+    if not macros:
+        return []
+    constrained = build_constraints(view, d.language, {o.unit for o in macros})
+    return [o for o in macros if not (o.unit in constrained
+                                      and constrained[o.unit].inactive_at(o.name_line))]
+
+
+def _renamed_declarations(view: View, d: DefRow, calls_only: bool, exact_only: bool,
+                          ledger: Ledger) -> list[Site]:
+    """The declarations (prototypes, `extern`s) of `d`'s name a live macro renames
+    (query/renamed.py): flagged; cut from an exact-only answer; none for callers."""
+    live = [] if calls_only else _renaming_macros(view, d)
+    if not live:
+        return []
+    found = renamed.declarations(view, d, live)
+    if exact_only:
+        for r, why in found:
+            ledger.decide(r, Verdict.CUT, "exact only", why)
+        return []
+    return [Site(r, True, why) for r, why in found]
 
 
 def _definition_inactive(view: View, d: DefRow) -> str:
