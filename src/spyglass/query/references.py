@@ -660,16 +660,17 @@ def _renaming_macros(view: View, d: DefRow) -> list[DefRow]:
 def _renamed_declarations(view: View, d: DefRow, calls_only: bool, exact_only: bool,
                           ledger: Ledger) -> list[Site]:
     """The declarations (prototypes, `extern`s) of `d`'s name a live macro renames
-    (query/renamed.py): flagged; cut from an exact-only answer; none for callers."""
+    (query/renamed.py): flagged (cut from an exact-only answer) but where the macro is
+    the same file's, above; none for callers."""
     live = [] if calls_only else _renaming_macros(view, d)
     if not live:
         return []
     found = renamed.declarations(view, d, live)
     if exact_only:
         for r, why in found:
-            ledger.decide(r, Verdict.CUT, "exact only", why)
-        return []
-    return [Site(r, True, why) for r, why in found]
+            if why:
+                ledger.decide(r, Verdict.CUT, "exact only", why)
+    return [Site(r, bool(why), why) for r, why in found if not (exact_only and why)]
 
 
 def _definition_inactive(view: View, d: DefRow) -> str:

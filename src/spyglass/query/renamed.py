@@ -7,7 +7,8 @@ clangd counts such a token as a use of the function it declares. This reads the 
 the files that may see the macro (the files including its file, and the headers those
 include) and returns each token of the name outside comments, strings and directives
 where the index has neither a reference nor a definition: listed flagged (docs/c.md
-"Preprocessor conditions"), never certain, since the header may be read before the macro.
+"Preprocessor conditions"), as the file may be read before the macro, unless the macro is
+the same file's, above the token (certain).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ _NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\
 
 def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefRow, str]]:
     """Tokens of `d`'s name that the index extracted nothing at, in the files that may see
-    one of `macros` (the live macros of `d`'s full name), each with the evidence."""
+    one of `macros` (the live macros of `d`'s full name), each with the evidence ("" when
+    certain: a macro of the same file, above it, renames the token wherever the file is
+    read)."""
     files: set[str] = set()
     for m in macros:
         found = includes.includers(view, m.path)
@@ -55,10 +58,13 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
             for m in token.finditer(text):
                 if (path, number, m.start()) in taken:
                     continue
+                above = any(o.path == path and o.name_line < number for o in macros)
                 out.append((RefRow(unit=units[path], name=d.name, line=number, col=m.start(),
                                    end_col=m.end(), role="ref", scope=-1, qualifier="",
-                                   head="", target=d.full, conf="inferred", path=path,
-                                   language=d.language, source=d.source, stale=False), why))
+                                   head="", target=d.full,
+                                   conf="exact" if above else "inferred", path=path,
+                                   language=d.language, source=d.source, stale=False),
+                            "" if above else why))
     return out
 
 
