@@ -107,7 +107,7 @@ MANIFEST: Schema = {
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
-    "preprocessor_present": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
+    "preprocessor_present": ("map", str), "preprocessor_options": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
     "inherited_members": bool, "external_guesses_dropped": bool, "dynamic_member_hooks": STRS,
     "submodules_bound_by_import": bool,
     # queries
