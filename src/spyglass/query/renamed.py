@@ -24,7 +24,7 @@ MAX_FILES = 512  # files read for one renamed name (more: none are, a bound)
 # Comments, string and character literals, and directive lines (with their continuations):
 # blanked before the name's tokens are looked for.
 _NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
-                       r"|(?m:^[ \t]*#(?:[^\n]*\\\n)*[^\n]*)", re.S)
+                       r"|(?m:^[ \t]*#(?:[^\n]*\\\n)*[^\n]*)", re.DOTALL)
 
 
 def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefRow, str]]:
@@ -33,8 +33,8 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
     certain: a macro of the same file, above it, renames the token wherever the file is
     read)."""
     files: set[str] = set()
-    for m in macros:
-        found = includes.includers(view, m.path)
+    for macro in macros:
+        found = includes.includers(view, macro.path)
         if found is None:
             return []
         files |= found
