@@ -14,6 +14,7 @@ from spyglass.query import (
     includes,
     inherited_names,
     overloads,
+    pasted,
     proofs,
     related,
     renamed,
@@ -119,6 +120,7 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     out += [Site(r, True, why) for r, why in linked]
     out += [s for s in _renamed_declarations(view, d, calls_only, exact_only, ledger)
             if keep(s.ref)]
+    out += [s for s in _pasted_names(view, d, calls_only, exact_only, ledger) if keep(s.ref)]
     if not exact_only:
         out += _candidates(view, d, own, calls_only, is_call, ledger, filters, arity)
         out += _last_rules(view, d, own, out, ledger)
@@ -655,6 +657,20 @@ def _renaming_macros(view: View, d: DefRow) -> list[DefRow]:
     constrained = build_constraints(view, d.language, {o.unit for o in macros})
     return [o for o in macros if not (o.unit in constrained
                                       and constrained[o.unit].inactive_at(o.name_line))]
+
+
+def _pasted_names(view: View, d: DefRow, calls_only: bool, exact_only: bool, ledger: Ledger
+                  ) -> list[Site]:
+    """Invocations of C macros that paste `d`'s name from an argument (query/pasted.py):
+    flagged (cut from an exact-only answer); none for callers."""
+    if calls_only or not sym.manifest_value(d.language, "preprocessor_conditions"):
+        return []
+    found = pasted.sites(view, d)
+    if exact_only:
+        for r, why in found:
+            ledger.decide(r, Verdict.CUT, "exact only", why)
+        return []
+    return [Site(r, True, why) for r, why in found]
 
 
 def _renamed_declarations(view: View, d: DefRow, calls_only: bool, exact_only: bool,
