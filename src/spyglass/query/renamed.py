@@ -21,6 +21,11 @@ from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
 
 MAX_FILES = 512  # files read for one renamed name (more: none are, a bound)
+# What follows a declared name, by kind: a function's parameter list (a prototype), a
+# variable's end of declarator (`extern int n;`, `extern char buf[…]`). A typedef's uses
+# are all extracted; a name elsewhere (the argument of a macro the file blanks,
+# `__contract__(… sizeof(T) …)`) is no declaration.
+DECLARED = {"func": r"(?=\s*\()", "var": r"(?=\s*[;,=\[])"}
 # Comments, string and character literals, and directive lines (with their continuations):
 # blanked before the name's tokens are looked for.
 _NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
@@ -32,6 +37,8 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
     one of `macros` (the live macros of `d`'s full name), each with the evidence ("" when
     certain: a macro of the same file, above it, renames the token wherever the file is
     read)."""
+    if d.kind not in DECLARED:
+        return []
     files: set[str] = set()
     for macro in macros:
         found = includes.includers(view, macro.path)
@@ -47,7 +54,7 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
     why = (f"a declaration of a name macro {first.name} renames ({first.path}:"
            f"{first.name_line}): the token is the macro's expansion, which the declared "
            "function's uses count; the file may read it before the macro")
-    token = re.compile(rf"(?<![\w$]){re.escape(d.name)}(?![\w$])")
+    token = re.compile(rf"(?<![\w$]){re.escape(d.name)}{DECLARED[d.kind]}")
     out: list[tuple[RefRow, str]] = []
     for path in sorted(files):
         lines = accounting.file_lines(view, path)

@@ -111,7 +111,7 @@ MANIFEST: Schema = {
     "inherited_members": bool, "external_guesses_dropped": bool, "dynamic_member_hooks": STRS,
     "submodules_bound_by_import": bool,
     # queries
-    "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "callers_include_value_uses": bool, "callers_value_uses_in_functions": bool, "callers_include_member_uses": bool,
     "callers_member_uses_methods_only": bool,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
