@@ -3,9 +3,9 @@
 A function-like macro whose body pastes a parameter to a word (`sdshdr##T`, `T##_free`)
 makes a name at each invocation from that argument; clangd counts the invocation as a use
 of the name it makes. The index extracts nothing there for that name, so a use would be
-silent. This reads the macros of the target's file and of the files including it, and for
-each one that pastes a word the target's name starts or ends with, the invocations whose
-argument completes the name (docs/c.md "Macros that paste names"). Listed flagged: the
+silent. This reads the macros of the target's file and of the files including it directly,
+and for each one that pastes a word the target's name starts or ends with, the invocations
+whose argument completes the name (docs/c.md "Macros that paste names"). Listed flagged: the
 argument is read as written, not expanded.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from spyglass.query import accounting, includes
+from spyglass.query import accounting
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs, marks, refs
 from spyglass.query.view import View
@@ -28,8 +28,8 @@ def sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
     """Invocations of macros that paste `d`'s name from an argument, with the evidence."""
     if d.kind not in ("struct", "type", "func", "var", "macro", "const") or len(d.name) < 3:
         return []
-    files = includes.includers(view, d.path)
-    if files is None or len(files) > MAX_FILES:
+    files = _direct_includers(view, d.path)
+    if len(files) > MAX_FILES:
         return []
     out: list[tuple[RefRow, str]] = []
     for macro in _macros(view, files):
@@ -48,6 +48,14 @@ def sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
                                    head="", target=d.full, conf="inferred", path=r.path,
                                    language=r.language, source=r.source, stale=r.stale), why))
     return out
+
+
+def _direct_includers(view: View, path: str) -> set[str]:
+    """`path` and the files whose `#include` names it (one level: the whole closure of a
+    widely included header would cost every C answer a walk)."""
+    return {path} | {str(p) for (p,) in view.each(
+        "SELECT DISTINCT f.path FROM {refs} r JOIN temp.vfiles f ON f.unit = r.unit WHERE "
+        "r.target = ? AND r.role = 'import'", (path,))}
 
 
 def _macros(view: View, files: set[str]) -> list[DefRow]:

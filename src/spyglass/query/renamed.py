@@ -45,6 +45,8 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
         if found is None:
             return []
         files |= found
+    if len(files) > MAX_FILES:
+        return []
     files |= _included(view, files)
     if len(files) > MAX_FILES:
         return []
