@@ -14,6 +14,7 @@ the same file's, above the token (certain).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from spyglass.query import accounting, includes
 from spyglass.query.results import DefRow, RefRow
@@ -21,6 +22,8 @@ from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
 
 MAX_FILES = 512  # files read for one renamed name (more: none are, a bound)
+MAX_WORD_FILES = 4096  # files whose identifiers a view keeps (per state)
+_WORD = re.compile(r"[A-Za-z_]\w*")
 # What follows a declared name, by kind: a function's parameter list (a prototype), a
 # variable's end of declarator (`extern int n;`, `extern char buf[…]`). A typedef's uses
 # are all extracted; a name elsewhere (the argument of a macro the file blanks,
@@ -58,10 +61,11 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
            "function's uses count; the file may read it before the macro")
     token = re.compile(rf"(?<![\w$]){re.escape(d.name)}{DECLARED[d.kind]}")
     out: list[tuple[RefRow, str]] = []
+    words = _words(view)
     for path in sorted(files):
-        lines = accounting.file_lines(view, path)
-        if not lines or path not in units or not any(d.name in ln for ln in lines):
+        if path not in units or d.name not in words(path):
             continue
+        lines = accounting.file_lines(view, path)
         code = _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), "\n".join(lines))
         for number, text in enumerate(code.split("\n"), 1):
             for m in token.finditer(text):
@@ -75,6 +79,24 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
                                    language=d.language, source=d.source, stale=False),
                             "" if above else why))
     return out
+
+
+def _words(view: View) -> Callable[[str], frozenset[str]]:
+    """The identifiers of a file's text, kept per state of the view (MAX_WORD_FILES files):
+    a file is read again only when a name it holds is looked for."""
+    memo = view.memo.get("renamed_words")
+    if memo is None or memo[0] != view.state_key or not isinstance(memo[1], dict):
+        memo = (view.state_key, {})
+        view.memo["renamed_words"] = memo
+    cache: dict[str, frozenset[str]] = memo[1]  # type: ignore[assignment]
+
+    def words(path: str) -> frozenset[str]:
+        if path not in cache:
+            if len(cache) >= MAX_WORD_FILES:
+                cache.pop(next(iter(cache)))
+            cache[path] = frozenset(_WORD.findall("\n".join(accounting.file_lines(view, path))))
+        return cache[path]
+    return words
 
 
 def _included(view: View, files: set[str]) -> set[str]:
