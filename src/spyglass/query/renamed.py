@@ -22,7 +22,7 @@ from spyglass.query.rows import chunks, marks
 from spyglass.query.view import View
 
 MAX_FILES = 512  # files read for one renamed name (more: none are, a bound)
-MAX_WORD_FILES = 4096  # files whose identifiers a view keeps (per state)
+MAX_WORD_FILES = 1024  # files whose blanked text a view keeps (per state)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 # What follows a declared name, by kind: a function's parameter list (a prototype), a
 # variable's end of declarator (`extern int n;`, `extern char buf[…]`). A typedef's uses
@@ -61,13 +61,16 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
            "function's uses count; the file may read it before the macro")
     token = re.compile(rf"(?<![\w$]){re.escape(d.name)}{DECLARED[d.kind]}")
     out: list[tuple[RefRow, str]] = []
-    words = _words(view)
+    read = _reader(view)
     for path in sorted(files):
-        if path not in units or d.name not in words(path):
+        if path not in units:
             continue
-        lines = accounting.file_lines(view, path)
-        code = _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), "\n".join(lines))
-        for number, text in enumerate(code.split("\n"), 1):
+        words, code = read(path)
+        if d.name not in words:
+            continue
+        for number, text in enumerate(code, 1):
+            if d.name not in text:
+                continue
             for m in token.finditer(text):
                 if (path, number, m.start()) in taken:
                     continue
@@ -81,22 +84,24 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
     return out
 
 
-def _words(view: View) -> Callable[[str], frozenset[str]]:
-    """The identifiers of a file's text, kept per state of the view (MAX_WORD_FILES files):
-    a file is read again only when a name it holds is looked for."""
-    memo = view.memo.get("renamed_words")
+def _reader(view: View) -> Callable[[str], tuple[frozenset[str], list[str]]]:
+    """A file's identifiers and its lines with comments, strings and directives blanked,
+    kept per state of the view (MAX_WORD_FILES files)."""
+    memo = view.memo.get("renamed_code")
     if memo is None or memo[0] != view.state_key or not isinstance(memo[1], dict):
         memo = (view.state_key, {})
-        view.memo["renamed_words"] = memo
-    cache: dict[str, frozenset[str]] = memo[1]  # type: ignore[assignment]
+        view.memo["renamed_code"] = memo
+    cache: dict[str, tuple[frozenset[str], list[str]]] = memo[1]  # type: ignore[assignment]
 
-    def words(path: str) -> frozenset[str]:
+    def read(path: str) -> tuple[frozenset[str], list[str]]:
         if path not in cache:
             if len(cache) >= MAX_WORD_FILES:
                 cache.pop(next(iter(cache)))
-            cache[path] = frozenset(_WORD.findall("\n".join(accounting.file_lines(view, path))))
+            text = "\n".join(accounting.file_lines(view, path))
+            code = _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+            cache[path] = (frozenset(_WORD.findall(code)), code.split("\n"))
         return cache[path]
-    return words
+    return read
 
 
 def _included(view: View, files: set[str]) -> set[str]:
