@@ -253,13 +253,17 @@ def _in_view(view: str, loc: CodeLocation) -> bool:
     return view == "resolved" and "matched by name" not in loc.evidence
 
 
+def _inside(path: str, include: tuple[str, ...]) -> bool:
+    """Whether `path` is in one of the analysed folders."""
+    return include == (".",) or any(path == d or path.startswith(d + "/") for d in include)
+
+
 def _spyglass_sites(result: tuple[object, ...], include: tuple[str, ...]
                     ) -> dict[Site, CodeLocation]:
     out: dict[Site, CodeLocation] = {}
     for item in result:
         assert isinstance(item, CodeLocation)
-        if include != (".",) and not any(item.path == d or item.path.startswith(d + "/")
-                                         for d in include):
+        if not _inside(item.path, include):
             continue
         key = (item.path, item.start_line)
         prev = out.get(key)
@@ -358,7 +362,9 @@ def _score(ci: CodeIntel, corpus: AccuracyCorpus, doc: dict[str, Any], lines: _L
             if q == "calls" and t["calls"] is None:
                 no_call_item += 1
                 continue
-            oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q]}
+            # like with like: the oracle's sites in the analysed folders only, as spyglass's
+            # (_spyglass_sites; clangd may list a file outside them that it indexed)
+            oracle: set[Site] = {(p, ln) for p, ln, *_ in t[q] if _inside(p, corpus.include)}
             asked = full[q]
             assert asked is not None
             paging[q][0] += 1

@@ -47,7 +47,8 @@ int later;
 
 
 def test_branches_decided_from_defines_and_the_files_own_defines() -> None:
-    got = C.inactive_regions(SOURCE, {"BAR2": "1"}, ["__aarch64__", "_M_ARM64"])
+    got = [r for r in C.inactive_regions(SOURCE, {"BAR2": "1"}, ["__aarch64__", "_M_ARM64"])
+           if not r.undecided]
     assert [(r.start, r.end) for r in got] == [(2, 2), (8, 11), (17, 17), (30, 30),
                                               (33, 33), (36, 36)]
     assert got[0].why == "#ifdef EKS"
@@ -67,7 +68,12 @@ def test_a_define_flag_takes_the_other_branch() -> None:
 def test_unknown_names_never_make_a_branch_inactive() -> None:
     # reserved names the pack does not list, function-like macros: unknown, not flagged
     text = b"#if defined(__clang__)\nint a;\n#else\nint b;\n#endif\n#if F(1)\nint c;\n#endif\n"
-    assert C.inactive_regions(text, {}) == []
+    assert [r for r in C.inactive_regions(text, {}) if not r.undecided] == []
+    # … but undecided: neither branch of `__clang__` is provably taken (a site there is
+    # flagged), nor the one of `F(1)`; read without a compile command, nothing is
+    assert [(r.start, r.end, r.undecided) for r in C.inactive_regions(text, {})] == [
+        (2, 2, True), (4, 4, True), (7, 7, True)]
+    assert C.inactive_regions(text, {}, closed=True) == []
     # `-U` undefines; an `#undef` in the file too
     text = b"#ifdef A\nint a;\n#endif\n#define B\n#undef B\n#ifdef B\nint b;\n#endif\n"
     assert [(r.start, r.end) for r in C.inactive_regions(text, {"A": None})] == [(2, 2), (7, 7)]
@@ -172,7 +178,7 @@ int le;
 int unknown;
 #endif
 """
-    regions = C.inactive_regions(text, {})
+    regions = [r for r in C.inactive_regions(text, {}) if not r.undecided]
     assert [(r.start, r.end) for r in regions] == [(5, 5)]
 
 
@@ -254,3 +260,19 @@ const char *s = "/*";
 #define D
 """
     assert [rest for _, _, _, rest in C.directives(text)] == ["A /* an opening", "C", "D", ""]
+
+
+def test_a_headers_branch_no_includer_provably_takes_is_undecided() -> None:
+    files = {"t.h": b"#ifdef __AVX2__\nint wide;\n#endif\n#ifdef WIDE\nint w;\n#endif\n",
+             "a.c": b'#include "t.h"\n', "b.c": b'#define WIDE 1\n#include "t.h"\n'}
+    walk = W.IncludeWalk(lambda p: C.directives(files[p]) if p in files else None,
+                         lambda _i, w: w.strip('"'))
+    walk.unit("a.c", {})
+    # `__AVX2__` is the compiler's (undecided for a.c); WIDE is undefined for a.c
+    assert sorted((r.start, r.end, r.undecided) for r in walk.headers()["t.h"]) == [
+        (2, 2, True), (5, 5, False)]
+    walk.unit("b.c", {})  # b.c takes `#ifdef WIDE`: that branch is neither
+    assert [(r.start, r.end, r.undecided) for r in walk.headers()["t.h"]] == [(2, 2, True)]
+    files["c.c"] = b'#include "t.h"\n'
+    walk.unit("c.c", {"__AVX2__": "1"})  # -D__AVX2__: c.c takes it, so it is not flagged
+    assert walk.headers()["t.h"] == []

@@ -132,7 +132,7 @@ def _live_aliases(facts: FileFacts, res: Resolution, regions: list[conditionals.
                   ) -> list[tuple[object, ...]]:
     """The resolution's aliases less those of macros defined in a branch surely not taken
     (`#if 0 … #define SET(n) (*(const T *)…)`: that SET's body names nothing the file uses)."""
-    sure = [r for r in regions if not r.assumed]
+    sure = [r for r in regions if not r.assumed and not r.undecided]
     dead: set[str] = set()
     live: dict[str, list[str]] = {}  # bodies of the same-named macros that may be compiled
     for d, full in zip(facts.definitions, res.def_full):

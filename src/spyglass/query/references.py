@@ -14,8 +14,10 @@ from spyglass.query import (
     includes,
     inherited_names,
     overloads,
+    pasted,
     proofs,
     related,
+    renamed,
     submodules,
 )
 from spyglass.query import symbols as sym
@@ -116,6 +118,9 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
         else:
             ledger.decide(r, Verdict.CUT, "exact only", f"inferred binding to {r.target}")
     out += [Site(r, True, why) for r, why in linked]
+    out += [s for s in _renamed_declarations(view, d, calls_only, exact_only, ledger)
+            if keep(s.ref)]
+    out += [s for s in _pasted_names(view, d, calls_only, exact_only, ledger) if keep(s.ref)]
     if not exact_only:
         out += _candidates(view, d, own, calls_only, is_call, ledger, filters, arity)
         out += _last_rules(view, d, own, out, ledger)
@@ -339,7 +344,7 @@ def _live(view: View, macros: list[DefRow]) -> list[DefRow]:
     (`#if 0 … #define SET(n) … #else …`: only the live twin is expanded)."""
     constrained = build_constraints(view, macros[0].language, {m.unit for m in macros})
     return [m for m in macros if not (m.unit in constrained
-                                      and constrained[m.unit].at(m.name_line))]
+                                      and constrained[m.unit].inactive_at(m.name_line))]
 
 
 def _stub_rule(q: Ask, s: Site) -> Site | Decision:
@@ -559,9 +564,22 @@ class Constraint:
 
     whole: str = ""
     regions: tuple[conditionals.Region, ...] = ()
+    # branches the compile command does not decide (conditionals.Region.undecided)
+    undecided: tuple[conditionals.Region, ...] = ()
 
     def at(self, line: int) -> str:
         """The evidence for a site on `line`, "" when nothing restricts it."""
+        if self.whole:
+            return self.whole
+        if inactive := self.inactive_at(line):
+            return inactive
+        for region in self.undecided:
+            if region.start <= line <= region.end:
+                return undecided_evidence(region)
+        return ""
+
+    def inactive_at(self, line: int) -> str:
+        """The evidence when `line` is in a branch its build leaves out, else ""."""
         if self.whole:
             return self.whole
         for region in self.regions:
@@ -570,6 +588,13 @@ class Constraint:
                         f"-D flags, {region.why} (read, not evaluated, and a header may "
                         "define its names): it may not be compiled")
         return ""
+
+
+def undecided_evidence(region: conditionals.Region) -> str:
+    """Why a site in a branch its compile command does not decide is flagged."""
+    return (f"in a preprocessor branch conditional on a name the compile command leaves "
+            f"undecided, {region.why} (a compiler-predefined macro such as a target "
+            "feature, or a macro of another undecided branch): it may not be compiled")
 
 
 def build_constraints(view: View, language: str, units: set[int]) -> dict[int, Constraint]:
@@ -585,15 +610,18 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(chunk)}) AND u.build != ''", tuple(chunk)):
             text = str(build)
+            read = conditionals.decode(text) if not whole else []
             out[int(str(uid))] = Constraint(
                 whole=f"in a file with a build constraint, `{text}` (read, not evaluated): "
                       "it may be left out of a default build") if whole else \
-                Constraint(regions=tuple(conditionals.decode(text)))
+                Constraint(regions=tuple(r for r in read if not r.undecided),
+                           undecided=tuple(r for r in read if r.undecided))
     if not whole:  # a branch decided by a name some header #defines stays unflagged
         assumed = {n for c in out.values() for r in c.regions for n in r.assumed}
         defined = _macros_defined(view, assumed)
         out = {u: Constraint(regions=tuple(r for r in c.regions
-                                           if not defined.intersection(r.assumed)))
+                                           if not defined.intersection(r.assumed)),
+                             undecided=c.undecided)
                for u, c in out.items()}
     if whole:
         out.update({u: Constraint(whole=why) for u, why in
@@ -602,27 +630,63 @@ def build_constraints(view: View, language: str, units: set[int]) -> dict[int, C
 
 
 def _spelled_through_macro(view: View, d: DefRow) -> list[RefRow]:
-    """A C function or variable whose name a macro of the same full name renames
+    """A C function, variable or typedef whose name a macro of the same full name renames
     (`#define des_set_key _crypt_des_set_key` in a header, the linker sees the body's
     name): its definition's name is an expansion of that macro, a use as clangd counts
     it, so the definition site is listed (manifest `preprocessor_conditions` packs; the
     macro in a branch its build leaves out renames nothing)."""
-    if d.kind not in ("func", "var") or not sym.manifest_value(d.language,
-                                                                "preprocessor_conditions"):
-        return []
-    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
-              and o.language == d.language]
-    if not macros:
-        return []
-    constrained = build_constraints(view, d.language, {o.unit for o in macros})
-    live = [o for o in macros if not (o.unit in constrained
-                                       and constrained[o.unit].at(o.name_line))]
+    live = _renaming_macros(view, d)
     # the macro renames the definition only where the definition's file sees it: its own
     # file, or a header it includes (`pq_fips202.h`'s `#define keccak_absorb …` renames
     # nothing in keccak.c, compiled on its own)
     seen = [o for o in live if o.path == d.path or d.path in (
         includes.includers(view, o.path) or {d.path})]
     return [sym.def_site(d)] if seen else []
+
+
+def _renaming_macros(view: View, d: DefRow) -> list[DefRow]:
+    """The macros of `d`'s full name not in a branch their build leaves out, for a C
+    function, variable or typedef (manifest `preprocessor_conditions` packs)."""
+    if d.kind not in ("func", "var", "type") or not sym.manifest_value(
+            d.language, "preprocessor_conditions"):
+        return []
+    macros = [o for o in defs_by_full(view, [d.full]) if o.kind == "macro"
+              and o.language == d.language]
+    if not macros:
+        return []
+    constrained = build_constraints(view, d.language, {o.unit for o in macros})
+    return [o for o in macros if not (o.unit in constrained
+                                      and constrained[o.unit].inactive_at(o.name_line))]
+
+
+def _pasted_names(view: View, d: DefRow, calls_only: bool, exact_only: bool, ledger: Ledger
+                  ) -> list[Site]:
+    """Invocations of C macros that paste `d`'s name from an argument (query/pasted.py):
+    flagged (cut from an exact-only answer); none for callers."""
+    if calls_only or not sym.manifest_value(d.language, "preprocessor_conditions"):
+        return []
+    found = pasted.sites(view, d)
+    if exact_only:
+        for r, why in found:
+            ledger.decide(r, Verdict.CUT, "exact only", why)
+        return []
+    return [Site(r, True, why) for r, why in found]
+
+
+def _renamed_declarations(view: View, d: DefRow, calls_only: bool, exact_only: bool,
+                          ledger: Ledger) -> list[Site]:
+    """The declarations (prototypes, `extern`s) of `d`'s name a live macro renames
+    (query/renamed.py): flagged (cut from an exact-only answer) but where the macro is
+    the same file's, above; none for callers."""
+    live = [] if calls_only else _renaming_macros(view, d)
+    if not live:
+        return []
+    found = renamed.declarations(view, d, live)
+    if exact_only:
+        for r, why in found:
+            if why:
+                ledger.decide(r, Verdict.CUT, "exact only", why)
+    return [Site(r, bool(why), why) for r, why in found if not (exact_only and why)]
 
 
 def _definition_inactive(view: View, d: DefRow) -> str:
@@ -640,7 +704,7 @@ def _definition_inactive(view: View, d: DefRow) -> str:
             if c is not None and not c.whole else None
     region = region_of(d)
     if region is None:
-        return ""
+        return _definition_undecided(d, same, constrained)
     where = f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch inactive " \
             f"under the compile command, {region.why}"
     live = next((o for o in same if region_of(o) is None), None)
@@ -648,6 +712,22 @@ def _definition_inactive(view: View, d: DefRow) -> str:
         return (f"{where}: the name means the definition compiled instead, "
                 f"{live.path}:{live.name_line}")
     return f"{where}: the name may mean another library's definition"
+
+
+def _definition_undecided(d: DefRow, same: list[DefRow], constrained: dict[int, Constraint]
+                         ) -> str:
+    """Evidence when `d` lies in a branch its compile command does not decide and another
+    definition of its full name exists (`#if defined(__AVX2__) … f() … #else … f()`): which
+    one a use means depends on the compiler's target, so every use is flagged."""
+    c = constrained.get(d.unit)
+    region = next((r for r in c.undecided if r.start <= d.name_line <= r.end), None) \
+        if c is not None else None
+    other = next((o for o in same if (o.unit, o.idx) != (d.unit, d.idx)), None)
+    if region is None or other is None:
+        return ""
+    return (f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch "
+            f"conditional on a name the compile command leaves undecided, {region.why}: "
+            f"the name may mean another definition, {other.path}:{other.name_line}")
 
 
 def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
@@ -684,7 +764,7 @@ def _macros_defined(view: View, names: set[str]) -> set[str]:
         for uid, build in view.each(f"SELECT u.id, u.build FROM {{units}} u WHERE u.id IN "
                                     f"({marks(ids)}) AND u.build != ''", tuple(ids)):
             surely[int(str(uid))] = [r for r in conditionals.decode(str(build))
-                                     if not r.assumed]
+                                     if not r.assumed and not r.undecided]
     return {n for n, u, ln in rows
             if not any(r.start <= ln <= r.end for r in surely.get(u, ()))}
 

@@ -163,6 +163,11 @@ def call_filter(view: View, d: DefRow) -> Callable[[RefRow], str | None]:
         # A function used as a value (a callback, a handler in a table) is called from
         # wherever it is passed; where the language's pack says so (its language server
         # counts those sites as incoming calls), they are callers too, flagged uncertain.
+        if manifest_value(d.language, "callers_value_uses_in_functions"):
+            # only where a function holds the use (a table at file level has no caller)
+            return lambda r: "call" if r.role == "call" else (
+                "indirect" if r.role == "read" and r.target is not None
+                and _in_function(view, r) else None)
         return lambda r: "call" if r.role == "call" else (
             "indirect" if r.role == "read" and r.target is not None else None)
     if d.kind in VALUE_CALLABLE and _member_uses_are_calls(d.language):
@@ -205,6 +210,12 @@ def manifest_value(language: str, key: str) -> object:
     from spyglass.syntax.langpack import all_packs
     pack = all_packs().get(language)
     return pack.manifest.get(key) if pack else None
+
+
+def _in_function(view: View, r: RefRow) -> bool:
+    """Whether a function or method holds the site `r`."""
+    outer = enclosing(view, r)
+    return outer is not None and outer.kind in VALUE_CALLABLE
 
 
 def _value_uses_are_calls(language: str) -> bool:

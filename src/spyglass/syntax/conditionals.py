@@ -31,7 +31,7 @@ _COMMENT = re.compile(r"/\*.*?\*/|//.*$")
 _TOKEN = re.compile(r"\s*(?:(\d[\w.]*|'(?:\\.|[^'])')|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>"
                     r"|[-+*/%<>!()~^&|?:,]))")
 _RESERVED = re.compile(r"__|_[A-Z]")
-_REGION = re.compile(r"^(\d+)-(\d+) (.*)$")
+_REGION = re.compile(r"^(\??)(\d+)-(\d+) (.*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,10 @@ class Region:
     # Names taken as undefined only because nothing above defines them: a header of the
     # repository may (the query side leaves the region unflagged when one does).
     assumed: tuple[str, ...] = ()
+    # Not inactive but undecided: the condition reads a name the unit neither defines nor
+    # provably leaves undefined (a compiler-predefined target macro, `__AVX2__`; a macro of
+    # an undecided branch; a function-like test), so the branch is not provably taken.
+    undecided: bool = False
 
 
 class _Unknown(Exception):
@@ -377,8 +381,12 @@ def _walk(lines: list[Line], env: _Env, include: Callable[[str], None] | None = 
 
     def close(end: int) -> None:
         f = stack[-1]
-        if f.outer == 1 and f.current == 0 and end >= f.start and len(out) < MAX_REGIONS:
+        if f.outer != 1 or end < f.start or len(out) >= MAX_REGIONS:
+            return
+        if f.current == 0:
             out.append(Region(f.start, end, f.why, tuple(sorted(f.assumed))))
+        elif f.current is None and not env.closed and f.why:
+            out.append(Region(f.start, end, f.why, undecided=True))
 
     for at, (number, last, word, rest) in enumerate(lines):
         if word == "eof":
@@ -521,9 +529,10 @@ def guard_name(lines: list[Line]) -> str | None:
 
 
 def encode(regions: list[Region]) -> str:
-    """The regions as stored with the file's unit (one `start-end why` per line)."""
-    return "\n".join(f"{r.start}-{r.end} {r.why.replace(chr(10), ' ')}\t{','.join(r.assumed)}"
-                     for r in regions)
+    """The regions as stored with the file's unit (one `start-end why` per line, `?` before
+    an undecided one)."""
+    return "\n".join(f"{'?' if r.undecided else ''}{r.start}-{r.end} "
+                     f"{r.why.replace(chr(10), ' ')}\t{','.join(r.assumed)}" for r in regions)
 
 
 def decode(text: str) -> list[Region]:
@@ -532,7 +541,7 @@ def decode(text: str) -> list[Region]:
     for line in text.splitlines():
         m = _REGION.match(line)
         if m:
-            why, _, names = m.group(3).partition("\t")
-            out.append(Region(int(m.group(1)), int(m.group(2)), why,
-                              tuple(n for n in names.split(",") if n)))
+            why, _, names = m.group(4).partition("\t")
+            out.append(Region(int(m.group(2)), int(m.group(3)), why,
+                              tuple(n for n in names.split(",") if n), bool(m.group(1))))
     return out

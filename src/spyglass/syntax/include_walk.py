@@ -7,6 +7,7 @@ it, directives only (syntax/conditionals.py reads and decides them); see Include
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from spyglass.syntax.conditionals import (
     FUNCTION,
@@ -157,8 +158,16 @@ class IncludeWalk:
         return any(units & self.reached.get(site, set()) for site in self.sites.get(name, ()))
 
     def headers(self) -> dict[str, list[Region]]:
-        """Each header reached: the regions inactive for every unit that included it."""
-        return {h: common(v) for h, v in self.visits.items()}
+        """Each header reached: the regions inactive for every unit that included it, then
+        those no unit provably takes (inactive or undecided for each, undecided for one)."""
+        out: dict[str, list[Region]] = {}
+        for h, v in self.visits.items():
+            inactive = common([[r for r in found if not r.undecided] for found in v])
+            maybe = common([[replace(r, undecided=False) for r in found] for found in v])
+            out[h] = (inactive + [replace(r, undecided=True, assumed=()) for r in maybe
+                                  if not any(i.start <= r.start and r.end <= i.end
+                                             for i in inactive)])[:MAX_REGIONS]
+        return out
 
 
 def common(visits: list[list[Region]]) -> list[Region]:

@@ -108,11 +108,11 @@ MANIFEST: Schema = {
     "build_constraint_file": str,
     "arity": ARITY,
     "preprocessor_conditions": bool, "preprocessor_absent": STRS,
-    "preprocessor_present": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
+    "preprocessor_present": ("map", str), "preprocessor_options": ("map", str), "file_scoped_kinds": STRS, "tag_namespace": bool,
     "inherited_members": bool, "external_guesses_dropped": bool, "dynamic_member_hooks": STRS,
     "submodules_bound_by_import": bool,
     # queries
-    "callers_include_value_uses": bool, "callers_include_member_uses": bool,
+    "callers_include_value_uses": bool, "callers_value_uses_in_functions": bool, "callers_include_member_uses": bool,
     "callers_member_uses_methods_only": bool,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,

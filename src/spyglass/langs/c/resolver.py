@@ -62,6 +62,8 @@ _LOCAL_IN_SOURCE = frozenset({"type", "macro"})
 _TAG_KINDS = frozenset({"struct", "enum"})  # C struct, union and enum tags
 # Names a macro's body uses (not members after `.`/`->`, not pasted with `##`).
 _BODY_NAME = re.compile(r"(?<![\w.#>$])(?<!->)([A-Za-z_]\w*)(?![\w#$])")
+# String and character literals of a macro's body: their words are no names it uses.
+_LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 _KEYWORDS = frozenset({
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -92,10 +94,12 @@ def is_header(path: str) -> bool:
     return path.endswith(HEADER_EXTENSIONS)
 
 
-def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
+def _commands(read: Callable[[str], bytes | None], known: frozenset[str],
+              options: dict[str, list[str]] | None = None
               ) -> dict[str, tuple[list[str], dict[str, str | None]]]:
     """Include directories (repository-relative) and `-D`/`-U` macros (name → value, None
-    when undefined) per file from a compile_commands.json."""
+    when undefined) per file from a compile_commands.json; an option of `options` (the
+    pack's `preprocessor_options`: `-mavx2`) defines the compiler's macros it names."""
     data = next((d for d in (read(p) for p in COMPILE_COMMANDS) if d is not None), None)
     if data is None:
         return {}
@@ -125,6 +129,9 @@ def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
         macros: dict[str, str | None] = {}
         it = iter(str(a) for a in args)
         for arg in it:
+            if options and arg in options:
+                macros.update(dict.fromkeys(options[arg], "1"))
+                continue
             if arg.startswith(("-D", "-U")):
                 text = arg[2:] or next(it, "")
                 name, eq, value = text.partition("=")
@@ -139,6 +146,15 @@ def _commands(read: Callable[[str], bytes | None], known: frozenset[str]
                 dirs.append(absolute[len(root) + 1:] if absolute != root else "")
         out[rel] = (dirs, macros)
     return out
+
+
+def _options(family: str) -> dict[str, list[str]]:
+    """The pack's `preprocessor_options`: a compiler option → the macros it defines."""
+    from spyglass.syntax.langpack import all_packs
+    pack = all_packs().get(family)
+    table = pack.manifest.get("preprocessor_options", {}) if pack is not None else {}
+    return {str(k): [n.strip() for n in str(v).split(",") if n.strip()]
+            for k, v in dict(table).items()}
 
 
 def _suffixes(path: str) -> Iterable[str]:
@@ -167,7 +183,7 @@ def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
             if folder in folders:
                 break
             folders.add(folder)
-    commands = _commands(read, known)
+    commands = _commands(read, known, _options(family))
     shared = list(dict.fromkeys(d for dirs, _ in commands.values() for d in dirs))
     out: dict[str, FileContext] = {}
     default_cache: dict[str, str] = {}
@@ -548,7 +564,7 @@ def _macro_names(d: Definition) -> list[str]:
     if len(d.bases) > 1 and d.bases[0].startswith("("):
         params = set(re.findall(r"[A-Za-z_]\w*", d.bases[0]))
     out: dict[str, None] = {}
-    for m in _BODY_NAME.finditer(body):
+    for m in _BODY_NAME.finditer(_LITERAL.sub('""', body)):
         name = m.group(1)
         if name not in params and name not in _KEYWORDS and name != d.name:
             out[name] = None
