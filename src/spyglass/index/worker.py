@@ -28,6 +28,7 @@ Rows = tuple[
     list[tuple[object, ...]],  # aliases
     list[tuple[object, ...]],  # diags
     list[tuple[object, ...]],  # bases
+    list[tuple[object, ...]],  # tokens
 ]
 
 
@@ -100,7 +101,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     meta = (language, ctx.module, facts.lines, len(data), facts.package,
             facts.build_constraint or conditionals.encode(regions))
     return (meta, list(defs), list(refs), list(imports), _live_aliases(facts, res, regions),
-            list(diags), base_rows)
+            list(diags), base_rows, list(facts.tokens))
 
 
 def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:
@@ -152,7 +153,7 @@ def _live_aliases(facts: FileFacts, res: Resolution, regions: list[conditionals.
 
 # Each fact table's columns in the store's order, as rows are inserted (from its schema).
 FACT_TABLES = {t: ", ".join(columns(t)) for t in
-               ("units", "defs", "bases", "refs", "imports", "aliases", "diags")}
+               ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "tokens")}
 
 # One chunk of work: (unit id, path, blob id, bytes, language, pack cache key, context,
 # context key).
@@ -166,10 +167,12 @@ def chunk_rows(items: list[ChunkItem]) -> Tables:
     """Parse a chunk of files: each fact table's rows, with final unit ids."""
     tables: Tables = {t: [] for t in FACT_TABLES}
     for uid, path, blob, data, language, pack_key, ctx, ctx_key in items:
-        meta, defs, refs, imports, aliases, diags, bases = process((path, data, language, ctx))
+        meta, defs, refs, imports, aliases, diags, bases, tokens = process(
+            (path, data, language, ctx))
         tables["units"].append((uid, path, blob, pack_key, ctx_key, *meta))
         for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
-                           ("imports", imports), ("aliases", aliases), ("diags", diags)):
+                           ("imports", imports), ("aliases", aliases), ("diags", diags),
+                           ("tokens", tokens)):
             tables[name].extend((uid, *r) for r in rows)
     return tables
 

@@ -1,8 +1,11 @@
 """The accounting of an answer: every occurrence of the target's name, decided exactly once.
 
 docs/contract.md "Accounting". An occurrence is the target's name as an identifier token in
-the analysed files: a reference the index extracted, a definition's name, or — inside a
-region that failed to parse — the name read as text. Each is exactly one of:
+the analysed files: a reference the index extracted, a definition's name, a token the pack
+does not extract (index table `tokens`: an @ignore capture, a token of the manifest's
+`tokens.kinds` no pattern captures, a name the extractor drops as local, builtin or module
+object), or — inside a region that failed to parse — the name read as text. Each is
+exactly one of:
 
 * `certain`: listed, not uncertain;
 * `flagged`: listed, uncertain, with evidence;
@@ -71,6 +74,7 @@ class Occurrence:
     key: Key
     ref: RefRow | None
     definition: DefRow | None = None
+    token: tuple[str, str] | None = None  # a token no reference is made of: (why, language)
 
 
 @dataclass
@@ -124,9 +128,44 @@ def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
                                 f"({marks(chunk)})", tuple(chunk))):
             k = (d.path, d.name_line, d.name_col)
             out.setdefault(k, Occurrence(k, None, d))
-    for k in text_tokens(view, names):
+    for k in text_tokens(view, names):  # within a syntax error, a token is text
         out.setdefault(k, Occurrence(k, None))
+    for chunk in chunks(sorted(names)):
+        for path, line, col, why, language in view.each(
+                "SELECT f.path, t.line, t.col, t.why, f.language FROM {tokens} t JOIN "
+                f"temp.vfiles f ON f.unit = t.unit WHERE t.name IN ({marks(chunk)})",
+                tuple(chunk)):
+            k = (str(path), int(str(line)), int(str(col)))
+            out.setdefault(k, Occurrence(k, None, token=(str(why), str(language))))
     return list(out.values())
+
+
+# What the extractor drops as never a project definition (syntax/extract.py), decided so.
+DROPPED = {
+    "local": Decision(Verdict.EXCLUDED, "local name", "a local name of its function"),
+    "builtin": Decision(Verdict.EXCLUDED, "builtin name",
+                        "a builtin's name, unbound in its file"),
+    "module": Decision(Verdict.EXCLUDED, "module object", "a module an import binds"),
+}
+
+
+def token_decision(why: str, language: str) -> Decision:
+    """The verdict on a token the pack does not extract: excluded when the pack's manifest
+    (`tokens.excluded`, by the kind of the token's parent) says it is certainly no use of
+    a definition, else counted (`cut`) as a token the pack does not read."""
+    dropped = DROPPED.get(why)
+    if dropped is not None:
+        return dropped
+    parent = why.split(":", 1)[-1]
+    tokens = manifest_value(language, "tokens")
+    excluded = tokens.get("excluded", {}) if isinstance(tokens, dict) else {}
+    reason = excluded.get(parent) if isinstance(excluded, dict) else None
+    if isinstance(reason, str):
+        return Decision(Verdict.EXCLUDED, "ignored by the pack",
+                        f"ignored by the pack: {reason}")
+    return Decision(Verdict.CUT, "token not read",
+                    f"an identifier token the pack does not read (in a `{parent}`): "
+                    "not decided")
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +349,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         if any((t.unit, t.idx) == (d.unit, d.idx) for t in targets):
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
+    if o.token is not None:
+        return token_decision(*o.token)
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",
@@ -442,4 +483,4 @@ def statement(a: Accounting, name: str) -> str:
 
 __all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
            "broken_at", "broken_regions", "cut_notes", "key", "occurrences", "settle",
-           "statement", "tally", "text_tokens"]
+           "statement", "tally", "text_tokens", "token_decision"]
