@@ -449,6 +449,54 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
     return acct, settled
 
 
+def merged(decided: dict[Key, Decision], index: list[CodeLocation],
+           answer: list[CodeLocation], tool: str) -> Accounting:
+    """The accounting of an answer the precise facts decided (query/precise_answer.py),
+    from the index answer's decision on every occurrence (`decided`), by line as sites
+    are: an occurrence on a line the facts confirm or add is certain; one the index
+    listed on a line the facts refuted (listed by the index, dropped from the answer) is
+    excluded (`refuted by <tool>`); every other occurrence keeps its decision. A line
+    the facts add where the index has no occurrence (a use under another name) counts
+    as one certain occurrence."""
+    listed = {(c.path, c.start_line) for c in index}
+    final = {(c.path, c.start_line): c for c in answer}
+    by_line: dict[tuple[str, int], list[Key]] = {}
+    for k in sorted(decided):
+        by_line.setdefault((k[0], k[1]), []).append(k)
+    rules: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+
+    def count(d: Decision) -> None:
+        counts[d.verdict.value] += 1
+        rules[f"{d.verdict.value}: {d.rule}"] += 1
+
+    precise = Decision(Verdict.CERTAIN, f"precise ({tool})", "")
+    for line, keys in by_line.items():
+        loc = final.get(line)
+        taken = False
+        for k in keys:
+            d = decided[k]
+            listed_here = d.verdict in (Verdict.CERTAIN, Verdict.FLAGGED)
+            if loc is None and line in listed and listed_here:
+                count(Decision(Verdict.EXCLUDED, f"refuted by {tool}", ""))
+            elif loc is not None and listed_here:
+                count(precise if not loc.uncertain and d.verdict is Verdict.FLAGGED
+                      else Decision(Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN,
+                                    "listed", ""))
+            elif loc is not None and line not in listed and not taken \
+                    and not loc.uncertain:
+                taken = True  # the site the facts added: one occurrence of its line
+                count(precise)
+            else:
+                count(d)
+    for line, loc in final.items():
+        if line not in by_line:
+            count(precise if not loc.uncertain else
+                  Decision(Verdict.FLAGGED, "listed", ""))
+    return Accounting(sum(counts.values()), counts["certain"], counts["flagged"],
+                      counts["excluded"], counts["cut"], tuple(sorted(rules.items())))
+
+
 def cut_notes(settled: dict[Key, Decision], name: str) -> list[str]:
     """One limitation per rule that cut occurrences without a note of its own: how many,
     why, the first few."""
@@ -482,5 +530,5 @@ def statement(a: Accounting, name: str) -> str:
 
 
 __all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
-           "broken_at", "broken_regions", "cut_notes", "key", "occurrences", "settle",
+           "broken_at", "broken_regions", "cut_notes", "key", "merged", "occurrences", "settle",
            "statement", "tally", "text_tokens", "token_decision"]
