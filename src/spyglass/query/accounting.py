@@ -131,12 +131,15 @@ def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
     for k in text_tokens(view, names):  # within a syntax error, a token is text
         out.setdefault(k, Occurrence(k, None))
     for chunk in chunks(sorted(names)):
-        for path, line, col, why, language in view.each(
-                "SELECT f.path, t.line, t.col, t.why, f.language FROM {tokens} t JOIN "
+        for path, why, places, language in view.each(
+                "SELECT f.path, t.why, t.places, f.language FROM {tokens} t JOIN "
                 f"temp.vfiles f ON f.unit = t.unit WHERE t.name IN ({marks(chunk)})",
                 tuple(chunk)):
-            k = (str(path), int(str(line)), int(str(col)))
-            out.setdefault(k, Occurrence(k, None, token=(str(why), str(language))))
+            token = (str(why), str(language))
+            for place in str(places).split():
+                line, _, col = place.partition(":")
+                k = (str(path), int(line), int(col))
+                out.setdefault(k, Occurrence(k, None, token=token))
     return list(out.values())
 
 

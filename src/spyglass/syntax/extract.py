@@ -102,7 +102,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         self._arity = {k: re.compile(v.encode())
                        for k, v in pack.manifest.get("arity", {}).items() if isinstance(v, str)}
         self._call_args: list[int] = []  # FileFacts.call_args
-        self._tokens: tuple[tuple[str, int, int, str], ...] = ()  # FileFacts.tokens
+        self._tokens: tuple[tuple[str, str, str], ...] = ()  # FileFacts.tokens
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
@@ -527,14 +527,19 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         return out
 
     def _token_rows(self, gaps: list[tuple[int, int, str]], line_starts: list[int]
-                    ) -> tuple[tuple[str, int, int, str], ...]:
+                    ) -> tuple[tuple[str, str, str], ...]:
         data = self.data
-        out: dict[int, tuple[str, int, int, str]] = {}
+        seen: set[int] = set()
+        out: dict[tuple[bytes, str], list[str]] = {}
         for start, end, why in gaps:
+            if start in seen:
+                continue
+            seen.add(start)
             line = bisect_right(line_starts, start) - 1
-            out.setdefault(start, (data[start:end].decode("utf-8", "replace"), line + 1,
-                                   start - line_starts[line], why))
-        return tuple(out.values())
+            out.setdefault((data[start:end], why), []).append(
+                f"{line + 1}:{start - line_starts[line]}")
+        return tuple((name.decode("utf-8", "replace"), why, " ".join(places))
+                     for (name, why), places in out.items())
 
     def _literal_keys(self, nodes: Iterable[Node], role_at: dict[int, str],
                       end_at: dict[int, int]) -> dict[int, str]:
