@@ -72,7 +72,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     path, data, language, ctx = item
     pack = all_packs()[language]
     # C: macros that expand to nothing or to specifiers, as the resolver found them
-    facts = extract(pack, expansions.prepared(data, ctx.settings))
+    read = expansions.prepared(data, ctx.settings)
+    facts = extract(pack, read)
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs: list[tuple[object, ...]] = []
@@ -101,7 +102,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     meta = (language, ctx.module, facts.lines, len(data), facts.package,
             facts.build_constraint or conditionals.encode(regions))
     return (meta, list(defs), list(refs), list(imports), _live_aliases(facts, res, regions),
-            list(diags), base_rows, list(facts.tokens))
+            list(diags), base_rows, [*facts.tokens, *expansions.blanked_tokens(data, read)])
 
 
 def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:

@@ -149,6 +149,9 @@ DROPPED = {
     "builtin": Decision(Verdict.EXCLUDED, "builtin name",
                         "a builtin's name, unbound in its file"),
     "module": Decision(Verdict.EXCLUDED, "module object", "a module an import binds"),
+    "blanked": Decision(Verdict.CUT, "macro text not parsed",
+                        "in a macro's arguments the file's compile command expands to "
+                        "nothing, or a macro expanded before parsing: not read"),
 }
 
 
