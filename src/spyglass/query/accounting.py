@@ -145,7 +145,8 @@ def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
 
 # What the extractor drops as never a project definition (syntax/extract.py), decided so.
 DROPPED = {
-    "local": Decision(Verdict.EXCLUDED, "local name", "a local name of its function"),
+    "local": Decision(Verdict.EXCLUDED, "local name, not extracted",
+                      "a local name of its function"),
     "builtin": Decision(Verdict.EXCLUDED, "builtin name",
                         "a builtin's name, unbound in its file"),
     "module": Decision(Verdict.EXCLUDED, "module object", "a module an import binds"),
@@ -153,6 +154,12 @@ DROPPED = {
                         "in a macro's arguments the file's compile command expands to "
                         "nothing, or a macro expanded before parsing: not read"),
 }
+
+
+# The rules deciding the tokens no reference is made of (the occurrences the accounting
+# read only from the index's `tokens` table).
+TOKEN_RULES = frozenset({*(f"{d.verdict.value}: {d.rule}" for d in DROPPED.values()),
+                         "excluded: ignored by the pack", "cut: token not read"})
 
 
 def token_decision(why: str, language: str) -> Decision:
@@ -537,4 +544,4 @@ def statement(a: Accounting, name: str) -> str:
 
 __all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
            "broken_at", "broken_regions", "cut_notes", "key", "merged", "occurrences", "settle",
-           "statement", "tally", "text_tokens", "token_decision"]
+           "statement", "tally", "text_tokens", "token_decision", "TOKEN_RULES"]
