@@ -535,8 +535,9 @@ def statement(a: Accounting, name: str) -> str:
     """The sentence an agent reads to know whether it needs to grep."""
     if a.complete:
         return (f"complete: each of the {a.occurrences} occurrence(s) of `{name}` in the "
-                f"analysed files is listed as certain ({a.certain}) or excluded with "
-                f"certainty ({a.excluded}); no need to grep")
+                "analysed files (every identifier token of the name; comments and strings "
+                f"aside) is listed as certain ({a.certain}) or excluded with certainty "
+                f"({a.excluded}); no need to grep")
     return (f"not complete: of {a.occurrences} occurrence(s) of `{name}`, {a.certain} "
             f"certain, {a.flagged} flagged uncertain, {a.excluded} excluded, {a.cut} counted "
             f"but left out of the list")
