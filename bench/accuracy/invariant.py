@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from tree_sitter import Parser, Query, QueryCursor
 
+from spyglass.errors import BadInput, LimitExceeded
 from spyglass.query import references
 from spyglass.query.accounting import UNACCOUNTED_KEY, Verdict
 from spyglass.query.facade import CodeIntel
 from spyglass.query.paths import read
+from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, defs, refs
 from spyglass.syntax.langpack import all_packs
 from spyglass.syntax.parsing import prepared
-from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, defs, refs
 from spyglass.types import CodeLocation, ToolResult
 
 
@@ -99,7 +100,7 @@ def identifier_tokens(ci: CodeIntel) -> dict[str, list[Place]]:
         try:
             data = prepared(pack, read(view.root, str(path),
                                        view.config.limits.max_file_bytes))
-        except Exception:
+        except (BadInput, LimitExceeded):  # gone, refused or too big: not analysed
             continue
         tree = Parser(pack.language).parse(data)
         for node in QueryCursor(query).captures(tree.root_node).get("t", []):

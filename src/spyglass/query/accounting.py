@@ -543,6 +543,24 @@ def statement(a: Accounting, name: str) -> str:
             f"but left out of the list")
 
 
-__all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
-           "broken_at", "broken_regions", "cut_notes", "key", "merged", "occurrences", "settle",
-           "statement", "tally", "text_tokens", "token_decision", "TOKEN_RULES"]
+__all__ = [
+    "TOKEN_RULES",
+    "UNACCOUNTED_KEY",
+    "Broken",
+    "Decision",
+    "Key",
+    "Ledger",
+    "Occurrence",
+    "Verdict",
+    "broken_at",
+    "broken_regions",
+    "cut_notes",
+    "key",
+    "merged",
+    "occurrences",
+    "settle",
+    "statement",
+    "tally",
+    "text_tokens",
+    "token_decision",
+]

@@ -55,7 +55,7 @@ class LanguagePack:
         reference pattern captures already (`@_token`: the accounting's tokens)."""
         text = self.texts["references"]
         kinds = [k for k in self.token_kinds if not re.search(
-            rf"^\({re.escape(k)}\) @reference\.\w+\s*$", text, re.M)]
+            rf"^\({re.escape(k)}\) @reference\.\w+\s*$", text, re.MULTILINE)]
         if kinds:
             text += "\n[" + " ".join(f"({k})" for k in kinds) + "] @_token\n"
         return _compile(self.language, self.folder, "references", text)
