@@ -504,16 +504,21 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
     def _gaps(self, ignored: dict[int, Node], named: set[int], tokens: Iterable[Node],
               role_at: dict[int, str], end_at: dict[int, int]) -> list[tuple[int, int, str]]:
         """The identifier tokens no reference is made of, as (start, end, why): the
-        @ignore captures (why `ignore:` the kind of the token's parent, or of the ignored
-        node when it is no token) and the tokens of the manifest's kinds no pattern
+        @ignore captures (why `ignore:` the kind of the token's parent — looked through
+        the manifest's `tokens.paths` kinds — or of the ignored node when it is no token) and the tokens of the manifest's kinds no pattern
         captures (`token:` their parent's kind); definitions' names are no gap."""
         kinds = self.pack.token_kinds
+        tokens_data = self.pack.manifest.get("tokens", {})
+        paths = frozenset(tokens_data.get("paths", ())) if isinstance(tokens_data, dict) \
+            else frozenset()
         out: list[tuple[int, int, str]] = []
         for start, n in ignored.items():
             if start in named or n.end_byte == start:
                 continue
             if n.type in kinds and n.child_count == 0:
                 parent = n.parent
+                while parent is not None and parent.type in paths:  # `a.b.C`: what path
+                    parent = parent.parent
                 out.append((start, n.end_byte, "ignore:" + (parent.type if parent else "")))
             elif start in role_at:
                 out.append((start, end_at[start], "ignore:" + n.type))

@@ -78,6 +78,9 @@ CONTEXTUAL: Schema = {  # grammar nodes of parameters typed by context (syntax/c
 }
 TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.py)
     "kinds": STRS,  # the grammar's identifier-like leaf kinds
+    # kinds of a dotted path a token's parent is looked through (Java's `a.b.C`): only
+    # where every path leads to a node that says what the path is (a package, an import)
+    "paths": STRS,
     # a token the pack does not extract, by its parent's kind: a certain exclusion, and why
     "excluded": ("map", str),
 }
