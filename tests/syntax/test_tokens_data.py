@@ -29,3 +29,14 @@ def test_a_token_the_pack_ignores_is_kept_with_its_parent() -> None:
     facts = extract(all_packs()["c"], b"int f(int len);\nint g(void) { return 0; }\n")
     assert ("len", "ignore:parameter_declaration", "1:10") in facts.tokens, facts.tokens
     assert not any(n == "len" for n, *_ in facts.references)
+
+
+def test_a_file_the_extractor_gives_up_on_keeps_its_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Over the parse budget a file gives no references: its words are kept as tokens
+    # (read as text), so that the accounting still counts every use in it.
+    from spyglass.syntax import budget
+    monkeypatch.setattr(budget, "PARSE_SECONDS", 0.0)
+    facts = extract(all_packs()["python"], b"import m\n\nm.helper(1)\n")
+    assert facts.references == ()
+    assert ("helper", "unparsed", "3:2") in facts.tokens, facts.tokens

@@ -150,6 +150,9 @@ DROPPED = {
     "builtin": Decision(Verdict.EXCLUDED, "builtin name",
                         "a builtin's name, unbound in its file"),
     "module": Decision(Verdict.EXCLUDED, "module object", "a module an import binds"),
+    "unparsed": Decision(Verdict.CUT, "file not parsed",
+                         "in a file the parser gave up on (the parse budget, too deep a "
+                         "nesting): read as text, code, comments and strings alike"),
     "blanked": Decision(Verdict.CUT, "macro text not parsed",
                         "in a macro's arguments the file's compile command expands to "
                         "nothing, or a macro expanded before parsing: not read"),

@@ -39,9 +39,11 @@ WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 BLANKED = "blanked"  # FileFacts.tokens' reason of a word `prepared` changed
 
 
-def blanked_tokens(data: bytes, read: bytes) -> tuple[tuple[str, str, str], ...]:
+def blanked_tokens(data: bytes, read: bytes, why: str = BLANKED
+                   ) -> tuple[tuple[str, str, str], ...]:
     """The words of `data` that `prepared` blanked or replaced in `read` (the grammar
-    never saw them), as FileFacts.tokens rows (name, BLANKED, places)."""
+    never saw them; every word when `read` is empty), as FileFacts.tokens rows (name,
+    `why`, places)."""
     if read == data:
         return ()
     out: dict[bytes, list[str]] = {}
@@ -53,7 +55,7 @@ def blanked_tokens(data: bytes, read: bytes) -> tuple[tuple[str, str, str], ...]
         line += data.count(b"\n", line_start, start)
         line_start = data.rfind(b"\n", 0, start) + 1
         out.setdefault(m.group(), []).append(f"{line}:{start - line_start}")
-    return tuple((name.decode("utf-8", "replace"), BLANKED, " ".join(places))
+    return tuple((name.decode("utf-8", "replace"), why, " ".join(places))
                  for name, places in out.items())
 
 

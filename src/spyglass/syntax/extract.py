@@ -16,6 +16,7 @@ from spyglass.syntax.composite import LITERAL, composite
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
+from spyglass.syntax.expansions import blanked_tokens
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
 from spyglass.syntax.flow import FlowRules, FlowTypes
@@ -568,6 +569,15 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
 
 
 
+UNPARSED = "unparsed"  # FileFacts.tokens' reason of a word of a file given no facts
+
+
+def words(data: bytes, why: str) -> tuple[tuple[str, str, str], ...]:
+    """Every word of a file the extractor gave up on, as FileFacts.tokens rows: its
+    identifiers are not told from its comments and strings, but none goes uncounted."""
+    return blanked_tokens(data, b"", why)
+
+
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:
     """Extract definitions, references, imports and diagnostics. Never raises on bad code:
     a file too deeply nested, or whose parse and queries exceed the parse budget
@@ -577,11 +587,12 @@ def extract(pack: LanguagePack, data: bytes) -> FileFacts:
         extractor = _Extractor(pack, data, Budget())
         return extractor.run()
     except RecursionError:
-        return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0)
+        return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0,
+                         tokens=words(data, UNPARSED))
     except OverBudget as exc:  # the parse finished, its queries did not: keep its errors
         found = [] if extractor is None else \
             diagnostics(pack, extractor.root, data)
         # The pack's recovery patterns still read the file's top-level definitions.
         lines = data.count(b"\n") + 1
         return FileFacts(pack.name, tuple(read_definitions(pack, data, [(1, lines)])), (), (),
-                         (*found, not_analysed(exc)), 0)
+                         (*found, not_analysed(exc)), 0, tokens=words(data, UNPARSED))
