@@ -16,9 +16,9 @@ from spyglass.syntax.composite import LITERAL, composite
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
-from spyglass.syntax.expansions import blanked_tokens
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
+from spyglass.syntax.expansions import blanked_tokens
 from spyglass.syntax.flow import FlowRules, FlowTypes
 from spyglass.syntax.import_bindings import ImportBindings
 from spyglass.syntax.intervals import innermost, parents, segments
