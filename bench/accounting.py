@@ -24,9 +24,11 @@ from accuracy.corpora import CORPORA
 from accuracy.invariant import violations
 
 from spyglass.config import load_config
+from spyglass.query.accounting import TOKEN_RULES
 from spyglass.query.facade import CodeIntel
 
 FIELDS = ("occurrences", "certain", "flagged", "excluded", "cut")
+EXTRA = ("tokens", "tokens_cut")  # occurrences only the index's `tokens` table holds
 
 
 def sample(targets: list[dict[str, Any]], n: int | None) -> list[dict[str, Any]]:
@@ -53,7 +55,7 @@ def check_corpus(name: str, n: int | None = None, root: Path | None = None) -> d
 
 def check_targets(ci: CodeIntel, name: str, targets: list[dict[str, Any]]) -> dict[str, Any]:
     """The invariant on each target's answers, summed."""
-    totals = dict.fromkeys(FIELDS, 0)
+    totals = dict.fromkeys((*FIELDS, *EXTRA), 0)
     answers = complete = 0
     broken: list[str] = []
     for t in targets:
@@ -68,6 +70,10 @@ def check_targets(ci: CodeIntel, name: str, targets: list[dict[str, Any]]) -> di
                 complete += acct.complete
                 for f in FIELDS:
                     totals[f] += getattr(acct, f)
+                for rule, n in acct.by_rule:
+                    if rule in TOKEN_RULES:
+                        totals["tokens"] += n
+                        totals["tokens_cut"] += n if rule.startswith("cut:") else 0
             broken += [f"{q} {t['name']} ({t['path']}:{t['line']}): {v}"
                        for v in violations(ci, result, *where, calls)]
     return {"corpus": name, "targets": len(targets), "answers": answers,
@@ -85,10 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = [check_corpus(n, args.sample) for n in names]
     print(json.dumps(rows, indent=1))
     print(f"\n{'corpus':<16}{'answers':>8}{'violations':>11}{'complete':>9}"
-          + "".join(f"{f:>12}" for f in FIELDS))
+          + "".join(f"{f:>12}" for f in (*FIELDS, *EXTRA)))
     for r in rows:
         print(f"{r['corpus']:<16}{r['answers']:>8}{r['violations']:>11}{r['complete']:>9}"
-              + "".join(f"{r[f]:>12}" for f in FIELDS))
+              + "".join(f"{r[f]:>12}" for f in (*FIELDS, *EXTRA)))
     return 1 if any(r["violations"] for r in rows) else 0
 
 

@@ -137,3 +137,41 @@ def test_a_bound_on_sites_read_counts_what_it_cut(tmp_path: Path) -> None:
     assert dict(acct.by_rule)["cut: site bound"] == 21, acct
     assert (acct.certain, acct.occurrences) == (10, 32)  # and the declaration, excluded
     assert any("more than 10 sites" in n for n in out.coverage.limitations), out.coverage
+
+
+IGNORED = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "def helper(x):\n    return x\n\n\ndef run(helper=0):\n    return helper\n",
+    "pkg/b.py": "from pkg.a import helper, run\n\nrun(helper=1)\nhelper(2)\n",
+}
+
+
+def test_a_token_the_pack_ignores_is_an_occurrence(tmp_path: Path) -> None:
+    # `run(helper=1)`: the keyword's name is an @ignore capture, no reference; it is an
+    # occurrence, excluded by the pack's data (a keyword argument names a parameter).
+    ci = _index(tmp_path, IGNORED)
+    out = ci.references(path="pkg/a.py", line=1, column=5)
+    acct = out.coverage.accounting
+    assert acct is not None
+    assert dict(acct.by_rule).get("excluded: ignored by the pack") == 1, acct
+    assert_accounted(ci, out, "pkg/a.py", 1, 5, calls=False)
+
+
+NESTED_IMPORT = {
+    "p/Outer.java": "package p;\n\npublic class Outer {\n    public static class Inner {}\n}\n",
+    "q/Use.java": ("package q;\n\nimport p.Outer.Inner;\n\npublic class Use {\n"
+                   "    Inner i;\n}\n"),
+}
+
+
+def test_a_token_the_pack_does_not_read_is_counted(tmp_path: Path) -> None:
+    # `import p.Outer.Inner;` names the class Outer in a segment the pack ignores (a
+    # package's, mostly): never silent; counted, and the answer is not complete.
+    ci = _index(tmp_path, NESTED_IMPORT)
+    out = ci.references(path="p/Outer.java", line=3, column=14)
+    acct = out.coverage.accounting
+    assert acct is not None and not acct.complete, acct
+    assert dict(acct.by_rule).get("cut: token not read") == 1, acct
+    assert any("q/Use.java:3" in n and "does not read" in n
+               for n in out.coverage.limitations), out.coverage.limitations
+    assert_accounted(ci, out, "p/Outer.java", 3, 14, calls=False)

@@ -96,6 +96,11 @@ class FileFacts:
     # call); empty when the pack counts none (syntax/arity.py). Kept beside the references
     # so that packs without counts pay nothing per reference.
     call_args: tuple[int, ...] = ()
+    # Identifier tokens not extracted as references or definitions' names, by name and
+    # why (`ignore:<kind>` an @ignore capture in a <kind>, `token:<kind>` a token no
+    # pattern captures, `local`/`builtin`/`module` a name the extractor drops): (name,
+    # why, places "line:col" — 0-based column — separated by spaces).
+    tokens: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

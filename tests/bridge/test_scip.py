@@ -60,6 +60,17 @@ def test_scip_makes_uncertain_sites_exact(imported: tuple[CodeIntel, str]) -> No
                      ("pkg/use.py", 14, False, f"precise: {tool} (SCIP)")]
     assert any(f"precise facts ({tool}): 1 site(s) confirmed, 1 added" in n
                for n in after.coverage.limitations)
+    # The merged answer is accounted too: the sites the facts hold are certain, every
+    # other occurrence decided as the index's answer decided it; one statement says so.
+    acct = after.coverage.accounting
+    assert acct is not None, after.coverage
+    assert acct.certain == 2 and acct.flagged == 0, acct
+    assert acct.certain + acct.flagged + acct.excluded + acct.cut == acct.occurrences
+    assert dict(acct.by_rule)[f"certain: precise ({tool.split(' ')[0]})"] == 2, acct
+    statements = [n for n in after.coverage.limitations
+                  if n.startswith(("complete:", "not complete:"))]
+    assert len(statements) == 1 and statements[0].startswith(
+        "complete:" if acct.complete else "not complete:"), statements
 
 
 def test_a_document_changed_since_is_ignored_and_reported(

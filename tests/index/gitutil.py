@@ -37,7 +37,7 @@ def init(root: Path, files: dict[str, str]) -> str:
     return commit(root, "initial")
 
 
-STORE_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "snapshots",
+STORE_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "tokens", "snapshots",
                 "snapshot_files")
 
 

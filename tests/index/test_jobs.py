@@ -201,7 +201,7 @@ def test_gc_keeps_the_newest_snapshots_and_drops_unreferenced_units(tmp_path: Pa
     core_units = conn.execute("SELECT COUNT(*) FROM units WHERE path='pkg/core.py'").fetchone()[0]
     orphans = {t: conn.execute(f"SELECT COUNT(*) FROM {t} WHERE unit NOT IN "
                                "(SELECT id FROM units)").fetchone()[0]
-               for t in ("defs", "refs", "imports", "bases", "aliases", "diags")}
+               for t in ("defs", "refs", "imports", "bases", "aliases", "diags", "tokens")}
     dangling = conn.execute("SELECT COUNT(*) FROM snapshot_files WHERE unit IS NOT NULL AND "
                             "unit NOT IN (SELECT id FROM units)").fetchone()[0]
     gc_events = [json.loads(d) for (d,) in conn.execute(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from spyglass.index.store import Conn, chunks, log_event, marks
 
-FACT_TABLES = ("defs", "bases", "refs", "imports", "aliases", "diags")
+FACT_TABLES = ("defs", "bases", "refs", "imports", "aliases", "diags", "tokens")
 UNIT_BATCH = 500  # units whose facts are deleted per transaction
 JOURNAL_KEEP = 2000  # events and jobs kept in the journal
 

@@ -41,7 +41,8 @@ _TEMP_WRITE = re.compile(r"\s*(?:INSERT INTO|DELETE FROM) pg_temp\.(\w+)", re.IG
 # Fact tables: rows never change once written (units are content-addressed; only garbage
 # collection deletes units no snapshot refers to). A view query over them and the session's
 # own temp tables answers the same until the session writes again (Connection._memo).
-FACTS = frozenset(("units", "defs", "bases", "refs", "imports", "aliases", "diags"))
+FACTS = frozenset(("units", "defs", "bases", "refs", "imports", "aliases", "diags",
+                   "tokens"))
 MEMO_ROWS = 400_000  # rows memoised per session before the memo starts over
 MEMO_ENTRY_ROWS = 20_000  # larger answers are never memoised
 # Indexes the PostgreSQL store adds to the shared schema's: SQLite reads a name's refs by

@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS aliases(unit INTEGER NOT NULL, alias TEXT NOT NULL, t
 CREATE TABLE IF NOT EXISTS diags(
   unit INTEGER NOT NULL, line INTEGER NOT NULL, end_line INTEGER NOT NULL, col INTEGER NOT NULL,
   message TEXT NOT NULL, severity TEXT NOT NULL);
+-- Identifier tokens no reference is made of (FileFacts.tokens; query/accounting.py): one
+-- row per name and reason in a unit, its places "line:col" separated by spaces.
+CREATE TABLE IF NOT EXISTS tokens(
+  unit INTEGER NOT NULL, name TEXT NOT NULL, why TEXT NOT NULL, places TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshots(
   id INTEGER PRIMARY KEY, repo TEXT NOT NULL, worktree TEXT NOT NULL, commit_sha TEXT,
   ref TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, indexed_at TEXT,
@@ -90,4 +94,5 @@ CREATE INDEX IF NOT EXISTS imports_unit ON imports(unit);
 CREATE INDEX IF NOT EXISTS aliases_target ON aliases(target);
 CREATE INDEX IF NOT EXISTS aliases_alias ON aliases(alias);
 CREATE INDEX IF NOT EXISTS diags_unit ON diags(unit);
+CREATE INDEX IF NOT EXISTS tokens_name ON tokens(name);
 """

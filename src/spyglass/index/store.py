@@ -25,7 +25,7 @@ from spyglass.index.schema import SCHEMA as SCHEMA  # noqa: PLC0414 (re-export)
 
 STORE_DIR = ".spyglass"
 DB_NAME = "graph.db"
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 
 class Conn(Protocol):

@@ -28,6 +28,7 @@ Rows = tuple[
     list[tuple[object, ...]],  # aliases
     list[tuple[object, ...]],  # diags
     list[tuple[object, ...]],  # bases
+    list[tuple[object, ...]],  # tokens
 ]
 
 
@@ -71,7 +72,8 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     path, data, language, ctx = item
     pack = all_packs()[language]
     # C: macros that expand to nothing or to specifiers, as the resolver found them
-    facts = extract(pack, expansions.prepared(data, ctx.settings))
+    read = expansions.prepared(data, ctx.settings)
+    facts = extract(pack, read)
     res = resolve(language, facts, ctx)
     test_file = pack.is_test_file(path)
     defs: list[tuple[object, ...]] = []
@@ -100,7 +102,7 @@ def process(item: tuple[str, bytes, str, FileContext]) -> Rows:
     meta = (language, ctx.module, facts.lines, len(data), facts.package,
             facts.build_constraint or conditionals.encode(regions))
     return (meta, list(defs), list(refs), list(imports), _live_aliases(facts, res, regions),
-            list(diags), base_rows)
+            list(diags), base_rows, [*facts.tokens, *expansions.blanked_tokens(data, read)])
 
 
 def _inactive(pack: LanguagePack, data: bytes, ctx: FileContext) -> list[conditionals.Region]:
@@ -152,7 +154,7 @@ def _live_aliases(facts: FileFacts, res: Resolution, regions: list[conditionals.
 
 # Each fact table's columns in the store's order, as rows are inserted (from its schema).
 FACT_TABLES = {t: ", ".join(columns(t)) for t in
-               ("units", "defs", "bases", "refs", "imports", "aliases", "diags")}
+               ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "tokens")}
 
 # One chunk of work: (unit id, path, blob id, bytes, language, pack cache key, context,
 # context key).
@@ -166,10 +168,12 @@ def chunk_rows(items: list[ChunkItem]) -> Tables:
     """Parse a chunk of files: each fact table's rows, with final unit ids."""
     tables: Tables = {t: [] for t in FACT_TABLES}
     for uid, path, blob, data, language, pack_key, ctx, ctx_key in items:
-        meta, defs, refs, imports, aliases, diags, bases = process((path, data, language, ctx))
+        meta, defs, refs, imports, aliases, diags, bases, tokens = process(
+            (path, data, language, ctx))
         tables["units"].append((uid, path, blob, pack_key, ctx_key, *meta))
         for name, rows in (("defs", defs), ("bases", bases), ("refs", refs),
-                           ("imports", imports), ("aliases", aliases), ("diags", diags)):
+                           ("imports", imports), ("aliases", aliases), ("diags", diags),
+                           ("tokens", tokens)):
             tables[name].extend((uid, *r) for r in rows)
     return tables
 

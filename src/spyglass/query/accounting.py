@@ -1,8 +1,11 @@
 """The accounting of an answer: every occurrence of the target's name, decided exactly once.
 
 docs/contract.md "Accounting". An occurrence is the target's name as an identifier token in
-the analysed files: a reference the index extracted, a definition's name, or — inside a
-region that failed to parse — the name read as text. Each is exactly one of:
+the analysed files: a reference the index extracted, a definition's name, a token the pack
+does not extract (index table `tokens`: an @ignore capture, a token of the manifest's
+`tokens.kinds` no pattern captures, a name the extractor drops as local, builtin or module
+object), or — inside a region that failed to parse — the name read as text. Each is
+exactly one of:
 
 * `certain`: listed, not uncertain;
 * `flagged`: listed, uncertain, with evidence;
@@ -71,6 +74,7 @@ class Occurrence:
     key: Key
     ref: RefRow | None
     definition: DefRow | None = None
+    token: tuple[str, str] | None = None  # a token no reference is made of: (why, language)
 
 
 @dataclass
@@ -124,9 +128,60 @@ def _occurrences(view: View, names: set[str]) -> list[Occurrence]:
                                 f"({marks(chunk)})", tuple(chunk))):
             k = (d.path, d.name_line, d.name_col)
             out.setdefault(k, Occurrence(k, None, d))
-    for k in text_tokens(view, names):
+    for k in text_tokens(view, names):  # within a syntax error, a token is text
         out.setdefault(k, Occurrence(k, None))
+    for chunk in chunks(sorted(names)):
+        for path, why, places, language in view.each(
+                "SELECT f.path, t.why, t.places, f.language FROM {tokens} t JOIN "
+                f"temp.vfiles f ON f.unit = t.unit WHERE t.name IN ({marks(chunk)})",
+                tuple(chunk)):
+            token = (str(why), str(language))
+            for place in str(places).split():
+                line, _, col = place.partition(":")
+                k = (str(path), int(line), int(col))
+                out.setdefault(k, Occurrence(k, None, token=token))
     return list(out.values())
+
+
+# What the extractor drops as never a project definition (syntax/extract.py), decided so.
+DROPPED = {
+    "local": Decision(Verdict.EXCLUDED, "local name, not extracted",
+                      "a local name of its function"),
+    "builtin": Decision(Verdict.EXCLUDED, "builtin name",
+                        "a builtin's name, unbound in its file"),
+    "module": Decision(Verdict.EXCLUDED, "module object", "a module an import binds"),
+    "unparsed": Decision(Verdict.CUT, "file not parsed",
+                         "in a file the parser gave up on (the parse budget, too deep a "
+                         "nesting): read as text, code, comments and strings alike"),
+    "blanked": Decision(Verdict.CUT, "macro text not parsed",
+                        "in a macro's arguments the file's compile command expands to "
+                        "nothing, or a macro expanded before parsing: not read"),
+}
+
+
+# The rules deciding the tokens no reference is made of (the occurrences the accounting
+# read only from the index's `tokens` table).
+TOKEN_RULES = frozenset({*(f"{d.verdict.value}: {d.rule}" for d in DROPPED.values()),
+                         "excluded: ignored by the pack", "cut: token not read"})
+
+
+def token_decision(why: str, language: str) -> Decision:
+    """The verdict on a token the pack does not extract: excluded when the pack's manifest
+    (`tokens.excluded`, by the kind of the token's parent) says it is certainly no use of
+    a definition, else counted (`cut`) as a token the pack does not read."""
+    dropped = DROPPED.get(why)
+    if dropped is not None:
+        return dropped
+    parent = why.split(":", 1)[-1]
+    tokens = manifest_value(language, "tokens")
+    excluded = tokens.get("excluded", {}) if isinstance(tokens, dict) else {}
+    reason = excluded.get(parent) if isinstance(excluded, dict) else None
+    if isinstance(reason, str):
+        return Decision(Verdict.EXCLUDED, "ignored by the pack",
+                        f"ignored by the pack: {reason}")
+    return Decision(Verdict.CUT, "token not read",
+                    f"an identifier token the pack does not read (in a `{parent}`): "
+                    "not decided")
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +365,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         if any((t.unit, t.idx) == (d.unit, d.idx) for t in targets):
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
+    if o.token is not None:
+        return token_decision(*o.token)
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",
@@ -408,6 +465,54 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
     return acct, settled
 
 
+def merged(decided: dict[Key, Decision], index: list[CodeLocation],
+           answer: list[CodeLocation], tool: str) -> Accounting:
+    """The accounting of an answer the precise facts decided (query/precise_answer.py),
+    from the index answer's decision on every occurrence (`decided`), by line as sites
+    are: an occurrence on a line the facts confirm or add is certain; one the index
+    listed on a line the facts refuted (listed by the index, dropped from the answer) is
+    excluded (`refuted by <tool>`); every other occurrence keeps its decision. A line
+    the facts add where the index has no occurrence (a use under another name) counts
+    as one certain occurrence."""
+    listed = {(c.path, c.start_line) for c in index}
+    final = {(c.path, c.start_line): c for c in answer}
+    by_line: dict[tuple[str, int], list[Key]] = {}
+    for k in sorted(decided):
+        by_line.setdefault((k[0], k[1]), []).append(k)
+    rules: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+
+    def count(d: Decision) -> None:
+        counts[d.verdict.value] += 1
+        rules[f"{d.verdict.value}: {d.rule}"] += 1
+
+    precise = Decision(Verdict.CERTAIN, f"precise ({tool})", "")
+    for line, keys in by_line.items():
+        loc = final.get(line)
+        taken = False
+        for k in keys:
+            d = decided[k]
+            listed_here = d.verdict in (Verdict.CERTAIN, Verdict.FLAGGED)
+            if loc is None and line in listed and listed_here:
+                count(Decision(Verdict.EXCLUDED, f"refuted by {tool}", ""))
+            elif loc is not None and listed_here:
+                count(precise if not loc.uncertain and d.verdict is Verdict.FLAGGED
+                      else Decision(Verdict.FLAGGED if loc.uncertain else Verdict.CERTAIN,
+                                    "listed", ""))
+            elif loc is not None and line not in listed and not taken \
+                    and not loc.uncertain:
+                taken = True  # the site the facts added: one occurrence of its line
+                count(precise)
+            else:
+                count(d)
+    for line, loc in final.items():
+        if line not in by_line:
+            count(precise if not loc.uncertain else
+                  Decision(Verdict.FLAGGED, "listed", ""))
+    return Accounting(sum(counts.values()), counts["certain"], counts["flagged"],
+                      counts["excluded"], counts["cut"], tuple(sorted(rules.items())))
+
+
 def cut_notes(settled: dict[Key, Decision], name: str) -> list[str]:
     """One limitation per rule that cut occurrences without a note of its own: how many,
     why, the first few."""
@@ -433,13 +538,32 @@ def statement(a: Accounting, name: str) -> str:
     """The sentence an agent reads to know whether it needs to grep."""
     if a.complete:
         return (f"complete: each of the {a.occurrences} occurrence(s) of `{name}` in the "
-                f"analysed files is listed as certain ({a.certain}) or excluded with "
-                f"certainty ({a.excluded}); no need to grep")
+                "analysed files (every identifier token of the name; comments and strings "
+                f"aside) is listed as certain ({a.certain}) or excluded with certainty "
+                f"({a.excluded}); no need to grep")
     return (f"not complete: of {a.occurrences} occurrence(s) of `{name}`, {a.certain} "
             f"certain, {a.flagged} flagged uncertain, {a.excluded} excluded, {a.cut} counted "
             f"but left out of the list")
 
 
-__all__ = ["UNACCOUNTED_KEY", "Broken", "Decision", "Key", "Ledger", "Occurrence", "Verdict",
-           "broken_at", "broken_regions", "cut_notes", "key", "occurrences", "settle",
-           "statement", "tally", "text_tokens"]
+__all__ = [
+    "TOKEN_RULES",
+    "UNACCOUNTED_KEY",
+    "Broken",
+    "Decision",
+    "Key",
+    "Ledger",
+    "Occurrence",
+    "Verdict",
+    "broken_at",
+    "broken_regions",
+    "cut_notes",
+    "key",
+    "merged",
+    "occurrences",
+    "settle",
+    "statement",
+    "tally",
+    "text_tokens",
+    "token_decision",
+]

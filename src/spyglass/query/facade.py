@@ -63,6 +63,8 @@ from spyglass.types import (
     ToolResult,
 )
 
+PRECISE_NOTE = "precise facts ("  # query/precise_answer.py's note on a merged answer
+
 if TYPE_CHECKING:
     from spyglass.query.repos import Repos
 
@@ -424,9 +426,20 @@ class CodeIntel:
         ambiguous = sym.ambiguity(targets)
         if offset < 0:
             raise BadInput(f"offset must be >= 0, got {offset}")
-        # The accounting is the index answer's: kept when the answer is the index's own
-        # (a language server's or a SCIP index's answer is not accounted by name).
+        # The accounting is the index answer's when the answer is the index's own, redone
+        # from its decisions when precise facts decided it (a language server's answer is
+        # not accounted by name).
         acct = own[-1][2] if own and found is own[-1][0] else None
+        tool = next((n[len(PRECISE_NOTE):].split(")", 1)[0] for n in notes
+                     if n.startswith(PRECISE_NOTE)), None)
+        if acct is None and own and tool is not None and targets \
+                and self.escalator.server_for(targets[0].language) is None:
+            from spyglass.query import accounting, references
+            decided = references.decisions(ans, targets, include_declaration, exact_only,
+                                           calls_only)
+            acct = accounting.merged(decided, own[-1][0], list(found), tool.split(" ")[0])
+            notes = (*[n for n in notes if not n.startswith(("complete:", "not complete:"))],
+                     accounting.statement(acct, targets[0].name))
         return ans.envelope(list(found), notes=(ambiguous, *notes) if ambiguous else notes,
                             offset=offset, accounting=acct)
 

@@ -30,7 +30,7 @@ from spyglass.index.worker import Rows, process
 from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
 from spyglass.types import FileContext
 
-FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags")
+FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "tokens")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
 VIEW_STATE = "view-state.json"  # the store's file of the last clean refresh (_save_state)
 OLD_VIEW_STATE = "view-state.marshal"  # what earlier versions wrote: removed, never read
@@ -52,6 +52,7 @@ CREATE INDEX IF NOT EXISTS temp.odefs_unit ON odefs(unit, idx);
 CREATE INDEX IF NOT EXISTS temp.orefs_target ON orefs(target);
 CREATE INDEX IF NOT EXISTS temp.orefs_unit ON orefs(unit, line);
 CREATE INDEX IF NOT EXISTS temp.orefs_name ON orefs(name);
+CREATE INDEX IF NOT EXISTS temp.otokens_name ON otokens(name);
 CREATE TEMP TABLE IF NOT EXISTS vfiles(path TEXT PRIMARY KEY, unit INTEGER, language TEXT,
   source TEXT NOT NULL, stale INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS temp.vfiles_unit ON vfiles(unit);
@@ -528,7 +529,7 @@ class View:
             self.conn.execute("DELETE FROM temp.ounits WHERE id=?", (uid,))
 
     def _store_live(self, path: str, blob: str, rows: Rows) -> int:
-        meta, defs, refs, imports, aliases, diags, bases = rows
+        meta, defs, refs, imports, aliases, diags, bases, tokens = rows
         uid = self._next_unit
         self._next_unit -= 1
         conn = self.conn
@@ -540,6 +541,7 @@ class View:
         conn.executemany(_INSERT["imports"], [(uid, *i) for i in imports])
         conn.executemany(_INSERT["aliases"], [(uid, *a) for a in aliases])
         conn.executemany(_INSERT["diags"], [(uid, *g) for g in diags])
+        conn.executemany(_INSERT["tokens"], [(uid, *t) for t in tokens])
         return uid
 
     # -- reading ---------------------------------------------------------------------------

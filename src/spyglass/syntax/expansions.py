@@ -35,6 +35,30 @@ def prepared(data: bytes, settings: Iterable[tuple[str, str]]) -> bytes:
     return data
 
 
+WORD = re.compile(rb"[A-Za-z_$][\w$]*")
+BLANKED = "blanked"  # FileFacts.tokens' reason of a word `prepared` changed
+
+
+def blanked_tokens(data: bytes, read: bytes, why: str = BLANKED
+                   ) -> tuple[tuple[str, str, str], ...]:
+    """The words of `data` that `prepared` blanked or replaced in `read` (the grammar
+    never saw them; every word when `read` is empty), as FileFacts.tokens rows (name,
+    `why`, places)."""
+    if read == data:
+        return ()
+    out: dict[bytes, list[str]] = {}
+    line, line_start = 1, 0
+    for m in WORD.finditer(data):
+        start, end = m.span()
+        if read[start:end] == data[start:end]:
+            continue
+        line += data.count(b"\n", line_start, start)
+        line_start = data.rfind(b"\n", 0, start) + 1
+        out.setdefault(m.group(), []).append(f"{line}:{start - line_start}")
+    return tuple((name.decode("utf-8", "replace"), why, " ".join(places))
+                 for name, places in out.items())
+
+
 def _on_directive(data: bytes, at: int) -> bool:
     line_start = data.rfind(b"\n", 0, at) + 1
     return data[line_start:at].lstrip().startswith(b"#")

@@ -18,6 +18,7 @@ from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
+from spyglass.syntax.expansions import blanked_tokens
 from spyglass.syntax.flow import FlowRules, FlowTypes
 from spyglass.syntax.import_bindings import ImportBindings
 from spyglass.syntax.intervals import innermost, parents, segments
@@ -106,6 +107,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         self._arity = {k: re.compile(v.encode())
                        for k, v in pack.manifest.get("arity", {}).items() if isinstance(v, str)}
         self._call_args: list[int] = []  # FileFacts.call_args
+        self._tokens: tuple[tuple[str, str, str], ...] = ()  # FileFacts.tokens
         self._modtypes: dict[str, tuple[str, int]] = {}
         self._member_types: dict[str, dict[str, tuple[str, int]]] = {}  # self head → member
         # Types at a use (manifest `flow_types`; syntax/flow.py): each binding's type.
@@ -182,6 +184,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             package=package,
             build_constraint=build_constraint(self.pack, self.data),
             call_args=tuple(self._call_args),
+            tokens=self._tokens,
         )
 
     # -- definitions -------------------------------------------------------------------
@@ -340,11 +343,13 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     import_at: dict[int, int]) -> list[Reference]:
         caps = self.budget.captures(self.pack.references, self.root)
         data = self.data
-        skip = {n.start_byte for n in caps.get("ignore", ())}
+        ignored = {n.start_byte: n for n in caps.get("ignore", ())}
+        skip = set(ignored)
         tags = {n.start_byte for n in caps.get("tag", ())} if self.pack.manifest.get(
             "tag_namespace") else set()  # `struct X` in C's tag name space (not C++'s)
         line_starts = self._lines()
-        skip.update(line_starts[d.name_line - 1] + d.name_col for d in defs)
+        named = {line_starts[d.name_line - 1] + d.name_col for d in defs}
+        skip.update(named)
         # Nested qualified nodes ending at one name (C++ `a::b::c` holds `b::c`): the
         # outermost gives the qualifier.
         qual_start: dict[int, int] = {}
@@ -381,6 +386,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     end_at.setdefault(at, end)
                     if dot >= 0:
                         qual_start.setdefault(end, start)
+        gaps = self._gaps(ignored, named, caps.get("_token", ()), role_at, end_at)
         keys = sorted(k for k in role_at if k not in skip)
         sources = A.arguments(caps.get("arguments", ()), caps.get("argument", ())) \
             if "arguments" in caps or "argument" in caps else None
@@ -484,7 +490,10 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                 continue  # a doc link to a name not in scope: tsc resolves none
             if not qualifier and (head in H.LOCAL_KINDS or (head == H.FREE and name in builtins)
                                   or (head in module_imports and role == "read")):
-                continue  # a local, a builtin or a module object: never a project definition
+                # a local, a builtin or a module object: never a project definition
+                gaps.append((key, end, "local" if head in H.LOCAL_KINDS else
+                             "builtin" if head == H.FREE else "module"))
+                continue
             line = bisect_right(line_starts, key) - 1
             col = key - line_starts[line]
             if stored and qualifier != "?":
@@ -496,7 +505,53 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                 head = H.make(H.TAG, head)
             refs.append(Reference(name, line + 1, col, col + (end - key), role,
                                   enclosing_ivs[ei][0] if ei >= 0 else -1, qualifier, head))
+        self._tokens = self._token_rows(gaps, line_starts)
         return refs
+
+    def _gaps(self, ignored: dict[int, Node], named: set[int], tokens: Iterable[Node],
+              role_at: dict[int, str], end_at: dict[int, int]) -> list[tuple[int, int, str]]:
+        """The identifier tokens no reference is made of, as (start, end, why): the
+        @ignore captures (why `ignore:` the kind of the token's parent — looked through
+        the manifest's `tokens.paths` kinds — or of the ignored node when it is no token) and the tokens of the manifest's kinds no pattern
+        captures (`token:` their parent's kind); definitions' names are no gap."""
+        kinds = self.pack.token_kinds
+        tokens_data = self.pack.manifest.get("tokens", {})
+        paths = frozenset(tokens_data.get("paths", ())) if isinstance(tokens_data, dict) \
+            else frozenset()
+        out: list[tuple[int, int, str]] = []
+        for start, n in ignored.items():
+            if start in named or n.end_byte == start:
+                continue
+            if n.type in kinds and n.child_count == 0:
+                parent = n.parent
+                while parent is not None and parent.type in paths:  # `a.b.C`: what path
+                    parent = parent.parent
+                out.append((start, n.end_byte, "ignore:" + (parent.type if parent else "")))
+            elif start in role_at:
+                out.append((start, end_at[start], "ignore:" + n.type))
+        for n in tokens:
+            start = n.start_byte
+            if start in role_at or start in ignored or start in named or \
+                    n.end_byte == start or n.child_count:
+                continue
+            parent = n.parent
+            out.append((start, n.end_byte, "token:" + (parent.type if parent else "")))
+        return out
+
+    def _token_rows(self, gaps: list[tuple[int, int, str]], line_starts: list[int]
+                    ) -> tuple[tuple[str, str, str], ...]:
+        data = self.data
+        seen: set[int] = set()
+        out: dict[tuple[bytes, str], list[str]] = {}
+        for start, end, why in gaps:
+            if start in seen:
+                continue
+            seen.add(start)
+            line = bisect_right(line_starts, start) - 1
+            out.setdefault((data[start:end], why), []).append(
+                f"{line + 1}:{start - line_starts[line]}")
+        return tuple((name.decode("utf-8", "replace"), why, " ".join(places))
+                     for (name, why), places in out.items())
 
     def _literal_keys(self, nodes: Iterable[Node], role_at: dict[int, str],
                       end_at: dict[int, int]) -> dict[int, str]:
@@ -520,6 +575,15 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
 
 
 
+UNPARSED = "unparsed"  # FileFacts.tokens' reason of a word of a file given no facts
+
+
+def words(data: bytes, why: str) -> tuple[tuple[str, str, str], ...]:
+    """Every word of a file the extractor gave up on, as FileFacts.tokens rows: its
+    identifiers are not told from its comments and strings, but none goes uncounted."""
+    return blanked_tokens(data, b"", why)
+
+
 def extract(pack: LanguagePack, data: bytes) -> FileFacts:
     """Extract definitions, references, imports and diagnostics. Never raises on bad code:
     a file too deeply nested, or whose parse and queries exceed the parse budget
@@ -529,11 +593,12 @@ def extract(pack: LanguagePack, data: bytes) -> FileFacts:
         extractor = _Extractor(pack, data, Budget())
         return extractor.run()
     except RecursionError:
-        return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0)
+        return FileFacts(pack.name, (), (), (), (Diagnostic(1, 1, 0, "too deeply nested"),), 0,
+                         tokens=words(data, UNPARSED))
     except OverBudget as exc:  # the parse finished, its queries did not: keep its errors
         found = [] if extractor is None else \
             diagnostics(pack, extractor.root, data)
         # The pack's recovery patterns still read the file's top-level definitions.
         lines = data.count(b"\n") + 1
         return FileFacts(pack.name, tuple(read_definitions(pack, data, [(1, lines)])), (), (),
-                         (*found, not_analysed(exc)), 0)
+                         (*found, not_analysed(exc)), 0, tokens=words(data, UNPARSED))

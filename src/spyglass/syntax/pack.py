@@ -21,7 +21,7 @@ from spyglass.syntax.pack_schema import ALLOWED_CAPTURES, MANIFEST, REQUIRED, ch
 
 QUERY_FILES = ("definitions", "references", "imports", "scopes")
 # Bumped when extraction or row shaping changes what facts a pack yields: stores rebuild.
-ENGINE_VERSION = 9
+ENGINE_VERSION = 10
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,22 @@ class LanguagePack:
 
     @cached_property
     def references(self) -> Query:
-        """The references query (compiled alone: extraction runs it on its own)."""
-        return _compile(self.language, self.folder, "references", self.texts["references"])
+        """The references query (compiled alone: extraction runs it on its own), with a
+        pattern capturing the manifest's token kinds (`tokens.kinds`) that no catch-all
+        reference pattern captures already (`@_token`: the accounting's tokens)."""
+        text = self.texts["references"]
+        kinds = [k for k in self.token_kinds if not re.search(
+            rf"^\({re.escape(k)}\) @reference\.\w+\s*$", text, re.MULTILINE)]
+        if kinds:
+            text += "\n[" + " ".join(f"({k})" for k in kinds) + "] @_token\n"
+        return _compile(self.language, self.folder, "references", text)
+
+    @cached_property
+    def token_kinds(self) -> frozenset[str]:
+        """The grammar's identifier-like leaf kinds (manifest `tokens.kinds`)."""
+        tokens = self.manifest.get("tokens", {})
+        return frozenset(str(k) for k in tokens.get("kinds", ())) \
+            if isinstance(tokens, dict) else frozenset()
 
     @cached_property
     def structure(self) -> Query:

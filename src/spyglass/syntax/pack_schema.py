@@ -77,6 +77,14 @@ CONTEXTUAL: Schema = {  # grammar nodes of parameters typed by context (syntax/c
     "receiver": str, "name": str, "annotation": str, "typed": STRS, "function_types": STRS,
     "return_statement": str, "return_wrappers": STRS,
 }
+TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.py)
+    "kinds": STRS,  # the grammar's identifier-like leaf kinds
+    # kinds of a dotted path a token's parent is looked through (Java's `a.b.C`): only
+    # where every path leads to a node that says what the path is (a package, an import)
+    "paths": STRS,
+    # a token the pack does not extract, by its parent's kind: a certain exclusion, and why
+    "excluded": ("map", str),
+}
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
     "grammar_function": str, "extends": str, "resolver": str, "replaces": str,
@@ -130,6 +138,7 @@ MANIFEST: Schema = {
     "frameworks": ("map", FRAMEWORK),
     "scip": SCIP,
     "coverage": COVERAGE,
+    "tokens": TOKENS,
 }
 REQUIRED = ("name", "pack_version", "extensions", "grammar")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
