@@ -157,21 +157,41 @@ def test_a_token_the_pack_ignores_is_an_occurrence(tmp_path: Path) -> None:
     assert_accounted(ci, out, "pkg/a.py", 1, 5, calls=False)
 
 
-NESTED_IMPORT = {
-    "p/Outer.java": "package p;\n\npublic class Outer {\n    public static class Inner {}\n}\n",
-    "q/Use.java": ("package q;\n\nimport p.Outer.Inner;\n\npublic class Use {\n"
-                   "    Inner i;\n}\n"),
+PACKAGE_SEGMENT = {
+    "p/Runner.java": "package p;\n\npublic class Runner {\n    public void exec() {}\n}\n",
+    "p/exec/Tool.java": "package p.exec;\n\npublic class Tool {}\n",
+    "q/Use.java": ("package q;\n\nimport p.exec.Tool;\n\npublic class Use {\n"
+                   "    Tool t;\n}\n"),
 }
 
 
 def test_a_token_the_pack_does_not_read_is_counted(tmp_path: Path) -> None:
-    # `import p.Outer.Inner;` names the class Outer in a segment the pack ignores (a
-    # package's, mostly): never silent; counted, and the answer is not complete.
-    ci = _index(tmp_path, NESTED_IMPORT)
-    out = ci.references(path="p/Outer.java", line=3, column=14)
+    # `import p.exec.Tool;` names `exec` in a package segment the pack ignores: never
+    # silent; counted, and the answer is not complete.
+    ci = _index(tmp_path, PACKAGE_SEGMENT)
+    out = ci.references(path="p/Runner.java", line=4, column=17)
     acct = out.coverage.accounting
     assert acct is not None and not acct.complete, acct
     assert dict(acct.by_rule).get("cut: token not read") == 1, acct
     assert any("q/Use.java:3" in n and "does not read" in n
                for n in out.coverage.limitations), out.coverage.limitations
+    assert_accounted(ci, out, "p/Runner.java", 4, 17, calls=False)
+
+
+NESTED_IMPORT = {
+    "p/Outer.java": "package p;\n\npublic class Outer {\n    public static class Inner {}\n}\n",
+    "q/Use.java": ("package q;\n\nimport p.Outer.Inner;\nimport static p.Outer.X;\n\n"
+                   "public class Use {\n    Inner i;\n}\n"),
+}
+
+
+def test_an_import_path_names_its_classes_from_any_package(tmp_path: Path) -> None:
+    # `import p.Outer.Inner;` and `import static p.Outer.X;` from another package name
+    # the class Outer: listed certain (it was excluded as "a member of a value")
+    ci = _index(tmp_path, NESTED_IMPORT)
+    out = ci.references(path="p/Outer.java", line=3, column=14)
+    rows = {(r.path, r.start_line) for r in _rows(out)}
+    assert rows == {("q/Use.java", 3), ("q/Use.java", 4)}, out
+    acct = out.coverage.accounting
+    assert acct is not None and acct.complete, acct
     assert_accounted(ci, out, "p/Outer.java", 3, 14, calls=False)

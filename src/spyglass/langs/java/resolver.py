@@ -369,6 +369,11 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 target = member + (f".{tail}" if ref.qualifier else "")
             elif static is not None:  # a static member a wildcard import brings
                 target = static + (f".{tail}" if ref.qualifier else "")
+            elif (ref.role == "import" and ref.qualifier
+                  and f.language not in _RELATIVE_IMPORTS):
+                # a segment of an import's path (`Outer` of `import a.b.Outer.Inner`, the
+                # class of `import static a.b.C.m`): an import names its full path
+                target = f"{ref.qualifier}.{ref.name}"
             elif first in _SUPER and ref.qualifier and owner_type and owner_type.bases:
                 # `super.m()` (C# `base.m()`): the member of the superclass
                 # (a base outside the project keeps its written name: bound, external)
