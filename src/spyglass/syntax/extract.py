@@ -12,7 +12,7 @@ from spyglass.syntax import arity as A
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import LITERAL, composite
+from spyglass.syntax.composite import LITERAL, composite, each_of
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
@@ -320,6 +320,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             return literal
         if node.type in self._operators:
             return composite(node, self._operators, self._skipped, self.type_text)
+        if node.type == self._array_literal:  # `[A, B].forEach(k => …)`: each element
+            return each_of(node, self.type_text)
         text = SPACE.sub("", node_text(node))
         for token in self._optional:  # `a.b?.c` is the path `a.b.c`
             text = text.replace(token, ".")

@@ -20,6 +20,7 @@ from spyglass.syntax.composite import (
     LITERAL,
     PARAM_MARK,
     container_aliases,
+    is_each,
     operands,
     split_mark,
 )
@@ -201,6 +202,18 @@ def _direct(arg: str, qualifier: str, named_types: frozenset[str]) -> bool:
     if kind == H.IMPORT:
         return True
     return kind == H.DEF and val in named_types
+
+
+def _each_named(arg: str, qualifier: str, named_types: frozenset[str],
+                top_alias: dict[str, int]) -> bool:
+    """Whether an ``inst:`` head's receiver is the whole qualifier, a callback's parameter
+    given every element of an array literal in turn (`[A, B].forEach(k => k.m())`,
+    syntax/composite.py each_of), each element imported or a named type of this file: its
+    member is each element's, reached on a run (proven as `A.m` is)."""
+    consumed, _, type_text = H.parse_instance(arg)
+    if len(qualifier.split(".")) != consumed or "." in type_text or not is_each(type_text):
+        return False
+    return all(t in top_alias or t in named_types for t in operands(type_text))
 
 
 def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
@@ -387,7 +400,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
             if target and (_guessed_result(arg, facts) or _by_context(arg)):
                 conf = GUESS
-            elif target and not called and _direct(arg, qualifier, named_types):
+            elif target and not called and (_direct(arg, qualifier, named_types) or _each_named(
+                    arg, qualifier, named_types, top_alias)):
                 conf = "exact"  # `x.m()`, x declared or constructed as one named type
         if called and target and _unknown_result(head, arg, qualifier, facts):
             if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any
