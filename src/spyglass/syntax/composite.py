@@ -90,6 +90,20 @@ ELEMENTS, VALUES = "[]", "[:]"
 LITERAL = "[=]"
 # A declared parameter type as a base, ``$i=Type`` (syntax/contextual.py).
 PARAM_MARK = "$"
+# A parameter's mark as a base (``$0=Type``) and as a path's segment (``f.$0``): `$` and
+# a number, never a member whose name starts with `$` (`editor.$pos`).
+_PARAM_BASE = re.compile(r"\$\d+=")
+_PARAM_SEGMENT = re.compile(r"\.\$\d+(?:\.|$)")
+
+
+def is_param_base(base: str) -> bool:
+    """Whether a base is a declared parameter type's mark (``$0=Type``)."""
+    return _PARAM_BASE.match(base) is not None
+
+
+def has_param_segment(path: str) -> bool:
+    """Whether a type path goes through a parameter typed by context (``f.$0.x``)."""
+    return _PARAM_SEGMENT.search(path) is not None
 
 
 def container_mark(text: str, elements: Sequence[re.Pattern[str]],

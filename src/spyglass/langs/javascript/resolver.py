@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable
 from spyglass.syntax import heads as H
 from spyglass.syntax.composite import (
     LITERAL,
-    PARAM_MARK,
     container_aliases,
+    has_param_segment,
     is_each,
+    is_param_base,
     operands,
     split_mark,
 )
@@ -290,13 +291,13 @@ def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
 def _by_context(arg: str) -> bool:
     """Whether an ``inst:`` head's type is a parameter typed by context (``f.$0``): a
     guess, a name-matched candidate where it reaches no definition."""
-    return f".{PARAM_MARK}" in H.parse_instance(arg).type_text
+    return has_param_segment(H.parse_instance(arg).type_text)
 
 
 def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
     """A definition's bases without the marks of containers, parameter types and
     accessors."""
-    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0]
+    return tuple(b for b in bases if not is_param_base(b) and not split_mark(b)[0]
                  and b != H.PROPERTY_MARKER)
 
 
@@ -307,7 +308,7 @@ def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
     aliases ``full.$i.*`` → ``Type.*``: what a parameter typed by context reaches."""
     out: list[tuple[str, str]] = []
     for base in bases:
-        if not base.startswith(PARAM_MARK) or "=" not in base:
+        if not is_param_base(base):
             continue
         pos, _, text = base.partition("=")
         for t in _each_operand((text,)):
