@@ -45,11 +45,41 @@ def composite(node: Node, operators: Mapping[str, str], skipped: frozenset[str],
 
 
 def operands(text: str) -> list[str]:
-    """The operands of a composite type text ``(A|ns:B)`` as dotted names (``A``,
-    ``ns.B``); [] for any other text."""
+    """The operands of a composite type text ``(A|ns:B)`` (or ``(A,B)``, `each_of`) as
+    dotted names (``A``, ``ns.B``); [] for any other text."""
     if not text.startswith("(") or not text.endswith(")"):
         return []
-    return [p.replace(":", ".") for p in text[1:-1].replace("&", "|").split("|") if p]
+    inner = text[1:-1].replace("&", "|").replace(EACH, "|")
+    return [p.replace(":", ".") for p in inner.split("|") if p]
+
+
+# An array literal of named values whose every element a callback is given in turn
+# (`[A, B].forEach(k => k.m())`): ``(A,B)``, a member of it is each operand's member,
+# reached on every run (the resolver proves it where each operand is a named type).
+EACH = ","
+
+
+_NAMED = re.compile(rb"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+
+
+def each_of(node: Node, type_text: Callable[[Node], str]) -> str:
+    """An array literal's elements (`[A, ns.B]`) as ``(A,ns:B)``, one element as its own
+    name; "" when an element is not a dotted name (a call, a spread, a literal)."""
+    parts: list[str] = []
+    for child in node.named_children:
+        text = type_text(child) if _NAMED.fullmatch(child.text or b"") else ""
+        if not text or "#" in text:
+            return ""
+        if text not in parts:
+            parts.append(text)
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    return "(" + EACH.join(p.replace(".", ":") for p in parts) + ")"
+
+
+def is_each(text: str) -> bool:
+    """Whether a composite type text is an array literal's elements (`each_of`)."""
+    return text.startswith("(") and EACH in text.split(")", 1)[0]
 
 
 # A declared container type as a mark on a definition's bases (manifest `element_containers`,
@@ -60,6 +90,20 @@ ELEMENTS, VALUES = "[]", "[:]"
 LITERAL = "[=]"
 # A declared parameter type as a base, ``$i=Type`` (syntax/contextual.py).
 PARAM_MARK = "$"
+# A parameter's mark as a base (``$0=Type``) and as a path's segment (``f.$0``): `$` and
+# a number, never a member whose name starts with `$` (`editor.$pos`).
+_PARAM_BASE = re.compile(r"\$\d+=")
+_PARAM_SEGMENT = re.compile(r"\.\$\d+(?:\.|$)")
+
+
+def is_param_base(base: str) -> bool:
+    """Whether a base is a declared parameter type's mark (``$0=Type``)."""
+    return _PARAM_BASE.match(base) is not None
+
+
+def has_param_segment(path: str) -> bool:
+    """Whether a type path goes through a parameter typed by context (``f.$0.x``)."""
+    return _PARAM_SEGMENT.search(path) is not None
 
 
 def container_mark(text: str, elements: Sequence[re.Pattern[str]],

@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from spyglass.syntax import heads as H
 from spyglass.syntax.chains import unwrap_type
-from spyglass.syntax.composite import PARAM_MARK, container_mark
+from spyglass.syntax.composite import PARAM_MARK, container_mark, is_param_base
 from spyglass.syntax.langpack import names_in
 from spyglass.syntax.scope import SPACE, Scope, node_text
 from spyglass.types import Definition
@@ -184,7 +184,7 @@ class ContextualTypes:
         while outer is not None and outer.type not in rules.functions:
             outer = outer.parent
         d = def_at.get((outer.start_byte, outer.end_byte)) if outer is not None else None
-        if d is None or not any(not b.startswith(PARAM_MARK) and b != H.PROPERTY_MARKER
+        if d is None or not any(not is_param_base(b) and b != H.PROPERTY_MARKER
                                 for b in defs[d].bases):
             return ""
         return defs[d].qualname

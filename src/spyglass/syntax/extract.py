@@ -12,7 +12,7 @@ from spyglass.syntax import arity as A
 from spyglass.syntax import heads as H
 from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
-from spyglass.syntax.composite import LITERAL, composite
+from spyglass.syntax.composite import LITERAL, composite, each_of
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
 from spyglass.syntax.diagnostics import diagnostics
@@ -96,6 +96,10 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         self._skipped = frozenset(pack.manifest.get("type_operands_skipped", ()))
         # Tokens read as `.` in a qualifier (manifest `optional_member_tokens`: `?.`, `!.`).
         self._optional = tuple(str(t) for t in pack.manifest.get("optional_member_tokens", ()))
+        # Subscripts taking one element of a container (manifest `element_subscripts`:
+        # `xs![0]`), left out of a qualifier: a container stands for its element type.
+        subs = pack.manifest.get("element_subscripts")
+        self._subscripts = re.compile(str(subs).encode()) if subs else None
         # A struct type written in place (manifest `anonymous_structs`: node type → its field
         # node type): a local of that type has its fields' declared types, by scope and name.
         self._anon: dict[str, str] = dict(pack.manifest.get("anonymous_structs", {}))
@@ -327,6 +331,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             return literal
         if node.type in self._operators:
             return composite(node, self._operators, self._skipped, self.type_text)
+        if node.type == self._array_literal:  # `[A, B].forEach(k => …)`: each element
+            return each_of(node, self.type_text)
         text = SPACE.sub("", node_text(node))
         for token in self._optional:  # `a.b?.c` is the path `a.b.c`
             text = text.replace(token, ".")
@@ -408,6 +414,7 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                      or any(s.types for s in scopes))
         inst_memo: dict[tuple[str, str, str, int], str] = {}
         refs: list[Reference] = []
+        self_bytes = {n.encode() for n in self_names}
         for key, si, ei in zip(keys, scope_idx, encl):
             role = role_at[key]
             end = end_at[key]
@@ -422,6 +429,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                 for token in self._optional:  # `a?.b.m()`, `f()!.m()`: the path `a.b`
                     raw = raw.replace(token.encode(), b".")
                 raw = raw.rstrip(SEPARATORS)
+                if self._subscripts is not None and raw.split(b"[", 1)[0] not in self_bytes:
+                    raw = self._subscripts.sub(b"", raw)  # `xs![0].m`: a member of xs's element
                 if key in doc_keys:  # `{@link Cls#member}`: an instance member of Cls
                     raw = raw.rstrip(b"#").replace(b"#", b".")
                 if self._seps:  # `a::b` is the qualifier `a.b`; a leading or trailing

@@ -103,7 +103,7 @@ MANIFEST: Schema = {
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
     "value_members": STRS, "contextual_parameters": CONTEXTUAL,
     "container_nodes": {"generic": str, "array": str, "literal": str},
-    "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str,
+    "builtins": STRS, "literal_types": ("map", str), "literal_receiver": str, "element_subscripts": str,
     "type_operators": ("map", str), "type_operands_skipped": STRS,
     "optional_member_tokens": STRS, "anonymous_structs": ("map", str),
     "doc_link": str, "doc_comment_start": str, "build_constraint": str,

@@ -18,8 +18,10 @@ from collections.abc import Callable, Iterable
 from spyglass.syntax import heads as H
 from spyglass.syntax.composite import (
     LITERAL,
-    PARAM_MARK,
     container_aliases,
+    has_param_segment,
+    is_each,
+    is_param_base,
     operands,
     split_mark,
 )
@@ -203,6 +205,18 @@ def _direct(arg: str, qualifier: str, named_types: frozenset[str]) -> bool:
     return kind == H.DEF and val in named_types
 
 
+def _each_named(arg: str, qualifier: str, named_types: frozenset[str],
+                top_alias: dict[str, int]) -> bool:
+    """Whether an ``inst:`` head's receiver is the whole qualifier, a callback's parameter
+    given every element of an array literal in turn (`[A, B].forEach(k => k.m())`,
+    syntax/composite.py each_of), each element imported or a named type of this file: its
+    member is each element's, reached on a run (proven as `A.m` is)."""
+    consumed, _, type_text = H.parse_instance(arg)
+    if len(qualifier.split(".")) != consumed or "." in type_text or not is_each(type_text):
+        return False
+    return all(t in top_alias or t in named_types for t in operands(type_text))
+
+
 def _instance(arg: str, qualifier: str, name: str, key: str, facts: FileFacts,
               bound: list[str]) -> str | None:
     """``inst:<parts consumed>|<type head>|<type>`` → the member's full name on the type:
@@ -277,13 +291,13 @@ def _container_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
 def _by_context(arg: str) -> bool:
     """Whether an ``inst:`` head's type is a parameter typed by context (``f.$0``): a
     guess, a name-matched candidate where it reaches no definition."""
-    return f".{PARAM_MARK}" in H.parse_instance(arg).type_text
+    return has_param_segment(H.parse_instance(arg).type_text)
 
 
 def _plain(bases: tuple[str, ...]) -> tuple[str, ...]:
     """A definition's bases without the marks of containers, parameter types and
     accessors."""
-    return tuple(b for b in bases if not b.startswith(PARAM_MARK) and not split_mark(b)[0]
+    return tuple(b for b in bases if not is_param_base(b) and not split_mark(b)[0]
                  and b != H.PROPERTY_MARKER)
 
 
@@ -294,7 +308,7 @@ def _parameter_aliases(full: str, bases: tuple[str, ...], local: Callable[[str],
     aliases ``full.$i.*`` → ``Type.*``: what a parameter typed by context reaches."""
     out: list[tuple[str, str]] = []
     for base in bases:
-        if not base.startswith(PARAM_MARK) or "=" not in base:
+        if not is_param_base(base):
             continue
         pos, _, text = base.partition("=")
         for t in _each_operand((text,)):
@@ -387,7 +401,8 @@ def resolve(facts: FileFacts, ctx: FileContext) -> Resolution:
                 composites.add(target[len(key) + 1:].split(".", 1)[0])
             if target and (_guessed_result(arg, facts) or _by_context(arg)):
                 conf = GUESS
-            elif target and not called and _direct(arg, qualifier, named_types):
+            elif target and not called and (_direct(arg, qualifier, named_types) or _each_named(
+                    arg, qualifier, named_types, top_alias)):
                 conf = "exact"  # `x.m()`, x declared or constructed as one named type
         if called and target and _unknown_result(head, arg, qualifier, facts):
             if head == H.IMPORT:  # `makeStore().get()`: through its declared result, if any

@@ -133,6 +133,20 @@
    arguments: (arguments . (arrow_function parameters: (formal_parameters
      . (required_parameter pattern: (identifier) @local.definition !type)))))
  (#match? @_iterate "^(forEach|map|flatMap|filter|find|findLast|findIndex|findLastIndex|some|every)$"))
+; An array literal of named values whose every element the callback is given in turn
+; (`[A, B].forEach(K => K.create())`): the parameter is each element (syntax/composite.py
+; each_of); only for the methods that visit every element (`find`, `some`: not all).
+((call_expression
+   function: (member_expression object: (array) @local.type
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameter: (identifier) @local.definition)))
+ (#match? @_iterate "^(forEach|map|flatMap|filter)$"))
+((call_expression
+   function: (member_expression object: (array) @local.type
+                                property: (property_identifier) @_iterate)
+   arguments: (arguments . (arrow_function parameters: (formal_parameters
+     . (required_parameter pattern: (identifier) @local.definition !type)))))
+ (#match? @_iterate "^(forEach|map|flatMap|filter)$"))
 ; A local set from a call of a named function has the type the function returns
 ; (`f.*`, mapped by the resolver when f declares its return type).
 (statement_block [
