@@ -92,6 +92,7 @@ def _phase(ci: CodeIntel, name: str, root: Path) -> dict[str, Any]:
         s = result.scores[(q, "all")]
         out[q] = {"P": round(s.precision, 4), "R": round(s.recall, 4), "tp": s.tp,
                   "fp": s.fp, "fn": s.fn}
+    out["misses"] = result.examples[:400]  # the wrong and missed sites, to read
     return out
 
 
