@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import shutil
 import sqlite3
 import tempfile
@@ -28,7 +29,7 @@ from spyglass.config import Config, PreciseConfig
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.index import scip, writer
 from spyglass.index.store import Conn, log_event, utcnow
-from spyglass.query import precise_java
+from spyglass.query import precise_delta, precise_java
 from spyglass.query.precise_failure import failing_file
 
 POLL = 0.25  # seconds between memory samples of a running indexer
@@ -60,6 +61,9 @@ class Indexer:
     # Re-runs after a crash on a file the tool names (scip-python prints the file its walk
     # failed on, and writes each document as it goes), that file hidden: 0 for none.
     retries: int = 0
+    # The tool can be limited to one folder (scip-python's --target-only): a later
+    # snapshot re-runs only the folder its changes reach (query/precise_delta.py).
+    narrows: bool = False
 
     def home(self, tools: Path) -> Path:
         return tools / self.package
@@ -107,10 +111,10 @@ class Indexer:
         compiled = precise_java.classes(home, cfg)
         return (*precise_java.binds(home), str(compiled))
 
-    def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig
-                ) -> tuple[str, ...]:
+    def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig,
+                target: str = "") -> tuple[str, ...]:
         """niced node (or java) running the indexer; every input it may read named by
-        the host."""
+        the host; `target`: the folder it is limited to (`narrows`)."""
         if self.runtime == "jdk":
             home = precise_java.jdk_home()
             if home is None:
@@ -121,7 +125,8 @@ class Indexer:
         if self.name == "scip-python":
             # --project-version: without it scip-python runs git (and 0.6.6 crashes);
             # --environment: the package list is ours (empty), so no interpreter is asked.
-            return (*node, "--project-name", "spyglass", "--project-version", "0",
+            only = ("--target-only", str(root.resolve() / target)) if target else ()
+            return (*node, *only, "--project-name", "spyglass", "--project-version", "0",
                     "--environment", str(out / "environment.json"),
                     "--output", str(out / "index.scip"), "--quiet")
         project: tuple[str, ...] = ()
@@ -143,7 +148,8 @@ class Indexer:
 
 INDEXERS = (
     Indexer("python", ("python",), "scip-python",
-            "node_modules/@sourcegraph/scip-python", "index.js", retries=2),
+            "node_modules/@sourcegraph/scip-python", "index.js", retries=2,
+            narrows=True),
     Indexer("typescript", ("typescript", "tsx", "javascript"), "scip-typescript",
             "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js",
             structural=True),
@@ -276,6 +282,15 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         return run
 
     try:
+        plan = (precise_delta.target(conn, snapshot, indexer.language, indexer.languages)
+                if indexer.narrows else None)
+        if plan is not None and not plan[1]:  # nothing changed: the earlier facts stand
+            return done("completed", _kept(conn, snapshot, indexer.name),
+                        f"no file changed since snapshot {plan[0]}: its facts are kept")
+        target = plan[1] if plan is not None else ""
+        if target:
+            report("precise_progress", {"language": indexer.language, "target": target,
+                                        "since": plan[0] if plan else None})
         try:
             extra = indexer.prepare(conn, snapshot, out, cfg)
         except LaunchError as exc:
@@ -286,7 +301,7 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         name, errors, stamp = "", [], []
         while True:
             state, error, output = _attempt(indexer, tools, out, root, cfg, extra,
-                                            tuple(hidden), deadline, peak, report)
+                                            tuple(hidden), deadline, peak, report, target)
             if state == "unstarted" and not hidden:
                 return done("failed", error=error)
             if state == "unstarted":  # a re-run that cannot start keeps the facts so far
@@ -309,8 +324,9 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
                                           "documents (not a SCIP index?)")
             name = name or (got if docs else "")
             stamp.append(scip.digest(data))
-            for path, occs in docs.items():  # an earlier run saw more files: it stays
-                if path not in hidden:
+            for written, occs in docs.items():  # an earlier run saw more files: it stays
+                path = _rebase(target, written)
+                if path is not None and path not in hidden:
                     facts.setdefault(path, occs)
             rels += more
             if state == "completed":
@@ -326,7 +342,7 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
                                         "hidden": failed, "error": error})
         if not facts:
             return done(state, error=error)
-        whole = state == "completed" and not hidden
+        whole = state == "completed" and not hidden and not target
         try:
             kept, _ = scip.import_docs(root, conn, snapshot, (name, facts, rels),
                                        scip.digest("".join(stamp).encode()),
@@ -338,6 +354,10 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
             return done("failed", error=f"{indexer.name} wrote a malformed index: {exc}")
         if whole:
             return done("completed", kept)
+        if state == "completed" and not hidden:
+            return done("completed", _kept(conn, snapshot, indexer.name),
+                        f"re-ran {target} ({kept} file(s)) after changes since snapshot "
+                        f"{plan[0] if plan else ''}; the other files' facts are kept")
         lost = _covered(conn, snapshot, indexer.languages) - kept
         why = "; ".join(dict.fromkeys(errors))
         named = (f"failed on {', '.join(hidden)}, re-run without it"
@@ -350,9 +370,23 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
             shutil.rmtree(out, ignore_errors=True)
 
 
+def _kept(conn: Conn, snapshot: int, tool: str) -> int:
+    row = conn.execute("SELECT count(*) FROM scip_docs WHERE snapshot = ? AND tool LIKE ?",
+                       (snapshot, tool + "%")).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _rebase(target: str, path: str) -> str | None:
+    """A document's workspace path: the tool writes it relative to its target folder."""
+    if not target:
+        return path
+    out = posixpath.normpath(posixpath.join(target, path))
+    return None if out.startswith(("../", "/")) or out in ("..", ".") else out
+
+
 def _attempt(indexer: Indexer, tools: Path, out: Path, root: Path, cfg: PreciseConfig,
              extra: tuple[str, ...], hidden: tuple[str, ...], deadline: float,
-             peak: list[int], report: Report) -> tuple[str, str, str]:
+             peak: list[int], report: Report, target: str = "") -> tuple[str, str, str]:
     """One run of the tool under the launcher, `hidden` files seen empty: (state —
     completed, failed, timeout or unstarted —, the reason of a failure, the tail of its
     error output). `peak` holds the highest resident size seen."""
@@ -361,7 +395,7 @@ def _attempt(indexer: Indexer, tools: Path, out: Path, root: Path, cfg: PreciseC
         if hidden:
             empty.unlink(missing_ok=True)
             empty.write_bytes(b"")
-        spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
+        spec = LaunchSpec(indexer.command(tools, out, root, cfg, target), root,
                           env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
                           binds=(str(tools), *extra), outputs=(str(out),), hidden=hidden,
                           empty=str(empty) if hidden else "")
