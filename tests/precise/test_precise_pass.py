@@ -250,3 +250,38 @@ def test_callers_from_the_facts_count_getter_reads_and_not_overload_declarations
                                        for c in callees.results]
     assert any(n.startswith("precise facts (scip-python 9.9.9)")
                for n in callees.coverage.limitations)
+
+
+LOCAL_FILES = {
+    "setup.py": "",  # the stand-in is scip-python's: the snapshot has a Python file
+    "src/base.ts": "export class Base {\n  run(): number { return 1 }\n}\n",
+    "src/use.ts": ("import { Base } from './base'\n\nexport function go(change, obj) {\n"
+                   "  change.run()\n  obj.run(change.run)\n\n  return new Base().run()\n}\n"),
+}
+RUN_TS = "scip-typescript npm pkg 0 src/`base.ts`/Base#run()."
+LOCAL_FACTS = {
+    "src/base.ts": [occurrence(1, 2, RUN_TS, True, 3)],
+    "src/use.ts": [occurrence(3, 9, "local 1", width=3),  # change.run: an anonymous member
+                   occurrence(4, 17, "local 1", width=3),  # obj.run unresolved beside it
+                   occurrence(6, 20, RUN_TS, width=3)],
+}
+
+
+@pytest.mark.parametrize("tool", ["scip-python", "scip-typescript"])
+def test_a_member_access_resolved_to_a_local_refutes_the_site(
+        make_repo: Callable[..., Path], tmp_path: Path, tool: str) -> None:
+    """`change.run` bound by the tool to a local (a member of an anonymous type, which
+    is never a declared member's reference, structural typing or not) drops the index's
+    site; a line where another use of the name is unresolved (`obj.run`) keeps it."""
+    need_sandbox()
+    tools = fake_python_indexer(tmp_path / "tools", writes(scip_index(tool, "9.9.9",
+                                                                      LOCAL_FACTS)))
+    ci = CodeIntel(make_repo(LOCAL_FILES), config=Config(precise=PreciseConfig(
+        enabled="auto", timeout_s=60, tools=str(tools))))
+    ci.index(precise="off")
+    before = sites(ci.references(path="src/base.ts", line=2))
+    assert {s[1] for s in before if s[0] == "src/use.ts"} == {4, 5, 7}, before
+    ci.precise_pass(None, "wait")
+    after = sites(ci.references(path="src/base.ts", line=2))
+    assert [s for s in after if s[1] == 5] == [s for s in before if s[1] == 5]
+    assert [s for s in after if s[1] != 5] == [("src/use.ts", 7, False)]

@@ -18,6 +18,10 @@ from spyglass.index import confined
 from spyglass.index.store import Conn
 
 MAX_SCIP_BYTES = 512 * 1024 * 1024
+# The symbol of every use of a document-local symbol (a local variable, a parameter, a
+# member of an anonymous type): which local is not kept, only that the tool bound the
+# name there to something no other file can name. Local definitions are not kept.
+LOCAL = "local"
 ROLE_DEFINITION = 0x1
 # Field numbers (scip.proto): Index.metadata 1, Index.documents 2; Metadata.tool_info 2;
 # ToolInfo.name 1, ToolInfo.version 2; Document.relative_path 1, Document.occurrences 2;
@@ -89,8 +93,12 @@ def _occurrence(buf: bytes) -> Occurrence | None:
             symbol = value.decode("utf-8", "replace")
         elif number == 3 and isinstance(value, int):
             roles = value
-    if len(rng) < 3 or not symbol or symbol.startswith("local "):
+    if len(rng) < 3 or not symbol:
         return None
+    if symbol.startswith("local "):  # a use of a local: kept nameless (module docstring)
+        if roles & ROLE_DEFINITION:
+            return None
+        symbol = LOCAL
     end = rng[2] if len(rng) == 3 else (rng[3] if rng[2] == rng[0] else -1)
     return Occurrence(rng[0], rng[1], symbol, bool(roles & ROLE_DEFINITION), end)
 

@@ -133,7 +133,7 @@ def target_symbols(precise: scip.ScipIndex, fresh: Freshness, d: DefRow) -> str 
     doc = precise.documents.get(d.path)
     if doc is None or not fresh(d.path):
         return None
-    on_line = [o for o in doc[1] if o.line == d.name_line - 1]
+    on_line = [o for o in doc[1] if o.line == d.name_line - 1 and o.symbol != scip.LOCAL]
     # At the name itself: its definition, or the member it declares structurally (an
     # object literal's property typed by an interface is, to scip-typescript, a use of
     # the interface's member).
@@ -160,19 +160,44 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
             wanted: set[str]) -> bool:
     """Whether the facts resolve `name` on that line (1-based) to other symbols only: a
     site they have no occurrence for (a string in `__all__`, a use they could not
-    resolve) is not refuted."""
+    resolve) is not refuted. A use of a local (a variable, a parameter, a member of an
+    anonymous type) refutes only where every use of the name on the line is resolved,
+    none to a symbol that may be the target."""
     doc = precise.documents.get(path)
     if doc is None:
         return False
     text = fresh.line(path, line - 1)
-    there = [o.symbol for o in doc[1] if o.line == line - 1 and o.end_col > o.col
-             and text[o.col:o.end_col] == name]
+    occs = [o for o in doc[1] if o.line == line - 1 and o.end_col > o.col
+            and text[o.col:o.end_col] == name]
+    there = [o.symbol for o in occs]
     if not there or any(s in wanted for s in there):
         return False
     tool = precise.tools.get(path, precise.tool).split(" ")[0]
     # Another type's member of that name may be this one, structurally.
-    return not (any(i.structural and i.name == tool for i in INDEXERS)
-                and all(_member(s) for s in there))
+    structural = any(i.structural and i.name == tool for i in INDEXERS)
+    named = [s for s in there if s != scip.LOCAL]
+    if named and not (structural and all(_member(s) for s in named)):
+        return True
+    return scip.LOCAL in there and _all_local(text, name, occs, structural)
+
+
+def _all_local(text: str, name: str, occs: list[scip.Occurrence], structural: bool) -> bool:
+    """Every use of `name` on the line is resolved, to a local or (not under structural
+    typing) to another symbol; under structural typing a local counts only as a member
+    access (`change.start`: a member of an anonymous type, which TypeScript's references
+    of a declared member never include), not a bare name (`{ start }` may be an object
+    literal's property typed by the target's type)."""
+    at = {o.col: o.symbol for o in occs}
+    for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
+        symbol = at.get(m.start())
+        if symbol is None:
+            return False
+        if symbol == scip.LOCAL:
+            if structural and not text[:m.start()].rstrip().endswith("."):
+                return False
+        elif structural and _member(symbol):
+            return False
+    return True
 
 
 LIST_ITEM = re.compile(r"\s*(?:type\s+)?[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*(?:#.*|//.*)?$")
