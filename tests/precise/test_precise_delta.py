@@ -28,6 +28,7 @@ FILES = {
     "pkg/sub/far.py": "y = 2\n",
     "top.py": "import os\n",
     "tools/gen.py": "z = 3\n",
+    **{f"tools/t{i}.py": f"t = {i}\n" for i in range(6)},  # pkg/ holds under half the files
 }
 # A stand-in scip-python: one document per .py file under its target (the workspace, or
 # --target-only's folder), its path relative to that target as scip-python writes it,

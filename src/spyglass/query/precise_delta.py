@@ -11,7 +11,7 @@ from spyglass.index.store import Conn
 
 # Files whose change may change how every file resolves (the tool's configuration).
 CONFIGS = ("pyproject.toml", "pyrightconfig.json", "setup.cfg")
-SHARE = 0.5  # a re-run over more than this share of the files is the whole workspace
+SHARE = 0.5  # a folder holding more than this share of the files: the whole workspace
 
 
 def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...]
@@ -44,10 +44,11 @@ def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...]
             if path not in due and key in imported:
                 due.add(path)
                 todo.append(path)
-    if len(due) > SHARE * len(now):
-        return None
     folder = posixpath.commonpath([posixpath.dirname(p) for p in due])
-    return (prev, folder + "/") if folder else None
+    under = sum(1 for p in now if p.startswith(folder + "/")) if folder else len(now)
+    if not folder or under > SHARE * len(now):
+        return None  # the run would cover most files anyway: the whole workspace
+    return prev, folder + "/"
 
 
 def _files(conn: Conn, snapshot: int, marks: str, languages: tuple[str, ...]
