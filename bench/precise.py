@@ -92,10 +92,11 @@ def _phase(ci: CodeIntel, name: str, root: Path) -> dict[str, Any]:
         s = result.scores[(q, "all")]
         out[q] = {"P": round(s.precision, 4), "R": round(s.recall, 4), "tp": s.tp,
                   "fp": s.fp, "fn": s.fn}
+    out["misses"] = result.examples[:400]  # the wrong and missed sites, to read
     return out
 
 
-def corpus(name: str) -> dict[str, Any]:
+def corpus(name: str, latency: bool = True) -> dict[str, Any]:
     root = prepare_root(name)
     try:
         config = load_config(repo_root=root)
@@ -107,7 +108,8 @@ def corpus(name: str) -> dict[str, Any]:
         before = _phase(ci, name, root)
         runs = ci.precise_pass(None, "wait")
         after = _phase(ci, name, root)
-        after["interleaved"] = _interleaved(ci, load_oracle(name))
+        if latency:
+            after["interleaved"] = _interleaved(ci, load_oracle(name))
         return {"corpus": name, "language": CORPORA[name].language,
                 "index_s": round(index_s, 2),
                 "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
@@ -118,7 +120,7 @@ def corpus(name: str) -> dict[str, Any]:
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def cost(repo: Path, one_file: bool = False) -> dict[str, Any]:
+def cost(repo: Path, one_file: bool = False, change: str = "") -> dict[str, Any]:
     """Fast index time, then the pass's time and peak memory, on a repository (indexed in
     place: its `.spyglass/` store is created or reused)."""
     config = load_config(repo_root=repo)
@@ -135,7 +137,7 @@ def cost(repo: Path, one_file: bool = False) -> dict[str, Any]:
                   "peak_mb": r.peak_mb, "error": r.error} for r in runs],
         "load": os.getloadavg()}
     if one_file:  # a 1-file commit: the fast index again, then the pass again
-        changed = _commit_one(repo, {r.tool.split(" ")[0] for r in runs})
+        changed = _commit_one(repo, {r.tool.split(" ")[0] for r in runs}, change)
         start = time.perf_counter()
         snap = ci.index(precise="off")
         out["commit_index_s"] = round(time.perf_counter() - start, 2)
@@ -145,16 +147,18 @@ def cost(repo: Path, one_file: bool = False) -> dict[str, Any]:
     return out
 
 
-def _commit_one(repo: Path, tools: set[str]) -> str:
-    """Append a comment line to one source file of the pass's languages and commit it
-    (git with the benchmarks' hardening: no hooks)."""
+def _commit_one(repo: Path, tools: set[str], change: str = "") -> str:
+    """Append a comment line to one source file of the pass's languages (`change`, else
+    the first in path order) and commit it (git with the benchmarks' hardening: no
+    hooks)."""
     import subprocess
 
     from benchgit import GIT_SAFETY, git_env
     suffix = {"javac": (".java", "//"), "scip-python": (".py", "#"),
               "scip-typescript": (".ts", "//")}
     ext, mark = next(suffix[t] for t in sorted(tools) if t in suffix)
-    target = next(p for p in sorted(repo.rglob(f"*{ext}")) if ".spyglass" not in p.parts)
+    target = repo / change if change else next(
+        p for p in sorted(repo.rglob(f"*{ext}")) if ".spyglass" not in p.parts)
     with target.open("a", encoding="utf-8") as fh:
         fh.write(f"\n{mark} a one-line change (bench/precise.py --cost --one-file)\n")
     for args in (["add", "-A"], ["-c", "user.name=bench", "-c", "user.email=bench@invalid",
@@ -170,10 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one-file", action="store_true",
                         help="with --cost: then commit a 1-line change to one file and "
                         "measure the index and the pass again")
+    parser.add_argument("--change", default="", help="with --one-file: the file to change "
+                        "(relative to the repository)")
+    parser.add_argument("--no-interleaved", action="store_true",
+                        help="skip the interleaved latency rounds (accuracy and one timing)")
     args = parser.parse_args(argv)
     os.environ.pop("SPYGLASS_PRECISE", None)
     if args.cost:
-        out = cost(args.cost.resolve(), args.one_file)
+        out = cost(args.cost.resolve(), args.one_file, args.change)
         print(json.dumps(out, indent=1))
         for r in out["pass"]:
             print(f"{out['repo']}: index {out['index_s']} s ({out['files']} files); "
@@ -185,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = []
     for n in args.names:
-        results.append(corpus(n))
+        results.append(corpus(n, latency=not args.no_interleaved))
         print(json.dumps(results[-1]), file=sys.stderr, flush=True)  # as each completes
     print(json.dumps(results, indent=1))
     print(f"{'corpus':<14}{'phase':<11}{'refs P':>8}{'refs R':>8}{'calls P':>8}"
@@ -196,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['corpus']:<14}{phase:<11}{x['refs']['P']:>8.3f}{x['refs']['R']:>8.3f}"
                   f"{x['calls']['P']:>8.3f}{x['calls']['R']:>8.3f}{x['flagged_share']:>9.3f}"
                   f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}")
-        ab = r["with_pass"]["interleaved"]
-        for unit, p in (("wall", ""), ("cpu", "cpu_")):
+        ab = r["with_pass"].get("interleaved")
+        for unit, p in (("wall", ""), ("cpu", "cpu_")) if ab else ():
             print(f"{'':<14}interleaved p50/p95 ms ({unit}): index "
                   f"{ab['index_only'][p + 'p50_ms']} / {ab['index_only'][p + 'p95_ms']}, "
                   f"with pass {ab['with_pass'][p + 'p50_ms']} / "

@@ -82,27 +82,21 @@ def test_the_pass_decides_references_and_callers(make_repo: Callable[..., Path],
     runs = ci.precise_pass(None, "wait")
     assert [(r.language, r.state, r.files) for r in runs] == [("python", "completed", 3)]
     after = ci.references(path="pkg/base.py", line=7)
-    # Child().run and the handler's: certain; x.run gone; b.run through the hierarchy.
-    # (scip-typescript never refutes a same-named member under structural typing: x.run
-    # stays as the index answers it, certain from its annotation since issue #25)
-    lines = [5, 9, 13, 18] if tool == "scip-typescript" else [9, 18]
-    certain = [s for s in sites(after) if not s[2] or s[1] != 13]
-    assert certain == [("pkg/use.py", n, False) for n in lines]
-    assert all(f"{tool} 9.9.9" in c.evidence for c in after.results if c.start_line != 13)
+    # Child().run and the handler's: certain; x.run gone (Other.run, a member another
+    # class declares, related to neither run: not the target, structurally or not);
+    # b.run through the hierarchy under scip-typescript.
+    lines = [5, 9, 18] if tool == "scip-typescript" else [9, 18]
+    assert sites(after) == [("pkg/use.py", n, False) for n in lines]
+    assert all(f"{tool} 9.9.9" in c.evidence for c in after.results)
     note = next(n for n in after.coverage.limitations if n.startswith("precise facts"))
-    if tool == "scip-python":  # Other.run at x.run refutes the index's Child.run there
-        dropped = len([s for s in sites(before) if s[1] not in lines])
-        assert f"{dropped} refuted and dropped" in note and dropped >= 1
-        assert 13 not in [s[1] for s in sites(after)]
-    else:  # structural typing: another type's `run` may be this one; the index's stays
-        assert "0 refuted and dropped" in note
-        assert [s for s in sites(after) if s[1] == 13] == [s for s in sites(before)
-                                                           if s[1] == 13]
+    dropped = len([s for s in sites(before) if s[1] not in lines])
+    assert f"{dropped} refuted and dropped" in note and dropped >= 1
+    assert 13 not in [s[1] for s in sites(after)]
     callers = ci.callers(path="pkg/base.py", line=7)
     expected = [(5, "pkg.use.go", False), (9, "pkg.use.direct", False),
                 (18, "pkg.use.alias", False)]
-    assert [(c.start_line, c.symbol, c.uncertain) for c in callers.results
-            if c.start_line != 13] == [e for e in expected if e[0] in lines]
+    assert [(c.start_line, c.symbol, c.uncertain) for c in callers.results] == \
+        [e for e in expected if e[0] in lines]
     # Base.run's own references are not widened to its overrides' uses.
     base = ci.references(path="pkg/base.py", line=2)
     assert [s[1] for s in sites(base) if not s[2]] == [5]
@@ -250,3 +244,63 @@ def test_callers_from_the_facts_count_getter_reads_and_not_overload_declarations
                                        for c in callees.results]
     assert any(n.startswith("precise facts (scip-python 9.9.9)")
                for n in callees.coverage.limitations)
+
+
+LOCAL_FILES = {
+    "setup.py": "",  # the stand-in is scip-python's: the snapshot has a Python file
+    "src/base.ts": "export class Base {\n  run(): number { return 1 }\n}\n",
+    "src/use.ts": ("import { Base } from './base'\n\nexport function go(change, obj) {\n"
+                   "  change.run()\n  obj.run(change.run)\n\n  return new Base().run()\n}\n"),
+}
+RUN_TS = "scip-typescript npm pkg 0 src/`base.ts`/Base#run()."
+LOCAL_FACTS = {
+    "src/base.ts": [occurrence(1, 2, RUN_TS, True, 3)],
+    "src/use.ts": [occurrence(3, 9, "local 1", width=3),  # change.run: an anonymous member
+                   occurrence(4, 17, "local 1", width=3),  # obj.run unresolved beside it
+                   occurrence(6, 20, RUN_TS, width=3)],
+}
+
+
+@pytest.mark.parametrize("tool", ["scip-python", "scip-typescript"])
+def test_a_member_access_resolved_to_a_local_refutes_the_site(
+        make_repo: Callable[..., Path], tmp_path: Path, tool: str) -> None:
+    """`change.run` bound by the tool to a local (a member of an anonymous type, which
+    is never a declared member's reference, structural typing or not) drops the index's
+    site; a line where another use of the name is unresolved (`obj.run`) keeps it."""
+    need_sandbox()
+    tools = fake_python_indexer(tmp_path / "tools", writes(scip_index(tool, "9.9.9",
+                                                                      LOCAL_FACTS)))
+    ci = CodeIntel(make_repo(LOCAL_FILES), config=Config(precise=PreciseConfig(
+        enabled="auto", timeout_s=60, tools=str(tools))))
+    ci.index(precise="off")
+    before = sites(ci.references(path="src/base.ts", line=2))
+    assert {s[1] for s in before if s[0] == "src/use.ts"} == {4, 5, 7}, before
+    ci.precise_pass(None, "wait")
+    after = sites(ci.references(path="src/base.ts", line=2))
+    assert [s for s in after if s[1] == 5] == [s for s in before if s[1] == 5]
+    assert [s for s in after if s[1] != 5] == [("src/use.ts", 7, False)]
+
+
+SIBLING_RUN = "scip-python python pkg 0 `pkg.other`/Sibling#run()."
+OBJECT_RUN = "scip-python python pkg 0 `pkg.other`/handlers.run()."
+
+
+@pytest.mark.parametrize(("symbol", "symbols"), [
+    (OBJECT_RUN, {}),  # an object's own member: an object literal typed by Child's type
+    (SIBLING_RUN, {"pkg/other.py": [relationship(SIBLING_RUN, BASE_RUN)]}),  # Base's too
+], ids=["object-member", "sibling-override"])
+def test_under_structural_typing_a_member_that_may_be_the_target_refutes_nothing(
+        make_repo: Callable[..., Path], tmp_path: Path, symbol: str,
+        symbols: dict[str, list[bytes]]) -> None:
+    facts = {**FACTS, "pkg/use.py": [*FACTS["pkg/use.py"][:2], occurrence(12, 13, symbol, width=3),
+                                     FACTS["pkg/use.py"][3]],
+             "pkg/other.py": []}
+    ci = intel(make_repo, tmp_path, writes(scip_index("scip-typescript", "9.9.9", facts,
+                                                      {**SYMBOLS, **symbols})))
+    ci.index(precise="off")
+    before = [s for s in sites(ci.references(path="pkg/base.py", line=7)) if s[1] == 13]
+    assert before
+    ci.precise_pass(None, "wait")
+    after = ci.references(path="pkg/base.py", line=7)
+    assert [s for s in sites(after) if s[1] == 13] == before
+    assert any("0 refuted and dropped" in n for n in after.coverage.limitations)

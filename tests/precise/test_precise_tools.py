@@ -52,3 +52,39 @@ def test_python_src_layout(make_repo: Callable[..., Path]) -> None:
     got = [(c.path, c.start_line, c.uncertain) for c in out.results]  # type: ignore[attr-defined]
     assert ("tests/test_core.py", 5, False) in got
     assert all(c.evidence.startswith("precise: scip-python") for c in out.results)  # type: ignore[attr-defined]
+
+
+def test_python_later_commit_reruns_one_folder(make_repo: Callable[..., Path]) -> None:
+    """scip-python limited to a folder (--target-only) writes paths relative to it; the
+    narrowed re-run's documents land on the right files and answer like the full run's."""
+    import json
+
+    from fixture import commit_all
+
+    from spyglass.index.store import connect
+    _need("scip-python")
+    files = {"app/__init__.py": "", "app/core.py": "def parse(x):\n    return x\n",
+             "app/use.py": "from app.core import parse\n\nparse(1)\n",
+             "jobs/__init__.py": "", "jobs/run.py": "from app.core import parse\n\n\n"
+             "def job():\n    return parse(2)\n",
+             **{f"misc/m{i}.py": f"V{i} = {i}\n" for i in range(4)}}
+    root = make_repo(files)
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="wait")
+    (root / "jobs" / "run.py").write_text(files["jobs/run.py"] + "\n\ndef again():\n"
+                                          "    return parse(3)\n")
+    commit_all(root, "edit")
+    ci.index(precise="wait")
+    status = ci.status().results[0].precise
+    assert [(p.state, "re-ran jobs/" in p.error) for p in status] == [("completed", True)]
+    conn = connect(root)
+    try:
+        rows = dict(conn.execute("SELECT path, occ FROM scip_docs WHERE snapshot = "
+                                 "(SELECT max(snapshot) FROM scip_docs)").fetchall())
+    finally:
+        conn.close()
+    assert {"jobs/run.py", "app/core.py"} <= set(rows)
+    assert any("parse" in o[2] and o[0] == 8 for o in json.loads(rows["jobs/run.py"]))
+    out = ci.references(path="app/core.py", line=1)
+    got = [(c.path, c.start_line, c.uncertain) for c in out.results]  # type: ignore[attr-defined]
+    assert ("jobs/run.py", 9, False) in got and ("app/use.py", 3, False) in got

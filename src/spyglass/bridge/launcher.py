@@ -47,6 +47,10 @@ class LaunchSpec:
     sandbox: Sandbox | None = None  # the host's [sandbox]: a container runtime, or bubblewrap
     programs: tuple[str, ...] = ()  # host programs the server runs, shown like the server
     outputs: tuple[str, ...] = ()  # spyglass-owned folders the child may write (never the workspace)
+    # Workspace files the child sees empty (bubblewrap binds `empty`, an empty regular file
+    # of spyglass's, over each): a file a tool crashed on, left out of its re-run.
+    hidden: tuple[str, ...] = ()
+    empty: str = ""
 
 
 def child_env(names: tuple[str, ...], host: Mapping[str, str] | None = None,
@@ -112,6 +116,8 @@ def bwrap_args(spec: LaunchSpec, exe: Path, home: Path | None = None,
     args += ["--ro-bind", ws, ws]
     for out in spec.outputs:  # after the workspace: an output is never inside it
         args += ["--bind", out, out]
+    for rel in spec.hidden:  # checked by launch(): a regular file inside the workspace
+        args += ["--ro-bind", spec.empty, str(spec.workspace / rel)]
     # bubblewrap always sets PWD; `env -u PWD` keeps the environment PATH + allowlist only.
     args += ["--chdir", ws, "--", "/usr/bin/env", "-u", "PWD", str(exe),
              *spec.command[1:]]
@@ -237,6 +243,8 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     workspace = spec.workspace.resolve()
     env = child_env(spec.env, host_env, workspace)
     if spec.execution == "sandbox" and spec.sandbox is not None and spec.sandbox.container:
+        if spec.hidden:
+            raise LaunchError("hiding a file needs the bubblewrap sandbox")
         # Inside the container /work is the workspace: no PATH folder there either.
         env["PATH"] = safe_path(env["PATH"], Path(container.INSIDE))
 
@@ -253,9 +261,11 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     for out in spec.outputs:
         if Path(out).resolve().is_relative_to(workspace):
             raise LaunchError(f"output folder {out} is inside the workspace")
+    for rel in spec.hidden:
+        _check_hidden(workspace, rel, spec.execution, spec.empty)
     exe = find_binary(spec.command[0], env["PATH"])
     spec = LaunchSpec(spec.command, workspace, spec.env, spec.execution, spec.binds,
-                      spec.sandbox, spec.programs, spec.outputs)
+                      spec.sandbox, spec.programs, spec.outputs, spec.hidden, spec.empty)
     try:  # refuses a server (or a program it runs) inside the workspace
         for program in (exe, *map(Path, spec.programs)):
             server_files(program, env["PATH"], workspace)
@@ -264,6 +274,28 @@ def launch(spec: LaunchSpec, host_env: Mapping[str, str] | None = None) -> Child
     inner = bwrap_args(spec, exe, path=env["PATH"]) if spec.execution == "sandbox" else [
         str(exe), *spec.command[1:]]
     return SPAWNER.run(lambda: _start(inner, workspace, env))
+
+
+def _check_hidden(workspace: Path, rel: str, execution: str, empty: str) -> None:
+    """A file to hide must be a regular file of the workspace reached without a link (a
+    repository's link could otherwise aim the bind at a path outside it); what hides it,
+    an empty regular file outside the workspace."""
+    if execution != "sandbox":
+        raise LaunchError("hiding a file needs the bubblewrap sandbox")
+    cover = Path(empty)
+    if (not cover.is_absolute() or cover.is_symlink() or not cover.is_file()
+            or cover.stat().st_size or cover.resolve().is_relative_to(workspace)):
+        raise LaunchError(f"cannot hide {rel!r}: {empty!r} is not an empty file of spyglass's")
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise LaunchError(f"cannot hide {rel!r}: not a plain workspace-relative path")
+    here = workspace
+    for part in parts:
+        here = here / part
+        if here.is_symlink():
+            raise LaunchError(f"cannot hide {rel!r}: {part!r} is a link")
+    if not here.is_file():
+        raise LaunchError(f"cannot hide {rel!r}: not a regular file")
 
 
 def _run_quietly(argv: list[str], workspace: Path, env: dict[str, str],

@@ -18,6 +18,10 @@ from spyglass.index import confined
 from spyglass.index.store import Conn
 
 MAX_SCIP_BYTES = 512 * 1024 * 1024
+# The symbol of every use of a document-local symbol (a local variable, a parameter, a
+# member of an anonymous type): which local is not kept, only that the tool bound the
+# name there to something no other file can name. Local definitions are not kept.
+LOCAL = "local"
 ROLE_DEFINITION = 0x1
 # Field numbers (scip.proto): Index.metadata 1, Index.documents 2; Metadata.tool_info 2;
 # ToolInfo.name 1, ToolInfo.version 2; Document.relative_path 1, Document.occurrences 2;
@@ -89,8 +93,12 @@ def _occurrence(buf: bytes) -> Occurrence | None:
             symbol = value.decode("utf-8", "replace")
         elif number == 3 and isinstance(value, int):
             roles = value
-    if len(rng) < 3 or not symbol or symbol.startswith("local "):
+    if len(rng) < 3 or not symbol:
         return None
+    if symbol.startswith("local "):  # a use of a local: kept nameless (module docstring)
+        if roles & ROLE_DEFINITION:
+            return None
+        symbol = LOCAL
     end = rng[2] if len(rng) == 3 else (rng[3] if rng[2] == rng[0] else -1)
     return Occurrence(rng[0], rng[1], symbol, bool(roles & ROLE_DEFINITION), end)
 
@@ -151,6 +159,28 @@ def parse_full(data: bytes) -> tuple[str, dict[str, list[Occurrence]], list[Rela
     return tool, docs, rels
 
 
+def complete(data: bytes) -> bytes:
+    """The leading top-level fields of `data` that are whole: a tool that writes its index
+    a document at a time and then dies (or is killed) leaves a readable prefix."""
+    i = end = 0
+    try:
+        while i < len(data):
+            key, i = _varint(data, i)
+            if key & 7 == 0:
+                _, i = _varint(data, i)
+            elif key & 7 == 2:
+                size, i = _varint(data, i)
+                i += size
+            else:
+                i += {1: 8, 5: 4}.get(key & 7, len(data) + 1)
+            if i > len(data):
+                break
+            end = i
+    except BadInput:
+        pass
+    return data[:end]
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
@@ -169,8 +199,24 @@ def import_scip(root: Path, conn: Conn, snapshot: int, scip_file: Path,
     tool, docs, rels = parse_full(data)
     if not docs:
         raise BadInput(f"{scip_file}: no documents (not a SCIP index?)")
+    kept, missing = import_docs(root, conn, snapshot, (tool, docs, rels), digest(data),
+                                max_file_bytes, replaces)
+    return tool, kept, missing
+
+
+Parsed = tuple[str, dict[str, list[Occurrence]], list[Relation]]  # what parse_full returns
+
+
+def import_docs(root: Path, conn: Conn, snapshot: int, parsed: Parsed, stamp: str,
+                max_file_bytes: int, replaces: str | None = None, whole: bool = True
+                ) -> tuple[int, list[str]]:
+    """Keep parsed documents with `snapshot` (as import_scip; `stamp` identifies the
+    import): (documents kept, documents whose file is missing or unreadable). Not
+    `whole` (a run that covered part of the files): the tool's earlier rows carried into
+    the snapshot stay for the files it did not cover (they answer only where the file's
+    digest still matches) and its relationships are added to."""
+    tool, docs, rels = parsed
     rows: list[tuple[int, str, str, str, str, str]] = []
-    stamp = digest(data)
     missing: list[str] = []
     for path, occs in sorted(docs.items()):
         content = confined.read_or_none(root, path, max_file_bytes)
@@ -183,16 +229,17 @@ def import_scip(root: Path, conn: Conn, snapshot: int, scip_file: Path,
     scope = ("", "") if replaces is None else (" AND tool LIKE ?", replaces + "%")
     args: tuple[object, ...] = (snapshot, scope[1]) if scope[1] else (snapshot,)
     conn.execute("BEGIN IMMEDIATE")
-    conn.execute("DELETE FROM scip_docs WHERE snapshot = ?" + scope[0], args)
-    conn.execute("DELETE FROM scip_rels WHERE snapshot = ?" + scope[0], args)
-    if replaces is not None:  # another tool's earlier rows for these paths give way
+    if whole:
+        conn.execute("DELETE FROM scip_docs WHERE snapshot = ?" + scope[0], args)
+        conn.execute("DELETE FROM scip_rels WHERE snapshot = ?" + scope[0], args)
+    if replaces is not None or not whole:  # another tool's earlier rows for these paths give way
         conn.executemany("DELETE FROM scip_docs WHERE snapshot = ? AND path = ?",
                          [(snapshot, r[1]) for r in rows])
     conn.executemany("INSERT INTO scip_docs VALUES(?, ?, ?, ?, ?, ?)", rows)
     conn.executemany("INSERT OR IGNORE INTO scip_rels VALUES(?, ?, ?, ?, ?)",
                      [(snapshot, tool, a, b, bits) for a, b, bits in set(rels)])
     conn.execute("COMMIT")
-    return tool, len(rows), missing
+    return len(rows), missing
 
 
 @dataclass(frozen=True, slots=True)

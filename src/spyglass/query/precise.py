@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import shutil
 import sqlite3
 import tempfile
@@ -28,7 +29,8 @@ from spyglass.config import Config, PreciseConfig
 from spyglass.errors import BadInput, SpyglassError
 from spyglass.index import scip, writer
 from spyglass.index.store import Conn, log_event, utcnow
-from spyglass.query import precise_java
+from spyglass.query import precise_delta, precise_java
+from spyglass.query.precise_failure import failing_file
 
 POLL = 0.25  # seconds between memory samples of a running indexer
 Report = Callable[[str, dict[str, object]], None]
@@ -56,6 +58,12 @@ class Indexer:
     # "node": an npm package under the tools folder; "jdk": spyglass's own program
     # (langs/java/SpyglassJavac.java) run by the host JDK (query/precise_java.py).
     runtime: str = "node"
+    # Re-runs after a crash on a file the tool names (scip-python prints the file its walk
+    # failed on, and writes each document as it goes), that file hidden: 0 for none.
+    retries: int = 0
+    # The tool can be limited to one folder (scip-python's --target-only): a later
+    # snapshot re-runs only the folder its changes reach (query/precise_delta.py).
+    narrows: bool = False
 
     def home(self, tools: Path) -> Path:
         return tools / self.package
@@ -103,10 +111,10 @@ class Indexer:
         compiled = precise_java.classes(home, cfg)
         return (*precise_java.binds(home), str(compiled))
 
-    def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig
-                ) -> tuple[str, ...]:
+    def command(self, tools: Path, out: Path, root: Path, cfg: PreciseConfig,
+                target: str = "") -> tuple[str, ...]:
         """niced node (or java) running the indexer; every input it may read named by
-        the host."""
+        the host; `target`: the folder it is limited to (`narrows`)."""
         if self.runtime == "jdk":
             home = precise_java.jdk_home()
             if home is None:
@@ -117,7 +125,8 @@ class Indexer:
         if self.name == "scip-python":
             # --project-version: without it scip-python runs git (and 0.6.6 crashes);
             # --environment: the package list is ours (empty), so no interpreter is asked.
-            return (*node, "--project-name", "spyglass", "--project-version", "0",
+            only = ("--target-only", str(root.resolve() / target)) if target else ()
+            return (*node, *only, "--project-name", "spyglass", "--project-version", "0",
                     "--environment", str(out / "environment.json"),
                     "--output", str(out / "index.scip"), "--quiet")
         project: tuple[str, ...] = ()
@@ -139,7 +148,8 @@ class Indexer:
 
 INDEXERS = (
     Indexer("python", ("python",), "scip-python",
-            "node_modules/@sourcegraph/scip-python", "index.js"),
+            "node_modules/@sourcegraph/scip-python", "index.js", retries=2,
+            narrows=True),
     Indexer("typescript", ("typescript", "tsx", "javascript"), "scip-typescript",
             "scip-typescript/node_modules/@sourcegraph/scip-typescript", "dist/src/main.js",
             structural=True),
@@ -169,7 +179,7 @@ class Run:
 
     language: str
     tool: str  # "scip-python 0.6.6"
-    state: str  # running | completed | failed | timeout | missing
+    state: str  # running | completed | partial | failed | timeout | missing
     files: int
     seconds: float
     peak_mb: float
@@ -248,18 +258,23 @@ def runs(conn: Conn, snapshot: int | None) -> list[Run]:
 
 def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
             config: Config, report: Report, scratch: Path | None = None) -> Run:
-    """Run one indexer over the workspace and import its output into `snapshot`."""
+    """Run one indexer over the workspace and import its output into `snapshot`. A tool
+    that writes its index a document at a time keeps the documents written before a
+    crash; one that names the file it crashed on (`Indexer.retries`) is re-run with that
+    file hidden (seen empty), up to `retries` times within the time limit: the pass is
+    then "partial", its facts kept, the files it failed on named."""
     cfg = config.precise
     tools = tools_dir(cfg)
     tool = f"{indexer.name} {indexer.version(tools)}".strip()
     out = Path(tempfile.mkdtemp(prefix="spyglass-precise-")) if scratch is None else scratch
     started = time.monotonic()
-    peak = 0
+    deadline = started + cfg.timeout_s
+    peak = [0]
     report("precise_started", {"language": indexer.language, "tool": tool})
 
     def done(state: str, files: int = 0, error: str = "") -> Run:
         run = Run(indexer.language, tool, state, files, round(time.monotonic() - started, 2),
-                  round(peak / 2**20, 1), error)
+                  round(peak[0] / 2**20, 1), error)
         _record(conn, snapshot, run)
         report("precise_" + ("completed" if state == "completed" else "failed"),
                {"language": run.language, "tool": tool, "state": state, "files": files,
@@ -267,53 +282,152 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         return run
 
     try:
+        plan = (precise_delta.target(conn, snapshot, indexer.language, indexer.languages)
+                if indexer.narrows else None)
+        if plan is not None and not plan[1]:  # nothing changed: the earlier facts stand
+            return done("completed", _kept(conn, snapshot, indexer.name),
+                        f"no file changed since snapshot {plan[0]}: its facts are kept")
+        target = plan[1] if plan is not None else ""
+        if target:
+            report("precise_progress", {"language": indexer.language, "target": target,
+                                        "since": plan[0] if plan else None})
         try:
             extra = indexer.prepare(conn, snapshot, out, cfg)
-            spec = LaunchSpec(indexer.command(tools, out, root, cfg), root,
-                              env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
-                              binds=(str(tools), *extra),
-                              outputs=(str(out),))
-            child = launch(spec)
         except LaunchError as exc:
             return done("failed", error=f"cannot start {indexer.name}: {exc}")
-        child.stdin.close()
-        deadline = started + cfg.timeout_s
-        next_report = started + 5.0
-        while not child.wait(POLL):
-            peak = max(peak, _descendants_rss(child.pid))
-            now = time.monotonic()
-            if now >= deadline:
-                child.kill()
-                return done("timeout", error=f"{indexer.name} did not finish within "
-                            f"{cfg.timeout_s} s ([precise] timeout_s)")
-            if peak > cfg.memory_mb * 2**20 * 1.5:  # node's heap limit plus its own memory
-                child.kill()
-                return done("failed", error=f"{indexer.name} exceeded the memory limit "
-                            f"({cfg.memory_mb} MB, [precise] memory_mb)")
-            if now >= next_report:
-                next_report = now + 5.0
-                report("precise_progress", {"language": indexer.language,
-                                            "seconds": round(now - started, 1),
-                                            "rss_mb": round(peak / 2**20, 1)})
-        child.stdout.read()
-        code = child.exit_code()
-        if code != 0:
-            why = child.last_error() or "no message"
-            return done("failed", error=f"{indexer.name} exited with {code}: {why}")
-        result = out / "index.scip"
-        if not result.is_file():
-            return done("failed", error=f"{indexer.name} wrote no index")
+        hidden: list[str] = []
+        facts: dict[str, list[scip.Occurrence]] = {}
+        rels: list[scip.Relation] = []
+        name, errors, stamp = "", [], []
+        while True:
+            state, error, output = _attempt(indexer, tools, out, root, cfg, extra,
+                                            tuple(hidden), deadline, peak, report, target)
+            if state == "unstarted" and not hidden:
+                return done("failed", error=error)
+            if state == "unstarted":  # a re-run that cannot start keeps the facts so far
+                errors.append(error)
+                break
+            result = out / "index.scip"
+            if state == "completed" and not result.is_file():
+                state, error = "failed", f"{indexer.name} wrote no index"
+            data = result.read_bytes() if result.is_file() else b""
+            result.unlink(missing_ok=True)
+            try:
+                got, docs, more = scip.parse_full(data if state == "completed"
+                                                  else scip.complete(data))
+            except BadInput as exc:
+                if state == "completed":
+                    state, error = "failed", f"{indexer.name} wrote a malformed index: {exc}"
+                got, docs, more = "", {}, []
+            if state == "completed" and not docs and not hidden:
+                state, error = "failed", (f"{indexer.name} wrote a malformed index: no "
+                                          "documents (not a SCIP index?)")
+            name = name or (got if docs else "")
+            stamp.append(scip.digest(data))
+            for written, occs in docs.items():  # an earlier run saw more files: it stays
+                path = _rebase(target, written)
+                if path is not None and path not in hidden:
+                    facts.setdefault(path, occs)
+            rels += more
+            if state == "completed":
+                break
+            errors.append(error)
+            failed = (failing_file(output, root) if state == "failed" and indexer.retries
+                      else None)
+            if (failed is None or failed in hidden or len(hidden) >= indexer.retries
+                    or time.monotonic() >= deadline):
+                break
+            hidden.append(failed)
+            report("precise_progress", {"language": indexer.language, "retry": len(hidden),
+                                        "hidden": failed, "error": error})
+        if not facts:
+            return done(state, error=error)
+        whole = state == "completed" and not hidden and not target
         try:
-            _, kept, _ = scip.import_scip(root, conn, snapshot, result,
-                                          config.limits.max_file_bytes, replaces=indexer.name)
+            kept, _ = scip.import_docs(root, conn, snapshot, (name, facts, rels),
+                                       scip.digest("".join(stamp).encode()),
+                                       config.limits.max_file_bytes, replaces=indexer.name,
+                                       whole=whole)
         except BadInput as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             return done("failed", error=f"{indexer.name} wrote a malformed index: {exc}")
-        return done("completed", kept)
+        if whole:
+            return done("completed", kept)
+        if state == "completed" and not hidden:
+            return done("completed", _kept(conn, snapshot, indexer.name),
+                        f"re-ran {target} ({kept} file(s)) after changes since snapshot "
+                        f"{plan[0] if plan else ''}; the other files' facts are kept")
+        lost = _covered(conn, snapshot, indexer.languages) - kept
+        why = "; ".join(dict.fromkeys(errors))
+        named = (f"failed on {', '.join(hidden)}, re-run without it"
+                 f"{'' if state == 'completed' else ' (' + state + ': ' + error + ')'}"
+                 if hidden else state)
+        return done("partial", kept, f"{indexer.name} {named}: {why}; facts for {kept} "
+                    f"file(s), {lost} without (files it failed on or had no names in)")
     finally:
         if scratch is None:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _kept(conn: Conn, snapshot: int, tool: str) -> int:
+    row = conn.execute("SELECT count(*) FROM scip_docs WHERE snapshot = ? AND tool LIKE ?",
+                       (snapshot, tool + "%")).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _rebase(target: str, path: str) -> str | None:
+    """A document's workspace path: the tool writes it relative to its target folder."""
+    if not target:
+        return path
+    out = posixpath.normpath(posixpath.join(target, path))
+    return None if out.startswith(("../", "/")) or out in ("..", ".") else out
+
+
+def _attempt(indexer: Indexer, tools: Path, out: Path, root: Path, cfg: PreciseConfig,
+             extra: tuple[str, ...], hidden: tuple[str, ...], deadline: float,
+             peak: list[int], report: Report, target: str = "") -> tuple[str, str, str]:
+    """One run of the tool under the launcher, `hidden` files seen empty: (state —
+    completed, failed, timeout or unstarted —, the reason of a failure, the tail of its
+    error output). `peak` holds the highest resident size seen."""
+    empty = out / "hidden.empty"  # what a hidden file shows: made anew for each run
+    try:
+        if hidden:
+            empty.unlink(missing_ok=True)
+            empty.write_bytes(b"")
+        spec = LaunchSpec(indexer.command(tools, out, root, cfg, target), root,
+                          env=("HOME=/tmp", f"PATH={_path()}", *indexer.env(root)),
+                          binds=(str(tools), *extra), outputs=(str(out),), hidden=hidden,
+                          empty=str(empty) if hidden else "")
+        child = launch(spec)
+    except (LaunchError, OSError) as exc:
+        return "unstarted", f"cannot start {indexer.name}: {exc}", ""
+    child.stdin.close()
+    begun = time.monotonic()
+    next_report = begun + 5.0
+    while not child.wait(POLL):
+        peak[0] = max(peak[0], _descendants_rss(child.pid))
+        now = time.monotonic()
+        if now >= deadline:
+            child.kill()
+            return "timeout", (f"{indexer.name} did not finish within {cfg.timeout_s} s "
+                               "([precise] timeout_s)"), ""
+        if peak[0] > cfg.memory_mb * 2**20 * 1.5:  # node's heap limit plus its own memory
+            child.kill()
+            return "failed", (f"{indexer.name} exceeded the memory limit ({cfg.memory_mb} "
+                              "MB, [precise] memory_mb)"), ""
+        if now >= next_report:
+            next_report = now + 5.0
+            report("precise_progress", {"language": indexer.language,
+                                        "seconds": round(now - begun, 1),
+                                        "rss_mb": round(peak[0] / 2**20, 1)})
+    child.stdout.read()
+    code = child.exit_code()
+    text = child.stderr_tail.decode("utf-8", "replace")
+    if code != 0:
+        why = child.last_error() or "no message"
+        return "failed", f"{indexer.name} exited with {code}: {why}", text
+    return "completed", "", text
 
 
 def wanted(config: Config, conn: Conn, snapshot: int) -> list[Indexer]:
@@ -347,7 +461,7 @@ def run_pass(root: Path, conn: Conn, snapshot: int, config: Config,
             done.append(run)
             continue
         done.append(run_one(indexer, root, conn, snapshot, config, report))
-    failed = [r for r in done if r.state != "completed"]
+    failed = [r for r in done if r.state not in ("completed", "partial")]
     if failed and config.precise.enabled == "true":
         raise PreciseFailed("precise pass failed ([precise] enabled = true): "
                             + "; ".join(f"{r.language}: {r.error}" for r in failed))
@@ -394,7 +508,8 @@ def pass_over(store_root: Path, root: Path, config: Config, snapshot: int,
         conn = connect(store_root)
         try:
             done = {str(r[0]) for r in conn.execute(
-                "SELECT language FROM precise_runs WHERE snapshot = ? AND state = 'completed'",
+                "SELECT language FROM precise_runs WHERE snapshot = ? AND state IN "
+                "('completed', 'partial')",
                 (snapshot,))}
             todo = [i for i in wanted(config, conn, snapshot) if i.language not in done]
             if not todo:

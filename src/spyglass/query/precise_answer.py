@@ -8,6 +8,7 @@ or implements (SCIP relationships), since a use through a base member reaches it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,10 +46,12 @@ class Facts:
             for o in occs:
                 self.by_symbol.setdefault(o.symbol, []).append((path, o))
         self.up: dict[str, set[str]] = {}
+        self.up_all: dict[str, set[str]] = {}  # across packages too
         for a, b, bits in precise.relations:
-            if bits & UPWARD and a != b and _member(a) and _member(b) \
-                    and _package(a) == _package(b):
-                self.up.setdefault(a, set()).add(b)
+            if bits & UPWARD and a != b and _member(a) and _member(b):
+                self.up_all.setdefault(a, set()).add(b)
+                if _package(a) == _package(b):
+                    self.up.setdefault(a, set()).add(b)
 
 
 _FACTS: list[Facts] = []
@@ -133,7 +136,7 @@ def target_symbols(precise: scip.ScipIndex, fresh: Freshness, d: DefRow) -> str 
     doc = precise.documents.get(d.path)
     if doc is None or not fresh(d.path):
         return None
-    on_line = [o for o in doc[1] if o.line == d.name_line - 1]
+    on_line = [o for o in doc[1] if o.line == d.name_line - 1 and o.symbol != scip.LOCAL]
     # At the name itself: its definition, or the member it declares structurally (an
     # object literal's property typed by an interface is, to scip-typescript, a use of
     # the interface's member).
@@ -144,12 +147,13 @@ def target_symbols(precise: scip.ScipIndex, fresh: Freshness, d: DefRow) -> str 
     return min(defined, key=lambda o: abs(o.col - d.name_col)).symbol if defined else None
 
 
-def related(facts: Facts, seeds: set[str]) -> set[str]:
-    """The seeds plus every member of the same package they override or implement,
-    transitively."""
+def related(facts: Facts, seeds: set[str], across: bool = False) -> set[str]:
+    """The seeds plus every member of the same package (`across`: of any package) they
+    override or implement, transitively."""
+    up = facts.up_all if across else facts.up
     out, todo = set(seeds), list(seeds)
     while todo:
-        for b in facts.up.get(todo.pop(), ()):
+        for b in up.get(todo.pop(), ()):
             if b not in out:
                 out.add(b)
                 todo.append(b)
@@ -157,22 +161,65 @@ def related(facts: Facts, seeds: set[str]) -> set[str]:
 
 
 def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, name: str,
-            wanted: set[str]) -> bool:
+            wanted: set[str], facts: Facts | None = None) -> bool:
     """Whether the facts resolve `name` on that line (1-based) to other symbols only: a
     site they have no occurrence for (a string in `__all__`, a use they could not
-    resolve) is not refuted."""
+    resolve) is not refuted. Under structural typing a member refutes only if it is a
+    type's declared member (`T#name`) sharing no overridden or implemented member with
+    the target (`facts`' relationships, transitively, any package): an object's own member
+    (`o.name`, an object literal typed by the target's type) may be the target. A use
+    of a local (a variable, a parameter, a member of an anonymous type) refutes only
+    where every use of the name on the line is resolved, none to a symbol that may be
+    the target."""
     doc = precise.documents.get(path)
     if doc is None:
         return False
     text = fresh.line(path, line - 1)
-    there = [o.symbol for o in doc[1] if o.line == line - 1 and o.end_col > o.col
-             and text[o.col:o.end_col] == name]
+    occs = [o for o in doc[1] if o.line == line - 1 and o.end_col > o.col
+            and text[o.col:o.end_col] == name]
+    there = [o.symbol for o in occs]
     if not there or any(s in wanted for s in there):
         return False
     tool = precise.tools.get(path, precise.tool).split(" ")[0]
-    # Another type's member of that name may be this one, structurally.
-    return not (any(i.structural and i.name == tool for i in INDEXERS)
-                and all(_member(s) for s in there))
+    structural = any(i.structural and i.name == tool for i in INDEXERS)
+
+    family = related(facts, wanted, across=True) if facts is not None else set()
+
+    def may_be(symbol: str) -> bool:  # structurally, the target under another name
+        return structural and _member(symbol) and (
+            not _declared(symbol) or facts is None
+            or bool(related(facts, {symbol}, across=True) & family))
+
+    named = [s for s in there if s != scip.LOCAL]
+    if named and not any(may_be(s) for s in named):
+        return True
+    return scip.LOCAL in there and _all_local(text, name, occs, structural, may_be)
+
+
+def _declared(symbol: str) -> bool:
+    """A member a type declares (`pkg/T#name().`), not an object's (`pkg/o.name().`)."""
+    tail = symbol.rsplit("/", 1)[-1]
+    return "#" in tail and not symbol.endswith("#")
+
+
+def _all_local(text: str, name: str, occs: list[scip.Occurrence], structural: bool,
+               may_be: Callable[[str], bool]) -> bool:
+    """Every use of `name` on the line is resolved, to a local or to a symbol that cannot
+    be the target; under structural typing a local counts only as a member access
+    (`change.start`: a member of an anonymous type, which TypeScript's references of a
+    declared member never include), not a bare name (`{ start }` may be an object
+    literal's property typed by the target's type)."""
+    at = {o.col: o.symbol for o in occs}
+    for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
+        symbol = at.get(m.start())
+        if symbol is None:
+            return False
+        if symbol == scip.LOCAL:
+            if structural and not text[:m.start()].rstrip().endswith("."):
+                return False
+        elif may_be(symbol):
+            return False
+    return True
 
 
 LIST_ITEM = re.compile(r"\s*(?:type\s+)?[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*(?:#.*|//.*)?$")
@@ -265,7 +312,8 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             out.append(replace(loc, uncertain=False,
                                evidence=f"precise: {sites[key][0]} (SCIP)"))
         elif fresh(loc.path) and not _declaration(loc, targets) and any(
-                refuted(precise, fresh, loc.path, loc.start_line, n, wanted) for n in names):
+                refuted(precise, fresh, loc.path, loc.start_line, n, wanted, facts)
+                for n in names):
             dropped += 1
         else:
             out.append(loc)

@@ -76,7 +76,7 @@ def refuted(calls: Calls, d: DefRow, symbol: str, lines: list[int]) -> bool:
     (a constructor reached by calling its class is not refuted: the class's name is
     called there, not the constructor's)."""
     for line in lines:
-        named = {s for n, s in calls.on_line.get(line, ()) if n == d.name}
+        named = {s for n, s in calls.on_line.get(line, ()) if n == d.name and s != scip.LOCAL}
         if not named or symbol in named:
             return False
     return bool(lines)
