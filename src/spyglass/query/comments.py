@@ -8,7 +8,7 @@ import math
 import weakref
 from dataclasses import dataclass, field
 
-from spyglass.index import confined
+from spyglass.index.confined import read_or_none
 from spyglass.query.names import words
 from spyglass.query.rows import Key, chunks, marks
 from spyglass.query.terms import FileTerms, count_stems, stem
@@ -203,7 +203,7 @@ def comment_index(view: View) -> CommentIndex:
             terms.add_stored(path, length, words(path))
             described += n
             continue
-        data = confined.read_or_none(view.root, path, MAX_FILE_BYTES)
+        data = read_or_none(view.root, path, MAX_FILE_BYTES)
         if data is None:
             continue
         counted = unit_words(data, found.get(unit, []))
