@@ -159,8 +159,8 @@ def test_overlay_edits_are_seen_and_never_kept(repo: Path) -> None:
 @pytest.mark.parametrize("damage", [
     "UPDATE file_words SET n = -7 WHERE stem = 'invoic'",
     "UPDATE file_words SET n = 'many' WHERE stem = 'invoic'",
-    "UPDATE word_units SET length = x'00ff' WHERE unit = (SELECT unit FROM file_words WHERE "
-    "stem = 'invoic')",
+    ("UPDATE word_units SET length = x'00ff' WHERE unit = (SELECT unit FROM file_words WHERE "
+     "stem = 'invoic')"),
     "UPDATE comment_words SET idx = -1 WHERE stem = 'tax'",
 ])
 def test_a_damaged_row_is_refused_and_read_again(repo: Path, damage: str,
