@@ -75,6 +75,19 @@ CREATE TABLE IF NOT EXISTS precise_runs(
 CREATE TABLE IF NOT EXISTS claims(
   blob TEXT NOT NULL, ext TEXT NOT NULL, digest TEXT NOT NULL, language TEXT NOT NULL,
   PRIMARY KEY(blob, ext, digest)) WITHOUT ROWID;
+-- Explore's word index (query/wordstore.py): filled on the first free-text question that
+-- needs a unit, not by `index`; a unit's words, its definitions' comment words, all stems.
+CREATE TABLE IF NOT EXISTS word_units(
+  unit INTEGER PRIMARY KEY, length INTEGER NOT NULL, described INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS file_words(
+  stem TEXT NOT NULL, unit INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(stem, unit))
+  WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS file_words_unit ON file_words(unit);
+CREATE TABLE IF NOT EXISTS comment_words(
+  stem TEXT NOT NULL, unit INTEGER NOT NULL, idx INTEGER NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY(stem, unit, idx)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS comment_words_unit ON comment_words(unit);
+CREATE TABLE IF NOT EXISTS word_stems(stem TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
   detail TEXT NOT NULL DEFAULT '', job INTEGER);

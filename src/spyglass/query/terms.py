@@ -9,6 +9,7 @@ import functools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from spyglass.query.names import words as split_words
 
@@ -49,33 +50,84 @@ def stem(word: str) -> str:
     return w
 
 
+class StoredTerms(Protocol):
+    """Word counts kept elsewhere (the store, query/wordstore.py) for files not counted in
+    this process."""
+
+    def terms(self, stems: list[str]) -> dict[str, dict[str, int]]: ...
+    def vocabulary(self) -> list[str]: ...
+
+
+def count_stems(words: list[str]) -> dict[str, int]:
+    """A file's words (split like identifiers) counted by stem; one letter and bare numbers
+    left out."""
+    out: dict[str, int] = {}
+    for w, c in Counter(words).items():
+        if len(w) > 1 and not w.isdigit():
+            s = stem(w)
+            out[s] = out.get(s, 0) + c
+    return out
+
+
 @dataclass
 class FileTerms:
     """Stemmed word counts per file (stem → path → occurrences), file lengths in words and
-    the stems of each file's path words."""
+    the stems of each file's path words. The counts of files added with `add_stored` are
+    read from `stored` per stem, when a question needs them."""
 
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     lengths: dict[str, int] = field(default_factory=dict)
     path_stems: dict[str, frozenset[str]] = field(default_factory=dict)
     name_stems: dict[str, frozenset[str]] = field(default_factory=dict)
+    stored: StoredTerms | None = None
     _sorted: list[str] = field(default_factory=list)
+    _merged: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def add(self, path: str, words: list[str], path_words: list[str]) -> None:
         """Count one file's words (already split like identifiers)."""
-        for w, c in Counter(words).items():
-            if len(w) > 1 and not w.isdigit():
-                per = self.counts.setdefault(stem(w), {})
-                per[path] = per.get(path, 0) + c
-        self.lengths[path] = len(words)
+        self.add_counted(path, count_stems(words), len(words), path_words)
+
+    def add_counted(self, path: str, stems: dict[str, int], length: int,
+                    path_words: list[str]) -> None:
+        """One file's words as `count_stems` gives them, and its length in words."""
+        for s, c in stems.items():
+            per = self.counts.setdefault(s, {})
+            per[path] = per.get(path, 0) + c
+        self.add_stored(path, length, path_words)
+
+    def add_stored(self, path: str, length: int, path_words: list[str]) -> None:
+        """A file whose counts `stored` holds: its length in words and its path."""
+        self.lengths[path] = length
         self.path_stems[path] = frozenset(stem(w) for w in path_words if len(w) > 1)
         name = path.rsplit("/", 1)[-1].split(".", 1)[0]
         self.name_stems[path] = frozenset(stem(w) for w in split_words(name) if len(w) > 1)
         self._sorted = []
+        self._merged = {}
 
     def _vocabulary(self) -> list[str]:
         if not self._sorted:
-            self._sorted = sorted(self.counts)
+            if self.stored is None:
+                self._sorted = sorted(self.counts)
+            else:
+                self._sorted = sorted(set(self.stored.vocabulary()).union(self.counts))
         return self._sorted
+
+    def _fetch(self, stems: list[str]) -> None:
+        """Read the counts of `stems` not read yet: this process's and the store's."""
+        wanted = [s for s in dict.fromkeys(stems) if s not in self._merged]
+        got = self.stored.terms(wanted) if self.stored is not None and wanted else {}
+        for s in wanted:
+            per = dict(got.get(s, {}))
+            for p, c in self.counts.get(s, {}).items():
+                per[p] = per.get(p, 0) + c
+            self._merged[s] = per
+
+    def postings(self, s: str) -> dict[str, int]:
+        """path → occurrences of the stem `s`."""
+        if self.stored is None:
+            return self.counts.get(s, {})
+        self._fetch([s])
+        return self._merged[s]
 
     def related(self, s: str) -> list[str]:
         """Stems of the vocabulary that start with `s` or contain it (`route` in `subrouter`),
@@ -90,7 +142,10 @@ class FileTerms:
             i += 1
         out.update(v for v in vocab if len(v) > len(s) + 1 and s in v)
         out.discard(s)
-        return sorted(out, key=lambda v: (-len(self.counts[v]), v))[:MAX_PARTIAL]
+        if self.stored is not None:
+            self._fetch(sorted(out))
+        found = [v for v in out if self.postings(v)]  # (a stored stem of no file here: none)
+        return sorted(found, key=lambda v: (-len(self.postings(v)), v))[:MAX_PARTIAL]
 
     def scores(self, query: list[str]) -> dict[str, float]:
         """BM25 of every file with any query word: each distinct stem once, weighted by how
@@ -103,9 +158,9 @@ class FileTerms:
         avg = (sum(self.lengths.values()) / n) or 1.0
         out: dict[str, float] = {}
         for s in dict.fromkeys(stem(w) for w in query):
-            tf: dict[str, float] = {p: float(c) for p, c in self.counts.get(s, {}).items()}
+            tf: dict[str, float] = {p: float(c) for p, c in self.postings(s).items()}
             for r in self.related(s):
-                for p, c in self.counts[r].items():
+                for p, c in self.postings(r).items():
                     tf[p] = tf.get(p, 0.0) + PARTIAL * c
             for p, stems in self.path_stems.items():
                 if s in stems and PATH_TF > 0:
@@ -127,8 +182,8 @@ class FileTerms:
         if n < 2:
             return 0.0
         top = bm25_idf(n, 1)
-        found = [len(self.counts[s]) for s in dict.fromkeys(stem(w) for w in query)
-                 if s in self.counts]
+        found = [len(self.postings(s)) for s in dict.fromkeys(stem(w) for w in query)
+                 if self.postings(s)]
         if not found:
             return 0.0
         return 1.0 - sum(min(1.0, bm25_idf(n, df) / top) for df in found) / len(found)
