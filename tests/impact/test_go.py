@@ -287,6 +287,71 @@ lib/set_test.go convention ? | naming convention: lib/set.go ↔ lib/set_test.go
 lib/put_test.go::TestPut reference ?
 $ go test ./lib -run '^(TestSet|TestPut)$'
 ''',
+    # Without go.mod (a GOPATH-era package) the repository's import path is the one its
+    # external test packages import their own folder's package by (`package flag_test`
+    # importing "example.com/x/flag"); a standard-library path of the same name is not it.
+    "no go.mod: external test packages reach the package by its import path": '''
+#- flag.go
+package flag
+
+func Lookup(name string) string {
+	return name$0
+}
+#- example_test.go
+package flag_test
+
+import (
+	"fmt"
+
+	"example.com/x/flag"
+)
+
+func ExampleLookup() {
+	fmt.Println(flag.Lookup("v"))
+}
+#- sub/sub.go
+package sub
+
+func Join(a string) string { return a }
+#- sub/sub_test.go
+package sub_test
+
+import (
+	"testing"
+
+	sub "example.com/x/flag/sub"
+)
+
+func TestJoin(t *testing.T) {
+	if sub.Join("a") != "a" {
+		t.Fatal("Join")
+	}
+}
+#- strings/strings.go
+package strings
+
+func Cut(s string) string { return s }
+#- strings/strings_test.go
+package strings_test
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCut(t *testing.T) {
+	_ = strings.Cut("a", "")
+}
+#? tests $0
+example_test.go::ExampleLookup reference | calls flag.Lookup at example_test.go:10
+$ go test . -run '^ExampleLookup$'
+#? tests sub/sub.go
+sub/sub_test.go::TestJoin reference
+$ go test ./sub -run '^TestJoin$'
+#? tests strings/strings.go
+strings/strings_test.go convention ?
+$ go test ./strings -run '^TestCut$'
+''',
     "explore a Go symbol": MODULE + '''
 #? explore F --budget 300
 util.F

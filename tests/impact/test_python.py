@@ -256,6 +256,69 @@ def dump(v):
 tests/test_config.py import ? | lib/codec.py swaps its import of 'json' for 'simplejson'
 $ pytest tests/test_config.py
 ''',
+    # A definition standing in for one defined outside the repository (a method overriding
+    # an outside base class's, a function of a module named like the outside module it
+    # imports from) has no definition to walk to: test files naming the outside one (a
+    # test pinning the upstream code the change adapts) rank with the uncertain direct
+    # users. An outside method not overridden, a same-named function of a module with
+    # another name, and a test naming only the base class say nothing of the change.
+    "tests naming the outside definition a changed one stands in for": '''
+#- aio/__init__.py
+#- aio/parsers.py
+from upstream.parsers import Parser, helper
+
+
+class AioParser(Parser):
+    async def parse(self, data):
+        return helper(data)$0
+
+
+async def create(kind):
+    return AioParser()
+#- tests/test_patches.py
+import pytest
+from upstream.parsers import Parser, create
+from upstream.other import Parser as OtherParser
+
+PINNED = [create, OtherParser.parse]
+
+
+@pytest.mark.parametrize("obj", [Parser.parse, Parser.close])
+def test_pinned(obj):
+    assert obj
+
+
+def test_unrelated():
+    assert Parser.close
+
+
+def test_parse_pinned():
+    assert Parser.parse
+#- tests/test_other.py
+from upstream.misc import create
+from upstream.parsers import Parser
+
+
+def test_misc():
+    assert create and Parser.close and Parser
+#~ aio/parsers.py
+from upstream.parsers import Parser, helper
+
+
+class AioParser(Parser):
+    async def parse(self, data):
+        return helper(data) or data
+
+
+async def create(kind):
+    return AioParser(kind)
+#? tests $0
+tests/test_patches.py::test_parse_pinned upstream ? | tests/test_patches.py:18 names upstream.parsers.Parser.parse, which the changed aio.parsers.AioParser.parse stands in for
+$ pytest tests/test_patches.py::test_parse_pinned
+#? tests aio/parsers.py:10-11
+tests/test_patches.py upstream ? | tests/test_patches.py:2 names upstream.parsers.create, which the changed aio.parsers.create stands in for
+$ pytest tests/test_patches.py
+''',
     "pytest fixtures in conftest reach tests by parameter name": '''
 #- app.py
 def make():

@@ -52,6 +52,12 @@ NAME_WORD, MIN_WORD, STEM = 0.6, 3, 5
 # importing either use the swapped package directly and rank with the changed tests, when
 # at most SWAP_FILES test files do (more: like any other evidence, by relevance).
 SWAP, SWAP_FILES = 1.0, 10
+# A changed definition standing in for one of another package (a method overriding a method
+# of a base class defined outside the repository; a function of a module named like a module
+# it imports from, `aio/parsers.py` defining `parse` beside `from lib.parsers import …`): test
+# files naming that outside definition (a test pinning the upstream code the change adapts)
+# rank with the uncertain direct users; the walk cannot reach them, having no definition.
+UPSTREAM = 0.5
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
@@ -168,6 +174,8 @@ def _tier(e: _Evidence) -> int:
     if e.reason == "reference" and e.distance == 1:
         return 2 if e.uncertain else 1
     if e.reason == "convention" and e.weight == CONVENTION:  # `set.go` ↔ `set_test.go`
+        return 2
+    if e.reason == "upstream":
         return 2
     return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
@@ -312,6 +320,76 @@ def _by_swapped_imports(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
                         f"import:{old}", near, f"imports {old!r}, swapped for {new!r} in {path}")
 
 
+def _last_part(module: str) -> str:
+    return re.split(r"[./#]", module.rstrip("/#."))[-1]
+
+
+def upstream_names(ans: Answer, seeds: list[Seed]) -> dict[str, DefRow]:
+    """Outside definitions (no definition in the index) that changed definitions stand in
+    for: ``Base.m`` for a method ``m`` of a class whose base ``Base`` is defined elsewhere
+    (the base itself for a changed class), and ``other.mod.f`` for a function ``f`` of a
+    module that imports from ``other.mod``, a module with the same last name part."""
+    view = ans.view()
+    out: dict[str, DefRow] = {}
+    parents = defs_by_keys(view, [(s.d.unit, s.d.parent) for s in seeds if s.d.parent >= 0])
+    for seed in seeds:
+        d = seed.d
+        if seed.removed:
+            continue
+        owner = d if d.kind == "class" else parents.get((d.unit, d.parent)) \
+            if d.kind == "method" else None
+        if owner is not None:
+            for (base,) in view.each("SELECT b.base FROM {bases} b WHERE b.unit = ? AND "
+                                     "b.idx = ?", (owner.unit, owner.idx)):
+                name = str(base) if owner is d else f"{base}.{d.name}"
+                out.setdefault(name, d)
+        elif d.kind == "func" and d.parent < 0:
+            module = d.full[:len(d.full) - len(d.qualname)].rstrip(".#")
+            for (other,) in view.each("SELECT DISTINCT i.module FROM {imports} i WHERE "
+                                      "i.unit = ? AND i.name IS NOT NULL", (d.unit,)):
+                other = str(other)
+                if other != module and module and _last_part(other) == _last_part(module):
+                    sep = "#" if "#" in d.full else "."
+                    out.setdefault(f"{other}{sep}{d.name}", d)
+    names = list(out)
+    for chunk in chunks(names, 200):  # defined in the index: the walk follows those
+        for (full,) in view.each("SELECT d.full FROM {defs} d JOIN temp.vfiles f ON "
+                                 f"f.unit = d.unit WHERE d.full IN ({marks(chunk)})", tuple(chunk)):
+            out.pop(str(full), None)
+    return out
+
+
+def _by_upstream(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
+    """Tests naming an outside definition that a changed definition stands in for
+    (upstream_names): the test pins or exercises the code the change adapts."""
+    names = upstream_names(ans, [s for s in cs.seeds if _test_pack(s.d.path) is None])
+    if not names:
+        return
+    view = ans.view()
+    rows: list[RefRow] = []
+    for chunk in chunks(list(names), 200):
+        rows += [r for r in refs(view.each(f"SELECT {REF_COLS} {REF_FROM} WHERE r.target IN "
+                                           f"({marks(chunk)})", tuple(chunk)))
+                 if _test_pack(r.path) is not None]
+    users = edges.enclosing_defs(view, rows)
+    for r in rows:
+        pack = _test_pack(r.path)
+        d = names.get(r.target or "")
+        if pack is None or d is None:
+            continue
+        user = users.get((r.unit, r.scope))
+        name = test_symbol(pack, user) if user is not None else ""
+        why = (f"{r.path}:{r.line} names {r.target}, which the changed {display(d)} "
+               f"stands in for")
+        chain = f"names {r.target} ({r.path}:{r.line}) ← {display(d)}"
+        if name:
+            out.add(r.path, name, (user.start_line, user.end_line),  # type: ignore[union-attr]
+                    "upstream", UPSTREAM, True, why, f"upstream:{r.target}", chain=chain)
+        else:
+            out.add(r.path, "", (r.line, r.line), "upstream", UPSTREAM * MODULE_LEVEL, True,
+                    why, f"upstream:{r.target}", chain=chain)
+
+
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
     """Fixtures reach tests by parameter name: an affected top-level helper of a shared
     fixture file (conftest.py) counts for tests under its folder that use the name as a
@@ -448,6 +526,7 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True
     _by_convention(ans, radius.change, tests, out)
     _by_name_words(radius.change, tests, out)
     _by_swapped_imports(ans, radius.change, out)
+    _by_upstream(ans, radius.change, out)
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
     kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]

@@ -19,6 +19,9 @@ from spyglass.types import FileContext, FileFacts, Import, Reference, Resolution
 
 _MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILINE)
 _MAJOR = re.compile(r"v\d+")
+_TEST_PACKAGE = re.compile(rb"^package\s+(\w+)_test\b", re.MULTILINE)
+_IMPORTS = re.compile(rb'^import\s*(?:\(([^)]*)\)|[\w.]*\s*("[^"\n]+"))', re.MULTILINE)
+_QUOTED = re.compile(rb'"([^"\s]+)"')
 _TYPE_KINDS = frozenset({"struct", "interface", "type"})
 _VALUE_KINDS = frozenset({"field", "var", "const"})
 _MEMBER_KINDS = frozenset({"field", "method"})
@@ -46,8 +49,9 @@ def _go_mod(folder: str, read: Callable[[str], bytes | None],
 
 
 def package_path(folder: str, read: Callable[[str], bytes | None],
-                 cache: dict[str, tuple[str, str] | None]) -> str:
-    """The import path of the package in `folder` (repository-relative)."""
+                 cache: dict[str, tuple[str, str] | None], root_path: str = "") -> str:
+    """The import path of the package in `folder` (repository-relative); `root_path`: the
+    repository's import path when no go.mod declares one (_root_import_path)."""
     mod = _go_mod(folder, read, cache)
     if mod is not None:
         root, module = mod
@@ -56,18 +60,55 @@ def package_path(folder: str, read: Callable[[str], bytes | None],
     parts = folder.split("/")
     if "src" in parts:  # GOPATH layout: $GOPATH/src/<import path>
         return "/".join(parts[parts.index("src") + 1:])
+    if root_path:
+        return f"{root_path}/{folder}" if folder else root_path
     return folder
+
+
+def _root_import_path(paths: list[str], read: Callable[[str], bytes | None],
+                      cache: dict[str, tuple[str, str] | None]) -> str:
+    """The repository's import path when no go.mod declares it (a GOPATH-era package):
+    an external test package (`package flag_test`) imports the package of its own folder,
+    a path that is not the standard library's (a dot in its first element), whose last
+    element is that package's name and which ends with the folder. Only when every such
+    import agrees; "" otherwise."""
+    found: set[str] = set()
+    for path in paths:
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        parts = folder.split("/")
+        if not path.endswith("_test.go") or "src" in parts or \
+                _go_mod(folder, read, cache) is not None:
+            continue
+        data = read(path)
+        match = _TEST_PACKAGE.search(data) if data is not None else None
+        if data is None or match is None:
+            continue
+        name = match.group(1).decode("utf-8", "replace")
+        for block in _IMPORTS.finditer(data):
+            for quoted in _QUOTED.finditer(block.group(1) or block.group(2) or b""):
+                imp = quoted.group(1).decode("utf-8", "replace")
+                elements = imp.split("/")
+                if "." not in elements[0] or elements[-1] != name:
+                    continue
+                if not folder:
+                    found.add(imp)
+                elif imp.endswith("/" + folder):
+                    found.add(imp[:-len(folder) - 1])
+    return found.pop() if len(found) == 1 else ""
 
 
 def module_keys(paths: Iterable[str], read: Callable[[str], bytes | None]
                 ) -> dict[str, FileContext]:
     """Each .go file's package import path: nearest go.mod's module + relative folder,
-    else the part after a ``src/`` segment (GOPATH), else the folder itself."""
+    else the part after a ``src/`` segment (GOPATH), else the repository's import path
+    its external test packages show + the folder (_root_import_path), else the folder."""
     cache: dict[str, tuple[str, str] | None] = {}
+    paths = list(paths)
+    root_path = _root_import_path(paths, read, cache)
     out: dict[str, FileContext] = {}
     for path in paths:
         folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        out[path] = FileContext(path=path, module=package_path(folder, read, cache))
+        out[path] = FileContext(path=path, module=package_path(folder, read, cache, root_path))
     return out
 
 
