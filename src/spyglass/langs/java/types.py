@@ -40,16 +40,22 @@ _SCOPES = frozenset({"block", "method_declaration", "constructor_declaration",
 MAX_DEPTH = 64  # ancestors walked from one argument
 
 
-def argument_types(name: Node) -> tuple[str | None, ...] | None:
-    """The types of the arguments of the call whose name is `name` (a method invocation's,
-    or a constructor's type in `new T(…)`); None when `name` names no call."""
+def _call_arguments(name: Node) -> Node | None:
+    """The argument list of the call whose name is `name` (a method invocation's, or a
+    constructor's type in `new T(…)`), or None when `name` names no call."""
     call = name.parent
     while call is not None and call.type in ("scoped_type_identifier", "generic_type"):
         call = call.parent
     if call is None or call.type not in ("method_invocation", "object_creation_expression",
                                          "explicit_constructor_invocation"):
         return None
-    args = call.child_by_field_name("arguments")
+    return call.child_by_field_name("arguments")
+
+
+def argument_types(name: Node) -> tuple[str | None, ...] | None:
+    """The types of the arguments of the call whose name is `name` (a method invocation's,
+    or a constructor's type in `new T(…)`); None when `name` names no call."""
+    args = _call_arguments(name)
     if args is None:
         return None
     return tuple(expression_type(a) for a in args.named_children if "comment" not in a.type)
@@ -60,13 +66,7 @@ def argument_calls(name: Node) -> tuple[Node | None, ...] | None:
     a method invocation (`f(g(x))`: `g`), else None; None when `name` names no call. Its
     result's type is the callee's declared return type (`return_type`), which the caller
     looks up through the index."""
-    call = name.parent
-    while call is not None and call.type in ("scoped_type_identifier", "generic_type"):
-        call = call.parent
-    if call is None or call.type not in ("method_invocation", "object_creation_expression",
-                                         "explicit_constructor_invocation"):
-        return None
-    args = call.child_by_field_name("arguments")
+    args = _call_arguments(name)
     if args is None:
         return None
     out: list[Node | None] = []
