@@ -63,10 +63,12 @@
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.method)
 ; A method without a declared return type whose body ends by returning a constructed
-; class (`$pos(n) { …; return new NodePos(…) }`) returns that class, as tsc infers it.
-(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+; class (`$pos(n) { …; return new NodePos(…) }`) returns that class, as tsc infers it —
+; only where that is the body's one `return` (another may return another type).
+((class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   !return_type
-  body: (statement_block (return_statement (new_expression constructor: [(identifier) (member_expression)] @base)) .)) @definition.method)
+  body: (statement_block (return_statement (new_expression constructor: [(identifier) (member_expression)] @base)) .) @_body) @definition.method)
+ (#not-match? @_body "\\breturn\\b[\\s\\S]*\\breturn\\b"))
 ; A method returning `this` (a fluent builder) returns its own class.
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation (this_type) @base)) @definition.method)
