@@ -63,10 +63,12 @@
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base])) @definition.method)
 ; A method without a declared return type whose body ends by returning a constructed
-; class (`$pos(n) { …; return new NodePos(…) }`) returns that class, as tsc infers it.
-(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+; class (`$pos(n) { …; return new NodePos(…) }`) returns that class, as tsc infers it —
+; only where that is the body's one `return` (another may return another type).
+((class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   !return_type
-  body: (statement_block (return_statement (new_expression constructor: [(identifier) (member_expression)] @base)) .)) @definition.method)
+  body: (statement_block (return_statement (new_expression constructor: [(identifier) (member_expression)] @base)) .) @_body) @definition.method)
+ (#not-match? @_body "\\breturn\\b[\\s\\S]*\\breturn\\b"))
 ; A method returning `this` (a fluent builder) returns its own class.
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation (this_type) @base)) @definition.method)
@@ -119,6 +121,20 @@
   (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
     value: [(arrow_function return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))
             (function_expression return_type: (type_annotation [(type_identifier) @base (nested_type_identifier) @base (generic_type) @base (array_type [(type_identifier) (nested_type_identifier) (generic_type)] @base) (union_type) @base (intersection_type) @base (parenthesized_type) @base]))]) @definition.func))])
+
+; A module-level arrow function without a declared return type whose body is one
+; construction (`const wide = () => new Stadium(…)`) returns that class, as tsc infers it;
+; so does a function whose body is only `return new C(…)`. A body with other statements
+; may return something else on another path: it is left without a return type.
+(program [
+  (lexical_declaration (variable_declarator name: (identifier) @name
+    value: (arrow_function !return_type body: (new_expression constructor: [(identifier) (member_expression)] @base))) @definition.func)
+  (variable_declaration (variable_declarator name: (identifier) @name
+    value: (arrow_function !return_type body: (new_expression constructor: [(identifier) (member_expression)] @base))) @definition.func)
+  (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name
+    value: (arrow_function !return_type body: (new_expression constructor: [(identifier) (member_expression)] @base))) @definition.func))])
+(function_declaration name: (identifier) @name !return_type
+  body: (statement_block . (return_statement (new_expression constructor: [(identifier) (member_expression)] @base)) .)) @definition.func
 
 ; include: _ecma/definitions-module-variables
 
