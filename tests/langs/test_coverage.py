@@ -58,7 +58,8 @@ def test_an_unknown_coverage_key_is_a_pack_error(tmp_path: Path) -> None:
         if f.suffix in (".scm", ".toml"):
             text = f.read_text(encoding="utf-8")
             if f.name == "manifest.toml":
-                text = text.replace('name = "lua"', 'name = "lua2"') + 'depth = "deep"\n'
+                text = text.replace('name = "lua"', 'name = "lua2"').replace(
+                    "[coverage]\n", '[coverage]\ndepth = "deep"\n')
             (folder / f.name).write_text(text, encoding="utf-8")
     with pytest.raises(LanguagePackError, match="unknown key 'coverage.depth'"):
         load_pack(folder)

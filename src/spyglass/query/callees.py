@@ -28,9 +28,11 @@ from spyglass.query.rows import (
     REF_COLS,
     REF_FROM,
     Key,
+    chunks,
     defs,
     defs_by_full,
     key,
+    marks,
     refs,
 )
 from spyglass.query.view import View
@@ -294,6 +296,8 @@ class Converse:
         for r in rows:
             if r.role != "import":
                 by_name.setdefault(r.name, []).append(r)
+        for name, extra in _expanded(view, rows).items():
+            by_name.setdefault(name, []).extend(extra)
         out: list[tuple[DefRow, int, bool, str]] = []
         for name, sites in by_name.items():
             cands = [d for d in defs(view.each(f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name = ?",
@@ -320,6 +324,32 @@ class Converse:
                     if loc.path == t.path and loc.symbol == shown and loc.start_line in lines:
                         out.append((d, loc.start_line, not loc.uncertain, loc.evidence))
         return out
+
+
+def _expanded(view: View, rows: list[RefRow]) -> dict[str, list[RefRow]]:
+    """Names the definitions called at `rows` stand for (their alias rows: the names a
+    macro's body uses, `M → f`), with the calls' sites: the converse check asks those
+    names' callers answers whether they list the call (the callers answer reaches `f`
+    through the alias; this is the same step taken forwards)."""
+    targets = {str(r.target) for r in rows if r.target and r.role != "import"}
+    if not targets:
+        return {}
+    fulls: dict[str, set[str]] = {}  # a called definition's full name → the targets
+    for t, hits in aliases.resolve(view, targets).items():
+        for h in hits:
+            fulls.setdefault(h.full, set()).add(t)
+    names: dict[str, set[str]] = {}  # a name the definition stands for → the targets
+    for chunk in chunks(sorted(fulls)):
+        for a, n in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN "
+                              "temp.vfiles f ON f.unit = a.unit WHERE a.alias IN "
+                              f"({marks(chunk)})", tuple(chunk)):
+            target = str(n)
+            if not target.endswith("*") and target != str(a):
+                names.setdefault(target.rpartition(".")[2], set()).update(fulls[str(a)])
+    out: dict[str, list[RefRow]] = {}
+    for name, via in names.items():
+        out[name] = [r for r in rows if r.target is not None and str(r.target) in via]
+    return out
 
 
 def _inherited(ans: Answer, targets: set[str]) -> dict[str, list[DefRow]]:
