@@ -180,7 +180,7 @@ def through_wildcards(view: View, name: str) -> list[str]:
             for t in wild.get(name[:i + 1], ())]
 
 
-def _steps(view: View, current: set[str]) -> dict[str, frozenset[str]]:
+def one_step(view: View, current: set[str]) -> dict[str, frozenset[str]]:
     """One normalising step for each name: aliases followed from alias to target, exact ones
     on the name or a dotted prefix, wildcard ones at any cut (kept per view state)."""
     known = view_memo(view).steps
@@ -240,7 +240,7 @@ def normalise(view: View, targets: set[str], goal: set[str]) -> dict[str, str]:
     for _ in range(2 * MAX_DEPTH):
         if not frontier:
             break
-        steps = _steps(view, set().union(*frontier.values()))
+        steps = one_step(view, set().union(*frontier.values()))
         nxt: dict[str, set[str]] = {}
         for t, current in frontier.items():
             new = {s for c in current for s in steps.get(c, ()) if s not in states[t]}
@@ -271,7 +271,7 @@ def resolve(view: View, targets: Iterable[str]) -> dict[str, list[DefRow]]:
     for _ in range(2 * MAX_DEPTH):
         if not frontier:
             break
-        steps = _steps(view, set().union(*frontier.values()))
+        steps = one_step(view, set().union(*frontier.values()))
         new_of = {t: {s for c in cur for s in steps.get(c, ()) if s not in states[t]}
                   for t, cur in frontier.items()}
         new_of = {t: set(sorted(n, key=lambda x: (len(x), x))[

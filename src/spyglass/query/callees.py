@@ -28,11 +28,9 @@ from spyglass.query.rows import (
     REF_COLS,
     REF_FROM,
     Key,
-    chunks,
     defs,
     defs_by_full,
     key,
-    marks,
     refs,
 )
 from spyglass.query.view import View
@@ -339,13 +337,10 @@ def _expanded(view: View, rows: list[RefRow]) -> dict[str, list[RefRow]]:
         for h in hits:
             fulls.setdefault(h.full, set()).add(t)
     names: dict[str, set[str]] = {}  # a name the definition stands for → the targets
-    for chunk in chunks(sorted(fulls)):
-        for a, n in view.each("SELECT DISTINCT a.alias, a.target FROM {aliases} a JOIN "
-                              "temp.vfiles f ON f.unit = a.unit WHERE a.alias IN "
-                              f"({marks(chunk)})", tuple(chunk)):
-            target = str(n)
-            if not target.endswith("*") and target != str(a):
-                names.setdefault(target.rpartition(".")[2], set()).update(fulls[str(a)])
+    for full, stands in aliases.one_step(view, set(fulls)).items():
+        for target in stands:
+            if target != full:
+                names.setdefault(target.rpartition(".")[2], set()).update(fulls[full])
     out: dict[str, list[RefRow]] = {}
     for name, via in names.items():
         out[name] = [r for r in rows if r.target is not None and str(r.target) in via]

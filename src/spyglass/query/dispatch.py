@@ -400,7 +400,7 @@ def _library_member(view: View, target: str) -> str | None:
     of the view; None when none is reached."""
     current = {target}
     for _ in range(aliases.MAX_DEPTH):
-        steps = aliases._steps(view, current)
+        steps = aliases.one_step(view, current)
         nxt = {s for ss in steps.values() for s in ss} - current
         if not nxt:
             return None
