@@ -165,17 +165,38 @@ PACKAGE_SEGMENT = {
 }
 
 
-def test_a_token_the_pack_does_not_read_is_counted(tmp_path: Path) -> None:
-    # `import p.exec.Tool;` names `exec` in a package segment the pack ignores: never
-    # silent; counted, and the answer is not complete.
+def test_an_import_path_segment_is_no_member(tmp_path: Path) -> None:
+    # `import p.exec.Tool;` names `exec` in a segment of an import's path: a package or a
+    # class, never the method `exec` (manifest `tokens.not_a_member`): excluded, and the
+    # answer is complete.
     ci = _index(tmp_path, PACKAGE_SEGMENT)
     out = ci.references(path="p/Runner.java", line=4, column=17)
+    acct = out.coverage.accounting
+    assert acct is not None and acct.complete, acct
+    # the import's segment and the package declaration's
+    assert dict(acct.by_rule).get("excluded: ignored by the pack") == 2, acct
+    assert "cut: token not read" not in dict(acct.by_rule), acct
+    assert_accounted(ci, out, "p/Runner.java", 4, 17, calls=False)
+
+
+LOWER_CLASS = {
+    "p/util.java": "package p;\n\npublic class util {\n}\n",
+    "q/Use.java": ("package q;\n\nimport r.util.Tool;\n\npublic class Use {\n"
+                   "    Tool t;\n}\n"),
+}
+
+
+def test_a_token_the_pack_does_not_read_is_counted(tmp_path: Path) -> None:
+    # `import r.util.Tool;` names `util` in a segment the pack ignores; the target is a
+    # class (a segment may name a class): never silent; counted, the answer not complete.
+    ci = _index(tmp_path, LOWER_CLASS)
+    out = ci.references(path="p/util.java", line=3, column=14)
     acct = out.coverage.accounting
     assert acct is not None and not acct.complete, acct
     assert dict(acct.by_rule).get("cut: token not read") == 1, acct
     assert any("q/Use.java:3" in n and "does not read" in n
                for n in out.coverage.limitations), out.coverage.limitations
-    assert_accounted(ci, out, "p/Runner.java", 4, 17, calls=False)
+    assert_accounted(ci, out, "p/util.java", 3, 14, calls=False)
 
 
 NESTED_IMPORT = {

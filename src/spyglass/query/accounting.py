@@ -165,20 +165,22 @@ TOKEN_RULES = frozenset({*(f"{d.verdict.value}: {d.rule}" for d in DROPPED.value
                          "excluded: ignored by the pack", "cut: token not read"})
 
 
-def token_decision(why: str, language: str) -> Decision:
+def token_decision(why: str, language: str, members: bool = False) -> Decision:
     """The verdict on a token the pack does not extract: excluded when the pack's manifest
     (`tokens.excluded`, by the kind of the token's parent) says it is certainly no use of
-    a definition, else counted (`cut`) as a token the pack does not read."""
+    a definition, or (`tokens.not_a_member`) no use of a member and every target is one
+    (`members`), else counted (`cut`) as a token the pack does not read."""
     dropped = DROPPED.get(why)
     if dropped is not None:
         return dropped
     parent = why.split(":", 1)[-1]
     tokens = manifest_value(language, "tokens")
-    excluded = tokens.get("excluded", {}) if isinstance(tokens, dict) else {}
-    reason = excluded.get(parent) if isinstance(excluded, dict) else None
-    if isinstance(reason, str):
-        return Decision(Verdict.EXCLUDED, "ignored by the pack",
-                        f"ignored by the pack: {reason}")
+    for table, applies in (("excluded", True), ("not_a_member", members)):
+        found = tokens.get(table, {}) if isinstance(tokens, dict) and applies else {}
+        reason = found.get(parent) if isinstance(found, dict) else None
+        if isinstance(reason, str):
+            return Decision(Verdict.EXCLUDED, "ignored by the pack",
+                            f"ignored by the pack: {reason}")
     return Decision(Verdict.CUT, "token not read",
                     f"an identifier token the pack does not read (in a `{parent}`): "
                     "not decided")
@@ -366,7 +368,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
     if o.token is not None:
-        return token_decision(*o.token)
+        return token_decision(*o.token, members=bool(targets) and not any(
+            t.kind in CONTAINERS for t in targets))
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",

@@ -84,6 +84,10 @@ TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.
     "paths": STRS,
     # a token the pack does not extract, by its parent's kind: a certain exclusion, and why
     "excluded": ("map", str),
+    # a token the pack does not extract that names a package or a type, never a member (a
+    # path's segment: Java's `import a.b.C`): a certain exclusion when the target is a
+    # member (no class, interface, enum, ...), and why
+    "not_a_member": ("map", str),
 }
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
