@@ -54,30 +54,63 @@ class NameIndex:
         out.discard(q)
         return out
 
+    def matching(self, query: list[str]) -> set[str]:
+        """The names any query word matches (a word, a prefix either way), or that the whole
+        query spells."""
+        hit: set[int] = set(self.lowered.get("".join(query), ()))
+        for q in query:
+            hit.update(self.by_word.get(q, ()))
+            for w in self._partial(q):
+                hit.update(self.by_word[w])
+        return {self.names[i] for i in hit}
+
+    def containing(self, compact: str) -> set[str]:
+        """The names holding `compact` (lower case) anywhere."""
+        return {name for name in self.names if compact in name.lower()}
+
     def search(self, query: list[str], limit: int) -> list[tuple[float, str]]:
-        """The best `limit` names for the query words, as (score 0..1, name)."""
+        """The best `limit` names for the query words, as (score 0..1, name); when no word
+        matches, the names holding the whole query (4+ letters), at 0.3."""
         if not query:
             return []
         compact = "".join(query)
-        hit: dict[int, list[float]] = {}
-        for n, q in enumerate(query):
-            for i in self.by_word.get(q, ()):
-                hit.setdefault(i, [0.0] * len(query))[n] = 1.0
-            for w in self._partial(q):
-                for i in self.by_word[w]:
-                    slots = hit.setdefault(i, [0.0] * len(query))
-                    slots[n] = max(slots[n], PARTIAL)
-        scores: dict[int, float] = {}
-        for i, slots in hit.items():
-            used = sum(1 for s in slots if s)
-            scores[i] = min(0.95, 0.75 * sum(slots) / len(query)
-                            + 0.25 * used / max(self.sizes[i], 1))
-        for i in self.lowered.get(compact, ()):
-            scores[i] = 1.0
-        if not scores and len(compact) >= 4:
-            scores = {i: 0.3 for i, name in enumerate(self.names) if compact in name.lower()}
-        best = sorted(scores.items(), key=lambda kv: (-kv[1], len(self.names[kv[0]])))
-        return [(round(s, 4), self.names[i]) for i, s in best[:limit]]
+        found = self.matching(query)
+        if not found and len(compact) >= 4:
+            found = self.containing(compact)
+        return ranked(query, found, limit)
+
+
+def score(query: list[str], name: str) -> float:
+    """How well `name` matches the query words (0: not at all): each query word found among
+    the name's words counts 1, as a prefix either way (3+ letters) PARTIAL; the share of the
+    name's words used adds a little; the whole name spelled by the query is 1.0; a name
+    matched by none of that but holding the whole query as a substring, 0.3 (the caller
+    decides when that fallback applies)."""
+    compact = "".join(query)
+    lowered = name.lower()
+    if lowered == compact:
+        return 1.0
+    parts = set(words(name))
+    slots = []
+    for q in query:
+        if q in parts:
+            slots.append(1.0)
+        elif len(q) >= 3 and any(w != q and (w.startswith(q) or (len(w) >= 3 and q.startswith(w)))
+                                 for w in parts):
+            slots.append(PARTIAL)
+        else:
+            slots.append(0.0)
+    used = sum(1 for v in slots if v)
+    if used:
+        return min(0.95, 0.75 * sum(slots) / len(query) + 0.25 * used / max(len(parts), 1))
+    return 0.3 if len(compact) >= 4 and compact in lowered else 0.0
+
+
+def ranked(query: list[str], names: set[str], limit: int) -> list[tuple[float, str]]:
+    """The best `limit` of `names` by score, then the shorter, then by name."""
+    scored = [(score(query, n), n) for n in names]
+    best = sorted((x for x in scored if x[0] > 0), key=lambda x: (-x[0], len(x[1]), x[1]))
+    return [(round(s, 4), n) for s, n in best[:limit]]
 
 
 _INDEX: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()
@@ -108,7 +141,7 @@ class UsedNames:
     """The names used inside definitions, by word, and the definitions using each."""
 
     index: NameIndex
-    users: dict[str, list[tuple[int, int]]]  # name → (unit, scope) of definitions using it
+    users: dict[str, list[tuple[int, int]]]  # name → (unit, scope) of its users, the first by both
 
 
 _USERS: weakref.WeakKeyDictionary[View, tuple[object, UsedNames]] = weakref.WeakKeyDictionary()
@@ -122,13 +155,12 @@ def used_names(view: View) -> UsedNames:
     cached = _USERS.get(view)
     if cached is not None and cached[0] == state:
         return cached[1]
-    users: dict[str, list[tuple[int, int]]] = {}
+    every: dict[str, set[tuple[int, int]]] = {}
     for name, unit, scope in view.each(
             "SELECT DISTINCT r.name, r.unit, r.scope FROM {refs} r JOIN temp.vfiles f "
             "ON f.unit = r.unit WHERE r.scope >= 0"):
-        per = users.setdefault(str(name), [])
-        if len(per) < MAX_USERS_PER_NAME:
-            per.append((int(str(unit)), int(str(scope))))
+        every.setdefault(str(name), set()).add((int(str(unit)), int(str(scope))))
+    users = {n: sorted(u)[:MAX_USERS_PER_NAME] for n, u in every.items()}
     found = UsedNames(NameIndex.build(sorted(users)), users)
     _USERS[view] = (state, found)
     return found
