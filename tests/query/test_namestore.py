@@ -64,7 +64,10 @@ def _write(root: Path, sql: str) -> None:
         conn.close()
 
 
-def _computed(ci: CodeIntel) -> list[object]:
+Answers = list[tuple[list[tuple[float, str]], list[tuple[float, str, list[tuple[int, int]]]]]]
+
+
+def _computed(ci: CodeIntel) -> Answers:
     """Every query's answers from the names computed over the whole view."""
     view = ci.view()
     used = used_names(view)
@@ -72,7 +75,7 @@ def _computed(ci: CodeIntel) -> list[object]:
              [(s, n, used.users[n]) for s, n in used.index.search(q, 5)]) for q in QUERIES]
 
 
-def _stored(ci: CodeIntel) -> list[object]:
+def _stored(ci: CodeIntel) -> Answers:
     ns = name_store(ci.view())
     return [(ns.defs(q, 5), ns.used(q, 5)) for q in QUERIES]
 
@@ -103,9 +106,9 @@ def test_names_are_kept_once_and_answer_as_computed(repo: Path,
     ns = name_store(again.view())
     assert ns.kept and not ns.local.defs.names and not ns.local.users  # all from the store
     assert _stored(again) == _computed(again) == computed
-    assert computed[0][0][0] == (0.95, "parse_duration")  # type: ignore[index]
-    assert computed[4][0][0] == (1.0, "HTTPHeaderReader")  # type: ignore[index]
-    assert computed[5][0] == [(0.3, "HTTPHeaderReader")]  # type: ignore[index]
+    assert computed[0][0][0] == (0.95, "parse_duration")
+    assert computed[4][0][0] == (1.0, "HTTPHeaderReader")
+    assert computed[5][0] == [(0.3, "HTTPHeaderReader")]
     assert computed[9] == ([], [])
     explored = _explore(repo)
     monkeypatch.setattr(namestore, "usable", lambda conn: False)
@@ -121,7 +124,7 @@ def test_users_past_the_cap_are_the_first_by_unit_and_scope(
     computed = _computed(first)
     assert _stored(first) == computed
     assert _stored(CodeIntel(repo)) == computed
-    assert all(len(u) <= 1 for _, used in computed for _, _, u in used)  # type: ignore[attr-defined]
+    assert all(len(u) <= 1 for _, used in computed for _, _, u in used)
 
 
 def test_overlay_names_are_seen_and_never_kept(repo: Path) -> None:
