@@ -76,7 +76,7 @@ class NameStore:
 
     def __init__(self, view: View) -> None:
         self.conn = view.conn
-        units = sorted({int(str(u)) for (u,) in view.conn.execute(
+        units = sorted({int(str(u)) for (u,) in view.each(
             "SELECT DISTINCT unit FROM temp.vfiles WHERE unit IS NOT NULL")})
         self.stored = usable(view.conn)
         self.kept: set[int] = set()
