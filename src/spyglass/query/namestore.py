@@ -132,8 +132,8 @@ class NameStore:
         if self.stored and self.kept:
             bad: set[int] = set()
             for unit, scope in self.conn.execute(
-                    "SELECT unit, scope FROM main.used_names WHERE name = ? AND unit IN "
-                    "(SELECT unit FROM temp.vfiles) ORDER BY unit, scope LIMIT ?",
+                    "SELECT u.unit, u.scope FROM main.used_names u JOIN temp.vfiles f ON "
+                    "f.unit = u.unit WHERE u.name = ? ORDER BY u.unit, u.scope LIMIT ?",
                     (name, MAX_USERS_PER_NAME)):
                 if type(unit) is not int or unit not in self.kept or unit in self.refused:
                     continue
