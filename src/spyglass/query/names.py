@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from spyglass.query.view import View
@@ -80,37 +81,61 @@ class NameIndex:
         return ranked(query, found, limit)
 
 
-def score(query: list[str], name: str) -> float:
-    """How well `name` matches the query words (0: not at all): each query word found among
-    the name's words counts 1, as a prefix either way (3+ letters) PARTIAL; the share of the
+class Scorer:
+    """How well names match one query's words (0: not at all): each query word found among
+    a name's words counts 1, as a prefix either way (3+ letters) PARTIAL; the share of the
     name's words used adds a little; the whole name spelled by the query is 1.0; a name
     matched by none of that but holding the whole query as a substring, 0.3 (the caller
-    decides when that fallback applies)."""
-    compact = "".join(query)
-    lowered = name.lower()
-    if lowered == compact:
-        return 1.0
-    parts = set(words(name))
-    slots = []
-    for q in query:
-        if q in parts:
-            slots.append(1.0)
-        elif len(q) >= 3 and any(w != q and (w.startswith(q) or (len(w) >= 3 and q.startswith(w)))
-                                 for w in parts):
-            slots.append(PARTIAL)
-        else:
-            slots.append(0.0)
-    used = sum(1 for v in slots if v)
-    if used:
-        return min(0.95, 0.75 * sum(slots) / len(query) + 0.25 * used / max(len(parts), 1))
-    return 0.3 if len(compact) >= 4 and compact in lowered else 0.0
+    decides when that fallback applies). A word's match is worked out once per query."""
+
+    def __init__(self, query: list[str]) -> None:
+        self.query = query
+        self.compact = "".join(query)
+        self.none = (0.0,) * len(query)
+        self.memo: dict[str, tuple[float, ...]] = {}
+
+    def word(self, w: str) -> tuple[float, ...]:
+        """What one word of a name gives each query word."""
+        found = self.memo.get(w)
+        if found is None:
+            found = tuple(1.0 if w == q else PARTIAL if len(q) >= 3 and (
+                w.startswith(q) or (len(w) >= 3 and q.startswith(w))) else 0.0
+                for q in self.query)
+            self.memo[w] = found
+        return found
+
+    def __call__(self, name: str) -> float:
+        lowered = name.lower()
+        if lowered == self.compact:
+            return 1.0
+        parts = set(words(name))
+        slots: list[float] = [max(col) for col in zip(self.none, *map(self.word, parts))]
+        used = sum(1 for v in slots if v)
+        if used:
+            return min(0.95, 0.75 * sum(slots) / len(self.query)
+                       + 0.25 * used / max(len(parts), 1))
+        return 0.3 if len(self.compact) >= 4 and self.compact in lowered else 0.0
+
+
+def score(query: list[str], name: str) -> float:
+    """One name's match of the query words (Scorer)."""
+    return Scorer(query)(name)
+
+
+def rank_key(x: tuple[float, str]) -> tuple[float, int, str]:
+    """The order of scored names: best first, then the shorter, then by name."""
+    return (-x[0], len(x[1]), x[1])
+
+
+def ordered(query: list[str], names: Iterable[str]) -> list[tuple[float, str]]:
+    """The names that match at all, as (score, name) in rank_key order (scores unrounded)."""
+    scorer = Scorer(query)
+    return sorted(((s, n) for n in names if (s := scorer(n)) > 0), key=rank_key)
 
 
 def ranked(query: list[str], names: set[str], limit: int) -> list[tuple[float, str]]:
     """The best `limit` of `names` by score, then the shorter, then by name."""
-    scored = [(score(query, n), n) for n in names]
-    best = sorted((x for x in scored if x[0] > 0), key=lambda x: (-x[0], len(x[1]), x[1]))
-    return [(round(s, 4), n) for s, n in best[:limit]]
+    return [(round(s, 4), n) for s, n in ordered(query, names)[:limit]]
 
 
 _INDEX: weakref.WeakKeyDictionary[View, tuple[object, NameIndex]] = weakref.WeakKeyDictionary()

@@ -4,6 +4,7 @@ own words (docs/explore.md, "The name postings")."""
 
 from __future__ import annotations
 
+import heapq
 import logging
 import sqlite3
 import weakref
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from spyglass.errors import IndexUnavailable
 from spyglass.index.store import Conn, chunks, location, marks, open_file
-from spyglass.query.names import MAX_USERS_PER_NAME, NameIndex, ranked, words
+from spyglass.query.names import MAX_USERS_PER_NAME, NameIndex, ordered, rank_key, words
 from spyglass.query.view import View
 
 logger = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class NameStore:
         missing = [u for u in units if u not in self.kept]
         self.local = _local(view, missing)
         self.refused: set[int] = set()
+        self._orders: dict[tuple[tuple[str, ...], bool], list[tuple[float, str]]] = {}
         if self.stored:
             save(view.conn, [u for u in missing if u > 0])
 
@@ -164,7 +166,7 @@ class NameStore:
             if whole and len(compact) < 4:
                 break
             mine = local.containing(compact) if whole else local.matching(query)
-            order = ranked(query, mine | self._vocabulary(query, whole), 1 << 30)
+            order = self._order(query, whole, mine)
             found: set[str] = set()
             for i in range(0, len(order), WALK):
                 batch = [n for _, n in order[i:i + WALK]]
@@ -173,8 +175,20 @@ class NameStore:
                 if len(found) >= limit:
                     break
             if found:
-                return [(s, n) for s, n in order if n in found][:limit]
+                return [(round(s, 4), n) for s, n in order if n in found][:limit]
         return []
+
+    def _order(self, query: list[str], whole: bool, mine: set[str]) -> list[tuple[float, str]]:
+        """The store's candidates and `mine` together, best first; the store's part scored
+        once per query (the definition and the used-name searches share it)."""
+        key = (tuple(query), whole)
+        if key not in self._orders:
+            self._orders[key] = ordered(query, self._vocabulary(query, whole))
+        stored = self._orders[key]
+        if not mine:
+            return stored
+        extra = ordered(query, mine - {n for _, n in stored})
+        return list(heapq.merge(stored, extra, key=rank_key))
 
     def defs(self, query: list[str], limit: int) -> list[tuple[float, str]]:
         """The best `limit` definition names of the view for the query words, as
