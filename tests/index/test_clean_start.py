@@ -155,3 +155,46 @@ def test_the_first_process_after_an_index_starts_clean(tmp_path: Path) -> None:
     ci = CodeIntel(root)
     ci.index("old")
     assert ci._view is None
+
+
+def _folder(tmp_path: Path) -> Path:
+    """A plain folder (no git repository), indexed, its files backdated."""
+    root = tmp_path / "folder"
+    root.mkdir()
+    write(root, BASE)
+    (root / "sub").mkdir()
+    age(root)
+    CodeIntel(root).index()
+    return root
+
+
+def test_a_plain_folder_starts_clean_and_sees_every_change(tmp_path: Path) -> None:
+    """A folder that is not a git repository starts clean too (its baseline a snapshot
+    without commit); an edit, a new file in a subfolder and a deleted file are each seen."""
+    root = _folder(tmp_path)
+    _, first, _ = _fresh(root)  # saves the workspace's stats (if the index did not)
+    ci, again, clean = _fresh(root)
+    assert clean and again == first == {("main.c", 5)}
+    assert ci.view().probe.listed == 0 and _sites(ci) == first
+    # an edit in place, same folder: the file's own stat moved
+    write(root, {"main.c": BASE["main.c"].replace("return shape(1);",
+                                                  "shape(2);\n\treturn shape(1);")})
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("main.c", 6)}
+    assert _fresh(root)[1:] == (sites, False)  # an overlay is never saved as clean
+    CodeIntel(root).index()
+    _fresh(root)
+    assert _fresh(root)[1:] == (sites, True)
+    # a new file in a subfolder: that folder's mtime moved
+    write(root, {"sub/extra.c": "int extra(void)\n{\n\treturn shape(3);\n}\n"})
+    age(root)
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("main.c", 6), ("sub/extra.c", 3)}
+    CodeIntel(root).index()
+    _fresh(root)
+    assert _fresh(root)[2]
+    # a deleted file
+    (root / "sub" / "extra.c").unlink()
+    _, sites, clean = _fresh(root)
+    assert not clean and sites == {("main.c", 5), ("main.c", 6)}

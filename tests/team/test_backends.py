@@ -72,3 +72,25 @@ def test_fixture_on_both_backends(path: Path, tmp_path: Path, pg_url: str,
             CHECKS[check](fx, pg_ci)
     assert _answers(fx, pg_ci) == _answers(fx, sqlite_ci)
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_explore_is_the_same_with_and_without_name_postings(tmp_path: Path, pg_url: str,
+                                                            repo_id: str) -> None:
+    """The SQLite store answers explore from its name postings (query/namestore.py, kept by
+    the first question); the team store keeps none and computes the names per view: the
+    answers are the same."""
+    from fixture import commit_all, write_files
+    from query.test_namestore import EXPLORE, FILES
+    local, team = tmp_path / "local" / "w", tmp_path / "team" / "w"
+    local.mkdir(parents=True)
+    write_files(local, FILES)
+    commit_all(local)
+    shutil.copytree(local, team, symlinks=True)
+    CodeIntel(local).index()
+    pg_ci = CodeIntel(team, config=Config(store_url=pg_url, store_repo=repo_id))
+    pg_ci.index()
+
+    def ask(ci: CodeIntel) -> list[Any]:
+        return [_stable(result_json(ci.explore(q, budget=4000))) for q in EXPLORE]
+    CodeIntel(local).explore(EXPLORE[0], budget=4000)  # keeps the names
+    assert ask(CodeIntel(local)) == ask(pg_ci)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from spyglass.index.store import Conn, chunks, log_event, marks
 
 FACT_TABLES = ("defs", "bases", "refs", "imports", "aliases", "diags", "tokens",
-               "word_units", "file_words", "comment_words")  # and explore's words
+               "word_units", "file_words", "comment_words",  # and explore's words
+               "name_units", "used_names")  # and names (name_keys, like word_stems, stays)
 UNIT_BATCH = 500  # units whose facts are deleted per transaction
 JOURNAL_KEEP = 2000  # events and jobs kept in the journal
 

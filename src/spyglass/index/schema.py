@@ -88,6 +88,16 @@ CREATE TABLE IF NOT EXISTS comment_words(
   PRIMARY KEY(stem, unit, idx)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS comment_words_unit ON comment_words(unit);
 CREATE TABLE IF NOT EXISTS word_stems(stem TEXT PRIMARY KEY) WITHOUT ROWID;
+-- Explore's name postings (query/namestore.py), filled like the words: the units whose names
+-- are kept; every name's words and whole lower-cased name ('=' + name) as keys (of any unit,
+-- like word_stems); the names each unit's definitions use, by enclosing definition.
+CREATE TABLE IF NOT EXISTS name_units(unit INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS name_keys(
+  key TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(key, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS used_names(
+  name TEXT NOT NULL, unit INTEGER NOT NULL, scope INTEGER NOT NULL,
+  PRIMARY KEY(name, unit, scope)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS used_names_unit ON used_names(unit);
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, at TEXT NOT NULL, snapshot INTEGER, kind TEXT NOT NULL,
   detail TEXT NOT NULL DEFAULT '', job INTEGER);

@@ -16,7 +16,8 @@ from spyglass.query.changeset import RANGE
 from spyglass.query.comments import comment_index
 from spyglass.query.display import display
 from spyglass.query.history import change_prior, message_scores
-from spyglass.query.names import name_index, used_names, words
+from spyglass.query.names import words
+from spyglass.query.namestore import name_store
 from spyglass.query.pagerank import Graph, pagerank
 from spyglass.query.relevance import by_file, file_scores
 from spyglass.query.results import (
@@ -69,7 +70,7 @@ def _text_candidates(ans: Answer, query: str, prefix: str | None) -> dict[Key, t
     qwords = query_words(query)
     if not qwords:
         return {}
-    weight = {n: s for s, n in name_index(view).search(qwords, NAMES_KEPT)}
+    weight = {n: s for s, n in name_store(view).defs(qwords, NAMES_KEPT)}
     described = {k: s for s, k, _ in comment_index(view).search(qwords, DOC_KEPT)}
     using = _users(view, qwords)
     rows = defs(view.each(
@@ -103,11 +104,9 @@ def query_words(query: str) -> list[str]:
 def _users(view: View, qwords: list[str]) -> dict[Key, float]:
     """Definitions whose bodies use names matching the query words: the share of the query
     covered, the best USERS_KEPT."""
-    used = used_names(view)
-    matched = {n: s for s, n in used.index.search(qwords, USED_NAMES_KEPT)}
     per: dict[Key, dict[str, float]] = {}
-    for name, score in matched.items():
-        for k in used.users.get(name, ()):
+    for score, name, users in name_store(view).used(qwords, USED_NAMES_KEPT):
+        for k in users:
             per.setdefault(k, {})[name] = score
     scored = {k: min(1.0, sum(v.values()) / max(len(qwords), 2)) for k, v in per.items()}
     best = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))[:USERS_KEPT]

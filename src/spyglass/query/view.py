@@ -261,24 +261,26 @@ class View:
         the workspace's files (docs/kernel.md). The baseline is the newest snapshot or,
         pinned, an older one of HEAD's commit (HEAD an ancestor of the newest's commit, e.g.
         back on main after indexing a branch): with the same newest snapshot and the same
-        HEAD the merge-base is the same commit, so the saved choice stands. The next refresh
-        probes as usual."""
-        if not newest or not self.probe.is_git:
+        HEAD the merge-base is the same commit, so the saved choice stands. A plain folder
+        (not a git repository) starts clean the same way from its snapshot without commit,
+        judged by the same stats (folders' mtimes, every file's). The next refresh probes as
+        usual."""
+        if not newest:
             return False
         saved = self._load_state()
         if saved is None or len(saved) != 4 or saved[0] != newest \
                 or not isinstance(saved[3], tuple):
             return False
         snap = snapshot_by_id(self.conn, saved[1]) if isinstance(saved[1], int) else None
-        if snap is None or snap.state != "completed" or snap.commit is None \
-                or saved[2] != snap.commit:
-            return False
+        if snap is None or snap.state != "completed" or saved[2] != snap.commit \
+                or (snap.commit is None) == self.probe.is_git:
+            return False  # a git workspace's baseline is a commit; a folder's is none
         try:
             if not self.probe.unchanged_since(saved[3]):
                 return False
         except (TypeError, ValueError, IndexError, OSError):  # a state of another shape
             return False
-        head = src.head(self.root)
+        head = src.head(self.root) if self.probe.is_git else src.Head(None, None)
         if head.sha != snap.commit:
             return False  # nothing taken: the full refresh starts from scratch
         self.snapshot, self.base, self.head = snap, snap.commit, head
@@ -315,7 +317,7 @@ class View:
         """After a refresh that overlaid nothing (the workspace is the snapshot's commit):
         the probe's stats, for the next process's clean start. Written once per change."""
         snap = self.snapshot
-        if snap is None or snap.commit is None or not self.probe.is_git \
+        if snap is None or (snap.commit is None) == self.probe.is_git \
                 or self.base != snap.commit or self.changes.paths or self.changes.recontext \
                 or self.live_skipped or self.head.sha != snap.commit:
             return
