@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import AccuracyCorpus, write_compile_commands
-from accuracy.lsp import LspClient, LspError, settle
+from accuracy.lsp import LspClient, LspError, settle, uri
 from accuracy.sample import SEED, Target
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,6 +118,34 @@ def place_calls(refs: list[list[Any]], calls: list[list[Any]]) -> list[list[Any]
     return sorted(out)
 
 
+def units_naming(root: Path, name: str) -> list[Path]:
+    """The translation units of the copy's compile_commands.json whose text spells `name`
+    as a word (C, C++; none for other languages).
+
+    clangd 14 answers a symbol's references from its background index and, for each open
+    file, from that file's own parse, which replaces the background index's entries for the
+    file. Its background index keeps no references of a symbol whose first declaration is in
+    the unit's main file (a unit that declares `void f(…);` itself and calls it: hiredis's
+    `net.c` and `ssl.c` with `__redisSetError`), so those references come only from the unit
+    opened. The oracle opens every unit that spells the target's name before asking, and
+    closes them after, so an answer does not depend on which files earlier targets left
+    open (bench/accuracy/README.md "C")."""
+    commands = root / "compile_commands.json"
+    if not commands.exists():
+        return []
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    out: list[Path] = []
+    for entry in json.loads(commands.read_text()):
+        path = root / entry["file"]
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if word.search(text):
+            out.append(path)
+    return out
+
+
 def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                log: Any = print) -> dict[str, Any]:
     """Run the oracle over the targets and return the oracle document (JSON-able).
@@ -135,12 +165,21 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
     try:
         for i, t in enumerate(targets):
             path = root / t.path
+            units = units_naming(root, t.name)
             try:
+                for unit in units:
+                    client.open(unit)
+                for unit in units:  # served once the unit is parsed and its index updated
+                    client.request("textDocument/documentSymbol",
+                                   {"textDocument": {"uri": uri(unit)}}, 600)
                 client.open(path)
                 refs = _stable(client.references, path, t.line - 1, t.col)
                 # None: the server has no call hierarchy item for the target, so it
                 # cannot say who calls it ("no item" is not "no callers"): not scored.
                 calls = _stable(client.call_hierarchy, path, t.line - 1, t.col)
+                if units:  # each target's answer from its own units only (units_naming)
+                    for opened in (*units, path):
+                        client.close_document(opened)
             except (LspError, OSError) as exc:
                 log(f"  {t.path}:{t.line} {t.name}: dropped, oracle error {exc}")
                 dropped.append(f"{t.path}:{t.line} {t.name}")
