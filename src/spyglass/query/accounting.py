@@ -193,6 +193,7 @@ class Broken:
     why: str
     error_start: int  # the error's own lines, within start..end
     error_end: int
+    inner_end: int = 0  # the last line of the definition found around the error (0: none)
 
 
 def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
@@ -229,11 +230,30 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
 def _widen(line: int, end: int, msg: str, spans: list[tuple[int, int]]) -> Broken:
     inside = [s for s in spans if s[0] <= line <= s[1]]
     start = max((s[0] for s in inside), default=line)
-    stop = max([end, *(s[1] for s in inside if s[0] == start)])
+    inner = max((s[1] for s in inside if s[0] == start), default=0)
+    stop = max(end, inner)
     after = [s[0] for s in spans if s[0] > end]
     if after:
         stop = max(stop, min(after) - 1)
-    return Broken(start, stop, f"{msg} at line {line}", line, end)
+    return Broken(start, stop, f"{msg} at line {line}", line, end, inner)
+
+
+def enclosing_proven(view: View, path: str, line: int) -> bool:
+    """Whether every error whose construct holds `line` leaves the definition found around it
+    whole, so that definition encloses `line` for certain: the error lies inside it, past
+    its first line, off `line`, and its own lines hold no brace (`va_arg(ap, char *)`,
+    `TEST("d", int)`: a type as a macro's argument), so the braces delimiting the definition
+    are the ones the parser matched; `line` is within the definition."""
+    around = [b for b in broken_regions(view).get(path, ()) if b.start <= line <= b.end]
+    lines = file_lines(view, path)
+    for b in around:
+        if not b.inner_end or not b.start < b.error_start <= b.error_end <= b.inner_end \
+                or not b.start <= line <= b.inner_end or b.error_start <= line <= b.error_end \
+                or b.error_end > len(lines):
+            return False
+        if any(c in text for text in lines[b.error_start - 1:b.error_end] for c in "{}"):
+            return False
+    return bool(around)
 
 
 def broken_at(view: View, path: str, line: int, construct: bool = True) -> Broken | None:

@@ -309,11 +309,14 @@ def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
     """A site the parser could not read as code: for callers, any site of a construct
     that failed to parse (its enclosing definition is not proven: a broken header leaves
     its body to the scope around it); for references, a site within the error itself (its
-    role is not proven). Flagged."""
+    role is not proven). Flagged; for callers, not a site outside the error in a definition
+    the error provably leaves whole (accounting.enclosing_proven)."""
     broken = accounting.broken_at(q.view, s.ref.path, s.ref.line, construct=q.calls_only)
     if broken is None:
         return s
     if q.calls_only:
+        if accounting.enclosing_proven(q.view, s.ref.path, s.ref.line):
+            return s  # outside the error, in the definition the error leaves intact
         return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
                         f"{broken.end}, {broken.why}): the enclosing definition is not "
                         "proven")
