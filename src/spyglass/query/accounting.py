@@ -184,6 +184,22 @@ def token_decision(why: str, language: str) -> Decision:
                     "not decided")
 
 
+def _declaring(decision: Decision, token: tuple[str, str], targets: list[DefRow]) -> Decision:
+    """A token ignored as declaring the name (manifest `tokens.declarations`, by its parent's
+    kind: a C prototype) is excluded, a declaration, when no target is a macro (whose
+    invocation may read like a prototype); else `decision` stands."""
+    why, language = token
+    if decision.verdict is not Verdict.CUT or not why.startswith("ignore:") or \
+            any(t.kind == "macro" for t in targets):
+        return decision
+    tokens = manifest_value(language, "tokens")
+    declared = tokens.get("declarations", {}) if isinstance(tokens, dict) else {}
+    reason = declared.get(why.split(":", 1)[1]) if isinstance(declared, dict) else None
+    if not isinstance(reason, str):
+        return decision
+    return Decision(Verdict.EXCLUDED, "declaration", f"a declaration: {reason}")
+
+
 @dataclass(frozen=True, slots=True)
 class Broken:
     """A region of a file that failed to parse, widened to the construct it breaks."""
@@ -386,7 +402,7 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
     if o.token is not None:
-        return token_decision(*o.token)
+        return _declaring(token_decision(*o.token), o.token, targets)
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",

@@ -17,8 +17,17 @@ import re
 
 from spyglass.query import accounting, proofs
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import (DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs,
-                                 defs_by_full, marks, refs)
+from spyglass.query.rows import (
+    DEF_COLS,
+    DEF_FROM,
+    REF_COLS,
+    REF_FROM,
+    chunks,
+    defs,
+    defs_by_full,
+    marks,
+    refs,
+)
 from spyglass.query.view import View
 
 MAX_FILES = 256  # files whose macros are read for one name (more: none are, a bound)

@@ -84,6 +84,10 @@ TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.
     "paths": STRS,
     # a token the pack does not extract, by its parent's kind: a certain exclusion, and why
     "excluded": ("map", str),
+    # a token the pack ignores as declaring a name (a prototype's), by its parent's kind: a
+    # certain exclusion (a declaration, not a use) unless the target is a macro (a
+    # function-like macro's invocation reads like a prototype: `static LIST_HEAD(name);`)
+    "declarations": ("map", str),
 }
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
