@@ -146,6 +146,28 @@ def units_naming(root: Path, name: str) -> list[Path]:
     return out
 
 
+def _from_a_unit(client: LspClient, root: Path, t: Target, units: list[Path]
+                 ) -> list[tuple[str, int, int]]:
+    """The target's references asked from its first use in a unit that clangd itself links
+    to the target's declaration (`textDocument/definition`), or none. A header opened as
+    its own main file is parsed without its includer's context (`typedef struct {…} T` in
+    libxcrypt's alg-gost3411-2012-hmac.h: asked there, clangd lists 1 of T's 6 uses, asked
+    from a unit's use, all 6), so the oracle asks from both and keeps every site."""
+    word = re.compile(rf"\b{re.escape(t.name)}\b")
+    for unit in units:
+        for n, text in enumerate(unit.read_text(encoding="utf-8", errors="replace")
+                                 .splitlines()):
+            m = word.search(text)
+            if m is None:
+                continue
+            col = len(text[:m.start()].encode("utf-16-le")) // 2
+            targets = _stable(client.definition, unit, n, col)
+            if any(p == t.path and ln == t.line for p, ln, _ in targets):
+                return list(_stable(client.references, unit, n, col))
+            break  # the unit's first use: it decides for the unit
+    return []
+
+
 def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                log: Any = print) -> dict[str, Any]:
     """Run the oracle over the targets and return the oracle document (JSON-able).
@@ -174,6 +196,8 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                                    {"textDocument": {"uri": uri(unit)}}, 600)
                 client.open(path)
                 refs = _stable(client.references, path, t.line - 1, t.col)
+                if units and path not in units:  # a header: also from a unit's own use
+                    refs = sorted({*refs, *_from_a_unit(client, root, t, units)})
                 # None: the server has no call hierarchy item for the target, so it
                 # cannot say who calls it ("no item" is not "no callers"): not scored.
                 calls = _stable(client.call_hierarchy, path, t.line - 1, t.col)
@@ -188,11 +212,13 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                     client = _start(cmd, root, env)
                 continue
             sites = None if calls is None else [[p, ln, c] for p, ln, c, _ in calls]
+            placed = place_calls([list(r) for r in refs], sites) \
+                if corpus.language == "c" and sites is not None else sites
+            if corpus.language == "c" and placed:  # a call is a reference too
+                refs = sorted({*map(tuple, refs), *(tuple(c) for c in placed)})
             rows.append({"path": t.path, "line": t.line, "col": t.col, "name": t.name,
                          "kind": t.kind, "group": t.group,
-                         "refs": [list(r) for r in refs],
-                         "calls": place_calls([list(r) for r in refs], sites)
-                         if corpus.language == "c" and sites is not None else sites})
+                         "refs": [list(r) for r in refs], "calls": placed})
             log(f"  [{i + 1}/{len(targets)}] {t.path}:{t.line} {t.name}: "
                 f"{len(refs)} refs, {'no call item' if calls is None else len(calls)} calls")
     finally:
