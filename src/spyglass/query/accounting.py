@@ -254,12 +254,16 @@ def _widen(line: int, end: int, msg: str, spans: list[tuple[int, int]]) -> Broke
     return Broken(start, stop, f"{msg} at line {line}", line, end, inner)
 
 
-def enclosing_proven(view: View, path: str, line: int) -> bool:
+def enclosing_proven(view: View, path: str, line: int, language: str) -> bool:
     """Whether every error whose construct holds `line` leaves the definition found around it
     whole, so that definition encloses `line` for certain: the error lies inside it, past
     its first line, off `line`, and its own lines hold no brace (`va_arg(ap, char *)`,
     `TEST("d", int)`: a type as a macro's argument), so the braces delimiting the definition
-    are the ones the parser matched; `line` is within the definition."""
+    are the ones the parser matched (manifest `body_brackets`; a language without them, none
+    is proven); `line` is within the definition."""
+    brackets = manifest_value(language, "body_brackets")
+    if not isinstance(brackets, str) or not brackets:
+        return False
     around = [b for b in broken_regions(view).get(path, ()) if b.start <= line <= b.end]
     lines = file_lines(view, path)
     for b in around:
@@ -267,7 +271,7 @@ def enclosing_proven(view: View, path: str, line: int) -> bool:
                 or not b.start <= line <= b.inner_end or b.error_start <= line <= b.error_end \
                 or b.error_end > len(lines):
             return False
-        if any(c in text for text in lines[b.error_start - 1:b.error_end] for c in "{}"):
+        if any(c in text for text in lines[b.error_start - 1:b.error_end] for c in brackets):
             return False
     return bool(around)
 

@@ -314,7 +314,7 @@ def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
     if broken is None:
         return s
     if q.calls_only:
-        if accounting.enclosing_proven(q.view, s.ref.path, s.ref.line):
+        if accounting.enclosing_proven(q.view, s.ref.path, s.ref.line, s.ref.language):
             return s  # outside the error, in the definition the error leaves intact
         return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
                         f"{broken.end}, {broken.why}): the enclosing definition is not "

@@ -126,6 +126,9 @@ MANIFEST: Schema = {
     # queries
     "callers_include_value_uses": bool, "callers_value_uses_in_functions": bool, "callers_include_member_uses": bool,
     "callers_member_uses_methods_only": bool,
+    # the characters that open and close a definition's body (C: "{}"): a syntax error
+    # holding neither inside a function leaves the function whole (accounting.enclosing_proven)
+    "body_brackets": str,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),
