@@ -551,7 +551,8 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
 
 def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
     """For a pack with preprocessor conditions (C), the units where a macro of `d`'s name
-    (not `d` itself) is defined or seen through an include; None for other packs."""
+    (not `d` itself) is defined or seen through an include, or read after it wherever it is
+    included (query/renamed.py read_after); None for other packs."""
     if not sym.manifest_value(d.language, "preprocessor_conditions"):
         return None
     macros = [o for o in sym.find_defs(view, d.name) if o.kind == "macro"
@@ -561,6 +562,7 @@ def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
     files: set[str] = set()
     for m in macros:
         files |= includes.includers(view, m.path) or {m.path}
+    files |= renamed.read_after(view, files, sorted({m.path for m in macros}))
     units = {int(str(u)) for chunk in chunks(sorted(files)) for (u,) in view.conn.execute(
         f"SELECT unit FROM temp.vfiles WHERE path IN ({marks(chunk)})", tuple(chunk))}
     return frozenset(units)
