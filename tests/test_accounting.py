@@ -216,3 +216,27 @@ def test_an_import_path_names_its_classes_from_any_package(tmp_path: Path) -> No
     acct = out.coverage.accounting
     assert acct is not None and acct.complete, acct
     assert_accounted(ci, out, "p/Outer.java", 3, 14, calls=False)
+
+
+PROTOTYPES = {
+    "shapes.h": "int area(int w, int h);\n#define twice(x) ((x) * 2)\nint twice(int x);\n",
+    "shapes.c": ('#include "shapes.h"\n\nint area(int w, int h)\n{\n\treturn w * h;\n}\n\n'
+                 "int use(void)\n{\n\treturn area(2, 3);\n}\n"),
+}
+
+
+def test_a_prototype_is_a_declaration_not_a_use(tmp_path: Path) -> None:
+    # `int area(int w, int h);` declares the function: excluded with certainty (a
+    # declaration), so the answer is complete; a macro's "prototype" may be an invocation
+    # (`int twice(int x);` after `#define twice(x)`): counted, not excluded.
+    ci = _index(tmp_path, PROTOTYPES)
+    out = ci.references(path="shapes.c", line=3, column=5)
+    acct = out.coverage.accounting
+    assert acct is not None
+    assert dict(acct.by_rule).get("excluded: declaration", 0) >= 2, acct
+    assert "cut: token not read" not in dict(acct.by_rule), acct
+    assert acct.complete, acct
+    assert [(r.path, r.start_line) for r in _rows(out)] == [("shapes.c", 10)]
+    assert_accounted(ci, out, "shapes.c", 3, 5, calls=False)
+    macro = ci.references(path="shapes.h", line=2, column=9).coverage.accounting
+    assert macro is not None and dict(macro.by_rule).get("cut: token not read", 0) >= 1, macro

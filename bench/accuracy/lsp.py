@@ -24,6 +24,11 @@ class LspClient(_Client):
         assert self.proc.stdin is not None and self.proc.stdout is not None
         super().__init__(self.proc.stdin, self.proc.stdout, root, settings)
 
+    def close_document(self, path: Path) -> None:
+        """didClose a document this client opened (nothing when it is not open)."""
+        if self.synced.pop(path.resolve(), None) is not None:
+            self.notify("textDocument/didClose", {"textDocument": {"uri": uri(path)}})
+
     def close(self) -> None:
         self.shutdown(timeout=10)
         try:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from accuracy.corpora import AccuracyCorpus, write_compile_commands
-from accuracy.lsp import LspClient, LspError, settle
+from accuracy.lsp import LspClient, LspError, settle, uri
 from accuracy.sample import SEED, Target
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,6 +118,56 @@ def place_calls(refs: list[list[Any]], calls: list[list[Any]]) -> list[list[Any]
     return sorted(out)
 
 
+def units_naming(root: Path, name: str) -> list[Path]:
+    """The translation units of the copy's compile_commands.json whose text spells `name`
+    as a word (C, C++; none for other languages).
+
+    clangd 14 answers a symbol's references from its background index and, for each open
+    file, from that file's own parse, which replaces the background index's entries for the
+    file. Its background index keeps no references of a symbol whose first declaration is in
+    the unit's main file (a unit that declares `void f(…);` itself and calls it: hiredis's
+    `net.c` and `ssl.c` with `__redisSetError`), so those references come only from the unit
+    opened. The oracle opens every unit that spells the target's name before asking, and
+    closes them after, so an answer does not depend on which files earlier targets left
+    open (bench/accuracy/README.md "C")."""
+    commands = root / "compile_commands.json"
+    if not commands.exists():
+        return []
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    out: list[Path] = []
+    for entry in json.loads(commands.read_text()):
+        path = root / entry["file"]
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if word.search(text):
+            out.append(path)
+    return out
+
+
+def _from_a_unit(client: LspClient, root: Path, t: Target, units: list[Path]
+                 ) -> list[tuple[str, int, int]]:
+    """The target's references asked from its first use in a unit that clangd itself links
+    to the target's declaration (`textDocument/definition`), or none. A header opened as
+    its own main file is parsed without its includer's context (`typedef struct {…} T` in
+    libxcrypt's alg-gost3411-2012-hmac.h: asked there, clangd lists 1 of T's 6 uses, asked
+    from a unit's use, all 6), so the oracle asks from both and keeps every site."""
+    word = re.compile(rf"\b{re.escape(t.name)}\b")
+    for unit in units:
+        for n, text in enumerate(unit.read_text(encoding="utf-8", errors="replace")
+                                 .splitlines()):
+            m = word.search(text)
+            if m is None:
+                continue
+            col = len(text[:m.start()].encode("utf-16-le")) // 2
+            targets = _stable(client.definition, unit, n, col)
+            if any(p == t.path and ln == t.line for p, ln, _ in targets):
+                return list(_stable(client.references, unit, n, col))
+            break  # the unit's first use: it decides for the unit
+    return []
+
+
 def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                log: Any = print) -> dict[str, Any]:
     """Run the oracle over the targets and return the oracle document (JSON-able).
@@ -135,12 +187,23 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
     try:
         for i, t in enumerate(targets):
             path = root / t.path
+            units = units_naming(root, t.name)
             try:
+                for unit in units:
+                    client.open(unit)
+                for unit in units:  # served once the unit is parsed and its index updated
+                    client.request("textDocument/documentSymbol",
+                                   {"textDocument": {"uri": uri(unit)}}, 600)
                 client.open(path)
                 refs = _stable(client.references, path, t.line - 1, t.col)
+                if units and path not in units:  # a header: also from a unit's own use
+                    refs = sorted({*refs, *_from_a_unit(client, root, t, units)})
                 # None: the server has no call hierarchy item for the target, so it
                 # cannot say who calls it ("no item" is not "no callers"): not scored.
                 calls = _stable(client.call_hierarchy, path, t.line - 1, t.col)
+                if units:  # each target's answer from its own units only (units_naming)
+                    for opened in (*units, path):
+                        client.close_document(opened)
             except (LspError, OSError) as exc:
                 log(f"  {t.path}:{t.line} {t.name}: dropped, oracle error {exc}")
                 dropped.append(f"{t.path}:{t.line} {t.name}")
@@ -149,11 +212,13 @@ def ask_oracle(corpus: AccuracyCorpus, source: Path, targets: list[Target],
                     client = _start(cmd, root, env)
                 continue
             sites = None if calls is None else [[p, ln, c] for p, ln, c, _ in calls]
+            placed = place_calls([list(r) for r in refs], sites) \
+                if corpus.language == "c" and sites is not None else sites
+            if corpus.language == "c" and placed:  # a call is a reference too
+                refs = sorted({*map(tuple, refs), *(tuple(c) for c in placed)})
             rows.append({"path": t.path, "line": t.line, "col": t.col, "name": t.name,
                          "kind": t.kind, "group": t.group,
-                         "refs": [list(r) for r in refs],
-                         "calls": place_calls([list(r) for r in refs], sites)
-                         if corpus.language == "c" and sites is not None else sites})
+                         "refs": [list(r) for r in refs], "calls": placed})
             log(f"  [{i + 1}/{len(targets)}] {t.path}:{t.line} {t.name}: "
                 f"{len(refs)} refs, {'no call item' if calls is None else len(calls)} calls")
     finally:

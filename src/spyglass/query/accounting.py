@@ -186,6 +186,22 @@ def token_decision(why: str, language: str, members: bool = False) -> Decision:
                     "not decided")
 
 
+def _declaring(decision: Decision, token: tuple[str, str], targets: list[DefRow]) -> Decision:
+    """A token ignored as declaring the name (manifest `tokens.declarations`, by its parent's
+    kind: a C prototype) is excluded, a declaration, when no target is a macro (whose
+    invocation may read like a prototype); else `decision` stands."""
+    why, language = token
+    if decision.verdict is not Verdict.CUT or not why.startswith("ignore:") or \
+            any(t.kind == "macro" for t in targets):
+        return decision
+    tokens = manifest_value(language, "tokens")
+    declared = tokens.get("declarations", {}) if isinstance(tokens, dict) else {}
+    reason = declared.get(why.split(":", 1)[1]) if isinstance(declared, dict) else None
+    if not isinstance(reason, str):
+        return decision
+    return Decision(Verdict.EXCLUDED, "declaration", f"a declaration: {reason}")
+
+
 @dataclass(frozen=True, slots=True)
 class Broken:
     """A region of a file that failed to parse, widened to the construct it breaks."""
@@ -195,6 +211,7 @@ class Broken:
     why: str
     error_start: int  # the error's own lines, within start..end
     error_end: int
+    inner_end: int = 0  # the last line of the definition found around the error (0: none)
 
 
 def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
@@ -231,11 +248,34 @@ def broken_regions(view: View) -> dict[str, tuple[Broken, ...]]:
 def _widen(line: int, end: int, msg: str, spans: list[tuple[int, int]]) -> Broken:
     inside = [s for s in spans if s[0] <= line <= s[1]]
     start = max((s[0] for s in inside), default=line)
-    stop = max([end, *(s[1] for s in inside if s[0] == start)])
+    inner = max((s[1] for s in inside if s[0] == start), default=0)
+    stop = max(end, inner)
     after = [s[0] for s in spans if s[0] > end]
     if after:
         stop = max(stop, min(after) - 1)
-    return Broken(start, stop, f"{msg} at line {line}", line, end)
+    return Broken(start, stop, f"{msg} at line {line}", line, end, inner)
+
+
+def enclosing_proven(view: View, path: str, line: int, language: str) -> bool:
+    """Whether every error whose construct holds `line` leaves the definition found around it
+    whole, so that definition encloses `line` for certain: the error lies inside it, past
+    its first line, off `line`, and its own lines hold no brace (`va_arg(ap, char *)`,
+    `TEST("d", int)`: a type as a macro's argument), so the braces delimiting the definition
+    are the ones the parser matched (manifest `body_brackets`; a language without them, none
+    is proven); `line` is within the definition."""
+    brackets = manifest_value(language, "body_brackets")
+    if not isinstance(brackets, str) or not brackets:
+        return False
+    around = [b for b in broken_regions(view).get(path, ()) if b.start <= line <= b.end]
+    lines = file_lines(view, path)
+    for b in around:
+        if not b.inner_end or not b.start < b.error_start <= b.error_end <= b.inner_end \
+                or not b.start <= line <= b.inner_end or b.error_start <= line <= b.error_end \
+                or b.error_end > len(lines):
+            return False
+        if any(c in text for text in lines[b.error_start - 1:b.error_end] for c in brackets):
+            return False
+    return bool(around)
 
 
 def broken_at(view: View, path: str, line: int, construct: bool = True) -> Broken | None:
@@ -368,8 +408,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
     if o.token is not None:
-        return token_decision(*o.token, members=bool(targets) and not any(
-            t.kind in CONTAINERS for t in targets))
+        return _declaring(token_decision(*o.token, members=bool(targets) and not any(
+            t.kind in CONTAINERS for t in targets)), o.token, targets)
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",

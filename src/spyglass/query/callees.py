@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from spyglass.index import scip
 from spyglass.query import (
+    accounting,
     aliases,
     dispatch,
     overloads,
@@ -251,11 +252,13 @@ class BuildFlags:
         self.inactive: dict[Key, str] = {}
         self.unbound: dict[str, Callable[[RefRow], str] | None] = {}
         self.side: dict[tuple[int, str], str] = {}  # (line, called name) → evidence
+        self.caller: DefRow | None = None
 
     def enter(self, t: DefRow, rows: list[RefRow]) -> None:
         """Read what restricts the build of `t`'s lines and which of its `rows` (the calls
         looked at next) reach a submodule the package does not bind."""
         self.lines = references.build_constraints(self.view, t.language, {t.unit}).get(t.unit)
+        self.caller = t
         if t.language not in self.unbound:
             self.unbound[t.language] = submodules.checker(self.view, t.language)
         unbound = self.unbound[t.language]
@@ -270,8 +273,21 @@ class BuildFlags:
         if key(d) not in self.inactive:
             self.inactive[key(d)] = references._definition_inactive(self.view, d)
         found = (self.lines.at(line) if self.lines is not None else "", self.inactive[key(d)],
-                 self.side.get((line, d.name), ""))
+                 self.side.get((line, d.name), ""), self._broken(line))
         return "; ".join(f for f in found if f and f not in why)
+
+    def _broken(self, line: int) -> str:
+        """The callers' parse-error flag (query/references.py `_parse_error_rule`): a call
+        in a construct that failed to parse, unless the error provably leaves the caller
+        whole."""
+        t = self.caller
+        if t is None:
+            return ""
+        broken = accounting.broken_at(self.view, t.path, line)
+        if broken is None or accounting.enclosing_proven(self.view, t.path, line, t.language):
+            return ""
+        return (f"inside a construct that failed to parse (lines {broken.start}-{broken.end}, "
+                f"{broken.why}): the enclosing definition is not proven")
 
 
 class Converse:

@@ -5,17 +5,29 @@ makes a name at each invocation from that argument; clangd counts the invocation
 of the name it makes. The index extracts nothing there for that name, so a use would be
 silent. This reads the macros of the target's file and of the files including it directly,
 and for each one that pastes a word the target's name starts or ends with, the invocations
-whose argument completes the name (docs/c.md "Macros that paste names"). Listed flagged: the
-argument is read as written, not expanded.
+whose argument completes the name (docs/c.md "Macros that paste names"). An operand of `##`
+is pasted as written, never expanded, so the name is proven (`proven`: listed certain) when
+the invocation is bound to the macro for certain, the macro has one definition, and the
+name made has one definition, the target; else listed flagged.
 """
 
 from __future__ import annotations
 
 import re
 
-from spyglass.query import accounting
+from spyglass.query import accounting, proofs
 from spyglass.query.results import DefRow, RefRow
-from spyglass.query.rows import DEF_COLS, DEF_FROM, REF_COLS, REF_FROM, chunks, defs, marks, refs
+from spyglass.query.rows import (
+    DEF_COLS,
+    DEF_FROM,
+    REF_COLS,
+    REF_FROM,
+    chunks,
+    defs,
+    defs_by_full,
+    marks,
+    refs,
+)
 from spyglass.query.view import View
 
 MAX_FILES = 256  # files whose macros are read for one name (more: none are, a bound)
@@ -24,18 +36,22 @@ _PASTE = re.compile(r"(\w*)\s*##\s*(\w*)")
 _PARAMS = re.compile(r"#\s*define\s+\w+\(([^)]*)\)(.*)", re.DOTALL)
 
 
-def sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
-    """Invocations of macros that paste `d`'s name from an argument, with the evidence."""
+def sites(view: View, d: DefRow) -> list[tuple[RefRow, str, bool]]:
+    """Invocations of macros that paste `d`'s name from an argument, with the evidence and
+    whether the name made is proven to be `d` (module docstring)."""
     if d.kind not in ("struct", "type", "func", "var", "macro", "const") or len(d.name) < 3:
         return []
     files = _direct_includers(view, d.path)
     if len(files) > MAX_FILES:
         return []
-    out: list[tuple[RefRow, str]] = []
+    out: list[tuple[RefRow, str, bool]] = []
+    alone = _only_definition(view, d)
     for macro in _macros(view, files):
         at = _pasted_at(view, macro, d.name)
         if at is None:
             continue
+        one = alone and len(defs_by_full(view, [macro.full])) == 1
+        proven = proofs.prover(view, macro) if one else None
         index, prefix, suffix = at
         why = (f"macro {macro.name} ({macro.path}:{macro.name_line}) pastes "
                f"`{prefix}##…##{suffix}` from its argument, which makes {d.name} here")
@@ -46,8 +62,16 @@ def sites(view: View, d: DefRow) -> list[tuple[RefRow, str]]:
                 out.append((RefRow(unit=r.unit, name=d.name, line=r.line, col=r.col,
                                    end_col=r.end_col, role="ref", scope=r.scope, qualifier="",
                                    head="", target=d.full, conf="inferred", path=r.path,
-                                   language=r.language, source=r.source, stale=r.stale), why))
+                                   language=r.language, source=r.source, stale=r.stale), why,
+                            proven is not None and (r.conf == "exact" or proven(r))))
     return out
+
+
+def _only_definition(view: View, d: DefRow) -> bool:
+    """Whether `d` is the one definition of its name in `d`'s language (the name made by a
+    paste then means it)."""
+    return all((o.unit, o.idx) == (d.unit, d.idx) for o in defs(view.each(
+        f"SELECT {DEF_COLS} {DEF_FROM} WHERE d.name = ?", (d.name,))) if o.language == d.language)
 
 
 def _direct_includers(view: View, path: str) -> set[str]:

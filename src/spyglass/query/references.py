@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -279,6 +280,7 @@ class Ask:
     constrained: dict[int, Constraint]
     inactive_def: str
     macro_units: frozenset[int] | None  # units where a macro redefines the name
+    elsewhere: str = ""  # `d` is never compiled, its twin always is (_compiled_instead)
 
 
 # A site rule: a site in, the site (flagged or not) or a verdict out (docs/contract.md
@@ -292,9 +294,12 @@ def _flag(s: Site, why: str) -> Site:
 
 def _build_rule(q: Ask, s: Site) -> Site | Decision:
     """Go build constraints, C branches inactive under the compile command, a definition
-    in an inactive branch: flagged."""
+    in an inactive branch: flagged; a site in compiled code of a definition no build
+    compiles whose twin every build does: excluded (it means the twin)."""
     r = s.ref
     flag = q.constrained[r.unit].at(r.line) if r.unit in q.constrained else ""
+    if q.elsewhere and not flag:  # compiled code, where only the twin is compiled
+        return Decision(Verdict.EXCLUDED, "another definition compiled", q.elsewhere)
     flag = "; ".join(filter(None, (flag, q.inactive_def)))
     return _flag(s, flag) if flag else s
 
@@ -303,11 +308,14 @@ def _parse_error_rule(q: Ask, s: Site) -> Site | Decision:
     """A site the parser could not read as code: for callers, any site of a construct
     that failed to parse (its enclosing definition is not proven: a broken header leaves
     its body to the scope around it); for references, a site within the error itself (its
-    role is not proven). Flagged."""
+    role is not proven). Flagged; for callers, not a site outside the error in a definition
+    the error provably leaves whole (accounting.enclosing_proven)."""
     broken = accounting.broken_at(q.view, s.ref.path, s.ref.line, construct=q.calls_only)
     if broken is None:
         return s
     if q.calls_only:
+        if accounting.enclosing_proven(q.view, s.ref.path, s.ref.line, s.ref.language):
+            return s  # outside the error, in the definition the error leaves intact
         return _flag(s, f"inside a construct that failed to parse (lines {broken.start}-"
                         f"{broken.end}, {broken.why}): the enclosing definition is not "
                         "proven")
@@ -461,7 +469,8 @@ def _run(ans: Answer, targets: list[DefRow], include_declaration: bool, exact_on
                       reach)
         q = Ask(view, d, exact_only, calls_only, sym.call_filter(view, d),
                 build_constraints(view, d.language, {s.ref.unit for s in found}),
-                _definition_inactive(view, d), _macro_units(view, d))
+                _definition_inactive(view, d), _macro_units(view, d),
+                _compiled_instead(view, d))
         for s in found:
             judged = judge(q, s)
             if isinstance(judged, Decision):
@@ -542,7 +551,8 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
 
 def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
     """For a pack with preprocessor conditions (C), the units where a macro of `d`'s name
-    (not `d` itself) is defined or seen through an include; None for other packs."""
+    (not `d` itself) is defined or seen through an include, or read after it wherever it is
+    included (query/renamed.py read_after); None for other packs."""
     if not sym.manifest_value(d.language, "preprocessor_conditions"):
         return None
     macros = [o for o in sym.find_defs(view, d.name) if o.kind == "macro"
@@ -552,6 +562,7 @@ def _macro_units(view: View, d: DefRow) -> frozenset[int] | None:
     files: set[str] = set()
     for m in macros:
         files |= includes.includers(view, m.path) or {m.path}
+    files |= renamed.read_after(view, files, sorted({m.path for m in macros}))
     units = {int(str(u)) for chunk in chunks(sorted(files)) for (u,) in view.conn.execute(
         f"SELECT unit FROM temp.vfiles WHERE path IN ({marks(chunk)})", tuple(chunk))}
     return frozenset(units)
@@ -662,15 +673,17 @@ def _renaming_macros(view: View, d: DefRow) -> list[DefRow]:
 def _pasted_names(view: View, d: DefRow, calls_only: bool, exact_only: bool, ledger: Ledger
                   ) -> list[Site]:
     """Invocations of C macros that paste `d`'s name from an argument (query/pasted.py):
-    flagged (cut from an exact-only answer); none for callers."""
+    certain where the name made is proven, else flagged (cut from an exact-only answer);
+    none for callers."""
     if calls_only or not sym.manifest_value(d.language, "preprocessor_conditions"):
         return []
     found = pasted.sites(view, d)
     if exact_only:
-        for r, why in found:
-            ledger.decide(r, Verdict.CUT, "exact only", why)
-        return []
-    return [Site(r, True, why) for r, why in found]
+        for r, why, proven in found:
+            if not proven:
+                ledger.decide(r, Verdict.CUT, "exact only", why)
+    return [Site(r, not proven, "" if proven else why) for r, why, proven in found
+            if proven or not exact_only]
 
 
 def _renamed_declarations(view: View, d: DefRow, calls_only: bool, exact_only: bool,
@@ -712,6 +725,50 @@ def _definition_inactive(view: View, d: DefRow) -> str:
         return (f"{where}: the name means the definition compiled instead, "
                 f"{live.path}:{live.name_line}")
     return f"{where}: the name may mean another library's definition"
+
+
+def _compiled_instead(view: View, d: DefRow) -> str:
+    """The evidence when `d` lies in a branch every build leaves out, decided without
+    assuming any name undefined (`#ifdef _WIN32` on the pack's target, a `-U`), and another
+    definition of its full name lies in no such branch and in no undecided one (`hi_calloc`
+    under `#ifdef _WIN32` in alloc.c, a `static inline` twin under `#ifndef _WIN32` in
+    alloc.h): a use in compiled code then means the twin, with certainty; else ""."""
+    same = [o for o in defs_by_full(view, [d.full]) if o.language == d.language]
+    if len(same) < 2:
+        return ""
+    constrained = build_constraints(view, d.language, {o.unit for o in same})
+
+    def at(o: DefRow, undecided: bool) -> conditionals.Region | None:
+        c = constrained.get(o.unit)
+        if c is None or c.whole:
+            return None
+        regions = (*c.regions, *c.undecided) if undecided else c.regions
+        return next((r for r in regions if r.start <= o.name_line <= r.end), None)
+    region = at(d, False)
+    if region is None or region.assumed or not _target_decided(d.language, region):
+        return ""
+    live = [o for o in same if at(o, True) is None]
+    if len(live) != 1:
+        return ""
+    return (f"its definition ({d.path}:{d.name_line}) is in a preprocessor branch no build "
+            f"compiles, {region.why}: the name means the definition compiled instead, "
+            f"{live[0].path}:{live[0].name_line}")
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_DIRECTIVE_WORDS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "of", "defined"})
+
+
+def _target_decided(language: str, region: conditionals.Region) -> bool:
+    """Whether every name the branch's directive reads is one the pack knows on its target
+    (manifest `preprocessor_absent`, `preprocessor_present`: `#ifdef _WIN32`, the `#else` of
+    `#ifndef _WIN32`): no header of the build may decide otherwise."""
+    absent = sym.manifest_value(language, "preprocessor_absent")
+    present = sym.manifest_value(language, "preprocessor_present")
+    known = {*(absent if isinstance(absent, list) else ()),
+             *(present if isinstance(present, dict) else ())}
+    names = set(_WORD.findall(region.why)) - _DIRECTIVE_WORDS
+    return bool(names) and names <= known
 
 
 def _definition_undecided(d: DefRow, same: list[DefRow], constrained: dict[int, Constraint]

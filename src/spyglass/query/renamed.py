@@ -8,7 +8,8 @@ the files that may see the macro (the files including its file, and the headers 
 include) and returns each token of the name outside comments, strings and directives
 where the index has neither a reference nor a definition: listed flagged (docs/c.md
 "Preprocessor conditions"), as the file may be read before the macro, unless the macro is
-the same file's, above the token (certain).
+the same file's, above the token, or every file including the token's file includes the
+macro's file on an earlier line (certain).
 """
 
 from __future__ import annotations
@@ -62,19 +63,21 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
     token = re.compile(rf"(?<![\w$]){re.escape(d.name)}{DECLARED[d.kind]}")
     out: list[tuple[RefRow, str]] = []
     read = _reader(view)
+    homes = sorted({o.path for o in macros})
     for path in sorted(files):
         if path not in units:
             continue
         words, code = read(path)
         if d.name not in words:
             continue
+        read_first = _macro_first(view, path, homes)
         for number, text in enumerate(code, 1):
             if d.name not in text:
                 continue
             for m in token.finditer(text):
                 if (path, number, m.start()) in taken:
                     continue
-                above = any(o.path == path and o.name_line < number for o in macros)
+                above = read_first or any(o.path == path and o.name_line < number for o in macros)
                 out.append((RefRow(unit=units[path], name=d.name, line=number, col=m.start(),
                                    end_col=m.end(), role="ref", scope=-1, qualifier="",
                                    head="", target=d.full,
@@ -82,6 +85,34 @@ def declarations(view: View, d: DefRow, macros: list[DefRow]) -> list[tuple[RefR
                                    language=d.language, source=d.source, stale=False),
                             "" if above else why))
     return out
+
+
+def read_after(view: View, files: set[str], homes: list[str]) -> set[str]:
+    """The headers `files` include (one level) that every includer reads after one of
+    `homes` (_macro_first): they see the macro though they do not include its file."""
+    included = _included(view, files) - files
+    return {h for h in included if _macro_first(view, h, homes)} \
+        if len(included) <= MAX_FILES else set()
+
+
+def _macro_first(view: View, path: str, homes: list[str]) -> bool:
+    """Whether every file that includes `path` includes one of `homes` (the renaming
+    macros' files) itself, on an earlier line (`#include "crypt-port.h"` then `#include
+    "alg-des.h"`), and one file does: wherever the header is read, the macro is defined
+    above it, so its tokens of the name are the macro's expansion."""
+    if path in homes:
+        return False
+    first: dict[str, int] = {}
+    home: dict[str, int] = {}
+    wanted = (path, *homes)
+    for p, line, target in view.each(
+            "SELECT f.path, r.line, r.target FROM {refs} r JOIN temp.vfiles f ON "
+            f"f.unit = r.unit WHERE r.role = 'import' AND r.target IN ({marks(wanted)})",
+            wanted):
+        into = first if str(target) == path else home
+        key = str(p)
+        into[key] = min(into.get(key, int(str(line))), int(str(line)))
+    return bool(first) and all(f in home and home[f] < line for f, line in first.items())
 
 
 def _reader(view: View) -> Callable[[str], tuple[frozenset[str], list[str]]]:

@@ -109,6 +109,9 @@ def _tokens(text: str) -> tuple[tuple[str, str], ...] | None:
 _PRECEDENCE = {op: i for i, ops in enumerate(
     (("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
      ("<<", ">>"), ("+", "-"), ("*", "/", "%"))) for op in ops}
+# Operators whose operands are read as numbers (a name's truth test is not among them).
+_VALUE_OPS = frozenset({"<", ">", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "<<", ">>",
+                        "&", "|", "^"})
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _NOT_DEFINED = re.compile(r"!\s*defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 
@@ -197,15 +200,26 @@ class _Parser:
                 return None
         if self.peek() == "(":
             raise _Unknown  # a function-like macro: not expanded
+        assumed = tok not in self.env.known
         try:
             defined, value = self.env.lookup(tok)
         except _Unknown:
             return None
         if not defined:
+            if assumed and self._operand():
+                return None  # `#if OPENSSL_VERSION_NUMBER < X`: a value nothing above gives
             return 0  # an undefined name is 0 in `#if`
         if value and re.fullmatch(r"\d\w*", value):
             return _number(value)
         return self._expanded(tok, value or "")
+
+    def _operand(self) -> bool:
+        """Whether the name just read is an operand of an arithmetic, bitwise or comparison
+        operator: a name nothing above defines, compared or computed with (a library's
+        version macro, `SIZE_MAX`), may come from a header outside the repository, so its
+        value is unknown; tested for truth (`#if HAVE_X`) it stays 0."""
+        before = self.tokens[self.i - 2][1] if self.i >= 2 else ""
+        return before in _VALUE_OPS or self.peek() in _VALUE_OPS
 
     def _expanded(self, name: str, value: str) -> Value:
         """An object-like macro's value read as an expression (`#define USE_BE

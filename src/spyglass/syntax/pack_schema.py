@@ -88,6 +88,10 @@ TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.
     # path's segment: Java's `import a.b.C`): a certain exclusion when the target is a
     # member (no class, interface, enum, ...), and why
     "not_a_member": ("map", str),
+    # a token the pack ignores as declaring a name (a prototype's), by its parent's kind: a
+    # certain exclusion (a declaration, not a use) unless the target is a macro (a
+    # function-like macro's invocation reads like a prototype: `static LIST_HEAD(name);`)
+    "declarations": ("map", str),
 }
 MANIFEST: Schema = {
     "name": str, "pack_version": str, "extensions": STRS, "grammar": str,
@@ -126,6 +130,9 @@ MANIFEST: Schema = {
     # queries
     "callers_include_value_uses": bool, "callers_value_uses_in_functions": bool, "callers_include_member_uses": bool,
     "callers_member_uses_methods_only": bool,
+    # the characters that open and close a definition's body (C: "{}"): a syntax error
+    # holding neither inside a function leaves the function whole (accounting.enclosing_proven)
+    "body_brackets": str,
     "builtin_members": STRS,
     "builtin_interfaces": ("map", STRS), "structural_interfaces": bool,
     "external_interfaces": ("map", STRS), "external_types": ("map", STRS),

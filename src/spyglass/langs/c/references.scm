@@ -50,3 +50,6 @@
   (union_specifier name: (type_identifier) @ignore !body)])
 (preproc_elif [(struct_specifier name: (type_identifier) @ignore !body)
   (union_specifier name: (type_identifier) @ignore !body)])
+; ... and inside `extern "C" {` (a header's `#ifdef __cplusplus` wrapper read as C).
+(declaration_list [(struct_specifier name: (type_identifier) @ignore !body)
+  (union_specifier name: (type_identifier) @ignore !body)])
