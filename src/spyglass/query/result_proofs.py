@@ -16,10 +16,14 @@ proven when
   ``return new T()``, not a union, not a container);
 * ``T`` means one class or interface, and ``T.m`` is a name of the target's closure (the
   member itself, or reached through a subclass that does not override it).
+
+A member of a local holding such a call's result (`const g = this.getGeometry();
+g.distance()`, `const s = makeStore(); s.get()`) is proven by the same last two steps.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from spyglass.query import aliases
@@ -27,11 +31,15 @@ from spyglass.query.results import RefRow
 from spyglass.query.rows import REF_COLS, REF_FROM, refs
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
+from spyglass.syntax import heads as H
+from spyglass.syntax.composite import has_param_segment
 
 MAX_CALLS = 4  # calls of one chain proven in turn (`a.b().c().d().m`)
 CHAIN_LINES = 8  # lines a chain may span (`x\n  .getQueryCache()\n  .build()`)
 _CALLEES = frozenset({"func", "method"})  # a field's type is its value's, not a result
 _TYPES = frozenset({"class", "interface"})
+_HELD = frozenset({H.SELF, H.IMPORT, H.DEF})  # a local's callee named from these
+_NAMED = re.compile(r"(?:this\.)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # Inferred, or a guess (an imported function whose result this file could not see).
 _UNPROVEN = frozenset({"inferred", "ambiguous"})
 
@@ -52,6 +60,9 @@ def prover(view: View, own: Collection[str]) -> Callable[[RefRow], bool]:
         return callees[target]
 
     def proven(r: RefRow, depth: int = 0) -> bool:
+        if r.conf in _UNPROVEN and r.target and _held_result(r):
+            t = result_type(r.target[:-len(r.name) - 1])
+            return bool(t) and f"{t}.{r.name}" in own
         if r.conf not in _UNPROVEN or not r.target or not r.qualifier.endswith("()") \
                 or depth >= MAX_CALLS or not r.target.endswith(f".{r.name}"):
             return False
@@ -78,6 +89,22 @@ def prover(view: View, own: Collection[str]) -> Callable[[RefRow], bool]:
         return before is not None and (before.conf == "exact" or proven_step(before, depth + 1))
 
     return proven
+
+
+def _held_result(r: RefRow) -> bool:
+    """Whether `r` is a member of a local holding a call's result (`const g =
+    this.getGeometry()`, `const s = makeStore()`: an ``inst:`` head whose type is the
+    callee, named from `this`, an import or a definition of the file), the local being the
+    whole receiver. (A local holding the function itself, `const f = makeStore`, has the
+    same head; a member of it that the result type declares would not type-check.)"""
+    if "()" in r.qualifier or not r.target.endswith(f".{r.name}"):  # type: ignore[union-attr]
+        return False
+    kind, arg = H.split(H.untagged(r.head)[0])
+    if kind != H.INST:
+        return False
+    consumed, type_head, type_text = H.parse_instance(arg)
+    return consumed == len(r.qualifier.split(".")) and H.split(type_head)[0] in _HELD \
+        and _NAMED.fullmatch(type_text) is not None and not has_param_segment(type_text)
 
 
 def _callee_site(view: View, r: RefRow, callee_target: str) -> RefRow | None:
