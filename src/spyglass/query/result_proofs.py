@@ -97,7 +97,7 @@ def _held_result(r: RefRow) -> bool:
     callee, named from `this`, an import or a definition of the file), the local being the
     whole receiver. (A local holding the function itself, `const f = makeStore`, has the
     same head; a member of it that the result type declares would not type-check.)"""
-    if "()" in r.qualifier or not r.target.endswith(f".{r.name}"):  # type: ignore[union-attr]
+    if "()" in r.qualifier or not r.target or not r.target.endswith(f".{r.name}"):
         return False
     kind, arg = H.split(H.untagged(r.head)[0])
     if kind != H.INST:
