@@ -3,17 +3,15 @@
 Manifest key `declared_results_proven` (TypeScript). The resolver marks every member
 reached through a call's result inferred (`editor.getShape().x`, `circle().distance()`),
 or a guess for an imported function (`makeStore().get()`): it reads one file and cannot
-see the callee's declaration. The view can. Such a site is
-proven when
+see the callee's declaration. The view can. Such a site is proven when
 
 * the receiver is the call's result itself (the qualifier ends in ``()``: not
   `f().a.m`, whose `a` is another step);
 * the call's own site (same file, the callee's name on the qualifier's prefix, at or above
   the site's line) is certain, or proven by this same rule (a chain, a few calls deep);
 * the callee means one definition, a function or method (an arrow function's constant
-  included), and that definition has
-  exactly one result alias (``callee.*`` → ``T.*``: one declared named type, or its single
-  ``return new T()``, not a union, not a container);
+  included), with exactly one result alias (``callee.*`` → ``T.*``: one declared named
+  type, its single ``return new T()`` or ``return this``; not a union, not a container);
 * ``T`` means one class or interface, and ``T.m`` is a name of the target's closure (the
   member itself, or reached through a subclass that does not override it).
 
