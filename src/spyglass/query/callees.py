@@ -137,7 +137,8 @@ def callees(ans: Answer, targets: list[DefRow], exact_only: bool = False,
                         outside.append((r.target, r))
                 continue
             if hits:
-                if r.conf == "inferred" and len(hits) == 1 and proofs.prover(view, hits[0])(r):
+                if r.conf in ("inferred", "ambiguous") and len(hits) == 1 and proofs.prover(
+                        view, hits[0], (hits[0].full,))(r):
                     r = replace(r, conf="exact")  # proven as the callers answer proves it
                 judged = overloads.among(view, hits, r)
                 hits = [h for h, _ in judged]

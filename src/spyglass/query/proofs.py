@@ -14,12 +14,16 @@ Two rules, each a manifest key of the pack:
   proven, each step being a declared type. Not when the receiver's type is itself named
   through a guessed package (``inst:…|free|pkg.T``), nor when the site's name has
   definitions of its own besides the one asked about (an alias reached it).
+* `declared_results_proven` — a member of a call's result, through the callee's one
+  declared result type (TypeScript `f().m`; query/result_proofs.py), given the target's
+  closure names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
+from spyglass.query import result_proofs
 from spyglass.query.results import DefRow, RefRow
 from spyglass.query.rows import defs_by_full
 from spyglass.query.symbols import manifest_value
@@ -42,8 +46,9 @@ def typed_receiver(r: RefRow) -> bool:
     return not (H.split(type_head)[0] == H.FREE and "." in type_text)
 
 
-def prover(view: View, d: DefRow) -> Callable[[RefRow], bool]:
-    """Whether an inferred site of `d` is proven (module docstring)."""
+def prover(view: View, d: DefRow, own: Collection[str] = ()) -> Callable[[RefRow], bool]:
+    """Whether an inferred site of `d` is proven (module docstring); `own`: `d`'s closure
+    names, for the rule of call results (none given: that rule is not tried)."""
     package = ""
     if manifest_value(d.language, "import_binds_package_name") and "#" in d.full \
             and "." not in d.full.split("#", 1)[1]:
@@ -51,8 +56,10 @@ def prover(view: View, d: DefRow) -> Callable[[RefRow], bool]:
             "SELECT u.package FROM {units} u WHERE u.id = ?", (d.unit,))), "")
 
     declared: dict[str, bool] = {}
+    results = result_proofs.prover(view, own) if own and result_proofs.applies(d.language) \
+        else None
 
-    def own(target: str) -> bool:
+    def has_own(target: str) -> bool:
         """Whether `target`, a name other than `d`'s, has definitions of its own: an alias
         leading from it to `d` (`Alerts.* → Alert.*` of `type Alerts []*Alert`) then
         stands beside them (`as.String()` may be the container's own String), unproven."""
@@ -61,13 +68,15 @@ def prover(view: View, d: DefRow) -> Callable[[RefRow], bool]:
         return declared[target]
 
     def proven(r: RefRow) -> bool:
+        if results is not None and results(r):
+            return True
         if r.conf != "inferred":
             return False
         if package and r.target == d.full and r.qualifier == package \
                 and H.split(H.untagged(r.head)[0])[0] == H.FREE:
             return True
         return typed_receiver(r) and (not r.target or r.target == d.full
-                                      or not own(r.target))
+                                      or not has_own(r.target))
     return proven
 
 

@@ -96,7 +96,7 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     if not exact_only:
         out += [Site(r, True, why) for r, why in dispatch.predeclared_sites(view, d) if keep(r)]
     unbound = submodules.checker(view, d.language)  # `pkg.sub.x`, `sub` unbound by `pkg`
-    proven = proofs.prover(view, d)  # a package clause, declared types: proven (Go)
+    proven = proofs.prover(view, d, own)  # a package clause, declared types, results
     for r in found:
         if r.conf != "exact" and proven(r):
             r = replace(r, conf="exact")

@@ -107,6 +107,7 @@ MANIFEST: Schema = {
     "super_receivers": STRS, "call_chains": str, "constructed_receiver": str, "call_chains_marked": bool,
     "call_chains_type_assertions": bool, "call_chain_types": bool,
     "import_binds_package_name": bool, "typed_receivers_proven": bool,
+    "declared_results_proven": bool,
     "typed_member_paths": bool, "type_unwrap": STRS, "builtin_types_external": bool,
     "element_containers": STRS, "value_containers": STRS, "element_members": STRS,
     "value_members": STRS, "contextual_parameters": CONTEXTUAL,

@@ -72,6 +72,14 @@
 ; A method returning `this` (a fluent builder) returns its own class.
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
   return_type: (type_annotation (this_type) @base)) @definition.method)
+; So does one without a declared return type whose body ends by returning `this` and
+; whose every other `return` returns `this` too (`mul(t) { …; return this }`), as tsc
+; infers `this`; a `return` of anything else (`return this.x`, a nested callback's
+; `return v`) leaves it without a return type.
+((class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name
+  !return_type
+  body: (statement_block (return_statement (this) @base) .) @_body) @definition.method)
+ (#not-match? @_body "\\breturn\\b(?!\\s*this\\s*(?:;|\\n|\\}|$))"))
 (class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 ; A `get` accessor: reading it runs it, so a read is a call (tsc's call hierarchy counts
 ; `editor.isEditable` as an incoming call of `get isEditable()`); @property marks it.
