@@ -55,6 +55,7 @@ class ChangeSet:
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     partial: list[str] = field(default_factory=list)  # files changed in some lines only
+    base: str | None = None  # the commit a --diff compares with (None: the snapshot's)
 
     def add_file(self, path: str) -> None:
         if path not in self.files:
@@ -280,7 +281,7 @@ def from_diff(ci: Answer, rev: str) -> ChangeSet:
     sizes = src.blob_sizes(ci.root, wanted)  # sized first: no blob over the limit is read
     over = {sha: n for sha, n in sizes.items() if n > limit}
     contents = dict(src.read_blobs(ci.root, [w for w in wanted if w not in over], max_bytes=limit))
-    cs = ChangeSet(origin=f"git diff {rev}")
+    cs = ChangeSet(origin=f"git diff {rev}", base=old_commit)
     why = f"changed in {cs.origin}"
     for path in changed:
         if path not in new:
@@ -388,6 +389,7 @@ def collect(ci: Answer, targets: list[str], diff: str | None) -> ChangeSet:
         cs.modules += p.modules
         cs.notes += p.notes
         cs.partial += p.partial
+        cs.base = cs.base or p.base
         for f in p.files:
             cs.add_file(f)
     return cs
