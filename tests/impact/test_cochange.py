@@ -94,13 +94,18 @@ tests/test_pins.py history ? | changed with pkg/__init__.py in 3 of the last 3 c
 tests/test_other.py history ? | changed with pkg/__init__.py in 1 of the last 3 commits
 $ pytest tests/test_pins.py tests/test_other.py
 ''',
-    # A manifest change (not source: no definition changes) suggests the same tests.
+    # A manifest change (not source: no definition changes) suggests the same tests, asked
+    # with --diff or as the workspace's change (the files no language reads included).
     "manifest change: the tests that moved with the pin before": PINNED + '''
 #~ pyproject.toml
 [project]
 name = "pkg"
 dependencies = ["upstream==1.3"]
 #? tests --diff HEAD
+tests/test_pins.py history ? | changed with pyproject.toml in 3 of the last 3 commits touching it
+tests/test_other.py history ? | changed with pyproject.toml in 1 of the last 3 commits
+$ pytest tests/test_pins.py tests/test_other.py
+#? tests
 tests/test_pins.py history ? | changed with pyproject.toml in 3 of the last 3 commits touching it
 tests/test_other.py history ? | changed with pyproject.toml in 1 of the last 3 commits
 $ pytest tests/test_pins.py tests/test_other.py
@@ -142,6 +147,11 @@ new
 #? tests --diff HEAD
 blockdevice/stats_test.go data ? | blockdevice/stats_test.go:9 names '../testdata/fixtures.ttar': the changed data file testdata/fixtures.ttar (also by history)
 other/x_test.go history ? | changed with testdata/fixtures.ttar in 1 of the last 1 commits
+$ go test ./blockdevice -run '^TestStats$'
+$ go test ./other -run '^TestX$'
+#? tests
+blockdevice/stats_test.go data ?
+other/x_test.go history ?
 $ go test ./blockdevice -run '^TestStats$'
 $ go test ./other -run '^TestX$'
 ''',

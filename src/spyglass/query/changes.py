@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from spyglass.query.answer import Answer, merged, touched
-from spyglass.query.changeset import ChangeSet, collect
+from spyglass.query.changeset import ChangeSet, collect, other_changes
 from spyglass.query.impact import Radius, grouped, locations, walk
 from spyglass.query.testmap import Plan, change_summary, plan
 from spyglass.types import ToolResult
@@ -45,8 +45,12 @@ def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
 
 def test_plan(ans: Answer, targets: list[str], diff: str | None, depth: int
               ) -> tuple[ChangeSet, Radius, Plan]:
-    """The change, its walk and its ranked test targets (each test with its own evidence)."""
+    """The change, its walk and its ranked test targets (each test with its own evidence);
+    the workspace's change includes the files no language reads (a manifest, a lock file,
+    a data file: the history and data-file evidence use them)."""
     cs = collect(ans, targets, diff)
+    if not targets and diff is None:
+        other_changes(ans, cs)
     radius = walk(ans, cs, depth)
     return cs, radius, plan(ans, radius)
 

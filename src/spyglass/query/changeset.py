@@ -197,6 +197,35 @@ def from_workspace(ci: Answer) -> ChangeSet:
     return cs
 
 
+MAX_OTHER_FILES = 20_000  # tracked files no pack reads, compared with the snapshot at most
+
+
+def other_changes(ci: Answer, cs: ChangeSet) -> None:
+    """Add the tracked files no language pack reads (manifests, lock files, data) whose
+    content on disk differs from the snapshot's commit: blob ids from git's stat cache or
+    hashed by spyglass, never a git process reading the work tree. Bounded (a note)."""
+    view = ci.view()
+    snap = view.snapshot
+    if snap is None or not snap.commit or not view.probe.is_git:
+        return
+    try:
+        old = {p: b for p, b in src.tree_blobs(ci.root, snap.commit).items()
+               if pack_for_path(p) is None}
+    except (GitRefused, IndexUnavailable, OSError):
+        return
+    view.disk_files()  # the workspace listed (a clean start has not listed it yet)
+    probe = view.probe
+    paths = sorted(old.keys() | {p for p in probe.tracked if pack_for_path(p) is None})
+    if len(paths) > MAX_OTHER_FILES:
+        cs.notes.append(f"{len(paths)} tracked files no language reads; the first "
+                        f"{MAX_OTHER_FILES} compared with the snapshot")
+    changed = [p for p in paths[:MAX_OTHER_FILES] if old.get(p) != probe.blob_of(p)]
+    for path in changed:
+        cs.add_file(path)
+    if changed:
+        cs.notes = [n for n in cs.notes if not n.startswith("the workspace has no changes")]
+
+
 def _overlay_hunks(ci: Answer, path: str) -> list[Hunk] | None:
     view = ci.view()
     member = view.members.get(path)
