@@ -83,16 +83,16 @@ pkg
 
 CASES = {
     # The version string alone changes (the commit's source change): the pinned tests
-    # moved with it in every earlier commit touching it and rank first, with the count; a
-    # test that moved with it once (the first import) follows. The commit asked about
-    # (the second one, after the snapshot) is never read as history.
+    # moved with it in every earlier commit touching it, with the count; the root commit
+    # (the first import, where every file changes together) is not read, so
+    # tests/test_other.py is not suggested. The commit asked about (the second one, after
+    # the snapshot) is never read as history.
     "source change: the tests that moved with the file before": PINNED + '''
 #+ pkg/__init__.py
 VERSION = "1.3"
 #? tests --diff HEAD~1
-tests/test_pins.py history ? | changed with pkg/__init__.py in 3 of the last 3 commits touching it
-tests/test_other.py history ? | changed with pkg/__init__.py in 1 of the last 3 commits
-$ pytest tests/test_pins.py tests/test_other.py
+tests/test_pins.py history ? | changed with pkg/__init__.py in 2 of the last 2 commits touching it
+$ pytest tests/test_pins.py
 ''',
     # A manifest change (not source: no definition changes) suggests the same tests, asked
     # with --diff or as the workspace's change (the files no language reads included).
@@ -102,17 +102,14 @@ $ pytest tests/test_pins.py tests/test_other.py
 name = "pkg"
 dependencies = ["upstream==1.3"]
 #? tests --diff HEAD
-tests/test_pins.py history ? | changed with pyproject.toml in 3 of the last 3 commits touching it
-tests/test_other.py history ? | changed with pyproject.toml in 1 of the last 3 commits
-$ pytest tests/test_pins.py tests/test_other.py
+tests/test_pins.py history ? | changed with pyproject.toml in 2 of the last 2 commits touching it
+$ pytest tests/test_pins.py
 #? tests
-tests/test_pins.py history ? | changed with pyproject.toml in 3 of the last 3 commits touching it
-tests/test_other.py history ? | changed with pyproject.toml in 1 of the last 3 commits
-$ pytest tests/test_pins.py tests/test_other.py
+tests/test_pins.py history ? | changed with pyproject.toml in 2 of the last 2 commits touching it
+$ pytest tests/test_pins.py
 ''',
     # A test reading a shared data file by a string literal is suggested when the file
-    # changes, first; a literal naming another folder's file of the same name is not (that
-    # test comes only from the history: the first commit changed it with the data file).
+    # changes; a literal naming another folder's file of the same name is not.
     "data file named by a test": '''
 #- go.mod
 module example.com/proc
@@ -145,15 +142,11 @@ old
 #~ testdata/fixtures.ttar
 new
 #? tests --diff HEAD
-blockdevice/stats_test.go data ? | blockdevice/stats_test.go:9 names '../testdata/fixtures.ttar': the changed data file testdata/fixtures.ttar (also by history)
-other/x_test.go history ? | changed with testdata/fixtures.ttar in 1 of the last 1 commits
+blockdevice/stats_test.go data ? | blockdevice/stats_test.go:9 names '../testdata/fixtures.ttar': the changed data file testdata/fixtures.ttar
 $ go test ./blockdevice -run '^TestStats$'
-$ go test ./other -run '^TestX$'
 #? tests
 blockdevice/stats_test.go data ?
-other/x_test.go history ?
 $ go test ./blockdevice -run '^TestStats$'
-$ go test ./other -run '^TestX$'
 ''',
 }
 
@@ -174,6 +167,8 @@ def test_history_never_reads_past_the_base(tmp_path: Path) -> None:
     changed the file with another test is not evidence for a change made before it."""
     history._CACHE.clear()
     root = tmp_path / "repo"
+    write_files(root, {"README": "root commit: not read\n"})
+    commit_all(root, "import")
     write_files(root, {"a.py": "x = 1\n", "tests/test_x.py": "def test_x():\n    pass\n"})
     commit_all(root, "a with x")
     first = _head(root)
@@ -194,6 +189,8 @@ def test_sweeps_are_not_read_as_history(tmp_path: Path, monkeypatch: pytest.Monk
     history._CACHE.clear()
     monkeypatch.setattr(history, "MAX_TOGETHER", 3)
     root = tmp_path / "repo"
+    write_files(root, {"README": "root commit: not read\n"})
+    commit_all(root, "import")
     write_files(root, {"a.py": "x = 1\n", "tests/test_a.py": "def test_a():\n    pass\n"})
     commit_all(root, "a with its test")
     write_files(root, {"a.py": "x = 2\n", **{f"tests/test_{i}.py": "def test():\n    pass\n"

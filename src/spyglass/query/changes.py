@@ -37,10 +37,23 @@ def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
     """The answer of a change question: `limits` are what the walk's bounds cut."""
     limit = ans.config.limits.max_matches_per_request
     cov = ans.coverage(cs.files or None)
-    notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
+    notes = unsupported_note(cs.unsupported)
     cov = replace(cov, limitations=merged(cov.limitations + notes + limits))
     return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
                       touched(ans.provenance(), results, cs.files), extra)
+
+
+SHOWN_UNSUPPORTED = 5  # changed files no language reads named in the note (the rest counted)
+
+
+def unsupported_note(paths: list[str]) -> tuple[str, ...]:
+    """One line for the changed files no language reads (manifests, lock files, data): not
+    analysed for definitions (test suggestions use them as history and data-file evidence)."""
+    if not paths:
+        return ()
+    named = ", ".join(paths[:SHOWN_UNSUPPORTED])
+    more = f" and {len(paths) - SHOWN_UNSUPPORTED} more" if len(paths) > SHOWN_UNSUPPORTED else ""
+    return (f"changed files not analysed (unsupported): {len(paths)}: {named}{more}",)
 
 
 def test_plan(ans: Answer, targets: list[str], diff: str | None, depth: int

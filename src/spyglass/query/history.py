@@ -18,6 +18,7 @@ from spyglass.query.view import View
 COMMITS = 300  # newest non-merge commits read (at the view's snapshot commit)
 MAX_FILES = 20  # a commit changing more files than this says little about each: not read
 MAX_TOGETHER = 40  # files a commit may change and still say which files change together
+# (the root commit, an import of the whole tree, is never read: diff-tree without --root)
 K1 = 1.2  # BM25 saturation of a stem's count in a commit message
 B = 0.75  # BM25 length normalisation of commit messages
 _START, _END = "\x01", "\x02"  # around each commit's message in diff-tree's output
@@ -92,7 +93,7 @@ def _read(root: Path, commit: str) -> History:
     listed = gitcall.call(root, "rev-list", "--no-merges", f"--max-count={COMMITS}", commit)
     if listed.returncode != 0 or not listed.stdout.strip():
         return History()
-    changed = gitcall.call(root, "diff-tree", "--stdin", "--root", "-r", "-z", "--name-only",
+    changed = gitcall.call(root, "diff-tree", "--stdin", "-r", "-z", "--name-only",
                            "--no-renames", f"--format={_START}%s{_END}", input=listed.stdout)
     if changed.returncode != 0:
         return History()
