@@ -63,15 +63,13 @@ UPSTREAM = 0.5
 # A test file that changed together with a changed file in earlier commits (read with the
 # safe git runner from the change's base, never later): HISTORY × together / (touching + 1);
 # a strong co-change (at least twice, in at least half the commits touching the file) ranks
-# with the uncertain direct users, a weak one only adds to a file's relevance (a file with
-# nothing else comes after every other file). A test file naming a changed data file in a string
+# with the uncertain direct users. A test file naming a changed data file in a string
 # literal (`"testdata/fixtures.ttar"`) reads it: DATA, with the uncertain direct users too.
 HISTORY, DATA = 1.0, 1.0
 # A change of at least this many files (tests left out) in at least BROAD_FOLDERS folders
 # is broad: the answer says so (its ranked tests are the nearest ones, not all affected).
 BROAD_FILES, BROAD_FOLDERS = 12, 4
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
-LAST_TIER = DIRECT_TIERS + 1  # files with weak co-change evidence alone: after all the rest
 
 
 @dataclass
@@ -168,9 +166,7 @@ class _Collector:
         own: dict[tuple[str, str], int] = {}  # of a target: its best evidence
         for e in self.items:
             rank = _tier(e)
-            # the rest: one tier; a file with only weak co-change evidence after it
-            level = rank if e.reason == "history" else min(rank, DIRECT_TIERS)
-            tier[e.path] = min(tier.get(e.path, LAST_TIER), level)
+            tier[e.path] = min(tier.get(e.path, DIRECT_TIERS), rank)  # the rest: one tier
             own[(e.path, e.symbol)] = min(own.get((e.path, e.symbol), rank), rank)
         out.sort(key=lambda t: (tier[t.path], -relevance[t.path], t.path,
                                 own[(t.path, t.symbol)], -t.relevance, t.start_line))
@@ -193,7 +189,7 @@ def _tier(e: _Evidence) -> int:
     if e.reason == "upstream":
         return 2
     if e.reason in ("history", "data"):  # distance 1: a strong co-change, a named data file
-        return 2 if e.distance == 1 else LAST_TIER
+        return 2 if e.distance == 1 else DIRECT_TIERS
     return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
