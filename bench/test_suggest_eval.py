@@ -45,6 +45,8 @@ class Commit:
     sources: list[str]  # changed (modified or added) source files, as in the commit
     deleted_sources: list[str]
     tests: list[str]  # changed (modified or added) test files
+    others: list[str] = field(default_factory=list)  # other changed files (not source, not tests)
+    deleted_others: list[str] = field(default_factory=list)
 
 
 def pick_commits(root: Path, n: int, scan: int, rev: str) -> list[Commit]:
@@ -68,7 +70,8 @@ def pick_commits(root: Path, n: int, scan: int, rev: str) -> list[Commit]:
         if current is None or not line.strip():
             continue
         status, _, path = line.partition("\t")
-        if pack_for_path(path) is None:
+        if pack_for_path(path) is None:  # a manifest, a lock file, a data file
+            (current.deleted_others if status[0] == "D" else current.others).append(path)
             continue
         if is_test(path):
             if status[0] in "AM":
@@ -149,8 +152,10 @@ def evaluate(gitdir: Path, work: Path, n: int, scan: int, variant: str, mode: st
         if variant == "commit":  # the whole commit on disk, the snapshot at its parent
             git(root, "read-tree", "-u", "--reset", c.sha)
         else:  # only the source part of the commit: the tests as they were before it
-            git(root, "checkout", "-q", c.sha, "--", *c.sources)
-            for p in c.deleted_sources:
+            # (`no-tests`: every changed file but the tests: manifests, lock files, data too)
+            others = c.others if variant == "no-tests" else []
+            git(root, "checkout", "-q", c.sha, "--", *c.sources, *others)
+            for p in c.deleted_sources + (c.deleted_others if variant == "no-tests" else []):
                 (root / p).unlink(missing_ok=True)
         ci = CodeIntel(root)
         targets = [] if mode == "diff" else c.sources if mode == "files" else \
@@ -210,7 +215,9 @@ def main() -> int:
     p.add_argument("--repo", required=True, type=Path, help="a git directory with history")
     p.add_argument("--commits", type=int, default=50)
     p.add_argument("--scan", type=int, default=3000, help="newest commits to look through")
-    p.add_argument("--variant", choices=("commit", "source-only"), default="commit")
+    p.add_argument("--variant", choices=("commit", "source-only", "no-tests"), default="commit",
+                   help="what of the commit is on disk: all of it, its supported source files "
+                        "only, or every file but its test files (manifests, lock files, data)")
     p.add_argument("--mode", choices=("files", "lines", "diff"), default="files",
                    help="ask with the changed files, their changed lines, or --diff PARENT")
     p.add_argument("--budget", type=int, default=surface.DEFAULT_CHARS,

@@ -2,6 +2,8 @@
 
 Format::
 
+    #@ bump the pin          an earlier commit (history before the first one), its subject
+    #h pkg/v.py              a file of that earlier commit (files persist into later ones)
     #- pkg/a.py              a file of the first commit (the one indexed)
     def f$0(): ...           `$0` marks a cursor; `$0` in a query becomes PATH:LINE
     #+ pkg/a.py              the file in a second commit, made after indexing
@@ -49,6 +51,7 @@ class Query:
 class ImpactFixture:
     first: dict[str, str] = field(default_factory=dict)
     second: dict[str, str] = field(default_factory=dict)
+    history: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     working: dict[str, str] = field(default_factory=dict)
     deleted: list[str] = field(default_factory=list)
     cursor: str | None = None
@@ -66,7 +69,15 @@ def parse(text: str) -> ImpactFixture:
             target[path] = "\n".join(body) + "\n"
     for raw in text.strip("\n").splitlines():
         head = raw[:3]
-        if head in ("#- ", "#+ ", "#~ "):
+        if head == "#@ ":
+            flush()
+            target = None
+            fx.history.append((raw[3:].strip(), {}))
+        elif head == "#h ":
+            flush()
+            target = fx.history[-1][1]
+            path, body = raw[3:].strip(), []
+        elif head in ("#- ", "#+ ", "#~ "):
             flush()
             target = {"#- ": fx.first, "#+ ": fx.second, "#~ ": fx.working}[head]
             path, body = raw[3:].strip(), []
@@ -91,6 +102,9 @@ def parse(text: str) -> ImpactFixture:
 
 def build(fx: ImpactFixture, root: Path) -> CodeIntel:
     root.mkdir(parents=True, exist_ok=True)
+    for message, earlier in fx.history:
+        write_files(root, earlier)
+        commit_all(root, message)
     for files in (fx.first,):
         write_files(root, files)
     commit_all(root, "first")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from spyglass.query.answer import Answer, merged, touched
-from spyglass.query.changeset import ChangeSet, collect
+from spyglass.query.changeset import ChangeSet, collect, other_changes
 from spyglass.query.impact import Radius, grouped, locations, walk
 from spyglass.query.testmap import Plan, change_summary, plan
 from spyglass.types import ToolResult
@@ -37,16 +37,33 @@ def envelope(ans: Answer, cs: ChangeSet, results: list[object], truncated: bool,
     """The answer of a change question: `limits` are what the walk's bounds cut."""
     limit = ans.config.limits.max_matches_per_request
     cov = ans.coverage(cs.files or None)
-    notes = tuple(f"changed file not analysed (unsupported): {p}" for p in cs.unsupported[:20])
+    notes = unsupported_note(cs.unsupported)
     cov = replace(cov, limitations=merged(cov.limitations + notes + limits))
     return ToolResult(tuple(results[:limit]), truncated or len(results) > limit, cov,
                       touched(ans.provenance(), results, cs.files), extra)
 
 
+SHOWN_UNSUPPORTED = 5  # changed files no language reads named in the note (the rest counted)
+
+
+def unsupported_note(paths: list[str]) -> tuple[str, ...]:
+    """One line for the changed files no language reads (manifests, lock files, data): not
+    analysed for definitions (test suggestions use them as history and data-file evidence)."""
+    if not paths:
+        return ()
+    named = ", ".join(paths[:SHOWN_UNSUPPORTED])
+    more = f" and {len(paths) - SHOWN_UNSUPPORTED} more" if len(paths) > SHOWN_UNSUPPORTED else ""
+    return (f"changed files not analysed (unsupported): {len(paths)}: {named}{more}",)
+
+
 def test_plan(ans: Answer, targets: list[str], diff: str | None, depth: int
               ) -> tuple[ChangeSet, Radius, Plan]:
-    """The change, its walk and its ranked test targets (each test with its own evidence)."""
+    """The change, its walk and its ranked test targets (each test with its own evidence);
+    the workspace's change includes the files no language reads (a manifest, a lock file,
+    a data file: the history and data-file evidence use them)."""
     cs = collect(ans, targets, diff)
+    if not targets and diff is None:
+        other_changes(ans, cs)
     radius = walk(ans, cs, depth)
     return cs, radius, plan(ans, radius)
 

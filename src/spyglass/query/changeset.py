@@ -55,6 +55,7 @@ class ChangeSet:
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     partial: list[str] = field(default_factory=list)  # files changed in some lines only
+    base: str | None = None  # the commit a --diff compares with (None: the snapshot's)
 
     def add_file(self, path: str) -> None:
         if path not in self.files:
@@ -196,6 +197,35 @@ def from_workspace(ci: Answer) -> ChangeSet:
     return cs
 
 
+MAX_OTHER_FILES = 20_000  # tracked files no pack reads, compared with the snapshot at most
+
+
+def other_changes(ci: Answer, cs: ChangeSet) -> None:
+    """Add the tracked files no language pack reads (manifests, lock files, data) whose
+    content on disk differs from the snapshot's commit: blob ids from git's stat cache or
+    hashed by spyglass, never a git process reading the work tree. Bounded (a note)."""
+    view = ci.view()
+    snap = view.snapshot
+    if snap is None or not snap.commit or not view.probe.is_git:
+        return
+    try:
+        old = {p: b for p, b in src.tree_blobs(ci.root, snap.commit).items()
+               if pack_for_path(p) is None}
+    except (GitRefused, IndexUnavailable, OSError):
+        return
+    view.disk_files()  # the workspace listed (a clean start has not listed it yet)
+    probe = view.probe
+    paths = sorted(old.keys() | {p for p in probe.tracked if pack_for_path(p) is None})
+    if len(paths) > MAX_OTHER_FILES:
+        cs.notes.append(f"{len(paths)} tracked files no language reads; the first "
+                        f"{MAX_OTHER_FILES} compared with the snapshot")
+    changed = [p for p in paths[:MAX_OTHER_FILES] if old.get(p) != probe.blob_of(p)]
+    for path in changed:
+        cs.add_file(path)
+    if changed:
+        cs.notes = [n for n in cs.notes if not n.startswith("the workspace has no changes")]
+
+
 def _overlay_hunks(ci: Answer, path: str) -> list[Hunk] | None:
     view = ci.view()
     member = view.members.get(path)
@@ -280,7 +310,7 @@ def from_diff(ci: Answer, rev: str) -> ChangeSet:
     sizes = src.blob_sizes(ci.root, wanted)  # sized first: no blob over the limit is read
     over = {sha: n for sha, n in sizes.items() if n > limit}
     contents = dict(src.read_blobs(ci.root, [w for w in wanted if w not in over], max_bytes=limit))
-    cs = ChangeSet(origin=f"git diff {rev}")
+    cs = ChangeSet(origin=f"git diff {rev}", base=old_commit)
     why = f"changed in {cs.origin}"
     for path in changed:
         if path not in new:
@@ -388,6 +418,7 @@ def collect(ci: Answer, targets: list[str], diff: str | None) -> ChangeSet:
         cs.modules += p.modules
         cs.notes += p.notes
         cs.partial += p.partial
+        cs.base = cs.base or p.base
         for f in p.files:
             cs.add_file(f)
     return cs

@@ -1,6 +1,6 @@
-"""The repository's recent history for free-text questions: how often commits changed each
-file (a prior for vague questions) and the words of the commit messages that changed it
-(document expansion; explore, docs/explore.md)."""
+"""The repository's recent history: how often commits changed each file (a prior for vague
+questions), the words of the commit messages that changed it (document expansion; explore,
+docs/explore.md) and which files changed together (test suggestions, query/cochange.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from spyglass.query.view import View
 
 COMMITS = 300  # newest non-merge commits read (at the view's snapshot commit)
 MAX_FILES = 20  # a commit changing more files than this says little about each: not read
+MAX_TOGETHER = 40  # files a commit may change and still say which files change together
+# (the root commit, an import of the whole tree, is never read: diff-tree without --root)
 K1 = 1.2  # BM25 saturation of a stem's count in a commit message
 B = 0.75  # BM25 length normalisation of commit messages
 _START, _END = "\x01", "\x02"  # around each commit's message in diff-tree's output
@@ -25,23 +27,32 @@ _CACHE: dict[tuple[str, str], History] = {}
 
 @dataclass(frozen=True)
 class History:
-    """The change prior per file, and each read commit's message stems with its files."""
+    """The change prior per file, each read commit's message stems with its files, and the
+    files of every read commit changing at most MAX_TOGETHER files (newest first)."""
 
     prior: dict[str, float] = field(default_factory=dict)
     commits: tuple[tuple[Counter[str], tuple[str, ...]], ...] = ()
+    together: tuple[tuple[str, ...], ...] = ()
 
 
 def history(view: View) -> History:
     """The newest COMMITS non-merge commits of the view's snapshot commit (never later
     ones); empty without a commit or git history. Kept per repository and commit."""
     commit = view.snapshot.commit if view.snapshot is not None else None
+    return history_at(view.root, commit)
+
+
+def history_at(root: Path, commit: str | None) -> History:
+    """The newest COMMITS non-merge commits reachable from `commit` (itself included, never
+    later ones); empty without a commit or git history. The last two are kept."""
     if not commit:
         return History()
-    cache_key = (str(view.root), commit)
+    cache_key = (str(root), commit)
     if cache_key not in _CACHE:
-        _CACHE.clear()  # one commit at a time: a new snapshot replaces the old history
+        while len(_CACHE) >= 2:  # the snapshot's and a diff's base: older ones are dropped
+            del _CACHE[next(iter(_CACHE))]
         try:
-            _CACHE[cache_key] = _read(view.root, commit)
+            _CACHE[cache_key] = _read(root, commit)
         except (GitRefused, IndexUnavailable, OSError):  # no history rather than no answer
             _CACHE[cache_key] = History()
     return _CACHE[cache_key]
@@ -88,10 +99,13 @@ def _read(root: Path, commit: str) -> History:
         return History()
     counts: Counter[str] = Counter()
     commits: list[tuple[Counter[str], tuple[str, ...]]] = []
+    together: list[tuple[str, ...]] = []
     for record in changed.stdout.decode("utf-8", "replace").split(_START)[1:]:
         message, _, listing = record.partition(_END)
         files = tuple(f for f in listing.lstrip("\0\n").split("\0") if f)  # -z: unquoted
         counts.update(files)
+        if files and len(files) <= MAX_TOGETHER:
+            together.append(files)
         if not files or len(files) > MAX_FILES:
             continue
         subject = message.partition("\n")[0]  # bodies were tried: no gain (docs/explore.md)
@@ -99,4 +113,5 @@ def _read(root: Path, commit: str) -> History:
         if stems:
             commits.append((stems, files))
     top = math.log1p(max(counts.values(), default=0)) or 1.0
-    return History({p: math.log1p(c) / top for p, c in counts.items()}, tuple(commits))
+    return History({p: math.log1p(c) / top for p, c in counts.items()}, tuple(commits),
+                   tuple(together))

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from spyglass.query import edges
 from spyglass.query.changeset import ChangeSet, Seed, changed_defs
+from spyglass.query.cochange import cochanges
+from spyglass.query.datafiles import naming_tests
 from spyglass.query.display import display
 from spyglass.query.frameworks import Frameworks, all_fixture_files, fixture_files
 from spyglass.query.impact import WIDENED, Hit, Radius, walk
@@ -58,6 +60,15 @@ SWAP, SWAP_FILES = 1.0, 10
 # files naming that outside definition (a test pinning the upstream code the change adapts)
 # rank with the uncertain direct users; the walk cannot reach them, having no definition.
 UPSTREAM = 0.5
+# A test file that changed together with a changed file in earlier commits (read with the
+# safe git runner from the change's base, never later): HISTORY × together / (touching + 1);
+# a strong co-change (at least twice, in at least half the commits touching the file) ranks
+# with the uncertain direct users. A test file naming a changed data file in a string
+# literal (`"testdata/fixtures.ttar"`) reads it: DATA, with the uncertain direct users too.
+HISTORY, DATA = 1.0, 1.0
+# A change of at least this many files (tests left out) in at least BROAD_FOLDERS folders
+# is broad: the answer says so (its ranked tests are the nearest ones, not all affected).
+BROAD_FILES, BROAD_FOLDERS = 12, 4
 DIRECT_TIERS = 3  # rank tiers of direct evidence (_tier); every other file comes after them
 
 
@@ -177,6 +188,8 @@ def _tier(e: _Evidence) -> int:
         return 2
     if e.reason == "upstream":
         return 2
+    if e.reason in ("history", "data"):  # distance 1: a strong co-change, a named data file
+        return 2 if e.distance == 1 else DIRECT_TIERS
     return DIRECT_TIERS if e.reason in ("reference", "fixture") else DIRECT_TIERS + 1
 
 
@@ -390,6 +403,42 @@ def _by_upstream(ans: Answer, cs: ChangeSet, out: _Collector) -> None:
                     why, f"upstream:{r.target}", chain=chain)
 
 
+def _by_history(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector) -> None:
+    """Test files that changed together with a changed (non-test) file in earlier commits:
+    the tests that moved with a manifest, a lock file or a source file before."""
+    view = ans.view()
+    base = cs.base or (view.snapshot.commit if view.snapshot is not None else None)
+    changed = [p for p in cs.files if _test_pack(p) is None and runnable(p)]
+    present = {t for t in tests if runnable(t)}
+    for c in cochanges(ans.root, base, changed, present):
+        out.add(c.test, "", (1, 1), "history", HISTORY * c.confidence, True, c.said(),
+                f"history:{c.changed}", 1 if c.strong else -1,
+                f"history: with {c.changed} in {c.together} of {c.touching} commits")
+
+
+def _by_data_files(ans: Answer, cs: ChangeSet, tests: list[str], out: _Collector
+                   ) -> list[str]:
+    """Test files naming a changed data file (not source: a testdata file, a fixture) in a
+    string literal; the notes of the bounds hit."""
+    data = [p for p in cs.unsupported if _test_pack(p) is None]
+    found, notes = naming_tests(ans.root, data, tests, ans.config.limits.max_file_bytes)
+    for n in found:
+        out.add(n.test, "", (n.line, n.line), "data", DATA, True,
+                f"{n.test}:{n.line} names {n.literal!r}: the changed data file {n.data}",
+                f"data:{n.data}", 1, f"names {n.literal!r} ({n.test}:{n.line}), changed")
+    return notes
+
+
+def broad(cs: ChangeSet) -> str | None:
+    """A note when the change touches many files across many folders (a sweep)."""
+    files = [p for p in cs.files if _test_pack(p) is None]
+    folders = {p.rpartition("/")[0] for p in files}
+    if len(files) < BROAD_FILES or len(folders) < BROAD_FOLDERS:
+        return None
+    return (f"broad change: {len(files)} files in {len(folders)} folders; the tests listed "
+            "are those with evidence, ranked; the whole test suite is the safe run")
+
+
 def _by_fixture(ans: Answer, radius: Radius, fw: Frameworks, out: _Collector) -> None:
     """Fixtures reach tests by parameter name: an affected top-level helper of a shared
     fixture file (conftest.py) counts for tests under its folder that use the name as a
@@ -509,8 +558,9 @@ def all_test_files(ans: Answer) -> list[str]:
 
 def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True) -> Plan:
     """Rank test targets for a walk; attach each one's command and group them. `reach`
-    also looks for tests past the walk's depth (test suggestions; a blast radius lists the
-    tests within its own depth)."""
+    also looks for tests past the walk's depth, in the history of the changed files and
+    naming changed data files (test suggestions; a blast radius lists the tests within its
+    own depth)."""
     fw = Frameworks(ans.root, ans.view())
     out = _Collector()
     _by_reference(ans, radius, out)
@@ -527,6 +577,10 @@ def plan(ans: Answer, radius: Radius, same_file: bool = True, reach: bool = True
     _by_name_words(radius.change, tests, out)
     _by_swapped_imports(ans, radius.change, out)
     _by_upstream(ans, radius.change, out)
+    if reach:
+        _by_history(ans, radius.change, tests, out)
+        notes += _by_data_files(ans, radius.change, tests, out)
+        notes += [n for n in (broad(radius.change),) if n]
     ranked = out.ranked()
     has_symbols = {t.path for t in ranked if t.symbol}
     kept = [t for t in ranked if t.symbol or (t.path not in has_symbols and runnable(t.path))]
