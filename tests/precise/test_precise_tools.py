@@ -88,3 +88,39 @@ def test_python_later_commit_reruns_one_folder(make_repo: Callable[..., Path]) -
     out = ci.references(path="app/core.py", line=1)
     got = [(c.path, c.start_line, c.uncertain) for c in out.results]  # type: ignore[attr-defined]
     assert ("jobs/run.py", 9, False) in got and ("app/use.py", 3, False) in got
+
+
+LITERAL_FILES = {
+    "tsconfig.json": '{"compilerOptions": {"strict": true, "noEmit": true}, '
+                     '"include": ["src/**/*"]}\n',
+    "src/obs.ts": "export class Observer {\n  start(): number { return 1 }\n}\n\n"
+                  "export function observe(o: Observer) {\n  return o.start()\n}\n",
+    # `change` is the object a function returns with no declared type: its property is the
+    # literal's own (scip-typescript defines it, `start0:`), never Observer's.
+    "src/diff.ts": "function findDiff(a: number) {\n  const start = a + 1\n"
+                   "  return {start, end: a}\n}\n\nexport function apply(a: number) {\n"
+                   "  let change = findDiff(a)\n  if (!change) change = {start: 0, end: 0}\n"
+                   "  return change.start + change.end\n}\n",
+}
+
+
+def test_typescript_untyped_object_literal_property_refutes(
+        make_repo: Callable[..., Path]) -> None:
+    """prosemirror-view's `change.start` (the object `findDiff` returns) is not a use of
+    another class's `start`: the index's name-matched site is dropped after the pass
+    (`tests/precise/test_precise_pass.py` has the literal a type may type: kept)."""
+    _need("scip-typescript")
+    root = make_repo(LITERAL_FILES)
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="off")
+
+    def got() -> dict[tuple[str, int], bool]:
+        out = ci.references(path="src/obs.ts", line=2, column=3)
+        return {(c.path, c.start_line): c.uncertain for c in out.results}  # type: ignore[attr-defined]
+
+    before = got()
+    assert ("src/diff.ts", 9) in before and before[("src/diff.ts", 9)], before
+    assert [r.state for r in ci.precise_pass(None, "wait")] == ["completed"]
+    after = got()
+    assert ("src/diff.ts", 9) not in after, after
+    assert after == {("src/obs.ts", 6): False}

@@ -45,6 +45,9 @@ class Facts:
         for path, (_, occs) in precise.documents.items():
             for o in occs:
                 self.by_symbol.setdefault(o.symbol, []).append((path, o))
+        # Symbols the facts define (a definition occurrence in some document).
+        self.defined = {o.symbol for occs in self.by_symbol.values() for _, o in occs
+                        if o.definition}
         self.up: dict[str, set[str]] = {}
         self.up_all: dict[str, set[str]] = {}  # across packages too
         for a, b, bits in precise.relations:
@@ -166,8 +169,11 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
     site they have no occurrence for (a string in `__all__`, a use they could not
     resolve) is not refuted. Under structural typing a member refutes only if it is a
     type's declared member (`T#name`) sharing no overridden or implemented member with
-    the target (`facts`' relationships, transitively, any package): an object's own member
-    (`o.name`, an object literal typed by the target's type) may be the target. A use
+    the target (`facts`' relationships, transitively, any package); an object literal's own
+    property (`o.name`, `name0:`) refutes only if the facts define it: scip-typescript names
+    a property whose literal a type types (a declared return type, an annotation, an
+    argument) by that type's member, so one it defines under its own name had no such type
+    (one with no definition there — `satisfies T`, another package's — may be the target). A use
     of a local (a variable, a parameter, a member of an anonymous type) refutes only
     where every use of the name on the line is resolved, none to a symbol that may be
     the target."""
@@ -186,9 +192,11 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
     family = related(facts, wanted, across=True) if facts is not None else set()
 
     def may_be(symbol: str) -> bool:  # structurally, the target under another name
-        return structural and _member(symbol) and (
-            not _declared(symbol) or facts is None
-            or bool(related(facts, {symbol}, across=True) & family))
+        if not structural or not _member(symbol) or facts is None:
+            return structural and _member(symbol)
+        if not _declared(symbol):  # an object literal's own property
+            return symbol not in facts.defined
+        return bool(related(facts, {symbol}, across=True) & family)
 
     named = [s for s in there if s != scip.LOCAL]
     if named and not any(may_be(s) for s in named):
