@@ -124,3 +124,25 @@ def test_typescript_untyped_object_literal_property_refutes(
     after = got()
     assert ("src/diff.ts", 9) not in after, after
     assert after == {("src/obs.ts", 6): False}
+
+
+def test_typescript_getter_read_by_destructuring_is_a_reference_not_a_call(
+        make_repo: Callable[..., Path]) -> None:
+    """tiptap's `const { state } = this` reads the getter `state` (a reference) but
+    TypeScript's call hierarchy counts only a member access (`m.state`) as its call: the
+    facts add the destructuring to the references, not to the callers."""
+    _need("scip-typescript")
+    root = make_repo({
+        "tsconfig.json": LITERAL_FILES["tsconfig.json"],
+        "src/mgr.ts": "export class Manager {\n  get state(): number {\n    return 1\n  }\n}\n",
+        "src/use.ts": "import { Manager } from './mgr'\n\n"
+                      "export function use(m: Manager) {\n  const { state } = m\n"
+                      "  return m.state + state\n}\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="wait")
+    refs = ci.references(path="src/mgr.ts", line=2, column=7)
+    assert {(c.path, c.start_line, c.uncertain) for c in refs.results} >= {  # type: ignore[attr-defined]
+        ("src/use.ts", 4, False), ("src/use.ts", 5, False)}
+    calls = ci.callers(path="src/mgr.ts", line=2, column=7)
+    assert [(c.path, c.start_line, c.uncertain) for c in calls.results] == [  # type: ignore[attr-defined]
+        ("src/use.ts", 5, False)]

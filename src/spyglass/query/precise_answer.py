@@ -296,7 +296,8 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     wanted = related(facts, seeds) if hierarchy else set(seeds)
     wanted |= {s + CONSTRUCTOR for s in seeds if s.endswith("#")}  # `new C()` names C
     names = {d.name for d in targets}
-    sites: dict[Site, tuple[str, int, int]] = {}  # site -> (tool, 0-based line, end col)
+    # site -> (tool, 0-based line, start col, end col)
+    sites: dict[Site, tuple[str, int, int, int]] = {}
     stale: set[str] = set()
     for symbol in wanted:
         for path, o in facts.by_symbol.get(symbol, ()):
@@ -308,7 +309,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             if not _names_it(fresh.line(path, o.line), o, symbol, not hierarchy):
                 continue  # scip-python 0.6.6 gives `__slots__` attributes their class
             sites.setdefault((path, o.line + 1),
-                             (precise.tools.get(path, precise.tool), o.line, o.end_col))
+                             (precise.tools.get(path, precise.tool), o.line, o.col, o.end_col))
     out: list[CodeLocation] = []
     held: set[Site] = set()
     confirmed = dropped = 0
@@ -328,19 +329,21 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     added = 0
     repo = locations[0].repo if locations else view_repo(view)
     # Reading a property calls its getter: such a use is a caller (as the index counts it,
-    # symbols.call_filter), except a decorator naming it (`@name.setter`).
+    # symbols.call_filter) where it is a member access (`x.name`), except a decorator
+    # naming it (`@name.setter`); a destructuring binding (`const { name } = x`) reads it
+    # too, but TypeScript's call hierarchy does not count it as a call.
     getter = calls and any(d.kind in MEMBER_KINDS and sym.is_property(view, d)
                            for d in targets)
     defs_cache: dict[str, list[DefRow]] = {}
-    for (path, line), (tool, line0, end_col) in sorted(sites.items()):
+    for (path, line), (tool, line0, col, end_col) in sorted(sites.items()):
         if (path, line) in held:
             continue
         text = fresh.line(path, line0)
         if _in_import(fresh, path, line0):
             continue  # an import or re-export names the symbol; it is not a use
         if calls:
-            if not (is_call(text, end_col)
-                    or (getter and not text.lstrip().startswith("@"))):
+            if not (is_call(text, end_col) or (getter and not text.lstrip().startswith("@")
+                                                and text[:col].rstrip().endswith("."))):
                 continue
             if path not in defs_cache:
                 defs_cache[path] = sym.defs_in_file(view, path)
