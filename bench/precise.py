@@ -90,8 +90,10 @@ def _phase(ci: CodeIntel, name: str, root: Path) -> dict[str, Any]:
                            "sites": sites, "flagged_share": round(flagged / max(sites, 1), 4)}
     for q in ("refs", "calls"):
         s = result.scores[(q, "all")]
+        h = result.headline[q]
         out[q] = {"P": round(s.precision, 4), "R": round(s.recall, 4), "tp": s.tp,
-                  "fp": s.fp, "fn": s.fn}
+                  "fp": s.fp, "fn": s.fn, "certain_P": round(h.certain_precision, 4),
+                  "certain": h.certain}
     out["misses"] = result.examples[:400]  # the wrong and missed sites, to read
     return out
 
@@ -197,13 +199,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results[-1]), file=sys.stderr, flush=True)  # as each completes
     print(json.dumps(results, indent=1))
     print(f"{'corpus':<14}{'phase':<11}{'refs P':>8}{'refs R':>8}{'calls P':>8}"
-          f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}")
+          f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}{'cert P r/c':>14}")
     for r in results:
         for phase in ("index_only", "with_pass"):
             x = r[phase]
             print(f"{r['corpus']:<14}{phase:<11}{x['refs']['P']:>8.3f}{x['refs']['R']:>8.3f}"
                   f"{x['calls']['P']:>8.3f}{x['calls']['R']:>8.3f}{x['flagged_share']:>9.3f}"
-                  f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}")
+                  f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}"
+                  f"{x['refs']['certain_P']:>7.3f}{x['calls']['certain_P']:>7.3f}")
         ab = r["with_pass"].get("interleaved")
         for unit, p in (("wall", ""), ("cpu", "cpu_")) if ab else ():
             print(f"{'':<14}interleaved p50/p95 ms ({unit}): index "
