@@ -162,3 +162,31 @@ def test_typescript_getter_read_by_destructuring_is_a_reference_not_a_call(
     assert_accounted(ci, calls, "src/mgr.ts", 2, 7, True)
     assert [(c.path, c.start_line, c.uncertain) for c in calls.results] == [  # type: ignore[attr-defined]
         ("src/use.ts", 5, False)]
+
+
+def test_typescript_member_of_a_type_a_class_implements_through_omit_is_kept(
+        make_repo: Callable[..., Path]) -> None:
+    """tanstack query-core's `class TimeoutManager implements Omit<TimeoutProvider,
+    'name'>`: scip-typescript writes no relationship through `Omit`, yet TypeScript
+    relates the members; a use of `TimeoutProvider`'s member (`this.provider.clear()`, a
+    literal typed by it) is kept, not refuted, for `TimeoutManager.clear`."""
+    _need("scip-typescript")
+    root = make_repo({
+        "tsconfig.json": LITERAL_FILES["tsconfig.json"],
+        "src/tm.ts": "export type Provider = {\n  name: string\n  clear: (id: number) => void\n}\n\n"
+                     "export const basic: Provider = {\n  name: 'basic',\n"
+                     "  clear: (id) => console.log(id),\n}\n\n"
+                     "export class Manager implements Omit<Provider, 'name'> {\n"
+                     "  provider: Provider = basic\n\n  clear(id: number): void {\n"
+                     "    this.provider.clear(id)\n  }\n}\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="off")
+
+    def got() -> dict[tuple[str, int], bool]:
+        out = ci.references(path="src/tm.ts", line=14, column=3)
+        return {(c.path, c.start_line): c.uncertain for c in out.results}  # type: ignore[attr-defined]
+
+    before = got()
+    assert ("src/tm.ts", 15) in before, before
+    ci.precise_pass(None, "wait")
+    assert ("src/tm.ts", 15) in got()

@@ -164,7 +164,8 @@ def related(facts: Facts, seeds: set[str], across: bool = False) -> set[str]:
 
 
 def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, name: str,
-            wanted: set[str], facts: Facts | None = None) -> bool:
+            wanted: set[str], facts: Facts | None = None,
+            heritage: frozenset[str] = frozenset()) -> bool:
     """Whether the facts resolve `name` on that line (1-based) to other symbols only: a
     site they have no occurrence for (a string in `__all__`, a use they could not
     resolve) is not refuted. Under structural typing a member refutes only if it is a
@@ -196,12 +197,39 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
             return structural and _member(symbol)
         if not _declared(symbol):  # an object literal's own property
             return symbol not in facts.defined
-        return bool(related(facts, {symbol}, across=True) & family)
+        return (bool(related(facts, {symbol}, across=True) & family)
+                or _owner(symbol) in heritage)
 
     named = [s for s in there if s != scip.LOCAL]
     if named and not any(may_be(s) for s in named):
         return True
     return scip.LOCAL in there and _all_local(text, name, occs, structural, may_be)
+
+
+def _owner(symbol: str) -> str:
+    """The type declaring a member (`pkg/T#name().` -> `pkg/T#`)."""
+    cut = symbol.find("#", symbol.rfind("/") + 1)
+    return symbol[:cut + 1] if cut >= 0 else ""
+
+
+def heritage(view: View, precise: scip.ScipIndex, fresh: Freshness,
+             targets: list[DefRow]) -> frozenset[str]:
+    """The types the facts find named in the header of the targets' classes: a class
+    implementing a type through a type expression (`implements Omit<T, 'k'>`) gets no
+    SCIP relationship to T's members, yet TypeScript relates them, so T's members may be
+    the target (tanstack query-core's TimeoutManager and TimeoutProvider)."""
+    out: set[str] = set()
+    for d in targets:
+        doc = precise.documents.get(d.path)
+        if d.kind not in MEMBER_KINDS or doc is None or not fresh(d.path):
+            continue
+        owner = next((p for p in sym.defs_in_file(view, d.path)
+                      if p.unit == d.unit and p.idx == d.parent), None)
+        if owner is None:
+            continue
+        header = range(owner.start_line - 1, owner.name_line + 2)  # 0-based lines
+        out |= {o.symbol for o in doc[1] if o.line in header and o.symbol.endswith("#")}
+    return frozenset(out)
 
 
 def _declared(symbol: str) -> bool:
@@ -296,6 +324,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     wanted = related(facts, seeds) if hierarchy else set(seeds)
     wanted |= {s + CONSTRUCTOR for s in seeds if s.endswith("#")}  # `new C()` names C
     names = {d.name for d in targets}
+    bases = heritage(view, precise, fresh, targets) if hierarchy else frozenset()
     # site -> (tool, 0-based line, start col, end col)
     sites: dict[Site, tuple[str, int, int, int]] = {}
     stale: set[str] = set()
@@ -321,7 +350,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             out.append(replace(loc, uncertain=False,
                                evidence=f"precise: {sites[key][0]} (SCIP)"))
         elif fresh(loc.path) and not _declaration(loc, targets) and any(
-                refuted(precise, fresh, loc.path, loc.start_line, n, wanted, facts)
+                refuted(precise, fresh, loc.path, loc.start_line, n, wanted, facts, bases)
                 for n in names):
             dropped += 1
         else:
