@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy.compare import CALLABLE, _Lines, _score, load_oracle, prepare_root
+from accuracy.compare import CALLABLE, _Lines, _score, load_oracle, prepare_root, spread
 from accuracy.corpora import CORPORA
 
 from spyglass.config import PreciseConfig, load_config
@@ -82,21 +82,30 @@ def _pct(xs: list[float], p: float) -> float:
     return round(xs[min(len(xs) - 1, int(p * len(xs)))], 2) if xs else 0.0
 
 
-def _phase(ci: CodeIntel, name: str, root: Path) -> dict[str, Any]:
+def _oracle(name: str, targets: int | None) -> dict[str, Any]:
+    """The stored oracle answers; `targets`: that many targets, spread evenly."""
     doc = load_oracle(name)
+    return {**doc, "targets": spread(doc["targets"], targets)}
+
+
+def _phase(ci: CodeIntel, name: str, root: Path, targets: int | None = None
+           ) -> dict[str, Any]:
+    doc = _oracle(name, targets)
     times, sites, flagged = _ask_all(ci, doc)
     result = _score(ci, CORPORA[name], doc, _Lines(root))
     out: dict[str, Any] = {"p50_ms": _pct(times, 0.5), "p95_ms": _pct(times, 0.95),
                            "sites": sites, "flagged_share": round(flagged / max(sites, 1), 4)}
     for q in ("refs", "calls"):
         s = result.scores[(q, "all")]
+        h = result.headline[q]
         out[q] = {"P": round(s.precision, 4), "R": round(s.recall, 4), "tp": s.tp,
-                  "fp": s.fp, "fn": s.fn}
+                  "fp": s.fp, "fn": s.fn, "certain_P": round(h.certain_precision, 4),
+                  "certain": h.certain}
     out["misses"] = result.examples[:400]  # the wrong and missed sites, to read
     return out
 
 
-def corpus(name: str, latency: bool = True) -> dict[str, Any]:
+def corpus(name: str, latency: bool = True, targets: int | None = None) -> dict[str, Any]:
     root = prepare_root(name)
     try:
         config = load_config(repo_root=root)
@@ -105,12 +114,12 @@ def corpus(name: str, latency: bool = True) -> dict[str, Any]:
         start = time.perf_counter()
         ci.index(precise="off")
         index_s = time.perf_counter() - start
-        before = _phase(ci, name, root)
+        before = _phase(ci, name, root, targets)
         runs = ci.precise_pass(None, "wait")
-        after = _phase(ci, name, root)
+        after = _phase(ci, name, root, targets)
         if latency:
-            after["interleaved"] = _interleaved(ci, load_oracle(name))
-        return {"corpus": name, "language": CORPORA[name].language,
+            after["interleaved"] = _interleaved(ci, _oracle(name, targets))
+        return {"corpus": name, "language": CORPORA[name].language, "targets": targets,
                 "index_s": round(index_s, 2),
                 "pass": [{"tool": r.tool, "state": r.state, "files": r.files,
                           "seconds": r.seconds, "peak_mb": r.peak_mb, "error": r.error}
@@ -176,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                         "measure the index and the pass again")
     parser.add_argument("--change", default="", help="with --one-file: the file to change "
                         "(relative to the repository)")
+    parser.add_argument("--targets", type=int, default=None,
+                        help="score this many of each corpus's stored targets, spread "
+                        "evenly (a sample; default all)")
     parser.add_argument("--no-interleaved", action="store_true",
                         help="skip the interleaved latency rounds (accuracy and one timing)")
     args = parser.parse_args(argv)
@@ -193,17 +205,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = []
     for n in args.names:
-        results.append(corpus(n, latency=not args.no_interleaved))
+        results.append(corpus(n, latency=not args.no_interleaved, targets=args.targets))
         print(json.dumps(results[-1]), file=sys.stderr, flush=True)  # as each completes
     print(json.dumps(results, indent=1))
     print(f"{'corpus':<14}{'phase':<11}{'refs P':>8}{'refs R':>8}{'calls P':>8}"
-          f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}")
+          f"{'calls R':>8}{'flagged':>9}{'p50 ms':>8}{'p95 ms':>8}{'cert P r/c':>14}")
     for r in results:
         for phase in ("index_only", "with_pass"):
             x = r[phase]
             print(f"{r['corpus']:<14}{phase:<11}{x['refs']['P']:>8.3f}{x['refs']['R']:>8.3f}"
                   f"{x['calls']['P']:>8.3f}{x['calls']['R']:>8.3f}{x['flagged_share']:>9.3f}"
-                  f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}")
+                  f"{x['p50_ms']:>8.1f}{x['p95_ms']:>8.1f}"
+                  f"{x['refs']['certain_P']:>7.3f}{x['calls']['certain_P']:>7.3f}")
         ab = r["with_pass"].get("interleaved")
         for unit, p in (("wall", ""), ("cpu", "cpu_")) if ab else ():
             print(f"{'':<14}interleaved p50/p95 ms ({unit}): index "

@@ -285,10 +285,15 @@ SIBLING_RUN = "scip-python python pkg 0 `pkg.other`/Sibling#run()."
 OBJECT_RUN = "scip-python python pkg 0 `pkg.other`/handlers.run()."
 
 
+LITERAL_RUN = "scip-python python pkg 0 `pkg.other`/run0:"  # an object literal's property
+
+
 @pytest.mark.parametrize(("symbol", "symbols"), [
     (OBJECT_RUN, {}),  # an object's own member: an object literal typed by Child's type
     (SIBLING_RUN, {"pkg/other.py": [relationship(SIBLING_RUN, BASE_RUN)]}),  # Base's too
-], ids=["object-member", "sibling-override"])
+    # a literal's property the facts use but do not define (`satisfies T`: may be T's)
+    (LITERAL_RUN, {}),
+], ids=["object-member", "sibling-override", "literal-not-defined"])
 def test_under_structural_typing_a_member_that_may_be_the_target_refutes_nothing(
         make_repo: Callable[..., Path], tmp_path: Path, symbol: str,
         symbols: dict[str, list[bytes]]) -> None:
@@ -304,3 +309,22 @@ def test_under_structural_typing_a_member_that_may_be_the_target_refutes_nothing
     after = ci.references(path="pkg/base.py", line=7)
     assert [s for s in sites(after) if s[1] == 13] == before
     assert any("0 refuted and dropped" in n for n in after.coverage.limitations)
+
+
+def test_under_structural_typing_a_literal_property_the_facts_define_refutes(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """scip-typescript names the property of a literal a type types by that type's
+    member; one it defines under its own name (`run0:`, the object an untyped function
+    returns) is no declared member's: `x.run` resolved to it drops the index's site."""
+    facts = {**FACTS, "pkg/use.py": [*FACTS["pkg/use.py"][:2],
+                                     occurrence(12, 13, LITERAL_RUN, width=3),
+                                     FACTS["pkg/use.py"][3]],
+             "pkg/__init__.py": [occurrence(0, 0, LITERAL_RUN, True, 3)]}
+    ci = intel(make_repo, tmp_path, writes(scip_index("scip-typescript", "9.9.9", facts,
+                                                      SYMBOLS)))
+    ci.index(precise="off")
+    assert [s for s in sites(ci.references(path="pkg/base.py", line=7)) if s[1] == 13]
+    ci.precise_pass(None, "wait")
+    after = ci.references(path="pkg/base.py", line=7)
+    assert [s for s in sites(after) if s[1] == 13] == []
+    assert any("1 refuted and dropped" in n for n in after.coverage.limitations)

@@ -10,11 +10,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from accounting_check import violations
 from fake_tools import need_sandbox
 
 from spyglass.config import Config, PreciseConfig
 from spyglass.query import precise
 from spyglass.query.facade import CodeIntel
+
+
+def assert_accounted(ci: CodeIntel, result: object, path: str, line: int, col: int,
+                     calls: bool) -> None:
+    """The accounting invariant on an answer the facts decided: the tally sums, nothing
+    is left to the last rule, one statement matches it. (bench/accuracy/invariant.py also
+    compares each occurrence with the index's own decision, which the facts change by
+    design — query/accounting.py `merged` — so those two checks are left out here.)"""
+    found = [v for v in violations(ci, result, path, line, col, calls)  # type: ignore[arg-type]
+             if not v.startswith("the verdicts ")
+             and " listed site(s) not in the answer" not in v]
+    assert not found, found
 
 
 def _need(name: str) -> None:
@@ -88,3 +101,92 @@ def test_python_later_commit_reruns_one_folder(make_repo: Callable[..., Path]) -
     out = ci.references(path="app/core.py", line=1)
     got = [(c.path, c.start_line, c.uncertain) for c in out.results]  # type: ignore[attr-defined]
     assert ("jobs/run.py", 9, False) in got and ("app/use.py", 3, False) in got
+
+
+LITERAL_FILES = {
+    "tsconfig.json": '{"compilerOptions": {"strict": true, "noEmit": true}, '
+                     '"include": ["src/**/*"]}\n',
+    "src/obs.ts": "export class Observer {\n  start(): number { return 1 }\n}\n\n"
+                  "export function observe(o: Observer) {\n  return o.start()\n}\n",
+    # `change` is the object a function returns with no declared type: its property is the
+    # literal's own (scip-typescript defines it, `start0:`), never Observer's.
+    "src/diff.ts": "function findDiff(a: number) {\n  const start = a + 1\n"
+                   "  return {start, end: a}\n}\n\nexport function apply(a: number) {\n"
+                   "  let change = findDiff(a)\n  if (!change) change = {start: 0, end: 0}\n"
+                   "  return change.start + change.end\n}\n",
+}
+
+
+def test_typescript_untyped_object_literal_property_refutes(
+        make_repo: Callable[..., Path]) -> None:
+    """prosemirror-view's `change.start` (the object `findDiff` returns) is not a use of
+    another class's `start`: the index's name-matched site is dropped after the pass
+    (`tests/precise/test_precise_pass.py` has the literal a type may type: kept)."""
+    _need("scip-typescript")
+    root = make_repo(LITERAL_FILES)
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="off")
+
+    def got() -> dict[tuple[str, int], bool]:
+        out = ci.references(path="src/obs.ts", line=2, column=3)
+        assert_accounted(ci, out, "src/obs.ts", 2, 3, False)
+        return {(c.path, c.start_line): c.uncertain for c in out.results}  # type: ignore[attr-defined]
+
+    before = got()
+    assert before.get(("src/diff.ts", 9)) is True, before
+    assert [r.state for r in ci.precise_pass(None, "wait")] == ["completed"]
+    after = got()
+    assert ("src/diff.ts", 9) not in after, after
+    assert after == {("src/obs.ts", 6): False}
+
+
+def test_typescript_getter_read_by_destructuring_is_a_reference_not_a_call(
+        make_repo: Callable[..., Path]) -> None:
+    """tiptap's `const { state } = this` reads the getter `state` (a reference) but
+    TypeScript's call hierarchy counts only a member access (`m.state`) as its call: the
+    facts add the destructuring to the references, not to the callers."""
+    _need("scip-typescript")
+    root = make_repo({
+        "tsconfig.json": LITERAL_FILES["tsconfig.json"],
+        "src/mgr.ts": "export class Manager {\n  get state(): number {\n    return 1\n  }\n}\n",
+        "src/use.ts": "import { Manager } from './mgr'\n\n"
+                      "export function use(m: Manager) {\n  const { state } = m\n"
+                      "  return m.state + state\n}\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="wait")
+    refs = ci.references(path="src/mgr.ts", line=2, column=7)
+    assert {(c.path, c.start_line, c.uncertain) for c in refs.results} >= {  # type: ignore[attr-defined]
+        ("src/use.ts", 4, False), ("src/use.ts", 5, False)}
+    calls = ci.callers(path="src/mgr.ts", line=2, column=7)
+    assert_accounted(ci, refs, "src/mgr.ts", 2, 7, False)
+    assert_accounted(ci, calls, "src/mgr.ts", 2, 7, True)
+    assert [(c.path, c.start_line, c.uncertain) for c in calls.results] == [  # type: ignore[attr-defined]
+        ("src/use.ts", 5, False)]
+
+
+def test_typescript_member_of_a_type_a_class_implements_through_omit_is_kept(
+        make_repo: Callable[..., Path]) -> None:
+    """tanstack query-core's `class TimeoutManager implements Omit<TimeoutProvider,
+    'name'>`: scip-typescript writes no relationship through `Omit`, yet TypeScript
+    relates the members; a use of `TimeoutProvider`'s member (`this.provider.clear()`, a
+    literal typed by it) is kept, not refuted, for `TimeoutManager.clear`."""
+    _need("scip-typescript")
+    root = make_repo({
+        "tsconfig.json": LITERAL_FILES["tsconfig.json"],
+        "src/tm.ts": "export type Provider = {\n  name: string\n  clear: (id: number) => void\n}\n\n"
+                     "export const basic: Provider = {\n  name: 'basic',\n"
+                     "  clear: (id) => console.log(id),\n}\n\n"
+                     "export class Manager implements Omit<Provider, 'name'> {\n"
+                     "  provider: Provider = basic\n\n  clear(id: number): void {\n"
+                     "    this.provider.clear(id)\n  }\n}\n"})
+    ci = CodeIntel(root, config=Config(precise=PreciseConfig(enabled="true")))
+    ci.index(precise="off")
+
+    def got() -> dict[tuple[str, int], bool]:
+        out = ci.references(path="src/tm.ts", line=14, column=3)
+        return {(c.path, c.start_line): c.uncertain for c in out.results}  # type: ignore[attr-defined]
+
+    before = got()
+    assert ("src/tm.ts", 15) in before, before
+    ci.precise_pass(None, "wait")
+    assert ("src/tm.ts", 15) in got()

@@ -282,8 +282,8 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         return run
 
     try:
-        plan = (precise_delta.target(conn, snapshot, indexer.language, indexer.languages)
-                if indexer.narrows else None)
+        plan = (precise_delta.target(conn, snapshot, indexer.language, indexer.languages,
+                                     indexer.name) if indexer.narrows else None)
         if plan is not None and not plan[1]:  # nothing changed: the earlier facts stand
             return done("completed", _kept(conn, snapshot, indexer.name),
                         f"no file changed since snapshot {plan[0]}: its facts are kept")
@@ -299,9 +299,12 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
         facts: dict[str, list[scip.Occurrence]] = {}
         rels: list[scip.Relation] = []
         name, errors, stamp = "", [], []
+        folder = target  # this attempt's: a re-run after a crash narrows it
         while True:
-            state, error, output = _attempt(indexer, tools, out, root, cfg, extra,
-                                            tuple(hidden), deadline, peak, report, target)
+            state, error, output = _attempt(  # a file outside the folder is not walked
+                indexer, tools, out, root, cfg, extra,
+                tuple(h for h in hidden if h.startswith(folder)), deadline, peak, report,
+                folder)
             if state == "unstarted" and not hidden:
                 return done("failed", error=error)
             if state == "unstarted":  # a re-run that cannot start keeps the facts so far
@@ -325,7 +328,7 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
             name = name or (got if docs else "")
             stamp.append(scip.digest(data))
             for written, occs in docs.items():  # an earlier run saw more files: it stays
-                path = _rebase(target, written)
+                path = _rebase(folder, written)
                 if path is not None and path not in hidden:
                     facts.setdefault(path, occs)
             rels += more
@@ -338,8 +341,10 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
                     or time.monotonic() >= deadline):
                 break
             hidden.append(failed)
+            if indexer.narrows:  # re-run only as far as the files still without facts
+                folder = _retry_folder(conn, snapshot, indexer, folder, facts, hidden)
             report("precise_progress", {"language": indexer.language, "retry": len(hidden),
-                                        "hidden": failed, "error": error})
+                                        "hidden": failed, "error": error, "target": folder})
         if not facts:
             return done(state, error=error)
         whole = state == "completed" and not hidden and not target
@@ -368,6 +373,21 @@ def run_one(indexer: Indexer, root: Path, conn: Conn, snapshot: int,
     finally:
         if scratch is None:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _retry_folder(conn: Conn, snapshot: int, indexer: Indexer, folder: str,
+                  facts: dict[str, list[scip.Occurrence]], hidden: list[str]) -> str:
+    """The folder a re-run after a crash is limited to: the deepest one holding every
+    file of the attempt's folder still without facts (the tool wrote the others before
+    it crashed: their documents stand), else the attempt's own folder."""
+    marks = ",".join("?" * len(indexer.languages))
+    files = [str(r[0]) for r in conn.execute(
+        f"SELECT path FROM snapshot_files WHERE snapshot = ? AND language IN ({marks}) "
+        "AND skipped IS NULL", (snapshot, *indexer.languages))]
+    scope = [p for p in files if p.startswith(folder)]
+    left = [p for p in scope if p not in facts and p not in hidden]
+    narrower = precise_delta.narrowest(left, files, share=1.0)  # any folder is less work
+    return narrower if narrower is not None and narrower.startswith(folder) else folder
 
 
 def _kept(conn: Conn, snapshot: int, tool: str) -> int:

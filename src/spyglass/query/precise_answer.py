@@ -45,6 +45,9 @@ class Facts:
         for path, (_, occs) in precise.documents.items():
             for o in occs:
                 self.by_symbol.setdefault(o.symbol, []).append((path, o))
+        # Symbols the facts define (a definition occurrence in some document).
+        self.defined = {o.symbol for occs in self.by_symbol.values() for _, o in occs
+                        if o.definition}
         self.up: dict[str, set[str]] = {}
         self.up_all: dict[str, set[str]] = {}  # across packages too
         for a, b, bits in precise.relations:
@@ -161,13 +164,17 @@ def related(facts: Facts, seeds: set[str], across: bool = False) -> set[str]:
 
 
 def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, name: str,
-            wanted: set[str], facts: Facts | None = None) -> bool:
+            wanted: set[str], facts: Facts | None = None,
+            heritage: frozenset[str] = frozenset()) -> bool:
     """Whether the facts resolve `name` on that line (1-based) to other symbols only: a
     site they have no occurrence for (a string in `__all__`, a use they could not
     resolve) is not refuted. Under structural typing a member refutes only if it is a
     type's declared member (`T#name`) sharing no overridden or implemented member with
-    the target (`facts`' relationships, transitively, any package): an object's own member
-    (`o.name`, an object literal typed by the target's type) may be the target. A use
+    the target (`facts`' relationships, transitively, any package); an object literal's own
+    property (`o.name`, `name0:`) refutes only if the facts define it: scip-typescript names
+    a property whose literal a type types (a declared return type, an annotation, an
+    argument) by that type's member, so one it defines under its own name had no such type
+    (one with no definition there — `satisfies T`, another package's — may be the target). A use
     of a local (a variable, a parameter, a member of an anonymous type) refutes only
     where every use of the name on the line is resolved, none to a symbol that may be
     the target."""
@@ -186,14 +193,43 @@ def refuted(precise: scip.ScipIndex, fresh: Freshness, path: str, line: int, nam
     family = related(facts, wanted, across=True) if facts is not None else set()
 
     def may_be(symbol: str) -> bool:  # structurally, the target under another name
-        return structural and _member(symbol) and (
-            not _declared(symbol) or facts is None
-            or bool(related(facts, {symbol}, across=True) & family))
+        if not structural or not _member(symbol) or facts is None:
+            return structural and _member(symbol)
+        if not _declared(symbol):  # an object literal's own property
+            return symbol not in facts.defined
+        return (bool(related(facts, {symbol}, across=True) & family)
+                or _owner(symbol) in heritage)
 
     named = [s for s in there if s != scip.LOCAL]
     if named and not any(may_be(s) for s in named):
         return True
     return scip.LOCAL in there and _all_local(text, name, occs, structural, may_be)
+
+
+def _owner(symbol: str) -> str:
+    """The type declaring a member (`pkg/T#name().` -> `pkg/T#`)."""
+    cut = symbol.find("#", symbol.rfind("/") + 1)
+    return symbol[:cut + 1] if cut >= 0 else ""
+
+
+def heritage(view: View, precise: scip.ScipIndex, fresh: Freshness,
+             targets: list[DefRow]) -> frozenset[str]:
+    """The types the facts find named in the header of the targets' classes: a class
+    implementing a type through a type expression (`implements Omit<T, 'k'>`) gets no
+    SCIP relationship to T's members, yet TypeScript relates them, so T's members may be
+    the target (tanstack query-core's TimeoutManager and TimeoutProvider)."""
+    out: set[str] = set()
+    for d in targets:
+        doc = precise.documents.get(d.path)
+        if d.kind not in MEMBER_KINDS or doc is None or not fresh(d.path):
+            continue
+        owner = next((p for p in sym.defs_in_file(view, d.path)
+                      if p.unit == d.unit and p.idx == d.parent), None)
+        if owner is None:
+            continue
+        header = range(owner.start_line - 1, owner.name_line + 2)  # 0-based lines
+        out |= {o.symbol for o in doc[1] if o.line in header and o.symbol.endswith("#")}
+    return frozenset(out)
 
 
 def _declared(symbol: str) -> bool:
@@ -288,7 +324,9 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     wanted = related(facts, seeds) if hierarchy else set(seeds)
     wanted |= {s + CONSTRUCTOR for s in seeds if s.endswith("#")}  # `new C()` names C
     names = {d.name for d in targets}
-    sites: dict[Site, tuple[str, int, int]] = {}  # site -> (tool, 0-based line, end col)
+    bases = heritage(view, precise, fresh, targets) if hierarchy else frozenset()
+    # site -> (tool, 0-based line, start col, end col)
+    sites: dict[Site, tuple[str, int, int, int]] = {}
     stale: set[str] = set()
     for symbol in wanted:
         for path, o in facts.by_symbol.get(symbol, ()):
@@ -300,7 +338,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             if not _names_it(fresh.line(path, o.line), o, symbol, not hierarchy):
                 continue  # scip-python 0.6.6 gives `__slots__` attributes their class
             sites.setdefault((path, o.line + 1),
-                             (precise.tools.get(path, precise.tool), o.line, o.end_col))
+                             (precise.tools.get(path, precise.tool), o.line, o.col, o.end_col))
     out: list[CodeLocation] = []
     held: set[Site] = set()
     confirmed = dropped = 0
@@ -312,7 +350,7 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
             out.append(replace(loc, uncertain=False,
                                evidence=f"precise: {sites[key][0]} (SCIP)"))
         elif fresh(loc.path) and not _declaration(loc, targets) and any(
-                refuted(precise, fresh, loc.path, loc.start_line, n, wanted, facts)
+                refuted(precise, fresh, loc.path, loc.start_line, n, wanted, facts, bases)
                 for n in names):
             dropped += 1
         else:
@@ -320,19 +358,21 @@ def merge(root: Path, config: Config, view: View, precise: scip.ScipIndex,
     added = 0
     repo = locations[0].repo if locations else view_repo(view)
     # Reading a property calls its getter: such a use is a caller (as the index counts it,
-    # symbols.call_filter), except a decorator naming it (`@name.setter`).
+    # symbols.call_filter) where it is a member access (`x.name`), except a decorator
+    # naming it (`@name.setter`); a destructuring binding (`const { name } = x`) reads it
+    # too, but TypeScript's call hierarchy does not count it as a call.
     getter = calls and any(d.kind in MEMBER_KINDS and sym.is_property(view, d)
                            for d in targets)
     defs_cache: dict[str, list[DefRow]] = {}
-    for (path, line), (tool, line0, end_col) in sorted(sites.items()):
+    for (path, line), (tool, line0, col, end_col) in sorted(sites.items()):
         if (path, line) in held:
             continue
         text = fresh.line(path, line0)
         if _in_import(fresh, path, line0):
             continue  # an import or re-export names the symbol; it is not a use
         if calls:
-            if not (is_call(text, end_col)
-                    or (getter and not text.lstrip().startswith("@"))):
+            if not (is_call(text, end_col) or (getter and not text.lstrip().startswith("@")
+                                                and text[:col].rstrip().endswith("."))):
                 continue
             if path not in defs_cache:
                 defs_cache[path] = sym.defs_in_file(view, path)

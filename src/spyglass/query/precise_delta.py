@@ -1,11 +1,13 @@
 """The part of the workspace a later snapshot's precise pass re-runs (docs/precise.md,
-"A later commit"): the files changed since the last complete pass and every file that
-may depend on them through imports, as one folder a tool can be limited to; None when
-the tool must re-run the whole workspace."""
+"A later commit"): the files changed since the last complete (or partial) pass, the files
+a partial pass left without facts, and every file that may depend on them through
+imports, as one folder a tool can be limited to; None when the tool must re-run the
+whole workspace. Also the folder a re-run after a crash is limited to (`narrowest`)."""
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 
 from spyglass.index.store import Conn
 
@@ -14,18 +16,21 @@ CONFIGS = ("pyproject.toml", "pyrightconfig.json", "setup.cfg")
 SHARE = 0.5  # a folder holding more than this share of the files: the whole workspace
 
 
-def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...]
-           ) -> tuple[int, str] | None:
+def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...],
+           tool: str = "") -> tuple[int, str] | None:
     """(the earlier snapshot whose facts are reused, the folder to re-run — "" for none)
     when only that folder needs the tool, else None. Sound only by over-approximating:
     a file depends on a changed one if any import of it names the changed file's module
     name (its stem, or its folder for `__init__`) as any dotted segment or imported name,
-    transitively; a file added, removed or renamed, a configuration changed, or an
-    earlier pass that was not complete means the whole workspace."""
+    transitively; a file added, removed or renamed, a configuration changed, or no
+    earlier pass that completed or was partial means the whole workspace. After a
+    partial pass the files it left without facts (`tool`'s documents) count as changed:
+    a file importing one it hid saw it empty, so it re-runs too."""
     row = conn.execute(
-        "SELECT max(snapshot) FROM precise_runs WHERE language = ? AND snapshot < ? AND "
-        "state = 'completed'", (language, snapshot)).fetchone()
-    if row is None or row[0] is None:
+        "SELECT snapshot, state FROM precise_runs WHERE language = ? AND snapshot < ? AND "
+        "state IN ('completed', 'partial') ORDER BY snapshot DESC LIMIT 1",
+        (language, snapshot)).fetchone()
+    if row is None:
         return None
     prev = int(row[0])
     marks = ",".join("?" * len(languages))
@@ -34,6 +39,9 @@ def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...]
     if set(now) != set(before) or _configs_changed(conn, prev, snapshot):
         return None
     changed = {p for p, (blob, _) in now.items() if before[p][0] != blob}
+    if str(row[1]) == "partial":
+        changed |= set(now) - _with_facts(conn, prev, tool) - _nameless(
+            conn, snapshot, marks, languages)
     if not changed:
         return prev, ""
     names = _import_names(conn, snapshot, marks, languages)
@@ -44,11 +52,41 @@ def target(conn: Conn, snapshot: int, language: str, languages: tuple[str, ...]
             if path not in due and key in imported:
                 due.add(path)
                 todo.append(path)
-    folder = posixpath.commonpath([posixpath.dirname(p) for p in due])
-    under = sum(1 for p in now if p.startswith(folder + "/")) if folder else len(now)
-    if not folder or under > SHARE * len(now):
-        return None  # the run would cover most files anyway: the whole workspace
-    return prev, folder + "/"
+    folder = narrowest(due, now)
+    return None if folder is None else (prev, folder)
+
+
+def narrowest(due: Iterable[str], files: Iterable[str], share: float = SHARE) -> str | None:
+    """The deepest folder holding every file of `due` ("pkg/sub/"), or None when that is
+    the workspace's own folder or it holds more than `share` of `files` (the run would
+    cover most files anyway: the whole workspace)."""
+    paths = list(due)
+    if not paths:
+        return None
+    folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
+    every = list(files)
+    under = sum(1 for p in every if p.startswith(folder + "/")) if folder else len(every)
+    if not folder or under > share * len(every):
+        return None
+    return folder + "/"
+
+
+def _nameless(conn: Conn, snapshot: int, marks: str, languages: tuple[str, ...]
+              ) -> set[str]:
+    """Files the index found no name in (no definition, no reference): a tool writes no
+    document for them either, so having none is not a file left without facts."""
+    return {str(r[0]) for r in conn.execute(
+        "SELECT f.path FROM snapshot_files f WHERE f.snapshot = ? AND f.language IN "
+        f"({marks}) AND f.skipped IS NULL AND NOT EXISTS (SELECT 1 FROM defs d WHERE "
+        "d.unit = f.unit) AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.unit = f.unit)",
+        (snapshot, *languages))}
+
+
+def _with_facts(conn: Conn, snapshot: int, tool: str) -> set[str]:
+    """The files `tool`'s documents cover in `snapshot`."""
+    return {str(r[0]) for r in conn.execute(
+        "SELECT path FROM scip_docs WHERE snapshot = ? AND tool LIKE ?",
+        (snapshot, tool + "%"))}
 
 
 def _files(conn: Conn, snapshot: int, marks: str, languages: tuple[str, ...]
