@@ -171,9 +171,10 @@ def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
     why = f"implements {via or d.full.rsplit('#', 1)[-1]}: a member of an object declared " \
           "with that type"
     extra = names | rel.overrides | rel.through_roots
-    # certain where both ends are declared: `d` is the declared member, or an object
-    # member of a declared type itself (a class's `implements Omit<T, 'k'>` stays inferred)
-    proven = not rel.roots or declared_member(view, d)
+    # certain where both ends are declared in the project: `d` is the declared member, or
+    # an object member of a declared type itself whose member is defined here (a class's
+    # `implements Omit<T, 'k'>`, a library's type, stay inferred)
+    proven = not rel.roots or (declared_member(view, d) and bool(defs_by_full(view, rel.roots)))
     out += [(def_site(o), why, proven and declared_member(view, o))
             for o in implementations(view, d, extra, rel.roots)]
     return out
