@@ -507,6 +507,9 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     head = inst
             if key in doc_keys and H.split(head)[0] in (H.FREE, H.EXPR, H.LOCAL):
                 continue  # a doc link to a name not in scope: tsc resolves none
+            if given is not None and head in H.UNKNOWN_RECEIVERS:
+                gaps.append((key, end, "token:object_pattern"))  # a receiver of unknown
+                continue  # type: counted as before, not a name-matched candidate
             if not qualifier and (head in H.LOCAL_KINDS or (head == H.FREE and name in builtins)
                                   or (head in module_imports and role == "read")):
                 # a local, a builtin or a module object: never a project definition
