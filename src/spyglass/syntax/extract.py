@@ -14,8 +14,8 @@ from spyglass.syntax.budget import Budget, OverBudget
 from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.composite import LITERAL, composite, each_of
 from spyglass.syntax.constraints import build_constraint
-from spyglass.syntax.destructured import destructured_keys
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
+from spyglass.syntax.destructured import destructured_keys
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
