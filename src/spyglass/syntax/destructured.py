@@ -6,6 +6,9 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
+# The end of a receiver constructed in place (`new C(…)`): the use's type is C.
+CONSTRUCTED = b".\0"
+
 # Wrappers between a key and the pattern it sits in (`{ a: b }`, `{ a = 1 }`).
 _WRAPPERS = frozenset({"pair_pattern", "object_assignment_pattern"})
 
@@ -13,7 +16,7 @@ _WRAPPERS = frozenset({"pair_pattern", "object_assignment_pattern"})
 def destructured_keys(nodes: Iterable[Node], data: bytes) -> dict[int, bytes]:
     """For each @destructured key, the text of the value it is taken from followed by a
     separator, as a receiver written before a member would be (`recv.`; `new C(…)` as
-    `C().`): the key's pattern must be the declaration's own name (one level, not a
+    ``C`` and CONSTRUCTED): the key's pattern must be the declaration's own name (one level, not a
     nested pattern)."""
     out: dict[int, bytes] = {}
     for n in nodes:
@@ -29,8 +32,8 @@ def destructured_keys(nodes: Iterable[Node], data: bytes) -> dict[int, bytes]:
             continue
         built = value.child_by_field_name("constructor") if value.type == "new_expression" \
             else None
-        if built is not None:  # `new C(…)`: C's member, as a call chain `C().a` reads it
-            out[n.start_byte] = data[built.start_byte:built.end_byte] + b"()."
+        if built is not None:  # `new C(…)`: a member of an instance of C (CONSTRUCTED)
+            out[n.start_byte] = data[built.start_byte:built.end_byte] + CONSTRUCTED
         else:
             out[n.start_byte] = data[value.start_byte:value.end_byte] + b"."
     return out

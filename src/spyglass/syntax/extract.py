@@ -15,7 +15,7 @@ from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.composite import LITERAL, composite, each_of
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
-from spyglass.syntax.destructured import destructured_keys
+from spyglass.syntax.destructured import CONSTRUCTED, destructured_keys
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
@@ -431,8 +431,10 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             if qs is None or qs >= key:
                 qs = recv_start.get(key)
             given = taken.get(key)
+            built = given is not None and given.endswith(CONSTRUCTED)
             if given is not None or (qs is not None and qs < key):
-                raw = given if given is not None else data[qs:key]
+                raw = given.removesuffix(CONSTRUCTED) + b"." if given is not None \
+                    else data[qs:key]
                 for token in self._optional:  # `a?.b.m()`, `f()!.m()`: the path `a.b`
                     raw = raw.replace(token.encode(), b".")
                 raw = raw.rstrip(SEPARATORS)
@@ -494,6 +496,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     bound_in = self._binding_scope(first, si, scopes)
                     text = flow.at(bound_in, first, key) if bound_in is not None else None
                     known = (text, bound_in) if text and bound_in is not None else None
+                if built:  # `const { a } = new C(…)`: an instance of C
+                    known = (qualifier, si)
                 if known is not None:  # the type a binding or a test gives this use
                     head = self._instance_head(first, qualifier, head, si, scopes, modbind,
                                                known=known)
