@@ -77,7 +77,8 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
     if not include_declaration:
         found += _spelled_through_macro(view, d)
     own = set(names.names)
-    linked = [] if exact_only else related.related_sites(view, d, own, calls_only)
+    linked = [x for x in related.related_sites(view, d, own, calls_only)
+              if x[2] or not exact_only]
     arity = overloads.arity_rule(view, d)
     filters = _filters(view, d, declared, arity)
 
@@ -88,7 +89,7 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
                 return False
         return True
     found = [r for r in found if keep(r)]
-    linked = [(r, why) for r, why in linked if keep(r)]
+    linked = [(r, why, sure) for r, why, sure in linked if keep(r)]
     out: list[Site] = []
     for r, why in [] if exact_only else dispatch.dispatched(view, d, ledger.notes):
         if r.target not in own and keep(r):
@@ -118,7 +119,7 @@ def sites(view: View, d: DefRow, targets: list[DefRow], include_declaration: boo
             out.append(Site(r, True, why))
         else:
             ledger.decide(r, Verdict.CUT, "exact only", f"inferred binding to {r.target}")
-    out += [Site(r, True, why) for r, why in linked]
+    out += [Site(r, not sure, why) for r, why, sure in linked]
     out += [s for s in _renamed_declarations(view, d, calls_only, exact_only, ledger)
             if keep(s.ref)]
     out += [s for s in _pasted_names(view, d, calls_only, exact_only, ledger) if keep(s.ref)]

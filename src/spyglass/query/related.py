@@ -140,26 +140,41 @@ def implementations(view: View, d: DefRow, names: set[str], roots: list[str]
     return out
 
 
+def declared_member(view: View, o: DefRow) -> bool:
+    """Whether an object literal's member implements one declared member: its object's own
+    declared type (``m#obj.*`` → ``m#Type.*``, one alias at the owner's cut), as tsc reads
+    `const obj: Type = { f() {} }` or a returned `{ key: { f() {} } }` under a declared
+    result `{ key: Type }`. A union's several members, or none, stay inferred."""
+    owner = o.full.rpartition(".")[0]
+    return "#" in owner and len(aliases.wildcards(view).by_alias.get(owner + ".", ())) == 1
+
+
 def related_sites(view: View, d: DefRow, names: set[str], calls: bool = False
-                  ) -> list[tuple[RefRow, str]]:
-    """Sites tied to `d` through types, each with its evidence: uses of the members `d`
-    implements or overrides (and of their other implementations), uses of its overrides,
-    and object members implementing `d` or what it implements. For `calls`, uses count
-    through methods only (calling a property of function type calls its value, not `d`)."""
+                  ) -> list[tuple[RefRow, str, bool]]:
+    """Sites tied to `d` through types, each with its evidence and whether it is certain:
+    uses of the members `d` implements or overrides (and of their other implementations),
+    uses of its overrides, and object members implementing `d` or what it implements
+    (certain where the object's type is declared: `declared_member`). For `calls`, uses
+    count through methods only (calling a property of function type calls its value)."""
     if not applies(d.language):
         return []
     rel = related_names(view, d, names)
     via = ", ".join(r.rsplit("#", 1)[-1] for r in rel.roots)
-    out: list[tuple[RefRow, str]] = []
+    out: list[tuple[RefRow, str, bool]] = []
     for r in refs_to(view, rel.overrides | rel.through_roots):
         if calls and r.target not in rel.called:
             continue
         out.append((r, f"a use of {r.target}, which overrides or implements this member"
                     if r.target in rel.overrides else
                     f"a use of {r.target}, related through {via}, which this member "
-                    "implements or overrides"))
+                    "implements or overrides", False))
     why = f"implements {via or d.full.rsplit('#', 1)[-1]}: a member of an object declared " \
           "with that type"
     extra = names | rel.overrides | rel.through_roots
-    out += [(def_site(o), why) for o in implementations(view, d, extra, rel.roots)]
+    # certain where both ends are declared in the project: `d` is the declared member, or
+    # an object member of a declared type itself whose member is defined here (a class's
+    # `implements Omit<T, 'k'>`, a library's type, stay inferred)
+    proven = not rel.roots or (declared_member(view, d) and bool(defs_by_full(view, rel.roots)))
+    out += [(def_site(o), why, proven and declared_member(view, o))
+            for o in implementations(view, d, extra, rel.roots)]
     return out

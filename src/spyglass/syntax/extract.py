@@ -15,6 +15,7 @@ from spyglass.syntax.chains import DOTTED, call_path, unwrap_type
 from spyglass.syntax.composite import LITERAL, composite, each_of
 from spyglass.syntax.constraints import build_constraint
 from spyglass.syntax.contextual import ContextRules, ContextualTypes
+from spyglass.syntax.destructured import CONSTRUCTED, destructured_keys
 from spyglass.syntax.diagnostics import diagnostics
 from spyglass.syntax.element_bindings import ElementBindings
 from spyglass.syntax.elements import ElementRules
@@ -377,6 +378,11 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
         for key in [k for k, e in end_at.items() if e == k]:
             del role_at[key]  # a MISSING node inserted by error recovery
         literal_types = self._literal_keys(caps.get("key", ()), role_at, end_at)
+        # `const { a } = recv`: a read (role `ref`) of recv's member a, as `recv.a` is
+        taken = destructured_keys(caps.get("destructured", ()), data)
+        for start, n in ((n.start_byte, n) for n in caps.get("destructured", ())):
+            if start in taken and start not in role_at:
+                role_at[start], end_at[start] = "ref", n.end_byte
         doc_keys: set[int] = set()
         if self._doc_link is not None:  # `{@link Name}` in a doc comment reads Name
             opener = self._doc_start
@@ -424,8 +430,11 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
             qs = qual_start.get(end)
             if qs is None or qs >= key:
                 qs = recv_start.get(key)
-            if qs is not None and qs < key:
-                raw = data[qs:key]
+            given = taken.get(key)
+            built = given is not None and given.endswith(CONSTRUCTED)
+            if given is not None or (qs is not None and qs < key):
+                raw = given.removesuffix(CONSTRUCTED) + b"." if given is not None \
+                    else data[qs:key]
                 for token in self._optional:  # `a?.b.m()`, `f()!.m()`: the path `a.b`
                     raw = raw.replace(token.encode(), b".")
                 raw = raw.rstrip(SEPARATORS)
@@ -450,6 +459,9 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     qualifier = "?"
             if key in literal_types:
                 qualifier = literal_types[key]
+            if given is not None and qualifier == "?":  # a receiver not read as a path
+                gaps.append((key, end, "token:object_pattern"))
+                continue
             if role == "import" and key in import_at:
                 head = H.make(H.IMPORT, import_at[key])
             elif qualifier == "?" and self._literal_receiver is not None and \
@@ -484,6 +496,8 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     bound_in = self._binding_scope(first, si, scopes)
                     text = flow.at(bound_in, first, key) if bound_in is not None else None
                     known = (text, bound_in) if text and bound_in is not None else None
+                if built:  # `const { a } = new C(…)`: an instance of C
+                    known = (qualifier, si)
                 if known is not None:  # the type a binding or a test gives this use
                     head = self._instance_head(first, qualifier, head, si, scopes, modbind,
                                                known=known)
@@ -497,6 +511,9 @@ class _Extractor(NameLookup, TypedBindings, ElementBindings, ImportBindings, Con
                     head = inst
             if key in doc_keys and H.split(head)[0] in (H.FREE, H.EXPR, H.LOCAL):
                 continue  # a doc link to a name not in scope: tsc resolves none
+            if given is not None and head in H.UNKNOWN_RECEIVERS:
+                gaps.append((key, end, "token:object_pattern"))  # a receiver of unknown
+                continue  # type: counted as before, not a name-matched candidate
             if not qualifier and (head in H.LOCAL_KINDS or (head == H.FREE and name in builtins)
                                   or (head in module_imports and role == "read")):
                 # a local, a builtin or a module object: never a project definition

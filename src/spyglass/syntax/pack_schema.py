@@ -22,11 +22,13 @@ ALLOWED_CAPTURES: dict[str, frozenset[str]] = {
     # @doc: a comment searched with the manifest's `doc_link` (`{@link Name}`).
     # @key: a key of a composite literal (Go `T{k: v}`): role `ref`, the literal's type as
     # its qualifier (the resolver reads it as a field of T or, for a map type, a value).
+    # @destructured: a key of a declaration's object pattern (`const { a } = recv`): role
+    # `ref`, the declaration's value as its receiver (syntax/destructured.py).
     # @arguments: a call's bracketed argument list (its items counted); @argument: one
     # argument outside it (a trailing lambda). @tag: a name in the tag name space (C's
     # `struct X`): its head is marked ``tag:`` (syntax/heads.py). Definitions' @parameters: a parameter list.
     "references": frozenset({f"reference.{r}" for r in ROLES}
-                            | {"qualified", "receiver", "ignore", "doc", "key",
+                            | {"qualified", "receiver", "ignore", "doc", "key", "destructured",
                                "arguments", "argument", "tag"}),
     "imports": frozenset(
         {"import.module", "import.name", "import.alias", "import.wildcard", "import.default",

@@ -191,6 +191,10 @@
 ; Members of a returned object literal: `return { add() {} }` in f defines f.add.
 (return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
 (return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.field))
+; A returned property holding an object literal defines f.key, so the literal's members are
+; f.key.m, implementing the member of the type f's declared result gives key
+; (`markdownTokenizer: MarkdownTokenizer`, then `return { markdownTokenizer: { start() {} } }`).
+(return_statement (object (pair key: (property_identifier) @name value: (object)) @definition.field))
 
 ; Members of object literals nested in a defined property: `{ input: { parse() {} } }`.
 (pair key: (property_identifier) value: (object (method_definition name: (property_identifier) @name) @definition.method))

@@ -14,6 +14,13 @@
 ; `typeof x` reads the value x (a read, by the patterns below), not a type.
 
 ; include: _ecma/references-writes-reads-imports
+; Keys destructured from a value read its members (`const { state } = this` reads
+; this.state; tsc lists them): the value is their receiver (syntax/destructured.py).
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @destructured
+                         (pair_pattern key: (property_identifier) @destructured)
+                         (object_assignment_pattern left: (shorthand_property_identifier_pattern) @destructured)])
+  value: [(this) (identifier) (member_expression) (new_expression)])
 (import_require_clause (identifier) @ignore)
 ; Binding sites of destructuring and declarations are not uses.
 (variable_declarator name: (identifier) @ignore)
