@@ -249,6 +249,41 @@ def open_file(db: Path) -> sqlite3.Connection:
     return sqlite3.connect(db, timeout=600.0, isolation_level=None)
 
 
+SIDE_WAIT_MS = 2000  # how long a question waits for the writer's lock before it skips
+
+
+def side_write(conn: Conn, write: Callable[[sqlite3.Connection], int], what: str) -> int:
+    """Run `write` (what a question keeps for the next one: words, names) in one immediate
+    transaction of a connection of its own to `conn`'s store file (`open_file`: the
+    validated file, never a link), waiting SIDE_WAIT_MS at most for another writer. Skips
+    (0, logged) where the store is no SQLite file, busy (an index is writing), read-only or
+    full; else returns what `write` returned."""
+    db = location(conn)
+    if not isinstance(conn, sqlite3.Connection) or not db:
+        return 0
+    try:
+        out = open_file(Path(db))
+    except (IndexUnavailable, OSError) as exc:
+        logger.debug("%s not kept: %s", what, exc)
+        return 0
+    try:
+        out.execute(f"PRAGMA busy_timeout={SIDE_WAIT_MS}")
+        out.execute("BEGIN IMMEDIATE")
+        try:
+            kept = write(out)
+            out.execute("COMMIT")
+        except BaseException:
+            if out.in_transaction:
+                out.execute("ROLLBACK")
+            raise
+        return kept
+    except sqlite3.Error as exc:
+        logger.debug("%s not kept: %s", what, exc)
+        return 0
+    finally:
+        out.close()
+
+
 NEW_DB = f"{DB_NAME}.new"  # a store being created, renamed to DB_NAME once set up
 
 

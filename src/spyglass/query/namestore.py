@@ -5,20 +5,15 @@ own words (docs/explore.md, "The name postings")."""
 from __future__ import annotations
 
 import heapq
-import logging
 import sqlite3
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from spyglass.errors import IndexUnavailable
-from spyglass.index.store import Conn, chunks, location, marks, open_file
+from spyglass.index.store import Conn, chunks, location, marks, side_write
 from spyglass.query.names import MAX_USERS_PER_NAME, NameIndex, ordered, rank_key, words
 from spyglass.query.view import View
 
-logger = logging.getLogger(__name__)
-SAVE_WAIT_MS = 2000  # how long a question waits for the writer's lock before it skips saving
 MAX_NAME = 1 << 16  # a stored name or key longer than this is refused
 WALK = 200  # ranked candidates checked against the view per round
 TABLES = ("name_units", "name_keys", "used_names")
@@ -227,34 +222,13 @@ def save(conn: Conn, units: Iterable[int], refused: Iterable[int] = ()) -> int:
     names, and their used names by enclosing definition — taken from the units' own facts
     inside the write transaction, through a connection of its own (index/store.py's
     `open_file`: the validated store file, never a link); overlay units (negative ids) never.
-    The rows of `refused` units are dropped (computed again next time). Waits SAVE_WAIT_MS at
+    The rows of `refused` units are dropped (computed again next time). Waits SIDE_WAIT_MS (index/store.py) at
     most for another writer, then skips. Returns the units saved."""
     todo = sorted(u for u in set(units) if u > 0)
     dropped = sorted(u for u in set(refused) if u > 0)
-    db = location(conn)
-    if not (todo or dropped) or not isinstance(conn, sqlite3.Connection) or not db:
+    if not (todo or dropped):
         return 0
-    try:
-        out = open_file(Path(db))
-    except (IndexUnavailable, OSError) as exc:
-        logger.debug("names not kept: %s", exc)
-        return 0
-    try:
-        out.execute(f"PRAGMA busy_timeout={SAVE_WAIT_MS}")
-        out.execute("BEGIN IMMEDIATE")
-        try:
-            kept = _write(out, todo, dropped)
-            out.execute("COMMIT")
-        except BaseException:
-            if out.in_transaction:
-                out.execute("ROLLBACK")
-            raise
-        return kept
-    except sqlite3.Error as exc:  # busy (an index is writing), read-only, full disk: skip
-        logger.debug("names not kept: %s", exc)
-        return 0
-    finally:
-        out.close()
+    return side_write(conn, lambda out: _write(out, todo, dropped), "names")
 
 
 def _write(out: sqlite3.Connection, todo: list[int], dropped: list[int]) -> int:

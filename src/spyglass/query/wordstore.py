@@ -4,20 +4,15 @@ reuse them (docs/explore.md, "The word index")."""
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from spyglass.errors import IndexUnavailable
 from spyglass.index import source as src
-from spyglass.index.store import Conn, chunks, location, marks, open_file
+from spyglass.index.store import Conn, chunks, location, marks, side_write
 
-logger = logging.getLogger(__name__)
 MAX_COUNT = 1 << 24  # a stored count or length above this is refused (files are at most 1 MB)
 MAX_STEM = 1 << 20  # a stored stem longer than this is refused
-SAVE_WAIT_MS = 2000  # how long a question waits for the writer's lock before it skips saving
 
 
 @dataclass
@@ -131,51 +126,34 @@ def save(conn: Conn, fresh: Iterable[tuple[int, str, str, UnitWords]],
     words) — in the store, through a connection of its own (index/store.py's `open_file`:
     the validated store file, never a link): only where the unit is still that path and
     content when written (a file changed since the view read it is not kept); the rows of
-    `refused` units are dropped (read again next time). Waits SAVE_WAIT_MS at most for
+    `refused` units are dropped (read again next time). Waits SIDE_WAIT_MS (index/store.py) at most for
     another writer, then skips (the next question reads those files again). Returns the
     units saved."""
     rows = [r for r in fresh if r[0] > 0]
     dropped = sorted(u for u in set(refused) if u > 0)
-    db = location(conn)
-    if not (rows or dropped) or not isinstance(conn, sqlite3.Connection) or not db:
+    if not (rows or dropped):
         return 0
-    try:
-        out = open_file(Path(db))
-    except (IndexUnavailable, OSError) as exc:
-        logger.debug("words not kept: %s", exc)
-        return 0
-    try:
-        out.execute(f"PRAGMA busy_timeout={SAVE_WAIT_MS}")
-        out.execute("BEGIN IMMEDIATE")
-        try:
-            current: dict[int, tuple[str, str]] = {}
-            for chunk in chunks([r[0] for r in rows]):
-                current.update((int(u), (str(p), str(b))) for u, p, b in out.execute(
-                    f"SELECT id, path, blob FROM units WHERE id IN ({marks(chunk)})", chunk))
-            kept = [r for r in rows if current.get(r[0]) == (r[1], r[2])]
-            for chunk in chunks([*dropped, *(r[0] for r in kept)]):
-                for table in ("word_units", "file_words", "comment_words"):
-                    out.execute(f"DELETE FROM {table} WHERE unit IN ({marks(chunk)})", chunk)
-            out.executemany("INSERT INTO word_units(unit, length, described) VALUES(?,?,?)",
-                            [(u, w.length, len(w.notes)) for u, _, _, w in kept])
-            terms = sorted((s, u, n) for u, _, _, w in kept for s, n in w.terms.items())
-            out.executemany("INSERT INTO file_words(stem, unit, n) VALUES(?,?,?)", terms)
-            out.executemany("INSERT INTO comment_words(stem, unit, idx, n) VALUES(?,?,?,?)",
-                            sorted((s, u, i, n) for u, _, _, w in kept
-                                   for i, per in w.notes.items() for s, n in per.items()))
-            out.executemany("INSERT OR IGNORE INTO word_stems(stem) VALUES(?)",
-                            [(s,) for s in sorted({t[0] for t in terms})])
-            out.execute("COMMIT")
-        except BaseException:
-            if out.in_transaction:
-                out.execute("ROLLBACK")
-            raise
+
+    def write(out: sqlite3.Connection) -> int:
+        current: dict[int, tuple[str, str]] = {}
+        for chunk in chunks([r[0] for r in rows]):
+            current.update((int(u), (str(p), str(b))) for u, p, b in out.execute(
+                f"SELECT id, path, blob FROM units WHERE id IN ({marks(chunk)})", chunk))
+        kept = [r for r in rows if current.get(r[0]) == (r[1], r[2])]
+        for chunk in chunks([*dropped, *(r[0] for r in kept)]):
+            for table in ("word_units", "file_words", "comment_words"):
+                out.execute(f"DELETE FROM {table} WHERE unit IN ({marks(chunk)})", chunk)
+        out.executemany("INSERT INTO word_units(unit, length, described) VALUES(?,?,?)",
+                        [(u, w.length, len(w.notes)) for u, _, _, w in kept])
+        terms = sorted((s, u, n) for u, _, _, w in kept for s, n in w.terms.items())
+        out.executemany("INSERT INTO file_words(stem, unit, n) VALUES(?,?,?)", terms)
+        out.executemany("INSERT INTO comment_words(stem, unit, idx, n) VALUES(?,?,?,?)",
+                        sorted((s, u, i, n) for u, _, _, w in kept
+                               for i, per in w.notes.items() for s, n in per.items()))
+        out.executemany("INSERT OR IGNORE INTO word_stems(stem) VALUES(?)",
+                        [(s,) for s in sorted({t[0] for t in terms})])
         return len(kept)
-    except sqlite3.Error as exc:  # busy (an index is writing), read-only, full disk: skip
-        logger.debug("words not kept: %s", exc)
-        return 0
-    finally:
-        out.close()
+    return side_write(conn, write, "words")
 
 
 def matches(blob: str, data: bytes) -> bool:
