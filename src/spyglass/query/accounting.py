@@ -419,6 +419,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
                         "comment or a string: not told apart)")
     if r.target is not None and r.target not in own and LITERAL_KEY not in r.target:
         where = reach.get(r.target, OUTSIDE)
+        if where == DEFINITION and augmented is not None and (why := augmented(r)):
+            return Decision(Verdict.FLAGGED, "merged declaration", why)
         if where == DEFINITION:
             if r.conf == "exact":
                 return Decision(Verdict.EXCLUDED, "resolved elsewhere",
@@ -458,7 +460,7 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         return Decision(Verdict.FLAGGED, UNACCOUNTED, "resolved to the target, decided by no "
                         "rule: listed flagged")
     kind = H.split(H.untagged(r.head)[0])[0]
-    if kind == H.EXTERN and augmented is not None and (why := augmented(r)):
+    if kind == H.EXTERN and augmented is not None and (why := augmented(r)):  # builtin's
         return Decision(Verdict.FLAGGED, "builtin type augmented", why)
     if kind == H.EXTERN:
         return Decision(Verdict.EXCLUDED, "builtin receiver",

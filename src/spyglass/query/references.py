@@ -148,7 +148,7 @@ def _last_rules(view: View, d: DefRow, own: set[str], found: list[Site], ledger:
     distinctive = member and sym.member_candidate(view, d)
     library = dispatch.library_dispatch(view, d, {t for t, w in reach.items()
                                                   if w == accounting.PROJECT})
-    augmenting = augmented.augmented(view)
+    augmenting = augmented.augmented(view, [d])
     out: list[Site] = []
     for o in rest:
         decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive,
@@ -519,7 +519,7 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
     distinctive = member and sym.member_candidate(view, targets[0])
     library = dispatch.library_dispatch(view, targets[0], {
         t for t, w in reach.items() if w == accounting.PROJECT}) if len(targets) == 1 else None
-    augmenting = augmented.augmented(view)
+    augmenting = augmented.augmented(view, targets)
     acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
                                      distinctive, library, augmenting)
     added = False
