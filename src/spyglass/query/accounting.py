@@ -398,10 +398,12 @@ def _hooked(view: View, hooks: list[str]) -> set[str]:
 
 def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
            bounded: bool, reach: dict[str, str], distinctive: bool,
-           library: Callable[[RefRow], str] | None = None) -> Decision:
+           library: Callable[[RefRow], str] | None = None,
+           augmented: Callable[[RefRow], str] | None = None) -> Decision:
     """The verdict of the last rules on an occurrence nothing else decided (`library`: the
     targets that are a method of a library type the target's type may implement, with
-    evidence; query/dispatch.py library_dispatch)."""
+    evidence; query/dispatch.py library_dispatch; `augmented`: a builtin receiver's member
+    the project declares on the builtin's name, query/augmented.py)."""
     if o.definition is not None:
         d = o.definition
         if any((t.unit, t.idx) == (d.unit, d.idx) for t in targets):
@@ -417,6 +419,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
                         "comment or a string: not told apart)")
     if r.target is not None and r.target not in own and LITERAL_KEY not in r.target:
         where = reach.get(r.target, OUTSIDE)
+        if where == DEFINITION and augmented is not None and (why := augmented(r)):
+            return Decision(Verdict.FLAGGED, "merged declaration", why)
         if where == DEFINITION:
             if r.conf == "exact":
                 return Decision(Verdict.EXCLUDED, "resolved elsewhere",
@@ -456,6 +460,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
         return Decision(Verdict.FLAGGED, UNACCOUNTED, "resolved to the target, decided by no "
                         "rule: listed flagged")
     kind = H.split(H.untagged(r.head)[0])[0]
+    if kind == H.EXTERN and augmented is not None and (why := augmented(r)):  # builtin's
+        return Decision(Verdict.FLAGGED, "builtin type augmented", why)
     if kind == H.EXTERN:
         return Decision(Verdict.EXCLUDED, "builtin receiver",
                         "on a receiver of a builtin type: never a project member")
@@ -477,7 +483,8 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
 
 def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledger,
           own: set[str], targets: list[DefRow], member: bool, reach: dict[str, str],
-          distinctive: bool, library: Callable[[RefRow], str] | None = None
+          distinctive: bool, library: Callable[[RefRow], str] | None = None,
+          augmented: Callable[[RefRow], str] | None = None
           ) -> tuple[Accounting, dict[Key, Decision]]:
     """The tally over every occurrence and every listed site (a site listed under another
     name, an alias, counts too), and the decisions of the occurrences not listed."""
@@ -498,7 +505,7 @@ def tally(listed: dict[Key, CodeLocation], found: list[Occurrence], ledger: Ledg
                                 "on a parameter without a type annotation: counted")
         if decision is None:
             decision = settle(o, own, targets, member, ledger.bounded, reach, distinctive,
-                              library)
+                              library, augmented)
         settled[o.key] = decision
         value = decision.verdict.value
         counts[value] += 1

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from spyglass.query import (
     accounting,
+    augmented,
     candidates,
     closure,
     dispatch,
@@ -147,10 +148,11 @@ def _last_rules(view: View, d: DefRow, own: set[str], found: list[Site], ledger:
     distinctive = member and sym.member_candidate(view, d)
     library = dispatch.library_dispatch(view, d, {t for t, w in reach.items()
                                                   if w == accounting.PROJECT})
+    augmenting = augmented.augmented(view, [d])
     out: list[Site] = []
     for o in rest:
         decision = accounting.settle(o, own, [d], member, ledger.bounded, reach, distinctive,
-                                     library)
+                                     library, augmenting)
         if decision.verdict is Verdict.FLAGGED and o.ref is not None:
             out.append(Site(o.ref, True, f"{decision.why} ({decision.rule})"))
     return out
@@ -517,8 +519,9 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
     distinctive = member and sym.member_candidate(view, targets[0])
     library = dispatch.library_dispatch(view, targets[0], {
         t for t, w in reach.items() if w == accounting.PROJECT}) if len(targets) == 1 else None
+    augmenting = augmented.augmented(view, targets)
     acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
-                                     distinctive, library)
+                                     distinctive, library, augmenting)
     added = False
     by_key = {o.key: o for o in found}
     for k, decision in settled.items():
@@ -544,7 +547,7 @@ def _account(ans: Answer, view: View, targets: list[DefRow], out: dict[Key, Code
         added = True
     if added:
         acct, settled = accounting.tally(out, found, ledger, own, targets, member, reach,
-                                         distinctive, library)
+                                         distinctive, library, augmenting)
     name = targets[0].name
     return acct, [*accounting.cut_notes(settled, name), accounting.statement(acct, name)], \
         settled

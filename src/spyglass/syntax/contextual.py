@@ -37,6 +37,10 @@ class ContextRules:
     function_types: frozenset[str]  # what a member or value holding a function is
     return_statement: str
     return_wrappers: frozenset[str]  # between `return` and a returned function
+    assignment: str = ""  # an assignment (`handlers.focus = view => …`)
+    member: str = ""  # a member expression `obj.key` on an assignment's left
+    index_types: frozenset[str] = frozenset()  # an object type holding an index signature
+    index_signature: str = ""  # `[key: string]: (view: View) => R`
 
     @staticmethod
     def of(manifest: Mapping[str, object]) -> ContextRules | None:
@@ -53,12 +57,15 @@ class ContextRules:
             names("functions"), one("arrow"), one("method"), one("object"),
             names("parameters"), one("receiver"), one("name"), one("annotation"),
             names("typed"), names("function_types"), one("return_statement"),
-            names("return_wrappers"))
+            names("return_wrappers"), one("assignment"), one("member"),
+            names("index_types"), one("index_signature"))
 
     def parameters_of(self, node: Node) -> Node | None:
         """The parameter list of a function node, a function-typed member or type alias
         (`parse: (opts: Opts) => R`, `type Fn = (ctx: Ctx) => R`), or a variable or field
-        holding a function; an arrow's single bare parameter is its own list."""
+        holding a function or typed by one index signature of functions (`{[k: string]:
+        (v: View) => R}`: the functions its keys hold); an arrow's single bare parameter
+        is its own list."""
         if node.type == self.arrow and node.child_by_field_name("parameter") is not None:
             return node
         params = node.child_by_field_name("parameters")
@@ -70,7 +77,28 @@ class ContextRules:
                 child = child.named_children[0]
             if child is not None and child.type in self.function_types:
                 return self.parameters_of(child)
+            signature = self.index_signature_of(child) if field_name == "type" else None
+            if signature is not None:
+                return self.parameters_of(signature)
         return None
+
+    def index_signature_of(self, node: Node | None) -> Node | None:
+        """The one index signature an object type holds (nothing else), or None."""
+        if node is None or node.type not in self.index_types or len(node.named_children) != 1:
+            return None
+        only = node.named_children[0]
+        return only if only.type == self.index_signature else None
+
+    def keyed_holder(self, node: Node) -> Node | None:
+        """The holder `obj` of `obj.key = <node>` (an assignment's right side), or None."""
+        parent = node.parent
+        if parent is None or parent.type != self.assignment or \
+                parent.child_by_field_name("right") != node:
+            return None
+        left = parent.child_by_field_name("left")
+        holder = left.child_by_field_name("object") if left is not None and \
+            left.type == self.member else None
+        return holder if holder is not None and holder.type == self.name else None
 
     def positional(self, params: Node) -> list[Node]:
         """The parameters of a list in order (an arrow's bare one alone), `this` left out."""
@@ -176,6 +204,12 @@ class ContextualTypes:
                 node.type != rules.method or (
                     holder.parent is not None and holder.parent.type == rules.holder)):
             return defs[d].qualname  # a member of a definition's object, a typed value
+        keyed = self._keyed_context(rules, node, defs, def_at)
+        if keyed:
+            return keyed
+        keyed = self._keyed_context(rules, node, defs, def_at)
+        if keyed:
+            return keyed
         while parent is not None and parent.type in rules.return_wrappers:
             parent = parent.parent
         if parent is None or parent.type != rules.return_statement:
@@ -188,3 +222,27 @@ class ContextualTypes:
                                 for b in defs[d].bases):
             return ""
         return defs[d].qualname
+
+    def _keyed_context(self, rules: ContextRules, node: Node, defs: list[Definition],
+                       def_at: dict[tuple[int, int], int]) -> str:
+        """`obj` for a function assigned to a key of `obj` (`handlers.focus = view => …`)
+        where `obj` is a file-level definition whose declared type is one index signature
+        of functions, as tsc types the function by that signature; else ""."""
+        holder = rules.keyed_holder(node)
+        if holder is None:
+            return ""
+        name = node_text(holder)
+        root = holder
+        while root.parent is not None:
+            root = root.parent
+        for (start, end), i in def_at.items():
+            if defs[i].qualname != name or defs[i].parent != -1:
+                continue
+            decl: Node | None = root.descendant_for_byte_range(start, end)
+            while decl is not None and (decl.start_byte, decl.end_byte) != (start, end):
+                decl = decl.parent
+            ann = decl.child_by_field_name("type") if decl is not None else None
+            inner = ann.named_children[0] if ann is not None and ann.named_children else None
+            if rules.index_signature_of(inner) is not None:
+                return name
+        return ""

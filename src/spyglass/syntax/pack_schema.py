@@ -77,7 +77,8 @@ COVERAGE: Schema = {  # the depth a pack reaches, stated by the pack (README, co
 CONTEXTUAL: Schema = {  # grammar nodes of parameters typed by context (syntax/contextual.py)
     "functions": STRS, "arrow": str, "method": str, "object": str, "parameters": STRS,
     "receiver": str, "name": str, "annotation": str, "typed": STRS, "function_types": STRS,
-    "return_statement": str, "return_wrappers": STRS,
+    "return_statement": str, "return_wrappers": STRS, "assignment": str, "member": str,
+    "index_types": STRS, "index_signature": str,
 }
 TOKENS: Schema = {  # identifier tokens the accounting counts (query/accounting.py)
     "kinds": STRS,  # the grammar's identifier-like leaf kinds

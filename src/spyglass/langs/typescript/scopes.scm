@@ -81,6 +81,18 @@
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
   (variable_declaration (variable_declarator name: (identifier) @local.definition
     value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))])
+; A local set from a type assertion (`const el = e.target as Element`, also in a `for`
+; header) has the asserted type, as tsc gives it.
+(statement_block [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    !type value: (as_expression (_) [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    !type value: (as_expression (_) [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)))])
+(for_statement initializer: [
+  (lexical_declaration (variable_declarator name: (identifier) @local.definition
+    !type value: (as_expression (_) [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)))
+  (variable_declaration (variable_declarator name: (identifier) @local.definition
+    !type value: (as_expression (_) [(type_identifier) (nested_type_identifier) (generic_type)] @local.type)))])
 ; A receiver declared or cast with a predefined type (`x: string`, `p = y as any`) has no
 ; project members (the manifest lists these type names as builtins): never a name match.
 (required_parameter pattern: (identifier) @local.definition
