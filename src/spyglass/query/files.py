@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index import source as src
-from spyglass.index.builder import binary_or_undecodable
+from spyglass.index.units import binary_or_undecodable
 from spyglass.index.probe import Probe
 from spyglass.query import coverage, unparsed
 from spyglass.query import paths as client_paths
