@@ -26,7 +26,7 @@ from spyglass.index.store import (
     table_columns,
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
-from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
+from spyglass.syntax.langpack import LanguagePack, claimable, pack_for_path, pack_named
 from spyglass.types import FileContext
 
 if TYPE_CHECKING:
@@ -427,7 +427,7 @@ class View:
         member = self.members.get(path)
         if member is not None and member.language and \
                 member.blob == self.probe.current.get(path):
-            return all_packs().get(member.language)
+            return pack_named(member.language)
         return pack_for_path(path, read(path))
 
     def _contexts(self) -> tuple[dict[str, str], dict[str, LanguagePack]]:

@@ -20,7 +20,8 @@ __all__ = [
     "CLAIM_BYTES", "ENGINE_VERSION", "LANGS_DIR", "MANIFEST", "PACKS_ENV", "QUERY_FILES",
     "UNSUPPORTED_FILE", "LanguagePack", "all_packs", "check_table", "claimable",
     "claims_signature", "extension", "known_unsupported", "load_pack", "names_in",
-    "pack_dirs", "pack_for_path", "reload_packs", "signature", "unsupported_language",
+    "pack_dirs", "pack_for_path", "pack_named", "reload_packs", "signature",
+    "unsupported_language",
 ]
 
 LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
@@ -51,7 +52,7 @@ def all_packs() -> dict[str, LanguagePack]:
         for folder in sorted(base.iterdir()):
             if not (folder / "manifest.toml").is_file():
                 continue
-            pack = load_pack(folder)
+            pack = _loaded(folder) if base == LANGS_DIR else load_pack(folder)
             if pack.name in packs:
                 raise LanguagePackError(f"{folder}: a language pack named {pack.name!r} is "
                                         f"already loaded from {packs[pack.name].folder}")
@@ -72,9 +73,25 @@ def all_packs() -> dict[str, LanguagePack]:
     return packs
 
 
+_loaded = cache(load_pack)  # a built-in pack folder, loaded once by all_packs or pack_named
+
+
+def pack_named(name: str) -> LanguagePack | None:
+    """The pack called `name`, as `all_packs().get(name)`; while the packs are not loaded
+    yet and $SPYGLASS_LANGUAGE_PACKS is unset, a built-in pack is loaded alone (its folder
+    is named after it), so a question about one language loads one pack, not every one."""
+    if all_packs.cache_info().currsize or os.environ.get(PACKS_ENV) \
+            or not name.isidentifier() or name.startswith("_") \
+            or not (LANGS_DIR / name / "manifest.toml").is_file():
+        return all_packs().get(name)
+    pack = _loaded(LANGS_DIR / name)
+    return pack if pack.name == name else all_packs().get(name)
+
+
 def reload_packs() -> None:
     """Forget the loaded packs (after $SPYGLASS_LANGUAGE_PACKS changed)."""
     all_packs.cache_clear()
+    _loaded.cache_clear()
     _by_extension.cache_clear()
     _claims.cache_clear()
     claims_signature.cache_clear()
