@@ -4,7 +4,7 @@ reads the files' words) apart, then p50 / p95 of wall and CPU seconds; with `--b
 the same with another checkout's sources (`SRC/src` on the path), side by side.
 
     python bench/explore_latency.py [--tree DIR] [--questions N] [--before SRC]
-    python bench/explore_latency.py --root INDEXED [--src SRC] [--questions N]
+    python bench/explore_latency.py --root INDEXED [--src SRC] [--before SRC] [--questions N]
 
 DIR defaults to Debian's Go sources (/usr/share/gocode/src, about 7,800 files, installed by
 `scripts/bootstrap.sh --corpora`); it is copied to a temporary folder per side (not a git
@@ -118,6 +118,9 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     sides: dict[str, dict[str, object]] = {}
     if args.root is not None:
+        if args.before is not None:  # the same indexed tree asked by both, before first
+            sides["before"] = side(args.before.resolve() / "src", args.root.resolve(), n,
+                                   None, "")
         sides["asked"] = side(args.src.resolve() / "src", args.root.resolve(), n, None, "")
     else:
         with tempfile.TemporaryDirectory(prefix="explore-latency-") as tmp:

@@ -21,6 +21,7 @@ from spyglass.syntax.langpack import (
     load_pack,
     pack_dirs,
     pack_for_path,
+    pack_named,
     reload_packs,
 )
 from spyglass.syntax.parsing import prepared, syntax_errors
@@ -272,3 +273,30 @@ def test_a_bad_build_constraint_names_the_key(tmp_path: Path) -> None:
     pack = load_pack(_manifest_with(tmp_path, "build_constraint = '('"))
     with pytest.raises(LanguagePackError, match=r"manifest\.toml: 'build_constraint'"):
         pack.validate()
+
+
+def test_pack_named_loads_one_pack_the_same_as_all_packs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+    try:
+        python = pack_named("python")
+        assert python is not None and python.name == "python"
+        assert all_packs.cache_info().currsize == 0  # the other packs were not loaded
+        assert all_packs()["python"] is python  # one object: loaded once
+        for name, pack in all_packs().items():
+            assert pack_named(name) is pack
+        for name in ("nope", "../python", "_go", "", "python/"):
+            assert pack_named(name) is None
+    finally:
+        reload_packs()
+
+
+def test_pack_named_with_packs_from_the_environment(
+        tmp_path: Path, extra_packs: Callable[[Path], None]) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(MINIMAL.replace('"python"', '"py2"', 1)
+                                          .replace('".py"', '".py2"'))
+    extra_packs(tmp_path / "more")
+    assert pack_named("py2") is all_packs()["py2"]
+    assert pack_named("python") is all_packs()["python"]

@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Callable
 
 from spyglass.index import source as src
+from spyglass.index.resolvers import resolver_for
 from spyglass.syntax.langpack import LanguagePack, all_packs
 from spyglass.types import FileContext
 
@@ -29,7 +30,6 @@ def contexts(files: list[src.SourceFile], packs: dict[str, LanguagePack],
         if f.path in packs:
             by_lang.setdefault(packs[f.path].name, []).append(f.path)
     out: dict[str, FileContext] = {}
-    from spyglass.index.worker import resolver_for  # the parser's (a question seldom asks)
     for paths in by_lang.values():
         module = resolver_for(packs[paths[0]].resolver)
         if module is None:
