@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from spyglass.errors import LanguagePackError
+from spyglass.syntax import langpack
 from spyglass.syntax.langpack import (
     LANGS_DIR,
     MANIFEST,
     PACKS_ENV,
     all_packs,
+    grammar_versions,
     load_pack,
     pack_dirs,
     pack_for_path,
@@ -300,3 +302,27 @@ def test_pack_named_with_packs_from_the_environment(
     extra_packs(tmp_path / "more")
     assert pack_named("py2") is all_packs()["py2"]
     assert pack_named("python") is all_packs()["python"]
+
+
+def test_packs_by_extension_and_provenance_without_loading_every_pack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question meets a few languages: the pack of a path and the provenance's grammar
+    versions are read from the manifests alone, and equal what every pack loaded gives."""
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+    try:
+        versions = grammar_versions()
+        table = langpack._builtin_extensions()
+        assert table is not None and ".go" in table and ".py" in table
+        alone = {ext: pack_for_path(f"pkg/file{ext}") for ext in table}
+        assert pack_for_path("README") is None and pack_for_path("a.unknown") is None
+        assert all_packs.cache_info().currsize == 0  # none of that loaded every pack
+        packs = all_packs()
+        assert versions == tuple((p.name, p.grammar_module, p.grammar_version, p.pack_version)
+                                 for p in packs.values())
+        for ext, pack in alone.items():
+            assert pack is not None and pack is packs[pack.name] \
+                and pack is pack_for_path(f"pkg/file{ext}"), ext
+        assert {ext for p in packs.values() for ext in p.extensions} == set(table)
+    finally:
+        reload_packs()
