@@ -4,14 +4,16 @@ reads the files' words) apart, then p50 / p95 of wall and CPU seconds; with `--b
 the same with another checkout's sources (`SRC/src` on the path), side by side.
 
     python bench/explore_latency.py [--tree DIR] [--questions N] [--before SRC]
-    python bench/explore_latency.py --root INDEXED [--src SRC] [--questions N]
+    python bench/explore_latency.py --root INDEXED [--src SRC] [--before SRC] [--questions N]
 
 DIR defaults to Debian's Go sources (/usr/share/gocode/src, about 7,800 files, installed by
 `scripts/bootstrap.sh --corpora`); it is copied to a temporary folder per side (not a git
 repository), never changed in place. `--root` asks the questions of a tree already indexed
 there instead (no copy, no index; the words its earlier questions kept are reused), with
-`SRC/src` on the path (default: this checkout). The questions are fixed English sentences about what
-such a tree does, written without looking at any answer. Prints JSON, then a table."""
+`SRC/src` on the path (default: this checkout); with `--before`, each question is asked by
+both checkouts in turn (paired: the same load on both sides). The questions are fixed
+English sentences about what such a tree does, written without looking at any answer.
+Prints JSON, then a table."""
 
 from __future__ import annotations
 
@@ -80,17 +82,40 @@ def side(src: Path, tree: Path, n: int, work: Path | None, name: str) -> dict[st
                     "index_exit": code})
     out["load_before"] = os.getloadavg()
     times = [run(src, root, "explore", q) for q in QUESTIONS[:n]]
+    out.update(figures(times))
+    return out
+
+
+def figures(times: list[tuple[float, float, int]]) -> dict[str, object]:
+    """The first question apart, then p50 / p95 of the others' wall and CPU seconds."""
     first, rest = times[0], times[1:] or times
     walls = sorted(t[0] for t in rest)
     cpus = sorted(t[1] for t in rest)
-    out.update({
+    return {
         "first_wall_s": round(first[0], 2), "first_cpu_s": round(first[1], 2),
         "p50_wall_s": round(statistics.median(walls), 2),
         "p95_wall_s": round(walls[min(len(walls) - 1, int(0.95 * len(walls)))], 2),
         "p50_cpu_s": round(statistics.median(cpus), 2),
         "p95_cpu_s": round(cpus[min(len(cpus) - 1, int(0.95 * len(cpus)))], 2),
         "questions": len(times), "failed": sum(1 for t in times if t[2] != 0),
-        "load_after": os.getloadavg()})
+        "load_after": os.getloadavg()}
+
+
+def paired(before: Path, after: Path, root: Path, n: int) -> dict[str, dict[str, object]]:
+    """Each question asked by both checkouts of one indexed tree, one right after the other
+    (which first alternates), so both sides see the same load; plus the median of the
+    per-question CPU differences (after - before)."""
+    load = os.getloadavg()
+    got: dict[str, list[tuple[float, float, int]]] = {"before": [], "asked": []}
+    for i, q in enumerate(QUESTIONS[:n]):
+        order = [("before", before), ("asked", after)]
+        for name, src in order if i % 2 == 0 else order[::-1]:
+            got[name].append(run(src, root, "explore", q))
+    out = {name: {"src": str(src), "index_wall_s": "-", "index_cpu_s": "-",
+                  "load_before": load, **figures(got[name])}
+           for name, src in (("before", before), ("asked", after))}
+    diffs = [a[1] - b[1] for a, b in zip(got["asked"][1:], got["before"][1:], strict=True)]
+    out["asked"]["median_cpu_diff_s"] = round(statistics.median(diffs or [0.0]), 3)
     return out
 
 
@@ -118,7 +143,11 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     sides: dict[str, dict[str, object]] = {}
     if args.root is not None:
-        sides["asked"] = side(args.src.resolve() / "src", args.root.resolve(), n, None, "")
+        if args.before is not None:  # the same indexed tree, both sides question by question
+            sides.update(paired(args.before.resolve() / "src", args.src.resolve() / "src",
+                                args.root.resolve(), n))
+        else:
+            sides["asked"] = side(args.src.resolve() / "src", args.root.resolve(), n, None, "")
     else:
         with tempfile.TemporaryDirectory(prefix="explore-latency-") as tmp:
             both(sides, args.before, args.tree, n, Path(tmp))

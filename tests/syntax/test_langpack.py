@@ -13,14 +13,17 @@ from pathlib import Path
 import pytest
 
 from spyglass.errors import LanguagePackError
+from spyglass.syntax import langpack
 from spyglass.syntax.langpack import (
     LANGS_DIR,
     MANIFEST,
     PACKS_ENV,
     all_packs,
+    grammar_versions,
     load_pack,
     pack_dirs,
     pack_for_path,
+    pack_named,
     reload_packs,
 )
 from spyglass.syntax.parsing import prepared, syntax_errors
@@ -272,3 +275,54 @@ def test_a_bad_build_constraint_names_the_key(tmp_path: Path) -> None:
     pack = load_pack(_manifest_with(tmp_path, "build_constraint = '('"))
     with pytest.raises(LanguagePackError, match=r"manifest\.toml: 'build_constraint'"):
         pack.validate()
+
+
+def test_pack_named_loads_one_pack_the_same_as_all_packs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+    try:
+        python = pack_named("python")
+        assert python is not None and python.name == "python"
+        assert all_packs.cache_info().currsize == 0  # the other packs were not loaded
+        assert all_packs()["python"] is python  # one object: loaded once
+        for name, pack in all_packs().items():
+            assert pack_named(name) is pack
+        for name in ("nope", "../python", "_go", "", "python/"):
+            assert pack_named(name) is None
+    finally:
+        reload_packs()
+
+
+def test_pack_named_with_packs_from_the_environment(
+        tmp_path: Path, extra_packs: Callable[[Path], None]) -> None:
+    folder = _manifest_with(tmp_path / "more", "")
+    (folder / "manifest.toml").write_text(MINIMAL.replace('"python"', '"py2"', 1)
+                                          .replace('".py"', '".py2"'))
+    extra_packs(tmp_path / "more")
+    assert pack_named("py2") is all_packs()["py2"]
+    assert pack_named("python") is all_packs()["python"]
+
+
+def test_packs_by_extension_and_provenance_without_loading_every_pack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question meets a few languages: the pack of a path and the provenance's grammar
+    versions are read from the manifests alone, and equal what every pack loaded gives."""
+    monkeypatch.delenv(PACKS_ENV, raising=False)
+    reload_packs()
+    try:
+        versions = grammar_versions()
+        table = langpack._builtin_extensions()
+        assert table is not None and ".go" in table and ".py" in table
+        alone = {ext: pack_for_path(f"pkg/file{ext}") for ext in table}
+        assert pack_for_path("README") is None and pack_for_path("a.unknown") is None
+        assert all_packs.cache_info().currsize == 0  # none of that loaded every pack
+        packs = all_packs()
+        assert versions == tuple((p.name, p.grammar_module, p.grammar_version, p.pack_version)
+                                 for p in packs.values())
+        for ext, pack in alone.items():
+            assert pack is not None and pack is packs[pack.name] \
+                and pack is pack_for_path(f"pkg/file{ext}"), ext
+        assert {ext for p in packs.values() for ext in p.extensions} == set(table)
+    finally:
+        reload_packs()

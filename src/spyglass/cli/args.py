@@ -53,6 +53,16 @@ def version() -> str:
         return "unknown"
 
 
+class _Version(argparse.Action):
+    """`--version`: the installed version, read only when asked (importlib.metadata is slow
+    to import, and every other command would pay for it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"spyglass {version()}")
+        parser.exit()
+
+
 def _globals(json_output: bool) -> Parser:
     """Options accepted before or after the subcommand. Their defaults live on the main
     parser: here they are suppressed, so a value given before the subcommand survives."""
@@ -76,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
                "which tests to run. `spyglass COMMAND -h` explains a command.",
                epilog="setup: `spyglass init` prints the MCP config for your agent; "
                "`spyglass index` builds the index; `spyglass serve` is the MCP server.")
-    p.add_argument("--version", action="version", version=f"spyglass {version()}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
     p.add_argument("-C", dest="directory", default=".", metavar="DIR",
                    help="run as if started in DIR")
     p.add_argument("--config", default=None, metavar="FILE",

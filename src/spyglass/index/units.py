@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable
 
 from spyglass.index import source as src
-from spyglass.index.worker import resolver_for
+from spyglass.index.resolvers import resolver_for
 from spyglass.syntax.langpack import LanguagePack, all_packs
 from spyglass.types import FileContext
 

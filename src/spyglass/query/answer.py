@@ -16,7 +16,12 @@ from spyglass.query import unparsed
 from spyglass.query.display import display
 from spyglass.query.results import DefRow, Page
 from spyglass.query.view import View
-from spyglass.syntax.langpack import all_packs, pack_for_path, unsupported_language
+from spyglass.syntax.langpack import (
+    all_packs,
+    grammar_versions,
+    pack_for_path,
+    unsupported_language,
+)
 from spyglass.types import Accounting, CodeLocation, Coverage, Provenance, Skipped, ToolResult
 
 MAX_SKIPPED_LISTED = 50
@@ -31,16 +36,15 @@ def _tree_sitter_version() -> str:
 def provenance(view: View | None, repo: str) -> Provenance:
     """Where an answer's facts come from (the view's snapshot and workspace, the parsers)."""
     snap = view.snapshot if view else None
-    packs = all_packs()
+    packs = grammar_versions()  # every pack's, read without loading every grammar
     return Provenance(
         repo=repo, ref=snap.ref if snap else "working-tree",
         commit=snap.commit if snap else None,
         indexed_at=snap.indexed_at if snap else None,
         workspace_digest=view.changes.digest() if view else None,
         tree_sitter=_tree_sitter_version(),
-        grammars=tuple((p.name, f"{p.grammar_module} {p.grammar_version}")
-                       for p in packs.values()),
-        query_packs=tuple((p.name, p.pack_version) for p in packs.values()),
+        grammars=tuple((name, f"{module} {version}") for name, module, version, _ in packs),
+        query_packs=tuple((name, pack_version) for name, _, _, pack_version in packs),
         worktree_mismatch=view.mismatch if view else None,
     )
 

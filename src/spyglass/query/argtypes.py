@@ -21,7 +21,7 @@ from spyglass.query.rows import REF_COLS, REF_FROM, refs
 from spyglass.query.symbols import manifest_value
 from spyglass.query.view import View
 from spyglass.syntax.budget import OverBudget
-from spyglass.syntax.langpack import LANGS_DIR, all_packs
+from spyglass.syntax.langpack import LANGS_DIR, pack_named
 from spyglass.syntax.parsing import parse, prepared
 
 MEMO_TREES = 16  # parsed files a view keeps (per state)
@@ -60,7 +60,7 @@ def typing(language: str) -> Typing | None:
     """The typing module the pack of `language` names, or None."""
     table = manifest_value(language, "arity")
     name = table.get("argument_types") if isinstance(table, dict) else None
-    pack = all_packs().get(language)
+    pack = pack_named(language)
     if not isinstance(name, str) or not name or pack is None:
         return None
     return _load(pack.folder, name)
@@ -202,7 +202,7 @@ def _tree(view: View, language: str, path: str) -> Tree | None:
     if path not in trees:
         if len(trees) >= MEMO_TREES:
             trees.pop(next(iter(trees)))
-        pack = all_packs().get(language)
+        pack = pack_named(language)
         try:
             data = client_paths.read(view.root, path, view.config.limits.max_file_bytes)
             trees[path] = parse(pack, prepared(pack, data)) if pack is not None else None

@@ -59,7 +59,7 @@ from spyglass.query.rows import (
 )
 from spyglass.query.view import View
 from spyglass.syntax.arity import UNKNOWN
-from spyglass.syntax.langpack import all_packs
+from spyglass.syntax.langpack import pack_named
 
 MAX_NAMES = 5000  # names in one closure
 CHAIN_WIDTH = 50  # names a hop adds, at most, for the walk to count as a chain of re-exports
@@ -269,11 +269,9 @@ def modules_of(view: View, names: set[str]) -> set[str]:
 
 def _inherits(languages: Iterable[str]) -> bool:
     """Whether members may be inherited in any of `languages` (True when none is known)."""
-    from spyglass.syntax.langpack import all_packs
-    packs = all_packs()
     langs = set(languages)
-    return not langs or any(x not in packs or packs[x].manifest.get("inherited_members", True)
-                            for x in langs)
+    return not langs or any((pack := pack_named(x)) is None
+                            or pack.manifest.get("inherited_members", True) for x in sorted(langs))
 
 
 def _inherited_prefixes(walk: _Walk, alias: str) -> list[str]:
@@ -586,7 +584,7 @@ def _by_count(view: View, over: set[str], members: Sequence[DefRow]
     parameter count (manifest `[arity] overrides_by_count`: Java, where a subclass's method
     of the same name taking other parameters is an overload beside the inherited one, not
     its override); None when names override whatever their parameters."""
-    pack = all_packs().get(members[0].language) if members else None
+    pack = pack_named(members[0].language) if members else None
     table = pack.manifest.get("arity") if pack is not None else None
     if not over or not isinstance(table, dict) or table.get("overrides_by_count") is not True:
         return None

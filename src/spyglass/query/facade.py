@@ -10,14 +10,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Self, TypeVar
 
-from spyglass.bridge.manager import Bridge, BridgeDown
 from spyglass.config import Config, load_config
 from spyglass.errors import BadInput, IndexUnavailable, SpyglassError
-from spyglass.index import confined, gitcall, gitguard, postgres, queue, writer
+from spyglass.index import confined, gitcall, gitguard, writer
 from spyglass.index import source as src
-from spyglass.index.builder import Progress
-from spyglass.index.jobs import Event, events_since, run_index, wait_for_event
-from spyglass.index.queue import Job
 from spyglass.index.store import (
     SCHEMA,
     STORE_DIR,
@@ -39,11 +35,7 @@ from spyglass.query import symbols as sym
 from spyglass.query.answer import Answer, location, touched
 from spyglass.query.answer import coverage as coverage_of
 from spyglass.query.answer import provenance as provenance_of
-from spyglass.query.changeset import ChangeSet
 from spyglass.query.display import display, module_symbol
-from spyglass.query.escalate import Escalator
-from spyglass.query.impact import Radius
-from spyglass.query.precise import Run
 from spyglass.query.references import locations as reference_locations
 from spyglass.query.results import (
     DefRow,
@@ -65,7 +57,16 @@ from spyglass.types import (
 
 PRECISE_NOTE = "precise facts ("  # query/precise_answer.py's note on a merged answer
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # indexing, the team store, escalation: imported where used (a question
+    # pays for none of them; docs/explore.md "Latency")
+    from spyglass.bridge.manager import Bridge
+    from spyglass.index.builder import Progress
+    from spyglass.index.jobs import Event
+    from spyglass.index.queue import Job
+    from spyglass.query.changeset import ChangeSet
+    from spyglass.query.escalate import Escalator
+    from spyglass.query.impact import Radius
+    from spyglass.query.precise import Run
     from spyglass.query.repos import Repos
 
 
@@ -175,6 +176,8 @@ class CodeIntel:
 
     def for_repo(self, repo: str | None) -> CodeIntel:
         """The facade answering for a repository of the team store (None: this one)."""
+        if not repo or repo in (self.store_repo, self.repo):
+            return self  # as Repos.intel answers, without loading the team store's client
         return self.repos.intel(repo)
 
     @property
@@ -238,6 +241,7 @@ class CodeIntel:
     def escalator(self) -> Escalator:
         """The language servers and SCIP import of this workspace (docs/bridge.md), for
         the current config."""
+        from spyglass.query.escalate import Escalator
         if self._escalator is None or self._escalator.config is not self.config:
             self._escalator = Escalator(self.root, self.config, self.store_root / ".spyglass")
         return self._escalator
@@ -543,6 +547,7 @@ class CodeIntel:
 
     def queued_jobs(self, limit: int = 20, job: int | None = None) -> list[QueuedJob]:
         """This repository's jobs on the team store's queue, newest first (or one job)."""
+        from spyglass.index import postgres, queue
         url = self.config.store_url
         if not url:
             return []
@@ -575,6 +580,7 @@ class CodeIntel:
         then the precise pass (docs/precise.md): `precise` "wait" runs it here, "thread"
         in a background thread (servers), "detach" in a detached spyglass process (the
         CLI), "off" not at all."""
+        from spyglass.index.jobs import run_index
         try:
             snap = run_index(self.store_root, self.root, self.config, self.store_repo, ref,
                              progress, wait=wait, on_wait=on_wait)
@@ -724,6 +730,7 @@ class CodeIntel:
 
     def events(self, after: int = 0) -> list[Event]:
         """Journal events newer than id `after` (written by any process)."""
+        from spyglass.index.jobs import events_since
         if not self.has_index:
             return []
         conn = self._open()
@@ -735,6 +742,7 @@ class CodeIntel:
     def wait_for_update(self, after: int, timeout: float = 30.0) -> Event | None:
         """Block until a `code_graph_updated` event newer than id `after` is journaled by
         any process (a CLI, a server, another session), or `timeout` passes."""
+        from spyglass.index.jobs import wait_for_event
         if not self.has_index:
             return None
         conn = self._open()
@@ -814,6 +822,7 @@ def _has_table(conn: Conn, name: str) -> bool:
 
 
 def _start_quietly(bridge: Bridge) -> None:
+    from spyglass.bridge.manager import BridgeDown
     try:
         bridge.client(180.0)
     except BridgeDown:
@@ -851,6 +860,7 @@ def _queued(job: Job) -> QueuedJob:
 
 def enqueue_job(url: str, repo: str, ref: str) -> Job:
     """Queue an index job of `repo` at `ref` in the team store (or the same one waiting)."""
+    from spyglass.index import postgres, queue
     conn = postgres.Connection(url, "", create=True)
     try:
         return queue.enqueue(conn, repo, ref)
@@ -861,5 +871,6 @@ def enqueue_job(url: str, repo: str, ref: str) -> Job:
 def run_worker(url: str, repos: dict[str, Path], config: Config, *, once: bool, poll: float,
          lease: float, name: str, log: Callable[[str], None]) -> int:
     """Take and build jobs of `repos` until stopped (index/queue.py); the jobs done."""
+    from spyglass.index import queue
     return queue.work(url, repos, config, once=once, poll=poll, lease=lease, name=name,
                       log=log)

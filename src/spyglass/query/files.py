@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from spyglass.errors import BadInput
 from spyglass.index import confined, filenames
 from spyglass.index import source as src
-from spyglass.index.builder import binary_or_undecodable
 from spyglass.index.probe import Probe
+from spyglass.index.units import binary_or_undecodable
 from spyglass.query import coverage, unparsed
 from spyglass.query import paths as client_paths
 from spyglass.query import symbols as sym

@@ -31,7 +31,7 @@ from spyglass.query.rows import chunks, defs_by_full, marks
 from spyglass.query.view import View
 from spyglass.syntax import conditionals
 from spyglass.syntax import heads as H
-from spyglass.syntax.langpack import all_packs
+from spyglass.syntax.langpack import pack_named
 from spyglass.types import Accounting, CodeLocation
 
 MAX_UNLISTED_SHOWN = 3
@@ -794,7 +794,7 @@ def _definition_undecided(d: DefRow, same: list[DefRow], constrained: dict[int, 
 def _file_name_constraints(view: View, language: str, units: set[int]) -> dict[int, str]:
     """Units whose file name is a build constraint (manifest `build_constraint_file`: Go's
     `_windows.go`), with the evidence naming it."""
-    pack = all_packs().get(language)
+    pack = pack_named(language)
     regex = pack.file_constraint_pattern if pack is not None else None
     out: dict[int, str] = {}
     if regex is None or not units:

@@ -207,8 +207,8 @@ def _member_uses_are_calls(language: str) -> bool:
 
 
 def manifest_value(language: str, key: str) -> object:
-    from spyglass.syntax.langpack import all_packs
-    pack = all_packs().get(language)
+    from spyglass.syntax.langpack import pack_named
+    pack = pack_named(language)
     return pack.manifest.get(key) if pack else None
 
 

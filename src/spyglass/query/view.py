@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spyglass.config import Config
 from spyglass.errors import IndexUnavailable
@@ -26,9 +26,11 @@ from spyglass.index.store import (
     table_columns,
 )
 from spyglass.index.units import binary_or_undecodable, contexts, ctx_key
-from spyglass.index.worker import Rows, process
-from spyglass.syntax.langpack import LanguagePack, all_packs, claimable, pack_for_path
+from spyglass.syntax.langpack import LanguagePack, claimable, pack_for_path, pack_named
 from spyglass.types import FileContext
+
+if TYPE_CHECKING:
+    from spyglass.index.worker import Rows
 
 FACT_TABLES = ("units", "defs", "bases", "refs", "imports", "aliases", "diags", "tokens")
 OVERLAY_KEEP = 256  # parsed overlay units kept for reuse by content hash when unused
@@ -425,7 +427,7 @@ class View:
         member = self.members.get(path)
         if member is not None and member.language and \
                 member.blob == self.probe.current.get(path):
-            return all_packs().get(member.language)
+            return pack_named(member.language)
         return pack_for_path(path, read(path))
 
     def _contexts(self) -> tuple[dict[str, str], dict[str, LanguagePack]]:
@@ -508,6 +510,7 @@ class View:
             if reason:
                 self.live_skipped[path] = reason
                 return None
+            from spyglass.index.worker import process  # parsing: only for an edited file
             pack = pack_for_path(path, data) or pack  # a `.h` edited into C++ (or back)
             unit = self._store_live(path, key[1], process((path, data, pack.name, ctx)))
         self._parsed[key] = unit

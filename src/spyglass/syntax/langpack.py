@@ -4,23 +4,33 @@ claims on another pack's extension, and the languages recognised without a pack.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import tomllib
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from spyglass.errors import LanguagePackError
-from spyglass.syntax.pack import ENGINE_VERSION, QUERY_FILES, LanguagePack, load_pack
+from spyglass.syntax.pack import (
+    ENGINE_VERSION,
+    QUERY_FILES,
+    LanguagePack,
+    grammar_version,
+    load_pack,
+    read_manifest,
+)
 from spyglass.syntax.pack_schema import MANIFEST, check_table, names_in
 
 # the pack and its schema are read through this module too (one import for every layer)
 __all__ = [
     "CLAIM_BYTES", "ENGINE_VERSION", "LANGS_DIR", "MANIFEST", "PACKS_ENV", "QUERY_FILES",
     "UNSUPPORTED_FILE", "LanguagePack", "all_packs", "check_table", "claimable",
-    "claims_signature", "extension", "known_unsupported", "load_pack", "names_in",
-    "pack_dirs", "pack_for_path", "reload_packs", "signature", "unsupported_language",
+    "claims_signature", "extension", "grammar_versions", "known_unsupported", "load_pack",
+    "names_in", "pack_dirs", "pack_for_path", "pack_named", "reload_packs", "signature",
+    "unsupported_language",
 ]
 
 LANGS_DIR = Path(__file__).resolve().parent.parent / "langs"
@@ -51,7 +61,7 @@ def all_packs() -> dict[str, LanguagePack]:
         for folder in sorted(base.iterdir()):
             if not (folder / "manifest.toml").is_file():
                 continue
-            pack = load_pack(folder)
+            pack = _loaded(folder) if base == LANGS_DIR else load_pack(folder)
             if pack.name in packs:
                 raise LanguagePackError(f"{folder}: a language pack named {pack.name!r} is "
                                         f"already loaded from {packs[pack.name].folder}")
@@ -72,9 +82,34 @@ def all_packs() -> dict[str, LanguagePack]:
     return packs
 
 
+_loaded = cache(load_pack)  # a built-in pack folder, loaded once by all_packs or pack_named
+
+
+def pack_named(name: str) -> LanguagePack | None:
+    """The pack called `name`, as `all_packs().get(name)`; while the packs are not loaded
+    yet and $SPYGLASS_LANGUAGE_PACKS is unset, a built-in pack is loaded alone (its folder
+    is named after it), so a question about one language loads one pack, not every one."""
+    if all_packs.cache_info().currsize:
+        return all_packs().get(name)
+    return _alone(name)
+
+
+@cache
+def _alone(name: str) -> LanguagePack | None:
+    if os.environ.get(PACKS_ENV) or not name.isidentifier() or name.startswith("_") \
+            or not (LANGS_DIR / name / "manifest.toml").is_file():
+        return all_packs().get(name)
+    pack = _loaded(LANGS_DIR / name)
+    return pack if pack.name == name else all_packs().get(name)
+
+
 def reload_packs() -> None:
     """Forget the loaded packs (after $SPYGLASS_LANGUAGE_PACKS changed)."""
     all_packs.cache_clear()
+    _loaded.cache_clear()
+    _alone.cache_clear()
+    _builtin_extensions.cache_clear()
+    _builtin_manifests.cache_clear()
     _by_extension.cache_clear()
     _claims.cache_clear()
     claims_signature.cache_clear()
@@ -87,7 +122,60 @@ def signature() -> str:
 
 
 @cache
+def _builtin_manifests() -> dict[str, dict[str, Any]] | None:
+    """The built-in packs' manifests alone (no grammar, query or resolver loaded), by name
+    in all_packs' order; None when $SPYGLASS_LANGUAGE_PACKS is set or a manifest is not as
+    expected (then all_packs decides, and reports)."""
+    if os.environ.get(PACKS_ENV):
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        for folder in sorted(LANGS_DIR.iterdir()):
+            if not (folder / "manifest.toml").is_file():
+                continue
+            manifest = read_manifest(folder)
+            if manifest.get("name") != folder.name \
+                    or not isinstance(manifest.get("extensions"), list) \
+                    or importlib.util.find_spec(str(manifest.get("grammar"))) is None:
+                return None
+            out[folder.name] = manifest
+    except (LanguagePackError, ImportError, ValueError):
+        return None
+    return out
+
+
+@cache
+def _builtin_extensions() -> dict[str, str] | None:
+    """Extension → pack name from the built-in manifests (`_builtin_manifests`), as
+    all_packs would give it; None when that is not known without loading every pack."""
+    manifests = _builtin_manifests()
+    if manifests is None:
+        return None
+    table: dict[str, str] = {}
+    for name, manifest in manifests.items():
+        for ext in manifest["extensions"]:
+            if ext in table:
+                return None
+            table[str(ext)] = name
+    return table
+
+
+def grammar_versions() -> tuple[tuple[str, str, str, str], ...]:
+    """(pack, grammar module, grammar version, pack version) of every pack, in all_packs'
+    order (an answer's provenance); while the packs are not loaded yet, read from the
+    built-in manifests and the grammars' installed metadata, no grammar loaded."""
+    manifests = None if all_packs.cache_info().currsize else _builtin_manifests()
+    if manifests is not None:
+        return tuple((name, m["grammar"], grammar_version(m["grammar"]), m["pack_version"])
+                     for name, m in manifests.items())
+    return tuple((p.name, p.grammar_module, p.grammar_version, p.pack_version)
+                 for p in all_packs().values())
+
+
+@cache
 def _by_extension() -> dict[str, str]:
+    if not all_packs.cache_info().currsize and (known := _builtin_extensions()) is not None:
+        return known  # a question about one language loads that pack only (pack_named)
     table: dict[str, str] = {}
     for pack in all_packs().values():
         for ext in pack.extensions:
@@ -139,7 +227,7 @@ def pack_for_path(path: str, text: bytes | None = None) -> LanguagePack | None:
             if rx.search(text, 0, CLAIM_BYTES):
                 return all_packs()[lang]
     default = _by_extension().get(ext) if ext else None
-    return all_packs()[default] if default else None
+    return pack_named(default) if default else None
 
 
 UNSUPPORTED_FILE = LANGS_DIR / "unsupported.toml"

@@ -252,12 +252,15 @@ def _load_language(module_name: str, function: str) -> tuple[Language, str]:
     factory = getattr(module, function, None)
     if factory is None:
         raise LanguagePackError(f"grammar package {module_name!r} has no {function}()")
-    dist = module_name.replace("_", "-")
+    return Language(factory()), grammar_version(module_name)
+
+
+def grammar_version(module_name: str) -> str:
+    """The installed version of a grammar package (its distribution's metadata)."""
     try:
-        version = importlib.metadata.version(dist)
+        return importlib.metadata.version(module_name.replace("_", "-"))
     except importlib.metadata.PackageNotFoundError:
-        version = "unknown"
-    return Language(factory()), version
+        return "unknown"
 
 
 def _count(query: Query, attr: str) -> int:
@@ -346,6 +349,11 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         merged.update(manifest)
         manifest = merged
     return manifest
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """A pack folder's manifest alone, checked, with its base's keys (no grammar loaded)."""
+    return _read_manifest(folder)
 
 
 def load_pack(folder: Path) -> LanguagePack:
