@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 import os
 import re
+import threading
 import tomllib
 from dataclasses import replace
 from functools import cache
@@ -82,7 +83,15 @@ def all_packs() -> dict[str, LanguagePack]:
     return packs
 
 
-_loaded = cache(load_pack)  # a built-in pack folder, loaded once by all_packs or pack_named
+_cached_load = cache(load_pack)
+_LOAD_LOCK = threading.Lock()
+
+
+def _loaded(folder: Path) -> LanguagePack:
+    """A built-in pack folder, loaded once by all_packs or pack_named (under a lock: two
+    threads' first questions share one pack object)."""
+    with _LOAD_LOCK:
+        return _cached_load(folder)
 
 
 def pack_named(name: str) -> LanguagePack | None:
@@ -106,7 +115,7 @@ def _alone(name: str) -> LanguagePack | None:
 def reload_packs() -> None:
     """Forget the loaded packs (after $SPYGLASS_LANGUAGE_PACKS changed)."""
     all_packs.cache_clear()
-    _loaded.cache_clear()
+    _cached_load.cache_clear()
     _alone.cache_clear()
     _builtin_extensions.cache_clear()
     _builtin_manifests.cache_clear()
