@@ -165,41 +165,35 @@ TOKEN_RULES = frozenset({*(f"{d.verdict.value}: {d.rule}" for d in DROPPED.value
                          "excluded: ignored by the pack", "cut: token not read"})
 
 
-def token_decision(why: str, language: str, members: bool = False) -> Decision:
-    """The verdict on a token the pack does not extract: excluded when the pack's manifest
-    (`tokens.excluded`, by the kind of the token's parent) says it is certainly no use of
-    a definition, or (`tokens.not_a_member`) no use of a member and every target is one
-    (`members`), else counted (`cut`) as a token the pack does not read."""
+def token_decision(why: str, language: str, targets: list[DefRow] | None = None
+                   ) -> Decision:
+    """The verdict on a token the pack does not extract, by the kind of the token's parent
+    in the pack's manifest: excluded when `tokens.excluded` says it is certainly no use of
+    a definition, or `tokens.not_a_member` that it names no member and every target is one
+    (no class, interface, …); excluded as a declaration when the pack ignores it as
+    declaring the name (`tokens.declarations`: a C prototype) and no target is a macro
+    (whose invocation may read like a prototype); else counted (`cut`) as a token the pack
+    does not read."""
     dropped = DROPPED.get(why)
     if dropped is not None:
         return dropped
     parent = why.split(":", 1)[-1]
     tokens = manifest_value(language, "tokens")
-    for table, applies in (("excluded", True), ("not_a_member", members)):
-        found = tokens.get(table, {}) if isinstance(tokens, dict) and applies else {}
+    tokens = tokens if isinstance(tokens, dict) else {}
+    targets = targets or []
+    members = bool(targets) and not any(t.kind in CONTAINERS for t in targets)
+    declares = why.startswith("ignore:") and not any(t.kind == "macro" for t in targets)
+    for table, applies, rule, says in (
+            ("excluded", True, "ignored by the pack", "ignored by the pack"),
+            ("not_a_member", members, "ignored by the pack", "ignored by the pack"),
+            ("declarations", declares, "declaration", "a declaration")):
+        found = tokens.get(table, {}) if applies else {}
         reason = found.get(parent) if isinstance(found, dict) else None
         if isinstance(reason, str):
-            return Decision(Verdict.EXCLUDED, "ignored by the pack",
-                            f"ignored by the pack: {reason}")
+            return Decision(Verdict.EXCLUDED, rule, f"{says}: {reason}")
     return Decision(Verdict.CUT, "token not read",
                     f"an identifier token the pack does not read (in a `{parent}`): "
                     "not decided")
-
-
-def _declaring(decision: Decision, token: tuple[str, str], targets: list[DefRow]) -> Decision:
-    """A token ignored as declaring the name (manifest `tokens.declarations`, by its parent's
-    kind: a C prototype) is excluded, a declaration, when no target is a macro (whose
-    invocation may read like a prototype); else `decision` stands."""
-    why, language = token
-    if decision.verdict is not Verdict.CUT or not why.startswith("ignore:") or \
-            any(t.kind == "macro" for t in targets):
-        return decision
-    tokens = manifest_value(language, "tokens")
-    declared = tokens.get("declarations", {}) if isinstance(tokens, dict) else {}
-    reason = declared.get(why.split(":", 1)[1]) if isinstance(declared, dict) else None
-    if not isinstance(reason, str):
-        return decision
-    return Decision(Verdict.EXCLUDED, "declaration", f"a declaration: {reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,8 +404,7 @@ def settle(o: Occurrence, own: set[str], targets: list[DefRow], member: bool,
             return Decision(Verdict.EXCLUDED, "declaration", "the target's own declaration")
         return Decision(Verdict.EXCLUDED, "declaration", f"declares {d.full}")
     if o.token is not None:
-        return _declaring(token_decision(*o.token, members=bool(targets) and not any(
-            t.kind in CONTAINERS for t in targets)), o.token, targets)
+        return token_decision(*o.token, targets)
     r = o.ref
     if r is None:
         return Decision(Verdict.CUT, "parse-error text",
